@@ -1,0 +1,1 @@
+"""An independently written production-style engine and its seeded mutants."""

@@ -1,0 +1,194 @@
+"""Arithmetic that runs unchanged on Python integers and on Z3 terms.
+
+The arithmetic rules (the damage pipeline, costs, recovery) are written once, over
+these helpers. Called with ``int`` and ``bool`` they compute the model's answer;
+called with Z3 terms inside :func:`symbolic` they build the Z3 encoding of the same
+rule. That is DESIGN's way (a), "single source": the encoding *is* the model run on
+symbols, so the two cannot drift apart. The model never imports Z3 itself; the
+helpers only recognise Z3 terms when they are handed some.
+
+Three traps this module closes, each measured (DESIGN, proofs/):
+
+* ``bool(x == y)`` on Z3 terms silently compares structure. Inside :func:`symbolic`
+  any ``if`` on a symbolic condition raises :class:`SymbolicBranchError` instead, so
+  model code that branches with Python ``if`` where it needs :func:`ite` is caught.
+* Z3's integer division is Euclidean, equal to Python's ``//`` only for a positive
+  divisor, so :func:`floordiv` and :func:`ceildiv` demand a positive divisor.
+* :func:`ite` evaluates both branches, so both must be safe to evaluate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Any
+
+
+class SymbolicBranchError(TypeError):
+    """Model code asked Python for the truth of a symbolic condition."""
+
+
+def is_symbolic(*values: Any) -> bool:
+    """True when any value is a Z3 term (checked without importing Z3)."""
+    return any(type(v).__module__.startswith("z3") for v in values)
+
+
+def _z3():
+    import z3  # imported lazily: the model itself never needs Z3
+
+    return z3
+
+
+def ite(condition: Any, then: Any, otherwise: Any) -> Any:
+    """``then`` if ``condition`` else ``otherwise``; a Z3 ``If`` for a symbolic condition.
+
+    Dataclass values (a :class:`~referee.model.state.Unit`) are chosen field by field.
+    """
+    if not is_symbolic(condition):
+        return then if condition else otherwise
+    if is_dataclass(then):
+        return replace(
+            then,
+            **{
+                f.name: ite(condition, getattr(then, f.name), getattr(otherwise, f.name))
+                for f in fields(then)
+                if getattr(then, f.name) is not getattr(otherwise, f.name)
+            },
+        )
+    if isinstance(then, str) or then is None:
+        if then == otherwise:
+            return then
+        raise SymbolicBranchError(f"cannot choose symbolically between {then!r} and {otherwise!r}")
+    return _z3().If(condition, then, otherwise)
+
+
+def not_(condition: Any) -> Any:
+    """Logical negation of a bool or a Z3 Boolean."""
+    return _z3().Not(condition) if is_symbolic(condition) else not condition
+
+
+def and_(*conditions: Any) -> Any:
+    """Logical conjunction of bools or Z3 Booleans."""
+    return _z3().And(*conditions) if is_symbolic(*conditions) else all(conditions)
+
+
+def or_(*conditions: Any) -> Any:
+    """Logical disjunction of bools or Z3 Booleans."""
+    return _z3().Or(*conditions) if is_symbolic(*conditions) else any(conditions)
+
+
+def min_(a: Any, b: Any) -> Any:
+    """The smaller of two integers or integer terms."""
+    return ite(a <= b, a, b)
+
+
+def max_(a: Any, b: Any) -> Any:
+    """The larger of two integers or integer terms."""
+    return ite(a >= b, a, b)
+
+
+def clamp(value: Any, low: Any, high: Any) -> Any:
+    """``value`` limited to ``[low, high]`` (requires ``low <= high``)."""
+    return min_(max_(value, low), high)
+
+
+def floordiv(a: Any, b: int) -> Any:
+    """``floor(a / b)`` for a positive literal divisor ``b``."""
+    _require_positive_divisor(b)
+    return a / b if is_symbolic(a) else a // b
+
+
+def ceildiv(a: Any, b: int) -> Any:
+    """``ceil(a / b)`` for a positive literal divisor ``b``."""
+    _require_positive_divisor(b)
+    return -((-a) / b) if is_symbolic(a) else -((-a) // b)
+
+
+def _require_positive_divisor(b: Any) -> None:
+    if is_symbolic(b) or not isinstance(b, int) or b <= 0:
+        raise ValueError(f"divisor must be a positive integer literal, got {b!r}")
+
+
+# --------------------------------------------------------------------------------------
+# Symbolic mode
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class SymbolicContext:
+    """What a symbolic run of the model adds beyond its return value.
+
+    ``side_conditions`` define the fresh variables that :func:`least_such_that`
+    introduces; an encoding is the return value *together with* these.
+    """
+
+    side_conditions: list[Any] = field(default_factory=list)
+    _names: Iterator[int] = field(default_factory=itertools.count)
+
+    def fresh_int(self, hint: str) -> Any:
+        return _z3().Int(f"{hint}!{next(self._names)}")
+
+
+_CONTEXT: contextvars.ContextVar[SymbolicContext | None] = contextvars.ContextVar(
+    "referee_symbolic_context", default=None
+)
+
+
+def _strict_bool(self: Any) -> bool:
+    z3 = _z3()
+    if z3.is_true(self):
+        return True
+    if z3.is_false(self):
+        return False
+    raise SymbolicBranchError(
+        f"Python `if` on the symbolic condition {self}; write the rule with ite/and_/or_"
+    )
+
+
+@contextlib.contextmanager
+def symbolic() -> Iterator[SymbolicContext]:
+    """Run model code on Z3 terms: collect side conditions, forbid Python branching on terms."""
+    z3 = _z3()
+    context = SymbolicContext()
+    token = _CONTEXT.set(context)
+    saved = z3.BoolRef.__bool__
+    z3.BoolRef.__bool__ = _strict_bool  # type: ignore[method-assign]
+    try:
+        yield context
+    finally:
+        z3.BoolRef.__bool__ = saved  # type: ignore[method-assign]
+        _CONTEXT.reset(token)
+
+
+def least_such_that(predicate: Callable[[Any], Any], low: Any, high: Any, hint: str) -> Any:
+    """The least ``n`` in ``[low, high]`` with ``predicate(n)``, for a predicate monotone in ``n``.
+
+    ``predicate(high)`` must hold. Concretely this is a binary search; symbolically it is
+    a fresh integer ``n`` pinned by ``low <= n <= high``, ``predicate(n)`` and
+    ``n == low or not predicate(n - 1)``, which has exactly one solution for a monotone
+    predicate (the encoding's functionality is proved in ``proofs/``).
+    """
+    if is_symbolic(low, high) or _is_symbolic_predicate(predicate, high):
+        context = _CONTEXT.get()
+        if context is None:
+            raise SymbolicBranchError("least_such_that on Z3 terms needs `with symbolic():`")
+        z3 = _z3()
+        n = context.fresh_int(hint)
+        context.side_conditions.extend(
+            [low <= n, n <= high, predicate(n), z3.Or(n == low, z3.Not(predicate(n - 1)))]
+        )
+        return n
+    while low < high:
+        middle = (low + high) // 2
+        if predicate(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _is_symbolic_predicate(predicate: Callable[[Any], Any], probe: Any) -> bool:
+    return is_symbolic(predicate(probe))

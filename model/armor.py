@@ -1,0 +1,86 @@
+"""500.2 Armor: the percentage and the flat reduction, decided exactly.
+
+The percentage reduction is ``sqrt(A) / (sqrt(A) + 20)`` and the surviving damage rounds
+up (500.2c), so ``d`` damage into ``A >= 0`` Armor leaves ``ceil(20*d / (sqrt(A) + 20))``.
+``sqrt(A)`` is usually irrational, so no float is trusted with it: the surviving damage
+is the least ``s`` with ``s * (sqrt(A) + 20) >= 20 * d``, and that inequality is decided
+by squaring both sides of ``s * sqrt(A) >= 20 * (d - s)``.
+
+Worked example (the boundary a float gets wrong): 87 damage into 81 Armor. ``sqrt(81) =
+9``, so exactly ``87 * 20 / 29 = 60`` survives; ``60 * 9 = 540 >= 20 * 27 = 540`` holds
+and ``59 * 9 = 531 >= 20 * 28 = 560`` does not, so 60 survives, where a float gives 61.
+"""
+
+from __future__ import annotations
+
+from .arith import and_, floordiv, ite, least_such_that, max_, or_
+from .clauses import combat
+from .ruleset import DEFAULT, Ruleset
+from .state import Int
+
+#: The constant in sqrt(A) / (sqrt(A) + 20) (500.2a).
+ARMOR_CURVE = 20
+#: One point of flat reduction for every this much Armor (500.2b).
+ARMOR_PER_FLAT_POINT = 5
+
+
+def covers_with_positive_armor(s: Int, damage: Int, armor: Int) -> Int:
+    """Whether ``s * (sqrt(armor) + 20) >= 20 * damage``, for ``s >= 0`` and ``armor >= 0``."""
+    shortfall = ARMOR_CURVE * (damage - s)
+    return or_(shortfall <= 0, s * s * armor >= shortfall * shortfall)
+
+
+def covers_with_mirrored_negative_armor(s: Int, damage: Int, armor: Int) -> Int:
+    """Whether ``s * (sqrt(B) + 20) >= damage * (2 * sqrt(B) + 20)`` for ``B = -armor``, ``d <= s <= 2d``."""
+    weakness = -armor
+    return (2 * damage - s) * (2 * damage - s) * weakness <= ARMOR_CURVE * ARMOR_CURVE * (s - damage) * (s - damage)
+
+
+def covers_with_reciprocal_negative_armor(s: Int, damage: Int, armor: Int) -> Int:
+    """Whether ``20 * s >= damage * (20 + sqrt(B))`` for ``B = -armor`` and ``s >= damage``."""
+    weakness = -armor
+    excess = s - damage
+    return and_(excess >= 0, ARMOR_CURVE * ARMOR_CURVE * excess * excess >= damage * damage * weakness)
+
+
+@combat.implements("500.2a", "500.2c")
+def compute_surviving_after_positive_armor(damage: Int, armor: Int) -> Int:
+    """Damage left after the percentage reduction of non-negative Armor, rounded up (500.2a, 500.2c)."""
+    return least_such_that(lambda s: covers_with_positive_armor(s, damage, armor), 0, damage, "armor_pct")
+
+
+@combat.implements("500.2d")
+def compute_surviving_after_negative_armor(damage: Int, armor: Int, ruleset: Ruleset = DEFAULT) -> Int:
+    """Damage after the amplification of negative Armor, rounded up against the defender (500.2d, INT-001)."""
+    if ruleset.negative_armor == "mirror":
+        return least_such_that(
+            lambda s: covers_with_mirrored_negative_armor(s, damage, armor), damage, 2 * damage, "armor_neg"
+        )
+    return least_such_that(
+        lambda s: covers_with_reciprocal_negative_armor(s, damage, armor),
+        damage,
+        damage + damage * max_(-armor, 1),
+        "armor_neg",
+    )
+
+
+@combat.implements("500.2a", "500.2c", "500.2d")
+def apply_armor_percentage(damage: Int, armor: Int, ruleset: Ruleset = DEFAULT) -> Int:
+    """500.1-5: Armor's percentage reduction (amplification when Armor is negative)."""
+    return ite(
+        armor >= 0,
+        compute_surviving_after_positive_armor(damage, armor),
+        compute_surviving_after_negative_armor(damage, armor, ruleset),
+    )
+
+
+@combat.implements("500.2b", "500.2d")
+def compute_flat_reduction(armor: Int) -> Int:
+    """1 damage for every 5 Armor; negative Armor gives no flat change (500.2b, 500.2d)."""
+    return ite(armor > 0, floordiv(armor, ARMOR_PER_FLAT_POINT), 0)
+
+
+@combat.implements("500.2b", "500.2f")
+def apply_armor_flat(damage: Int, armor: Int) -> Int:
+    """500.1-6: the flat reduction, after the percentage, per instance, never below 0 (500.2b, 500.2f)."""
+    return max_(damage - compute_flat_reduction(armor), 0)

@@ -1,0 +1,117 @@
+"""Events: the observable contract between the model and an engine.
+
+Two engines agree when their final states and their event sequences agree. Every
+channel the rules name is an event with a stable name listed in :data:`EVENT_NAMES`;
+the protocol (``docs/protocol.md``) documents the same list, and a test holds the two
+together.
+
+An event has one shape for every name: ``name``, the ``unit`` it happens to, an
+``amount`` where the channel carries one, the ``other`` unit involved (the source, the
+payer, the receiver), and a ``detail`` word where the channel has variants.
+
+In a symbolic run an event may or may not happen, so :class:`EventLog` records each
+with the condition under which it is emitted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .arith import is_symbolic
+
+#: Every event name, with the channel it reports. Names are stable: engines match on them.
+EVENT_NAMES: dict[str, str] = {
+    # 500.1 damage pipeline
+    "damage_discarded": "an instance discarded by a Tool, Hub or Dormant recipient (detail: tool_or_hub | dormant)",
+    "ignore_charge_spent": "a damage-ignore charge spent and the instance discarded",
+    "tick_prevented": "a Burn or Venom tick reduced to 0 before the pipeline (500.1h)",
+    "lethal_redirect": "a lethal hit moved whole to the interceptor before mitigation (other: interceptor)",
+    "insurance_prevented": "Insurance points absorbed damage (detail: subrogated | plain; amount absorbed)",
+    "shield_damaged": "Shield drained (amount: Shield points removed)",
+    "shield_broken": "Shield drained to 0 by damage",
+    "redirect": "part of the remaining damage moved to the redirector (other: receiver; amount moved)",
+    "defy_death": "a defy-death rune reduced a lethal remainder (amount prevented)",
+    "damage_taken": "the on-damage-taken fanout: Vitality lost to a damage instance (other: source)",
+    "credit": "damage credited to its source (unit: source; other: recipient)",
+    "feast": "the Vitality portion of damage feeding the source's Feast",
+    # Vitality loss listeners (500.6c, 500.8d)
+    "vitality_lost": "Vitality left the unit, by damage or by cost",
+    "rune_reset": "a Vitality-loss rune lost its accumulated bonus (detail: adrenaline | momentum | bolster)",
+    "threshold_reevaluated": "Vitality-threshold rune effects re-evaluated",
+    # Death and revival (500.4, 500.9)
+    "death": "the unit died (other: the killer, if any)",
+    "macabre": "Macabre heard by a unit for another unit's death (other: the dead unit)",
+    "deathrattle": "the dead unit's deathrattle resolved",
+    "vessel_revival": "a Phylactery Vessel spent and the unit revived in its cell",
+    "everlasting_scheduled": "an Everlasting revival scheduled 10 seconds on",
+    # Retaliation (500.6, 500.7)
+    "thorns": "Thorns made the damaging enemy lose Vitality (unit: retaliator; other: payer)",
+    "riposte": "Riposte made the damaging enemy lose Vitality (unit: retaliator; other: payer)",
+    "riposte_missed": "Riposte rolled and missed (unit: retaliator; other: attacker)",
+    "retort": "Retort made the damaging enemy lose Vitality (unit: retaliator; other: payer)",
+    "subrogation": "Subrogated Insurance made the source lose what its points absorbed",
+    "reflect": "a boss Reflect rune sent damage back at the attacker (unit: boss; other: attacker)",
+    "phasebreak_check": "damage or retaliation into a boss checked a Phasebreak threshold",
+    "stagger": "direct damage advanced a boss's Stagger meter",
+    # Vitality costs (500.8) and Bloodletting (800.4)
+    "cost_paid": "a Vitality cost paid (detail: the cost kind; amount: Vitality that left)",
+    "cost_refused": "a payer refused outright (detail: dead | entrapped | dormant | ally | self)",
+    "max_vitality_lowered": "Interest debited maximum Vitality",
+    "shield_scrapped": "a self-destruct scrapped the Shield without a trigger",
+    "bloodletting_paid": "the Bloodletting-paid channel (unit: payer; other: caster; amount moved)",
+    "activation_aborted": "no eligible Bloodletting payer: the activation stops before damage",
+    "activation_failed": "a Bloodletting payment that moved no Vitality failed the ability",
+}
+
+
+class UnknownEventError(ValueError):
+    """An event name that is not part of the contract."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One observable happening."""
+
+    name: str
+    unit: str | None = None
+    amount: Any = 0
+    other: str | None = None
+    detail: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in EVENT_NAMES:
+            raise UnknownEventError(f"unknown event name {self.name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "unit": self.unit, "amount": self.amount, "other": self.other, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class Guarded:
+    """An event emitted exactly when ``when`` holds (a Z3 Boolean in a symbolic run)."""
+
+    when: Any
+    event: Event
+
+
+@dataclass
+class EventLog:
+    """Events in emission order; guarded by their condition in a symbolic run."""
+
+    entries: list[Guarded] = field(default_factory=list)
+
+    def emit(self, name: str, when: Any = True, **payload: Any) -> None:
+        if is_symbolic(when):
+            self.entries.append(Guarded(when, Event(name, **payload)))
+        elif when:
+            self.entries.append(Guarded(True, Event(name, **payload)))
+
+    def extend(self, other: EventLog) -> None:
+        self.entries.extend(other.entries)
+
+    def events(self) -> tuple[Event, ...]:
+        """The concrete event sequence (valid only in a concrete run)."""
+        if any(is_symbolic(g.when) for g in self.entries):
+            raise TypeError("a symbolic event log has no single concrete sequence")
+        return tuple(g.event for g in self.entries)

@@ -1,0 +1,63 @@
+"""Ruleset options: the readings engines may plausibly differ on.
+
+Where the rules are silent or ambiguous the model picks a reading and records it in
+the interpretation register (``docs/interpretations.md``, entries ``INT-nnn``). Where two
+readings are both plausible, the reading is a named option here rather than a hidden
+constant, and an engine can be checked under the reading it implements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+NegativeArmor = Literal["mirror", "reciprocal"]
+ShieldMultiplierRounding = Literal["ceil", "floor"]
+RedirectCapMoves = Literal["up_to_cap", "excess_over_cap"]
+ReflectEntry = Literal["skip_armor_only", "below_armor"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The selectable readings, each with its register entry."""
+
+    #: INT-001 (500.2a, 500.2d): how negative Armor amplifies.
+    negative_armor: NegativeArmor = "mirror"
+    #: INT-002 (500.1-10): how much damage a multiplied Shield pool absorbs when it breaks.
+    shield_multiplier_rounding: ShieldMultiplierRounding = "ceil"
+    #: INT-003 (500.1-11): what the ally redirect cap moves.
+    redirect_cap_moves: RedirectCapMoves = "up_to_cap"
+    #: INT-004 (500.1-12): the Vitality a defy-death rune leaves.
+    defy_death_leaves: int = 1
+    #: INT-005 (500.1j, 500.7j): which pipeline steps a boss Reflect passes through.
+    reflect_entry: ReflectEntry = "skip_armor_only"
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Ruleset:
+        """Build a ruleset from JSON, naming any unknown option or bad value."""
+        known = {f.name: f for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise ValueError(f"ruleset: unknown option {key!r} (known: {', '.join(known)})")
+        ruleset = cls(**data)
+        ruleset.validate()
+        return ruleset
+
+    def validate(self) -> None:
+        choices = {
+            "negative_armor": ("mirror", "reciprocal"),
+            "shield_multiplier_rounding": ("ceil", "floor"),
+            "redirect_cap_moves": ("up_to_cap", "excess_over_cap"),
+            "reflect_entry": ("skip_armor_only", "below_armor"),
+        }
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"ruleset.{name}: {getattr(self, name)!r} is not one of {allowed}")
+        if not isinstance(self.defy_death_leaves, int) or self.defy_death_leaves < 1:
+            raise ValueError("ruleset.defy_death_leaves: must be an integer >= 1")
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+DEFAULT = Ruleset()

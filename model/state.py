@@ -1,0 +1,132 @@
+"""The combat state: units on a two-sided board.
+
+State is immutable. Every numeric and Boolean field may hold a Python value or a Z3
+term, so the same rule functions run concretely and symbolically (see ``arith``).
+Identity and placement (``uid``, ``side``, ``row``, ``col``) are always concrete: the
+board's reading order is structure, not arithmetic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+#: Board sides. The rules speak of "the caster's side" and "the other half" (800.4c).
+SIDES = (0, 1)
+
+Int = Any  # an int, or a Z3 integer term in a symbolic run
+Bool = Any  # a bool, or a Z3 Boolean term in a symbolic run
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit, Tool, Hub or boss on the board, with every field a rule reads."""
+
+    uid: str
+    side: int = 0
+    row: int = 0
+    col: int = 0
+
+    # What the unit is (at most one of these holds; none means an ordinary unit).
+    is_tool: Bool = False
+    is_hub: Bool = False
+    is_boss: Bool = False
+
+    # Life.
+    alive: Bool = True
+    vitality: Int = 100
+    max_vitality: Int = 100
+
+    # Gates (500.1-2, 500.6e, 500.8e).
+    dormant: Bool = False
+    entrapped: Bool = False
+
+    # Defensive layers, in pipeline order (500.1-4 .. 500.1-12).
+    ignore_charges: Int = 0
+    armor: Int = 0
+    has_cap: Bool = False
+    cap: Int = 0
+    subrogated: Int = 0
+    insurance: Int = 0
+    shield: Int = 0
+    defy_death: Bool = False
+
+    # Offensive properties read when this unit is the *source* of damage.
+    shield_multiplier: Int = 1
+
+    # Damage-over-time adjustment on the recipient (500.1h).
+    prismbroken: Bool = False
+    rune_tick_reduction: Int = 0
+    forge_tick_reduction: Int = 0
+
+    # Retaliation (500.6, 500.7).
+    thorns: Int = 0
+    riposte: Int = 0
+    retort: Int = 0
+    reflect: Bool = False
+
+    # Runes that reset on Vitality loss (500.6c, 500.8d).
+    adrenaline: Int = 0
+    momentum: Int = 0
+    bolster: Int = 0
+
+    # Redirects (500.1-11, 500.1f, 500.1g): the uid of the ally that receives the damage.
+    redirect_to: str | None = None
+    redirect_cap: Int = 0
+    intercept_by: str | None = None
+
+    # Death and revival (500.4, 500.9).
+    deathrattle: Bool = False
+    everlasting: Bool = False
+    vessels: Int = 0
+
+    # Bloodletting reduction rune (800.4l), read on the caster.
+    bloodletting_reduction: Int = 0
+
+    @property
+    def discards_combat(self) -> Bool:
+        """Tools and Hubs discard every combat interaction (500.1-1, 500.8e, 800.4d)."""
+        from .arith import or_
+
+        return or_(self.is_tool, self.is_hub)
+
+    @property
+    def position(self) -> tuple[int, int, int]:
+        return (self.side, self.row, self.col)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """All units, each at a distinct ``(side, row, col)`` cell."""
+
+    units: tuple[Unit, ...]
+
+    def __post_init__(self) -> None:
+        uids = [u.uid for u in self.units]
+        if len(set(uids)) != len(uids):
+            raise ValueError(f"duplicate unit uid on the board: {sorted(uids)}")
+        cells = [u.position for u in self.units]
+        if len(set(cells)) != len(cells):
+            raise ValueError("two units share a board cell")
+
+    def unit(self, uid: str) -> Unit:
+        for u in self.units:
+            if u.uid == uid:
+                return u
+        raise KeyError(f"no unit with uid {uid!r} on the board")
+
+    def has(self, uid: str | None) -> bool:
+        return uid is not None and any(u.uid == uid for u in self.units)
+
+    def with_unit(self, unit: Unit) -> Board:
+        """The board with the unit of the same uid replaced."""
+        return Board(tuple(unit if u.uid == unit.uid else u for u in self.units))
+
+    def in_reading_order(self, side: int) -> tuple[Unit, ...]:
+        """One side's units, left to right across each row, then top to bottom (800.4b)."""
+        return tuple(sorted((u for u in self.units if u.side == side), key=lambda u: (u.row, u.col)))
+
+
+def updated(unit: Unit, **changes: Any) -> Unit:
+    """A copy of ``unit`` with some fields changed."""
+    return replace(unit, **changes)

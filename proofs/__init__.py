@@ -1,0 +1,1 @@
+"""Z3 encodings of the model, named theorems over them, and the runner."""

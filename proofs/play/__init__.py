@@ -1,0 +1,1 @@
+"""Theorems of the play rulebook."""
