@@ -1,4 +1,4 @@
-"""Shared pytest configuration: the ``slow`` marker is opt-in with ``--runslow``."""
+"""Shared pytest configuration: ``slow`` campaigns are deselected unless ``--runslow`` is given."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--runslow"):
         return
-    skip_slow = pytest.mark.skip(reason="long campaign: run with --runslow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip_slow)
+    # Deselected rather than skipped: a long campaign not run is not counted as a test.
+    slow = [item for item in items if "slow" in item.keywords]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if "slow" not in item.keywords]
