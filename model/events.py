@@ -11,6 +11,10 @@ payer, the receiver), and a ``detail`` word where the channel has variants.
 
 In a symbolic run an event may or may not happen, so :class:`EventLog` records each
 with the condition under which it is emitted.
+
+Every Vitality-cost channel (``cost_paid``, ``bloodletting_paid``, ``thorns``, ``riposte``,
+``retort``, ``subrogation``) has the same orientation: ``unit`` is the payer, ``other``
+the unit the payment answers or serves, ``amount`` the Vitality that actually left.
 """
 
 from __future__ import annotations
@@ -46,11 +50,11 @@ EVENT_NAMES: dict[str, str] = {
     "vessel_revival": "a Phylactery Vessel spent and the unit revived in its cell",
     "everlasting_scheduled": "an Everlasting revival scheduled 10 seconds on",
     # Retaliation (500.6, 500.7)
-    "thorns": "Thorns made the damaging enemy lose Vitality (unit: retaliator; other: payer)",
-    "riposte": "Riposte made the damaging enemy lose Vitality (unit: retaliator; other: payer)",
-    "riposte_missed": "Riposte rolled and missed (unit: retaliator; other: attacker)",
-    "retort": "Retort made the damaging enemy lose Vitality (unit: retaliator; other: payer)",
-    "subrogation": "Subrogated Insurance made the source lose what its points absorbed",
+    "thorns": "Thorns made the damaging enemy lose Vitality (unit: the payer; other: the retaliator)",
+    "riposte": "Riposte made the damaging enemy lose Vitality (unit: the payer; other: the retaliator)",
+    "riposte_missed": "Riposte rolled and missed (unit: the attacker; other: the retaliator)",
+    "retort": "Retort made the damaging enemy lose Vitality (unit: the payer; other: the retaliator)",
+    "subrogation": "Subrogated Insurance made the source lose what its points absorbed (unit: the source; other: the insured unit)",
     "reflect": "a boss Reflect rune sent damage back at the attacker (unit: boss; other: attacker)",
     "phasebreak_check": "damage or retaliation into a boss checked a Phasebreak threshold",
     "stagger": "direct damage advanced a boss's Stagger meter",
@@ -59,7 +63,7 @@ EVENT_NAMES: dict[str, str] = {
     "cost_refused": "a payer refused outright (detail: dead | entrapped | dormant | ally | self)",
     "max_vitality_lowered": "Interest debited maximum Vitality",
     "shield_scrapped": "a self-destruct scrapped the Shield without a trigger",
-    "bloodletting_paid": "the Bloodletting-paid channel (unit: payer; other: caster; amount moved)",
+    "bloodletting_paid": "the Bloodletting-paid channel (unit: the payer; other: the caster; amount moved)",
     "activation_aborted": "no eligible Bloodletting payer: the activation stops before damage",
     "activation_failed": "a Bloodletting payment that moved no Vitality failed the ability",
 }
