@@ -1,0 +1,135 @@
+"""The interpretation register: the readings the model chose where the rules are silent.
+
+Entries are data, one TOML file per chapter in ``specs/interpretations/``, each entry an
+``[[entry]]`` table::
+
+    [[entry]]
+    id = "INT-001"                      # INT-nnn for combat, PLAY-nnn for play
+    clauses = ["combat:500.2a", "combat:500.2d"]
+    question = "How does negative Armor amplify?"
+    readings = ["mirror: ...", "reciprocal: ..."]
+    default = "mirror"
+    why = "..."
+    option = "negative_armor"           # optional: the Ruleset field that selects the reading
+
+:func:`load_register` reads and validates every file; a malformed entry raises
+:class:`RegisterError` naming the file and the entry. ``docs/interpretations.md`` is generated
+from the register (``referee docs``).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.model.clauses import ClauseId, ClauseIdError, parse_clause_id
+
+#: Where the register lives.
+REGISTER_DIR = Path(__file__).resolve().parent / "interpretations"
+
+REQUIRED_FIELDS = ("id", "clauses", "question", "readings", "default", "why")
+OPTIONAL_FIELDS = ("option",)
+_ENTRY_ID = re.compile(r"^(INT|PLAY)-\d{3}$")
+
+
+class RegisterError(ValueError):
+    """A register file or entry that is malformed; the message names the place."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One interpretation: the question, the readings, the chosen default and why."""
+
+    id: str
+    clauses: tuple[ClauseId, ...]
+    question: str
+    readings: tuple[str, ...]
+    default: str
+    why: str
+    option: str | None
+    file: str
+
+    @property
+    def rulebook(self) -> str:
+        return "play" if self.id.startswith("PLAY-") else "combat"
+
+
+def _text(value: object, where: str, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RegisterError(f"{where}: field {name!r} must be a non-empty string, got {value!r}")
+    return " ".join(value.split())
+
+
+def parse_entry(data: object, where: str, file: str) -> Entry:
+    """Validate one ``[[entry]]`` table."""
+    if not isinstance(data, dict):
+        raise RegisterError(f"{where}: an entry must be a table, got {type(data).__name__}")
+    missing = [name for name in REQUIRED_FIELDS if name not in data]
+    if missing:
+        raise RegisterError(f"{where}: missing field(s) {', '.join(missing)} (required: {', '.join(REQUIRED_FIELDS)})")
+    unknown = sorted(set(data) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS))
+    if unknown:
+        allowed = ", ".join(REQUIRED_FIELDS + OPTIONAL_FIELDS)
+        raise RegisterError(f"{where}: unknown field(s) {', '.join(unknown)} (allowed: {allowed})")
+    entry_id = _text(data["id"], where, "id")
+    where = f"{where} ({entry_id})"
+    if not _ENTRY_ID.match(entry_id):
+        raise RegisterError(f"{where}: id must look like INT-001 (combat) or PLAY-001 (play)")
+    clauses = data["clauses"]
+    if not isinstance(clauses, list) or not clauses:
+        raise RegisterError(f"{where}: field 'clauses' must be a non-empty list of clause ids")
+    ids: list[ClauseId] = []
+    for clause in clauses:
+        if not isinstance(clause, str):
+            raise RegisterError(f"{where}: clause {clause!r} must be a string such as 'combat:500.2d'")
+        try:
+            ids.append(parse_clause_id(clause))
+        except ClauseIdError as error:
+            raise RegisterError(f"{where}: {error}") from None
+    readings = data["readings"]
+    if not isinstance(readings, list) or not readings:
+        raise RegisterError(f"{where}: field 'readings' must be a non-empty list of strings")
+    option = data.get("option")
+    if option is not None:
+        option = _text(option, where, "option")
+    return Entry(
+        id=entry_id,
+        clauses=tuple(ids),
+        question=_text(data["question"], where, "question"),
+        readings=tuple(_text(r, where, "readings") for r in readings),
+        default=_text(data["default"], where, "default"),
+        why=_text(data["why"], where, "why"),
+        option=option,
+        file=file,
+    )
+
+
+def load_register_file(path: Path) -> list[Entry]:
+    """The entries of one register file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise RegisterError(f"{path.name}: not valid TOML: {error}") from None
+    unknown = sorted(set(data) - {"entry"})
+    if unknown:
+        raise RegisterError(f"{path.name}: unknown top-level key(s) {', '.join(unknown)} (entries go in [[entry]] tables)")
+    entries = data.get("entry", [])
+    if not isinstance(entries, list):
+        raise RegisterError(f"{path.name}: 'entry' must be an array of tables ([[entry]])")
+    return [parse_entry(item, f"{path.name}: entry #{n}", path.name) for n, item in enumerate(entries, 1)]
+
+
+def load_register(folder: Path | None = None) -> list[Entry]:
+    """Every register entry, sorted by id; ids must be unique across files."""
+    folder = REGISTER_DIR if folder is None else folder
+    entries: list[Entry] = []
+    seen: dict[str, str] = {}
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        for entry in load_register_file(path):
+            if entry.id in seen:
+                raise RegisterError(f"{path.name}: entry {entry.id} is already defined in {seen[entry.id]}")
+            seen[entry.id] = path.name
+            entries.append(entry)
+    return sorted(entries, key=lambda e: (e.id.split("-")[0] != "INT", e.id))
