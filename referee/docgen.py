@@ -1,0 +1,174 @@
+"""The derived doc pages: written by ``referee docs``, held up to date by a test.
+
+* ``docs/generated/coverage.md``: the clause table (from the catalogue and the traced
+  declarations; the run-dependent ``proved`` column is left out so the page is reproducible);
+* ``docs/generated/theorems.md``: every theorem in ``THEOREMS`` with its clauses, statement
+  and mutants;
+* ``docs/interpretations.md``: the interpretation register (``specs/interpretations/*.toml``).
+
+Each page starts with :data:`~referee.specs.catalogue.GENERATED_MARKER`, so it never counts as
+hand-written documentation of a clause.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from referee.specs.catalogue import GENERATED_MARKER, Trace, repo_root, trace
+from referee.specs.register import Entry, load_register
+
+PAGES = ("docs/generated/coverage.md", "docs/generated/theorems.md", "docs/interpretations.md")
+HEADER = f"{GENERATED_MARKER} from the sources; do not edit, run `referee docs` -->\n"
+YES, NO = "✓", "·"
+
+
+class DocgenError(RuntimeError):
+    """The pages cannot be generated here (no source checkout)."""
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _mark(value: bool | None, count: int | None = None) -> str:
+    if not value:
+        return NO
+    return f"{YES} {count}" if count else YES
+
+
+def render_coverage(result: Trace) -> str:
+    """The clause table, section by section, with totals."""
+    counts = result.counts()
+    lines = [
+        HEADER,
+        "# Clause coverage",
+        "",
+        "Every clause of both rulebooks, and what traces to it (computed by `referee clauses`; see",
+        "`referee/specs/catalogue.py` for the exact rules). A number counts the declarations:",
+        "model functions tagged with the clause, theorems naming it, tests declaring it with",
+        "`@covers` (in the default test run), hand-written doc places citing it. Whether the",
+        "theorems are *proved* depends on a run: see `referee prove` and `referee clauses`.",
+        "",
+        "| rulebook | clauses | modeled | encoded | tested | documented |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rulebook in ("combat", "play"):
+        rows = [row for row in result.clauses if row.id.rulebook == rulebook]
+        lines.append(
+            f"| {rulebook} | {len(rows)} | {sum(row.modeled for row in rows)} | {sum(row.encoded for row in rows)} "
+            f"| {sum(bool(row.tested) for row in rows)} | {sum(bool(row.documented) for row in rows)} |"
+        )
+    lines.append(
+        f"| **total** | {counts['clauses']} | {counts['modeled']} | {counts['encoded']} | {counts['tested'] or 0} "
+        f"| {counts['documented'] or 0} |"
+    )
+    sections: dict[str, list] = defaultdict(list)
+    for row in result.clauses:
+        sections[f"{row.id.rulebook}: {row.clause.section}"].append(row)
+    for section, rows in sections.items():
+        lines += ["", f"## {section}", ""]
+        lines.append("| clause | title | modeled | encoded | tested | documented | register |")
+        lines.append("|---|---|---|---|---|---|---|")
+        for row in rows:
+            tests = [ref for ref in row.tests or [] if ref.counts]
+            lines.append(
+                f"| `{row.id}` | {_cell(row.clause.title)} | {_mark(row.modeled, len(row.model))} "
+                f"| {_mark(row.encoded, len(row.theorems))} | {_mark(row.tested, len(tests))} "
+                f"| {_mark(row.documented, len(row.docs or []))} "
+                f"| {' '.join(entry.id for entry in row.interpretations)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def render_theorems() -> str:
+    """Every registered theorem: name, clauses, statement, bound, mutants it must refute."""
+    from referee.proofs.core import THEOREMS
+
+    lines = [
+        HEADER,
+        "# Theorems",
+        "",
+        "Every theorem in the proof suite (`referee prove` decides them), with the clauses it",
+        "speaks for and the deliberate mutants of the model it must refute.",
+        "",
+        "| theorem | clauses | statement | bound | mutants | module |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in sorted(THEOREMS):
+        thm = THEOREMS[name]
+        clauses = ", ".join(f"`{c}`" for c in thm.clauses)
+        mutants = ", ".join(f"`{m.name}`" for m in thm.mutants)
+        lines.append(
+            f"| `{thm.name}` | {clauses} | {_cell(thm.statement)} | {_cell(thm.bound or '')} | {mutants} | `{thm.module}` |"
+        )
+    lines += ["", f"{len(THEOREMS)} theorems."]
+    return "\n".join(lines) + "\n"
+
+
+def render_interpretations(entries: list[Entry]) -> str:
+    """The interpretation register as a page, one section per entry."""
+    lines = [
+        HEADER,
+        "# Interpretation register",
+        "",
+        "Where the rules are silent or ambiguous the model picks a reading and records it here.",
+        "Where engines may plausibly differ, the reading is a named option of the ruleset",
+        "(`referee.model.ruleset.Ruleset`) and an engine can be checked under the reading it",
+        "implements. The entries are data in `specs/interpretations/*.toml`.",
+    ]
+    if not entries:
+        lines += ["", "No entries yet."]
+    for entry in entries:
+        lines += ["", f"## {entry.id}: {entry.question}", ""]
+        lines.append(f"- **clauses:** {', '.join(f'`{c}`' for c in entry.clauses)}")
+        lines.append("- **readings:**")
+        lines += [f"  - {reading}" for reading in entry.readings]
+        lines.append(f"- **default:** {entry.default}")
+        if entry.option:
+            lines.append(f"- **ruleset option:** `{entry.option}`")
+        lines.append(f"- **why:** {entry.why}")
+        lines.append(f"- **source:** `specs/interpretations/{entry.file}`")
+    return "\n".join(lines) + "\n"
+
+
+def render_pages() -> dict[str, str]:
+    """Each generated page's path (relative to the repository root) and its content."""
+    result = trace()
+    return {
+        PAGES[0]: render_coverage(result),
+        PAGES[1]: render_theorems(),
+        PAGES[2]: render_interpretations(load_register()),
+    }
+
+
+def _root() -> Path:
+    root = repo_root()
+    if root is None:
+        raise DocgenError("the docs are generated in a source checkout (no pyproject.toml beside the referee package)")
+    return root
+
+
+def stale_pages() -> list[str]:
+    """The generated pages whose content on disk differs from what the sources give."""
+    root = _root()
+    stale = []
+    for relative, content in render_pages().items():
+        path = root / relative
+        if not path.is_file() or path.read_text(encoding="utf-8") != content:
+            stale.append(relative)
+    return stale
+
+
+def write_pages() -> list[str]:
+    """Write every generated page that changed; the pages written."""
+    root = _root()
+    written = []
+    for relative, content in render_pages().items():
+        path = root / relative
+        if path.is_file() and path.read_text(encoding="utf-8") == content:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+        written.append(relative)
+    return written
