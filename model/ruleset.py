@@ -15,6 +15,8 @@ NegativeArmor = Literal["mirror", "reciprocal"]
 ShieldMultiplierRounding = Literal["ceil", "floor"]
 RedirectCapMoves = Literal["up_to_cap", "excess_over_cap"]
 ReflectEntry = Literal["skip_armor_only", "below_armor"]
+BloodlettingDefiedToZero = Literal["fails", "continues"]
+RiposteRollOnRefused = Literal["consumed", "kept"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,10 @@ class Ruleset:
     defy_death_leaves: int = 1
     #: INT-005 (500.1j, 500.7j): which pipeline steps a boss Reflect passes through.
     reflect_entry: ReflectEntry = "skip_armor_only"
+    #: INT-103 (800.4d, 800.4h): a Bloodletting payment defy-death brings to 0 fails the ability, or not.
+    bloodletting_defied_to_zero: BloodlettingDefiedToZero = "fails"
+    #: INT-106 (500.7b, 500.6e): whether Riposte's roll is used up against a refused attacker.
+    riposte_roll_on_refused: RiposteRollOnRefused = "consumed"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -49,6 +55,8 @@ class Ruleset:
             "shield_multiplier_rounding": ("ceil", "floor"),
             "redirect_cap_moves": ("up_to_cap", "excess_over_cap"),
             "reflect_entry": ("skip_armor_only", "below_armor"),
+            "bloodletting_defied_to_zero": ("fails", "continues"),
+            "riposte_roll_on_refused": ("consumed", "kept"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
