@@ -3,6 +3,15 @@
 A cost is a statement, not a hit: Armor, the cap, Insurance, Shield and ignore charges
 never see it (500.8a), it starts no damage reactions (500.8c), but Vitality-loss
 listeners answer (500.8d) and a death by cost is an ordinary death (500.8j).
+
+Every cost, whatever its kind, goes through :func:`pay_vitality_cost`; the kinds differ
+only where 500.8 says they do: who is refused (retaliation also refuses Dormant units
+and never hits the retaliator itself or an ally, 500.6e, 500.6h), whether defy-death
+answers (500.8f), what Interest does to maximum Vitality (500.8g), and how much a
+self-destruct takes (500.8h). Worked example: a payer with 10 Vitality and 1 Shield owes a
+Bloodletting cost of 30; Shield is not asked (500.8a), the price is clamped to 10
+(500.8b), an armed defy-death rune answers (500.8f) and leaves it at 1, so 9 Vitality
+moves and the ``bloodletting_paid`` channel reports 9 (500.8i).
 """
 
 from __future__ import annotations
@@ -29,13 +38,45 @@ DEFY_DEATH_ANSWERS: dict[str, bool] = {
 }
 
 
+# --------------------------------------------------------------------------------------
+# Who may pay
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("500.8e", "500.6e")
+def compute_refusal_reasons(unit: Unit, kind: str) -> tuple[tuple[str, Bool], ...]:
+    """Each reason a payer is refused outright, with its (mutually exclusive) condition (500.8e, 500.6e).
+
+    Dead and Entrapped payers are refused for every kind; a retaliation also refuses a
+    Dormant one, which is not a legal combat target.
+    """
+    reasons = [("dead", not_(unit.alive)), ("entrapped", and_(unit.alive, unit.entrapped))]
+    if kind == "retaliation":
+        reasons.append(("dormant", and_(unit.alive, not_(unit.entrapped), unit.dormant)))
+    return tuple(reasons)
+
+
 @combat.implements("500.8e", "500.6e")
 def is_refused_payer(unit: Unit, kind: str) -> Bool:
     """Dead and Entrapped payers are refused; retaliation also refuses a Dormant one (500.8e, 500.6e)."""
-    refused = or_(not_(unit.alive), unit.entrapped)
-    if kind == "retaliation":
-        return or_(refused, unit.dormant)
-    return refused
+    return or_(*(condition for _, condition in compute_refusal_reasons(unit, kind)))
+
+
+@combat.implements("500.6h")
+def compute_side_refusal(board: Board, payer: str, beneficiary: str | None, kind: str) -> str | None:
+    """A unit never retaliates against itself or an ally: ``"self"``, ``"ally"`` or ``None`` (500.6h)."""
+    if kind != "retaliation" or beneficiary is None or not board.has(beneficiary):
+        return None
+    if beneficiary == payer:
+        return "self"
+    if board.unit(beneficiary).side == board.unit(payer).side:
+        return "ally"
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# What is paid
+# --------------------------------------------------------------------------------------
 
 
 @combat.implements("500.8b", "500.8e", "500.8h")
@@ -51,7 +92,30 @@ def is_defied(unit: Unit, price: Int, kind: str) -> Bool:
     return and_(DEFY_DEATH_ANSWERS[kind], unit.defy_death, price > 0, price >= unit.vitality)
 
 
-@combat.implements("500.8a", "500.8b", "500.8c", "500.8d", "500.8f", "500.8g", "500.8h", "500.8i", "500.8j")
+@combat.implements("500.8f", "500.6d", "800.4h")
+def compute_defied_price(unit: Unit, ruleset: Ruleset) -> Int:
+    """What a defied lethal cost still takes: down to the rune's floor, never below 0 (500.8f, INT-004, INT-102)."""
+    return max_(unit.vitality - ruleset.defy_death_leaves, 0)
+
+
+@combat.implements("500.8h")
+def scraps_shield(unit: Unit, kind: str) -> Bool:
+    """A self-destruct scraps the payer's Shield rather than damaging it: no Shield trigger (500.8h)."""
+    return and_(kind == "self_destruct", unit.shield > 0, not_(unit.discards_combat))
+
+
+@combat.implements("500.6d")
+def compute_killer(payer: str, beneficiary: str | None, kind: str) -> str | None:
+    """The killer a cost death names: the retaliator for retaliation, nobody otherwise (500.6d, INT-109)."""
+    return beneficiary if kind == "retaliation" and beneficiary != payer else None
+
+
+# --------------------------------------------------------------------------------------
+# The operation
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("500.8a", "500.8b", "500.8c", "500.8d", "500.8e", "500.8f", "500.8h", "500.8i", "500.8j")
 def pay_vitality_cost(
     board: Board,
     payer: str,
@@ -62,39 +126,61 @@ def pay_vitality_cost(
     channel: str = "cost_paid",
     beneficiary: str | None = None,
     ruleset: Ruleset = DEFAULT,
+    when: Bool = True,
 ) -> tuple[Board, Int]:
     """Pay ``amount`` Vitality as a cost of ``kind``; return the board and the Vitality that left.
 
     ``channel`` is the event that reports the payment (``cost_paid``, ``bloodletting_paid``,
     ``thorns``...); it fires only when Vitality actually moved and carries that amount (500.8i).
-    ``beneficiary`` is the unit the channel credits (the retaliator, the caster), also the killer.
+    ``beneficiary`` is the unit the channel credits (the retaliator, the caster); for a
+    retaliation it is also the killer. ``when`` guards the whole cost (a retaliation that
+    fires only on a roll): when it does not hold, nothing happens and nothing is emitted.
+    Nothing of the damage pipeline is read or spent: no Armor, cap, Insurance, Shield or
+    ignore charge (500.8a), and no damage reaction is emitted (500.8c).
     """
     if kind not in COST_KINDS:
         raise ValueError(f"unknown cost kind {kind!r} (known: {', '.join(COST_KINDS)})")
+    side = compute_side_refusal(board, payer, beneficiary, kind)
+    if side is not None:
+        log.emit("cost_refused", when=when, unit=payer, other=beneficiary, detail=side)
+        return board, 0
     unit = board.unit(payer)
     refused = is_refused_payer(unit, kind)
-    log.emit("cost_refused", when=refused, unit=payer, detail=kind)
-    price = ite(refused, 0, compute_price(unit, amount, kind))
-    defied = and_(not_(refused), is_defied(unit, price, kind))
-    price = ite(defied, max_(unit.vitality - ruleset.defy_death_leaves, 0), price)
-    log.emit("defy_death", when=defied, unit=payer, amount=amount - price)
-    scraps_shield = and_(not_(refused), kind == "self_destruct", unit.shield > 0, not_(unit.discards_combat))
-    log.emit("shield_scrapped", when=scraps_shield, unit=payer, amount=unit.shield)
-    unit = replace(
-        unit,
-        defy_death=ite(defied, False, unit.defy_death),
-        shield=ite(scraps_shield, 0, unit.shield),
-    )
+    for reason, condition in compute_refusal_reasons(unit, kind):
+        log.emit("cost_refused", when=and_(when, condition), unit=payer, other=beneficiary, detail=reason)
+    pays = and_(when, not_(refused))
+    owed = ite(pays, compute_price(unit, amount, kind), 0)
+    defied = and_(pays, is_defied(unit, owed, kind))
+    price = ite(defied, compute_defied_price(unit, ruleset), owed)
+    log.emit("defy_death", when=defied, unit=payer, amount=owed - price)
+    scrapped = and_(pays, scraps_shield(unit, kind))
+    log.emit("shield_scrapped", when=scrapped, unit=payer, amount=unit.shield)
+    unit = replace(unit, defy_death=ite(defied, False, unit.defy_death), shield=ite(scrapped, 0, unit.shield))
     board = board.with_unit(unit)
 
     def announce(lost: Int) -> None:
-        detail = kind if channel == "cost_paid" else None
-        log.emit(channel, when=lost > 0, unit=payer, amount=lost, other=beneficiary, detail=detail)
+        log.emit(channel, when=lost > 0, unit=payer, amount=lost, other=beneficiary, detail=_channel_detail(channel, kind))
+        if kind == "retaliation" and beneficiary is not None:
+            process_retaliation_credit(unit, beneficiary, lost, log)
 
-    board, lost = lose_vitality(board, payer, price, beneficiary, log, announce)
+    killer = compute_killer(payer, beneficiary, kind)
+    board, lost = lose_vitality(board, payer, price, killer, log, announce)
     if kind == "interest":
         board = debit_max_vitality(board, payer, lost, log)
     return board, lost
+
+
+def _channel_detail(channel: str, kind: str) -> str | None:
+    return kind if channel == "cost_paid" else None
+
+
+@combat.implements("500.6f", "500.6g")
+def process_retaliation_credit(payer: Unit, retaliator: str, lost: Int, log: EventLog) -> None:
+    """The retaliator is credited; Feast unless the payer is a boss; a boss checks Phasebreak, never Stagger (500.6f, 500.6g)."""
+    took = lost > 0
+    log.emit("credit", when=took, unit=retaliator, other=payer.uid, amount=lost)
+    log.emit("feast", when=and_(took, not_(payer.is_boss)), unit=retaliator, other=payer.uid, amount=lost)
+    log.emit("phasebreak_check", when=and_(took, payer.is_boss), unit=payer.uid, other=retaliator, amount=lost)
 
 
 @combat.implements("500.8g")
@@ -103,3 +189,35 @@ def debit_max_vitality(board: Board, payer: str, paid: Int, log: EventLog) -> Bo
     unit = board.unit(payer)
     log.emit("max_vitality_lowered", when=paid > 0, unit=payer, amount=paid)
     return board.with_unit(replace(unit, max_vitality=unit.max_vitality - paid))
+
+
+# --------------------------------------------------------------------------------------
+# The kinds as actions
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("500.8g")
+def process_interest(board: Board, payer: str, amount: Int, log: EventLog, ruleset: Ruleset = DEFAULT) -> tuple[Board, Int]:
+    """An Interest payment: a cost with no defy-death that also debits maximum Vitality (500.8f, 500.8g)."""
+    return pay_vitality_cost(board, payer, amount, "interest", log, ruleset=ruleset)
+
+
+@combat.implements("500.8h", "500.4a")
+def process_self_destruct(board: Board, uid: str, log: EventLog, ruleset: Ruleset = DEFAULT) -> tuple[Board, Int]:
+    """A self-destruct: the unit pays its entire Vitality; nothing prevents the death (500.8h, 500.4a)."""
+    return pay_vitality_cost(board, uid, board.unit(uid).vitality, "self_destruct", log, ruleset=ruleset)
+
+
+def resolve_interest(board: Board, payer: str, amount: Int, ruleset: Ruleset = DEFAULT) -> tuple[Board, EventLog]:
+    """Action: an Interest payment of ``amount`` by ``payer``; the board and its events."""
+    log = EventLog()
+    board, _ = process_interest(board, payer, amount, log, ruleset)
+    return board, log
+
+
+def resolve_self_destruct(board: Board, uid: str, ruleset: Ruleset = DEFAULT) -> tuple[Board, EventLog]:
+    """Action: ``uid`` self-destructs; the board and its events."""
+    log = EventLog()
+    board, _ = process_self_destruct(board, uid, log, ruleset)
+    return board, log
+
