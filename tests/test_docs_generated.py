@@ -1,0 +1,62 @@
+"""The derived doc pages match their sources, and the hand-written pages' links resolve."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee import docgen
+from referee.specs.catalogue import GENERATED_MARKER
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[str, str]:
+    return docgen.render_pages()
+
+
+def test_generated_docs_are_up_to_date_with_the_sources(pages):
+    stale = [
+        relative
+        for relative, content in pages.items()
+        if not (ROOT / relative).is_file() or (ROOT / relative).read_text(encoding="utf-8") != content
+    ]
+    assert not stale, f"generated docs out of date: {', '.join(stale)}; run `referee docs` to regenerate"
+
+
+def test_generated_pages_are_marked_so_they_never_count_as_clause_documentation(pages):
+    assert set(pages) == set(docgen.PAGES)
+    for content in pages.values():
+        assert content.startswith(GENERATED_MARKER)
+
+
+def test_coverage_page_lists_every_clause_once(pages):
+    from referee.specs.catalogue import load_catalogue
+
+    coverage = pages["docs/generated/coverage.md"]
+    for clause_id in load_catalogue():
+        assert coverage.count(f"| `{clause_id}` |") == 1, clause_id
+
+
+def test_theorem_page_lists_every_theorem(pages):
+    from referee.proofs.core import THEOREMS
+
+    for name in THEOREMS:
+        assert f"| `{name}` |" in pages["docs/generated/theorems.md"]
+
+
+_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("page", ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))])
+def test_relative_links_in_the_docs_resolve(page):
+    path = ROOT / page
+    broken = [
+        target
+        for target in _LINK.findall(path.read_text(encoding="utf-8"))
+        if "://" not in target and not target.startswith("mailto:") and not (path.parent / target).exists()
+    ]
+    assert not broken, f"{page}: broken relative links {broken}"
