@@ -15,6 +15,7 @@ NegativeArmor = Literal["mirror", "reciprocal"]
 ShieldMultiplierRounding = Literal["ceil", "floor"]
 RedirectCapMoves = Literal["up_to_cap", "excess_over_cap"]
 ReflectEntry = Literal["skip_armor_only", "below_armor"]
+LethalRedirectTest = Literal["would_kill", "raw_amount"]
 BloodlettingDefiedToZero = Literal["fails", "continues"]
 RiposteRollOnRefused = Literal["consumed", "kept"]
 
@@ -33,6 +34,8 @@ class Ruleset:
     defy_death_leaves: int = 1
     #: INT-005 (500.1j, 500.7j): which pipeline steps a boss Reflect passes through.
     reflect_entry: ReflectEntry = "skip_armor_only"
+    #: INT-006 (500.1f): when a hit counts as lethal for the lethal-damage redirect.
+    lethal_redirect_test: LethalRedirectTest = "would_kill"
     #: INT-103 (800.4d, 800.4h): a Bloodletting payment defy-death brings to 0 fails the ability, or not.
     bloodletting_defied_to_zero: BloodlettingDefiedToZero = "fails"
     #: INT-106 (500.7b, 500.6e): whether Riposte's roll is used up against a refused attacker.
@@ -55,13 +58,15 @@ class Ruleset:
             "shield_multiplier_rounding": ("ceil", "floor"),
             "redirect_cap_moves": ("up_to_cap", "excess_over_cap"),
             "reflect_entry": ("skip_armor_only", "below_armor"),
+            "lethal_redirect_test": ("would_kill", "raw_amount"),
             "bloodletting_defied_to_zero": ("fails", "continues"),
             "riposte_roll_on_refused": ("consumed", "kept"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"ruleset.{name}: {getattr(self, name)!r} is not one of {allowed}")
-        if not isinstance(self.defy_death_leaves, int) or self.defy_death_leaves < 1:
+        leaves = self.defy_death_leaves
+        if isinstance(leaves, bool) or not isinstance(leaves, int) or leaves < 1:
             raise ValueError("ruleset.defy_death_leaves: must be an integer >= 1")
 
     def to_json(self) -> dict[str, Any]:
