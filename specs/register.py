@@ -12,6 +12,10 @@ Entries are data, one TOML file per chapter in ``specs/interpretations/``, each 
     why = "..."
     option = "negative_armor"           # optional: the Ruleset field that selects the reading
 
+When ``option`` is given it names a field of ``referee.model.ruleset.Ruleset`` and ``default``
+starts with that field's default value (``"mirror"``, or ``"mirror: ..."``); the field's comment
+in ``Ruleset`` cites the entry id. ``tests/test_catalogue.py`` holds the two against each other.
+
 :func:`load_register` reads and validates every file; a malformed entry raises
 :class:`RegisterError` naming the file and the entry. ``docs/interpretations.md`` is generated
 from the register (``referee docs``).

@@ -8,6 +8,7 @@ and the status computation must mean what ``referee/specs/catalogue.py`` says it
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import re
 import string
@@ -171,11 +172,27 @@ def test_every_register_entry_has_every_field():
         assert entry.id.startswith(prefix), f"{entry.id}: INT-nnn entries are combat, PLAY-nnn play"
 
 
-def test_every_register_option_is_a_ruleset_field():
+def test_every_register_option_is_a_ruleset_field_whose_default_it_states():
     options = {f.name for f in fields(Ruleset)}
     for entry in load_register():
         if entry.option is not None:
             assert entry.option in options, f"{entry.id}: option {entry.option!r} is not a Ruleset field"
+            value = str(getattr(Ruleset(), entry.option))
+            assert re.match(rf"{re.escape(value)}\b", entry.default), (
+                f"{entry.id}: default {entry.default!r} should start with the Ruleset default {value!r}"
+            )
+
+
+def test_every_ruleset_option_has_the_register_entry_its_comment_cites():
+    """Each Ruleset field's comment cites its entry (``#: INT-001 (...)``); the register holds it."""
+    source = inspect.getsource(Ruleset)
+    cited = dict((name, entry) for entry, name in re.findall(r"#: ((?:INT|PLAY)-\d{3})\b.*\n\s+(\w+):", source))
+    register = {entry.id: entry for entry in load_register()}
+    for option in (f.name for f in fields(Ruleset)):
+        assert option in cited, f"Ruleset.{option}: its comment must cite its register entry (#: INT-nnn ...)"
+        entry = register.get(cited[option])
+        assert entry is not None, f"Ruleset.{option} cites {cited[option]}, which is not in specs/interpretations/"
+        assert entry.option == option, f"{entry.id}: should say option = {option!r} (Ruleset.{option} cites it)"
 
 
 REGISTER_ENTRY = """
