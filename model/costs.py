@@ -155,19 +155,23 @@ def pay_vitality_cost(
     log.emit("defy_death", when=defied, unit=payer, amount=owed - price)
     scrapped = and_(pays, scraps_shield(unit, kind))
     log.emit("shield_scrapped", when=scrapped, unit=payer, amount=unit.shield)
-    unit = replace(unit, defy_death=ite(defied, False, unit.defy_death), shield=ite(scrapped, 0, unit.shield))
+    unit = replace(
+        unit,
+        defy_death=ite(defied, False, unit.defy_death),
+        shield=ite(scrapped, 0, unit.shield),
+        max_vitality=compute_max_vitality_after(unit, price, kind),
+    )
     board = board.with_unit(unit)
 
     def announce(lost: Int) -> None:
         log.emit(channel, when=lost > 0, unit=payer, amount=lost, other=beneficiary, detail=_channel_detail(channel, kind))
+        if kind == "interest":
+            log.emit("max_vitality_lowered", when=lost > 0, unit=payer, amount=lost)
         if kind == "retaliation" and beneficiary is not None:
             process_retaliation_credit(unit, beneficiary, lost, log)
 
     killer = compute_killer(payer, beneficiary, kind)
-    board, lost = lose_vitality(board, payer, price, killer, log, announce)
-    if kind == "interest":
-        board = debit_max_vitality(board, payer, lost, log)
-    return board, lost
+    return lose_vitality(board, payer, price, killer, log, announce)
 
 
 def _channel_detail(channel: str, kind: str) -> str | None:
@@ -184,11 +188,13 @@ def process_retaliation_credit(payer: Unit, retaliator: str, lost: Int, log: Eve
 
 
 @combat.implements("500.8g")
-def debit_max_vitality(board: Board, payer: str, paid: Int, log: EventLog) -> Board:
-    """Interest also lowers the payer's maximum Vitality by what was paid (500.8g)."""
-    unit = board.unit(payer)
-    log.emit("max_vitality_lowered", when=paid > 0, unit=payer, amount=paid)
-    return board.with_unit(replace(unit, max_vitality=unit.max_vitality - paid))
+def compute_max_vitality_after(unit: Unit, price: Int, kind: str) -> Int:
+    """Interest also lowers the payer's maximum Vitality by what it pays, for the rest of the battle (500.8g, INT-108).
+
+    The debit lands with the payment, before a death it causes resolves, so a unit an
+    Interest payment kills and a Vessel revives comes back at the lowered maximum.
+    """
+    return unit.max_vitality - price if kind == "interest" else unit.max_vitality
 
 
 # --------------------------------------------------------------------------------------

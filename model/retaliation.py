@@ -1,0 +1,229 @@
+"""500.6, 500.7 Retaliation: the enemy that damaged you loses Vitality, and the boss Reflect rune.
+
+Thorns, Riposte, Retort and Subrogated Insurance are one mechanic: a Vitality cost paid by
+the damaging enemy (500.6a), through :func:`~referee.model.costs.pay_vitality_cost` with the
+``retaliation`` kind, which refuses dead, Entrapped and Dormant payers (500.6e), the
+retaliator itself and its allies (500.6h), lets defy-death answer (500.6d), credits the
+retaliator with Feast except against a boss (500.6f) and checks a boss's Phasebreak but
+never its Stagger (500.6g). Subrogated Insurance is paid inside the pipeline, at step
+500.1-8, for exactly what its points absorbed (500.7g); the others answer here, after the
+instance has resolved.
+
+What each answers (500.7a-f): Thorns and Riposte answer every damage event (an Insurance
+point spent, or damage left after Shield), whatever its size; Retort only damage that
+landed on Vitality. Each answers once per damaging source per event, so a tick attributed
+to several enemies answers each of them (500.7e). Riposte's 50% roll is an input of the
+scenario, consumed in order, one per event and attacker (500.7b).
+
+The boss Reflect rune is not retaliation (500.7h-l): it is a real damage instance of 5%
+of what landed on the boss, rounded down but at least 1, that enters the attacker's
+pipeline below the Armor steps and starts no damage reactions.
+
+Worked example: an enemy hits a unit with Thorns 3, Riposte 2 and Retort 4 for 30, and
+an Insurance point swallows it all. A damage event happened but nothing landed: the
+attacker pays Thorns 3, Riposte 2 if its roll is ``True``, and no Retort (500.7c, 500.7f).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .arith import and_, floordiv, ite, max_, not_, or_
+from .clauses import combat
+from .costs import pay_vitality_cost
+from .events import EventLog
+from .ruleset import DEFAULT, Ruleset
+from .state import Board, Bool, Int, Unit
+
+#: Reflect sends back this percentage of what landed (500.7h).
+REFLECT_PERCENT = 5
+#: The retaliation channels answered here, in the order they answer one attacker (INT-110).
+RETALIATION_ORDER = ("thorns", "riposte", "retort")
+
+
+class ScenarioError(ValueError):
+    """A scenario that does not give the model an input it needs (a missing Riposte roll)."""
+
+
+@dataclass
+class RollCursor:
+    """Riposte's rolls for one damage event, consumed in order (500.7b).
+
+    ``used`` counts the rolls consumed so far; in a symbolic run it is a term, and the roll
+    it points at is chosen with ``ite`` over the given rolls.
+    """
+
+    rolls: Sequence[Bool]
+    used: Int = 0
+    where: str = ""
+
+    def take(self, needed: Bool, why: str) -> Bool:
+        """The next roll when ``needed`` holds (``False`` otherwise), advancing the cursor."""
+        if needed is True and not _symbolic(self.used) and self.used >= len(self.rolls):
+            raise ScenarioError(
+                f"riposte_rolls of {self.where}: roll #{self.used + 1} is needed ({why}) "
+                f"but only {len(self.rolls)} were given"
+            )
+        roll: Bool = False
+        for position in reversed(range(len(self.rolls))):
+            roll = ite(self.used == position, self.rolls[position], roll)
+        self.used = ite(needed, self.used + 1, self.used)
+        return and_(needed, roll)
+
+
+def _symbolic(value: Any) -> bool:
+    from .arith import is_symbolic
+
+    return is_symbolic(value)
+
+
+# --------------------------------------------------------------------------------------
+# What retaliates
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("500.7e", "500.1c")
+def compute_attackers(instance: Any) -> tuple[str, ...]:
+    """The enemies a damage event is attributed to: its appliers, else its source; none for no actor (500.7e, 500.1c)."""
+    appliers = tuple(getattr(instance, "appliers", ()) or ())
+    if appliers:
+        return tuple(dict.fromkeys(appliers))  # once per damaging source (500.7e)
+    return () if instance.source is None else (instance.source,)
+
+
+@combat.implements("500.7a", "500.7c", "500.7d")
+def is_answerable_event(outcome: Any) -> Bool:
+    """Thorns and Riposte answer any damage event, whatever its size; none when Armor or Shield left nothing (500.7c, 500.7d)."""
+    return outcome.damage_event
+
+
+@combat.implements("500.7f")
+def is_landed(outcome: Any) -> Bool:
+    """Retort answers only damage that landed on Vitality (500.7f)."""
+    return outcome.vitality_lost > 0
+
+
+@combat.implements("500.7b")
+def compute_thorns(recipient: Unit, event: Bool) -> tuple[Bool, Int]:
+    """Thorns always fires on a damage event, for its flat per-tier amount (500.7b)."""
+    return and_(event, recipient.thorns > 0), recipient.thorns
+
+
+@combat.implements("500.7b")
+def needs_riposte_roll(recipient: Unit, attacker: Unit, event: Bool, ruleset: Ruleset) -> Bool:
+    """A Riposte carrier rolls for each damage event and attacker; against a refused attacker per INT-106 (500.7b)."""
+    legal = and_(attacker.alive, not_(attacker.entrapped), not_(attacker.dormant))
+    return and_(event, recipient.riposte > 0, or_(ruleset.riposte_roll_on_refused == "consumed", legal))
+
+
+@combat.implements("500.7f")
+def compute_retort(recipient: Unit, landed: Bool) -> tuple[Bool, Int]:
+    """Retort fires only on damage that landed, for its printed amount (500.7f)."""
+    return and_(landed, recipient.retort > 0), recipient.retort
+
+
+@combat.implements("500.6a", "500.6b", "500.6e", "500.6h", "500.7a", "500.7b", "500.7c", "500.7d", "500.7f")
+def process_answer_attacker(
+    board: Board, recipient: Unit, attacker: str, outcome: Any, rolls: RollCursor, log: EventLog, ruleset: Ruleset
+) -> Board:
+    """One attacker answered for one event: Thorns, then Riposte, then Retort, each a Vitality cost (500.6a, 500.7)."""
+    event = is_answerable_event(outcome)
+    if attacker == recipient.uid or board.unit(attacker).side == recipient.side:
+        # 500.6h: sides are checked before either fires, so no roll is made.
+        present = or_(recipient.thorns > 0, recipient.riposte > 0, and_(is_landed(outcome), recipient.retort > 0))
+        detail = "self" if attacker == recipient.uid else "ally"
+        log.emit("cost_refused", when=and_(event, present), unit=attacker, other=recipient.uid, detail=detail)
+        return board
+    fires, amount = compute_thorns(recipient, event)
+    board = pay_retaliation(board, attacker, recipient.uid, amount, "thorns", fires, log, ruleset)
+    needed = needs_riposte_roll(recipient, board.unit(attacker), event, ruleset)
+    hit = rolls.take(needed, f"Riposte on {recipient.uid} against {attacker}")
+    log.emit("riposte_missed", when=and_(needed, not_(hit)), unit=attacker, other=recipient.uid)
+    board = pay_retaliation(board, attacker, recipient.uid, recipient.riposte, "riposte", hit, log, ruleset)
+    fires, amount = compute_retort(recipient, is_landed(outcome))
+    return pay_retaliation(board, attacker, recipient.uid, amount, "retort", fires, log, ruleset)
+
+
+@combat.implements("500.6a", "500.6c", "500.6d", "500.6e", "500.6f", "500.6g", "500.6h")
+def pay_retaliation(
+    board: Board, payer: str, retaliator: str, amount: Int, channel: str, fires: Bool, log: EventLog, ruleset: Ruleset
+) -> Board:
+    """The damaging enemy pays ``amount`` Vitality to ``retaliator`` on ``channel`` when ``fires`` holds (500.6a)."""
+    board, _ = pay_vitality_cost(
+        board, payer, amount, "retaliation", log, channel=channel, beneficiary=retaliator, ruleset=ruleset, when=fires
+    )
+    return board
+
+
+@combat.implements("500.6b", "500.7a", "500.7e", "500.7k", "500.1c")
+def process_retaliation(board: Board, instance: Any, outcome: Any, log: EventLog, ruleset: Ruleset = DEFAULT) -> Board:
+    """Answer one resolved damage instance: each attacker in turn, then a boss's Reflect (500.6, 500.7).
+
+    A Reflect is already an answer and starts no damage reactions (500.7k); an instance
+    with no actor behind it has nobody to answer (500.1c). Retaliation is a cost, and a
+    cost is never a damage instance, so nothing here can be answered in turn (500.6b).
+    """
+    if instance.kind == "reflect":
+        return board
+    recipient = board.unit(outcome.target)
+    rolls = RollCursor(tuple(getattr(instance, "riposte_rolls", ()) or ()), 0, f"the damage on {outcome.target}")
+    for attacker in compute_attackers(instance):
+        board = process_answer_attacker(board, recipient, attacker, outcome, rolls, log, ruleset)
+    return process_reflect(board, recipient, instance, outcome, log, ruleset)
+
+
+# --------------------------------------------------------------------------------------
+# The boss Reflect rune
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("500.7h", "500.7i")
+def compute_reflect_amount(landed: Int) -> Int:
+    """5% of what landed, rounded down but at least 1; nothing when nothing landed (500.7h, 500.7i)."""
+    return ite(landed > 0, max_(floordiv(REFLECT_PERCENT * landed, 100), 1), 0)
+
+
+@combat.implements("500.7h")
+def has_reflect(recipient: Unit) -> Bool:
+    """The Reflect rune is a boss rune (500.7h)."""
+    return and_(recipient.is_boss, recipient.reflect)
+
+
+@combat.implements("500.7h", "500.7i", "500.7j", "500.7k", "500.7l")
+def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: EventLog, ruleset: Ruleset) -> Board:
+    """A boss Reflect: real damage back at the attacker, below its Armor, with no reactions (500.7h-l).
+
+    The amount reads what landed on the boss after its Armor, Insurance and Shield (500.7i,
+    INT-111); the instance is resolved by the pipeline with the ``reflect`` kind, which skips
+    the attacker's Armor (500.7j) and starts no damage reactions (500.7k). It is not an
+    activation, so it never applies Shatter (500.7l): nothing here applies any status.
+    """
+    from .damage import DamageInstance, resolve_damage
+
+    attacker = instance.source
+    if attacker is None or attacker == boss.uid or board.unit(attacker).side == boss.side:
+        return board  # a hostile hit with an actor only (500.1c, INT-112)
+    amount = compute_reflect_amount(outcome.vitality_lost)
+    reflects = and_(has_reflect(boss), amount > 0)
+    log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)
+    back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="reflect")
+    board, step, _ = resolve_damage(board, back, ruleset)
+    log.extend(step)
+    return board
+
+
+# --------------------------------------------------------------------------------------
+# The action
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("500.1j", "500.6a", "500.7a")
+def resolve_hit(board: Board, instance: Any, ruleset: Ruleset = DEFAULT) -> tuple[Board, EventLog]:
+    """Action: one damage instance through the pipeline (500.1), then what answers it (500.6, 500.7)."""
+    from .damage import resolve_damage
+
+    board, log, outcome = resolve_damage(board, instance, ruleset)
+    board = process_retaliation(board, instance, outcome, log, ruleset)
+    return board, log
