@@ -1,0 +1,143 @@
+"""``referee check``: differential testing of an engine against the model."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from referee.model.ruleset import Ruleset
+
+
+def parse_ruleset(options: list[str] | None) -> Ruleset:
+    """``--ruleset name=value`` pairs to a Ruleset (integers where the option is one)."""
+    data: dict[str, object] = {}
+    for item in options or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--ruleset {item!r}: expected name=value")
+        data[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return Ruleset.from_json(data)
+
+
+def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
+    """JUnit XML: one test case per report (per action kind or per run)."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    failures = sum(1 for r in reports if not r.ok)
+    seconds = sum(r.seconds for r in reports)
+    lines = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        f"<testsuites><testsuite name={quoteattr(suite)} tests=\"{len(reports)}\" failures=\"{failures}\" "
+        f'time="{seconds:.3f}">',
+    ]
+    for r in reports:
+        name = quoteattr(f"{r.engine} [{', '.join(r.kinds)}]")
+        lines.append(f'<testcase classname="referee.check" name={name} time="{r.seconds:.3f}">')
+        if not r.ok:
+            lines.append(f"<failure message={quoteattr(r.status)}>{escape(r.text())}</failure>")
+        lines.append("</testcase>")
+    lines.append("</testsuite></testsuites>")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("check")
+    def check_command(
+        python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
+        engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
+        examples: int = typer.Option(500, "--examples", "-n", help="scenarios to check"),
+        seed: Optional[int] = typer.Option(None, "--seed", help="random seed (printed when not given)"),
+        kinds: Optional[str] = typer.Option(None, "--kinds", help="action kinds to draw, comma-separated (default: all)"),
+        compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
+        fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
+        events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
+        ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="a ruleset option name=value (repeatable)"),
+        max_actions: int = typer.Option(2, "--max-actions", help="actions per scenario (1..N)"),
+        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario before the engine counts as hung"),
+        batch: int = typer.Option(32, "--batch", help="scenarios per batch sent to a JSON-lines engine"),
+        json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
+        junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
+        database: str = typer.Option(".referee/examples", "--database", help="Hypothesis example database directory ('' for none)"),
+        backend: str = typer.Option("hypothesis", "--backend", help="hypothesis | crosshair (Python engines)"),
+        replay_file: Optional[str] = typer.Option(None, "--replay", help="run one stored scenario (JSON file) instead"),
+    ) -> None:
+        """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
+        from .compare import Comparison
+        from .engines import EngineStartError, make_engine
+        from .harness import CheckOptions, check, replay
+
+        try:
+            comparison = Comparison.from_options(compare_mode, fields, events)
+            chosen_ruleset = parse_ruleset(ruleset)
+            chosen_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
+            the_engine = make_engine(python, engine, timeout, batch)
+        except ValueError as error:
+            typer.echo(f"referee check: {error}", err=True)
+            raise typer.Exit(2)
+        if backend != "hypothesis" and not python:
+            typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
+            raise typer.Exit(2)
+        command = _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions)
+        options = CheckOptions(
+            examples=examples,
+            seed=seed,
+            kinds=chosen_kinds,
+            max_actions=max_actions,
+            comparison=comparison,
+            ruleset=chosen_ruleset,
+            database=database or None,
+            backend=backend,
+            command=command,
+        )
+        try:
+            with the_engine:
+                if replay_file:
+                    try:
+                        scenario = json.loads(Path(replay_file).read_text())
+                    except (OSError, ValueError) as error:
+                        typer.echo(f"referee check: --replay {replay_file}: {error}", err=True)
+                        raise typer.Exit(2)
+                    report = replay(the_engine, scenario, options)
+                else:
+                    report = check(the_engine, options)
+        except (ValueError, EngineStartError) as error:
+            typer.echo(f"referee check: {error}", err=True)
+            raise typer.Exit(2)
+        if junit:
+            write_junit(junit, [report])
+        if json_out:
+            typer.echo(json.dumps(report.to_json(), indent=2))
+        else:
+            typer.echo(report.text())
+        raise typer.Exit(0 if report.ok else 1)
+
+
+def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions) -> str:
+    words = ["referee", "check"]
+    if python:
+        words += ["--python", python]
+    if engine:
+        words += ["--engine", engine]
+    words += ["--examples", str(examples)]
+    if kinds:
+        words += ["--kinds", kinds]
+    if compare_mode != "full":
+        words += ["--compare", compare_mode]
+    if fields:
+        words += ["--fields", fields]
+    if events:
+        words += ["--events", events]
+    for item in ruleset or []:
+        words += ["--ruleset", item]
+    if max_actions != 2:
+        words += ["--max-actions", str(max_actions)]
+    return shlex.join(words)
+
+
+_ = sys

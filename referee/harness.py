@@ -1,0 +1,339 @@
+"""``referee check``: differential testing of an engine against the model.
+
+Hypothesis draws scenarios (``referee.strategies``) in batches; the engine answers each
+batch; the model answers each scenario; the two observations are compared
+(``referee.compare``). The first mismatch fails the Hypothesis test, which shrinks the
+batch to a single minimal scenario, and the report gives that scenario, the first
+diverging field or event, both values, and the clause trail the model applied up to that
+point (``referee.trail``, recorded only for the report).
+
+An engine fault (crash, hang, garbage, schema violation, missing field) stops the run at
+once, unshrunk: shrinking a hang would cost a timeout per step. It is reported with its
+scenario. Failing examples are kept in Hypothesis' example database
+(``.referee/examples``), keyed by the engine and the options, so a found bug is retried
+first on the next run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import random
+import shlex
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.model.ruleset import DEFAULT, Ruleset
+
+from .actions import ACTION_KINDS, run_actions
+from .compare import Comparison, Divergence, compare
+from .engines import Engine, EngineFault, check_answer
+from .protocol import Observation, ProtocolError, decode_scenario
+from .trail import Step, clauses_applied, cut, record
+
+DATABASE_DIR = ".referee/examples"
+FAILURES_DIR = ".referee/failures"
+
+
+@dataclass
+class CheckOptions:
+    examples: int = 500
+    seed: int | None = None
+    kinds: tuple[str, ...] | None = None
+    max_actions: int = 2
+    comparison: Comparison = field(default_factory=Comparison)
+    ruleset: Ruleset = DEFAULT
+    database: str | None = DATABASE_DIR
+    backend: str = "hypothesis"
+    shrink: bool = True
+    #: The command that reproduces this run, minus the seed (printed with every failure).
+    command: str = "referee check"
+
+
+@dataclass
+class CheckReport:
+    """The outcome of one run: ``pass``, ``mismatch``, ``fault`` or ``model-error``."""
+
+    status: str
+    engine: str
+    seed: int
+    comparison: Comparison
+    scenarios_run: int = 0
+    seconds: float = 0.0
+    #: Scenarios and seconds until the first failure was seen (before shrinking).
+    first_failure_after: int | None = None
+    first_failure_seconds: float | None = None
+    scenario: dict[str, Any] | None = None
+    divergences: list[Divergence] = field(default_factory=list)
+    trail: list[Step] = field(default_factory=list)
+    fault: EngineFault | None = None
+    error: str = ""
+    replay: str = ""
+    kinds: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "pass"
+
+    @property
+    def clauses(self) -> list[str]:
+        return clauses_applied(self.trail)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "engine": self.engine,
+            "seed": self.seed,
+            "action_kinds": list(self.kinds),
+            "compared": self.comparison.to_json(),
+            "scenarios_run": self.scenarios_run,
+            "seconds": round(self.seconds, 3),
+            "first_failure_after": self.first_failure_after,
+            "scenario": self.scenario,
+            "divergences": [d.to_json() for d in self.divergences],
+            "trail": [
+                {"function": s.function, "clauses": list(s.clauses), "depth": s.depth}
+                if s.event is None
+                else {"event": s.event, "index": s.event_index, "depth": s.depth}
+                for s in self.trail
+            ],
+            "clauses": self.clauses,
+            "fault": self.fault.to_json() if self.fault else None,
+            "error": self.error,
+            "replay": self.replay,
+        }
+
+    def text(self) -> str:
+        head = {
+            "pass": "PASS",
+            "mismatch": "FAIL: the engine disagrees with the model",
+            "fault": "FAIL: engine fault",
+            "model-error": "ERROR: the model could not run a scenario",
+        }[self.status]
+        lines = [
+            f"referee check: {head}",
+            f"  engine:   {self.engine}",
+            f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}); "
+            f"action kinds: {', '.join(self.kinds)}",
+            f"  compared: {self.comparison.describe()}",
+        ]
+        if self.first_failure_after is not None:
+            lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
+        if self.fault is not None:
+            lines.append("  " + self.fault.describe().replace("\n", "\n  "))
+        if self.error:
+            lines.append("  " + self.error)
+        if self.scenario is not None:
+            label = "scenario (shrunk)" if self.status == "mismatch" else "scenario"
+            lines.append(f"{label}:")
+            lines.append("  " + json.dumps(self.scenario, separators=(", ", ": ")))
+        if self.divergences:
+            first, rest = self.divergences[0], self.divergences[1:]
+            lines.append(f"first divergence: {first.describe()}")
+            for other in rest[:8]:
+                lines.append(f"  also: {other.describe()}")
+            if len(rest) > 8:
+                lines.append(f"  ... and {len(rest) - 8} more")
+            lines.append("clause trail (model, up to the divergence):")
+            lines.extend("  " + s.describe() for s in self.trail)
+            lines.append(f"clauses applied: {', '.join(self.clauses)}")
+        if self.replay:
+            lines.append(f"replay: {self.replay}")
+        return "\n".join(lines)
+
+
+class _Stop(BaseException):
+    """Ends a Hypothesis run at once, without shrinking (a fault or a model error)."""
+
+
+class _Mismatch(AssertionError):
+    """Fails a Hypothesis example; Hypothesis shrinks it."""
+
+
+# --------------------------------------------------------------------------------------
+# The model side
+# --------------------------------------------------------------------------------------
+
+
+def model_observation(scenario: dict[str, Any]) -> Observation:
+    """Run a scenario through the model."""
+    decoded = decode_scenario(scenario)
+    board, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
+    return Observation(board=board, events=log.events(), id=decoded.id)
+
+
+def model_trail(scenario: dict[str, Any]) -> list[Step]:
+    decoded = decode_scenario(scenario)
+    _, steps = record(run_actions, decoded.board, decoded.actions, decoded.ruleset)
+    return steps
+
+
+def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tuple[str, Any]:
+    """One scenario: ``("ok", None)``, ``("mismatch", divergences)``, ``("fault", fault)``, ``("model-error", text)``."""
+    try:
+        expected = model_observation(scenario)
+    except ProtocolError as error:
+        return "model-error", f"invalid scenario: {error}"
+    except Exception as error:  # a model bug: report it, never a traceback
+        return "model-error", f"the model raised {type(error).__name__}: {error}"
+    observed = check_answer(
+        answer, scenario, fields_needed=comparison.unit_fields, events_needed=comparison.compares_events
+    )
+    if isinstance(observed, EngineFault):
+        return "fault", observed
+    divergences = compare(expected, observed, comparison)
+    return ("mismatch", divergences) if divergences else ("ok", None)
+
+
+# --------------------------------------------------------------------------------------
+# The run
+# --------------------------------------------------------------------------------------
+
+
+def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> bytes:
+    key = json.dumps(
+        [engine.name, list(kinds), options.max_actions, options.comparison.to_json(), options.ruleset.to_json()],
+        sort_keys=True,
+    )
+    return hashlib.sha256(key.encode()).digest()
+
+
+def check(engine: Engine, options: CheckOptions) -> CheckReport:
+    """Run the differential check; never raises for anything the engine does."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    from .strategies import scenarios
+
+    kinds = tuple(options.kinds or ACTION_KINDS)
+    unknown = [k for k in kinds if k not in ACTION_KINDS]
+    if unknown:
+        raise ValueError(f"unknown action kind(s) {', '.join(unknown)} (known: {', '.join(ACTION_KINDS)})")
+    seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
+    batch = max(1, engine.batch_size)
+    state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
+    start = time.perf_counter()
+    strategy = st.lists(
+        scenarios(kinds=kinds, max_actions=options.max_actions, ruleset=options.ruleset),
+        min_size=1,
+        max_size=batch,
+    )
+
+    def run(batch_scenarios: list[dict[str, Any]]) -> None:
+        for scenario in batch_scenarios:
+            state["serial"] += 1
+            scenario["id"] = f"s{state['serial']}"
+        answers = engine.run_batch(batch_scenarios)
+        for scenario, answer in zip(batch_scenarios, answers):
+            state["count"] += 1
+            verdict, detail = judge(scenario, answer, options.comparison)
+            if verdict == "ok":
+                continue
+            if state["first"] is None:
+                state["first"] = (state["count"], time.perf_counter() - start)
+            if verdict == "mismatch":
+                state["failure"] = (scenario, detail)
+                raise _Mismatch(detail[0].describe())
+            state["stop"] = (verdict, scenario, detail)
+            raise _Stop()
+
+    phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
+    if options.shrink:
+        phases.append(Phase.shrink)
+    config = dict(
+        max_examples=max(1, math.ceil(options.examples / batch)),
+        deadline=None,
+        database=DirectoryBasedExampleDatabase(options.database) if options.database else None,
+        phases=phases,
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        print_blob=False,
+    )
+    if options.backend != "hypothesis":
+        config["backend"] = options.backend
+    test = hypothesis_seed(seed)(settings(**config)(given(strategy)(run)))
+    test._hypothesis_internal_add_digest = _digest(engine, options, kinds)  # type: ignore[attr-defined]
+
+    report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds)
+    try:
+        test()
+    except _Mismatch:
+        scenario, divergences = state["failure"]
+        report.status = "mismatch"
+        report.scenario = _public(scenario)
+        report.divergences = divergences
+        first = divergences[0]
+        try:
+            report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
+        except Exception as error:  # the trail is a courtesy; never lose the report for it
+            report.error = f"(clause trail unavailable: {error})"
+    except _Stop:
+        verdict, scenario, detail = state["stop"]
+        report.status = verdict
+        report.scenario = _public(scenario)
+        if verdict == "fault":
+            report.fault = detail
+            detail.scenario = report.scenario
+        else:
+            report.error = detail
+    finally:
+        report.seconds = time.perf_counter() - start
+        report.scenarios_run = state["count"]
+    if state["first"] is not None:
+        report.first_failure_after, report.first_failure_seconds = state["first"]
+    if not report.ok:
+        report.replay = _replay(options, seed, report.scenario)
+    return report
+
+
+def _public(scenario: dict[str, Any]) -> dict[str, Any]:
+    out = dict(scenario)
+    out.pop("id", None)
+    return out
+
+
+def _replay(options: CheckOptions, seed: int, scenario: dict[str, Any] | None) -> str:
+    command = f"{options.command} --seed {seed}"
+    if scenario is None:
+        return command
+    text = json.dumps(scenario, sort_keys=True)
+    name = hashlib.sha256(text.encode()).hexdigest()[:12]
+    try:
+        folder = Path(FAILURES_DIR)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(scenario, indent=2) + "\n")
+        return f"{command}    # or this scenario alone: {options.command} --replay {shlex.quote(str(path))}"
+    except OSError:
+        return command
+
+
+def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> CheckReport:
+    """Run one stored scenario (``--replay FILE``) and report as ``check`` does."""
+    start = time.perf_counter()
+    kinds = tuple(sorted({a.get("kind", "?") for a in scenario.get("actions", []) if isinstance(a, dict)}))
+    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario)
+    sent = {**scenario, "id": "replay"}
+    answer = engine.run_batch([sent])[0]
+    verdict, detail = judge(sent, answer, options.comparison)
+    report.scenarios_run = 1
+    report.seconds = time.perf_counter() - start
+    if verdict == "mismatch":
+        report.status, report.divergences = "mismatch", detail
+        first = detail[0]
+        report.trail = cut(model_trail(sent), first.event_index if first.where == "events" else None)
+    elif verdict == "fault":
+        report.status, report.fault = "fault", detail
+    elif verdict == "model-error":
+        report.status, report.error = "model-error", detail
+    return report
+
+
+_ = os  # used by callers that set the working directory
