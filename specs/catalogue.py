@@ -277,11 +277,20 @@ def _module_markers(tree: ast.Module) -> set[str]:
     return set()
 
 
-def _is_covers_call(node: ast.AST) -> bool:
+def _covers_names(tree: ast.Module) -> set[str]:
+    """The names ``covers`` is bound to in a test module (``from ... import covers as c``)."""
+    names = {"covers"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names |= {alias.asname for alias in node.names if alias.name == "covers" and alias.asname}
+    return names
+
+
+def _is_covers_call(node: ast.AST, names: set[str] = frozenset({"covers"})) -> bool:
     if not isinstance(node, ast.Call):
         return False
     func = node.func
-    return (isinstance(func, ast.Name) and func.id == "covers") or (isinstance(func, ast.Attribute) and func.attr == "covers")
+    return (isinstance(func, ast.Name) and func.id in names) or (isinstance(func, ast.Attribute) and func.attr == "covers")
 
 
 def scan_test_file(path: Path, relative: str) -> list[tuple[Ref, list[str], str]]:
@@ -291,6 +300,7 @@ def scan_test_file(path: Path, relative: str) -> list[tuple[Ref, list[str], str]
     except SyntaxError as error:
         return [(Ref("test", relative, f"{relative}:{error.lineno}"), [], f"cannot parse: {error.msg}")]
     module_markers = _module_markers(tree)
+    names = _covers_names(tree)
     results: list[tuple[Ref, list[str], str]] = []
 
     def visit(node: ast.AST, owners: list[str], markers: set[str]) -> None:
@@ -299,10 +309,10 @@ def scan_test_file(path: Path, relative: str) -> list[tuple[Ref, list[str], str]
                 inner = markers | _marker_names(child.decorator_list)
                 name = "::".join([relative, *owners, child.name])
                 for decorator in child.decorator_list:
-                    if _is_covers_call(decorator):
+                    if _is_covers_call(decorator, names):
                         results.append(_covers_result(decorator, name, f"{relative}:{child.lineno}", inner))
                 visit(child, [*owners, child.name], inner)
-            elif _is_covers_call(child):
+            elif _is_covers_call(child, names):
                 # covers(...) used other than as a decorator: record it where it stands
                 assert isinstance(child, ast.Call)
                 name = "::".join([relative, *owners]) or relative

@@ -317,6 +317,12 @@ class TestGroup:
 @covers(SOME_ID)
 def test_dynamic():
     pass
+
+from referee.specs.trace import covers as clause
+
+@clause("combat:500.8a")
+def test_aliased():
+    pass
 '''
 
 
@@ -329,6 +335,7 @@ def test_covers_declarations_are_read_statically_with_markers(tmp_path):
     assert found["tests/test_x.py::TestGroup"] == (["play:202"], True, "")
     assert found["tests/test_x.py::TestGroup::test_skipped"] == (["play:203"], False, "")
     assert "literal strings" in found["tests/test_x.py::test_dynamic"][2]
+    assert found["tests/test_x.py::test_aliased"] == (["combat:500.8a"], True, "")
 
 
 def test_module_pytestmark_slow_keeps_tests_out_of_the_default_run(tmp_path):
