@@ -451,3 +451,19 @@ def test_invalid_clauses_arguments_get_a_clear_error_not_a_traceback(args, messa
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
     assert "Traceback" not in result.output
+
+
+def test_clauses_reads_proved_from_a_recorded_run(tmp_path):
+    from referee.proofs.core import THEOREMS
+
+    path = tmp_path / "proofs.json"
+    path.write_text(json.dumps({"theorems": [{"name": n, "status": "proved"} for n in THEOREMS]}), encoding="utf-8")
+    records = json.loads(runner.invoke(app, ["clauses", "--json", "--proofs", str(path)]).stdout)
+    assert all(r["proved"] == r["encoded"] for r in records)
+    if THEOREMS:
+        first = sorted(THEOREMS)[0]
+        path.write_text(json.dumps([{"name": first, "status": "unknown"}]), encoding="utf-8")
+        records = json.loads(runner.invoke(app, ["clauses", "--json", "--proofs", str(path)]).stdout)
+        for record in records:
+            if first in record["theorems"]:
+                assert record["proved"] is False and record["proof_results"][first] == "unknown"
