@@ -456,6 +456,7 @@ def test_invalid_clauses_arguments_get_a_clear_error_not_a_traceback(args, messa
 def test_clauses_reads_proved_from_a_recorded_run(tmp_path):
     from referee.proofs.core import THEOREMS
 
+    cat.import_all("referee.proofs")
     path = tmp_path / "proofs.json"
     path.write_text(json.dumps({"theorems": [{"name": n, "status": "proved"} for n in THEOREMS]}), encoding="utf-8")
     records = json.loads(runner.invoke(app, ["clauses", "--json", "--proofs", str(path)]).stdout)
