@@ -60,3 +60,17 @@ def test_relative_links_in_the_docs_resolve(page):
         if "://" not in target and not target.startswith("mailto:") and not (path.parent / target).exists()
     ]
     assert not broken, f"{page}: broken relative links {broken}"
+
+
+def test_register_page_shows_each_entry_with_its_readings_default_and_option(tmp_path):
+    from referee.specs.register import load_register
+
+    (tmp_path / "combat.toml").write_text(
+        '[[entry]]\nid = "INT-900"\nclauses = ["combat:500.2d"]\nquestion = "How?"\n'
+        'readings = ["mirror: one", "reciprocal: other"]\ndefault = "mirror"\nwhy = "Because."\noption = "negative_armor"\n',
+        encoding="utf-8",
+    )
+    page = docgen.render_interpretations(load_register(tmp_path))
+    for text in ("## INT-900: How?", "`combat:500.2d`", "  - mirror: one", "**default:** mirror", "`negative_armor`", "Because."):
+        assert text in page
+    assert "No entries yet." in docgen.render_interpretations([])
