@@ -304,20 +304,20 @@ def scan_test_file(path: Path, relative: str) -> list[tuple[Ref, list[str], str]
     results: list[tuple[Ref, list[str], str]] = []
 
     def visit(node: ast.AST, owners: list[str], markers: set[str]) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                inner = markers | _marker_names(child.decorator_list)
-                name = "::".join([relative, *owners, child.name])
-                for decorator in child.decorator_list:
-                    if _is_covers_call(decorator, names):
-                        results.append(_covers_result(decorator, name, f"{relative}:{child.lineno}", inner))
-                visit(child, [*owners, child.name], inner)
-            elif _is_covers_call(child, names):
-                # covers(...) used other than as a decorator: record it where it stands
-                assert isinstance(child, ast.Call)
-                name = "::".join([relative, *owners]) or relative
-                results.append(_covers_result(child, name, f"{relative}:{child.lineno}", markers))
-            else:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = markers | _marker_names(node.decorator_list)
+            name = "::".join([relative, *owners, node.name])
+            for decorator in node.decorator_list:
+                if _is_covers_call(decorator, names):
+                    results.append(_covers_result(decorator, name, f"{relative}:{node.lineno}", inner))
+            for statement in node.body:  # the decorators are read; the body may hold nested tests
+                visit(statement, [*owners, node.name], inner)
+        elif _is_covers_call(node, names):
+            # covers(...) used other than as a decorator: recorded where it stands
+            assert isinstance(node, ast.Call)
+            results.append(_covers_result(node, "::".join([relative, *owners]), f"{relative}:{node.lineno}", markers))
+        else:
+            for child in ast.iter_child_nodes(node):
                 visit(child, owners, markers)
 
     visit(tree, [], module_markers)

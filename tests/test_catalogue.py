@@ -329,7 +329,9 @@ def test_aliased():
 def test_covers_declarations_are_read_statically_with_markers(tmp_path):
     path = tmp_path / "test_x.py"
     path.write_text(TEST_SOURCE, encoding="utf-8")
-    found = {ref.name: (ids, ref.counts, problem) for ref, ids, problem in cat.scan_test_file(path, "tests/test_x.py")}
+    scanned = cat.scan_test_file(path, "tests/test_x.py")
+    found = {ref.name: (ids, ref.counts, problem) for ref, ids, problem in scanned}
+    assert len(scanned) == len(found) == 6
     assert found["tests/test_x.py::test_plain"] == (["combat:500.2c"], True, "")
     assert found["tests/test_x.py::test_slow"] == (["combat:500.2a", "combat:500.2b"], False, "")
     assert found["tests/test_x.py::TestGroup"] == (["play:202"], True, "")
