@@ -57,7 +57,7 @@ def is_exhaustable(state: PlayState, obj: GameObject) -> Bool:
 
 @play.implements("414.4", "414.5", "414.1.b")
 def process_exhaust(state: PlayState, oid: str) -> tuple[PlayState, Bool]:
-    """Exhaust as a cost: paid only when the object can be exhausted (414.4); "[E]" is "Exhaust this" (414.5)."""
+    """Exhaust as a cost: paid only if it can be done (414.4, 414.1.b); "[E]" is "Exhaust this" (414.5)."""
     obj = state.get(oid)
     done = is_exhaustable(state, obj)
     return perform_if(state, done, (replace(obj, exhausted=True),)), done
@@ -73,7 +73,7 @@ def process_exhaust_friendly_unit(state: PlayState, oid: str) -> tuple[PlayState
 
 @play.implements("416.3", "164.2.b")
 def process_recycle_this(state: PlayState, oid: str) -> tuple[PlayState, Bool]:
-    """ "Recycle this": the object on the board goes to the bottom of its deck; a rune to the rune deck (PLAY-007)."""
+    """ "Recycle this" (164.2.b): paid only from the board (416.3); a rune goes to the rune deck (PLAY-007)."""
     obj = state.get(oid)
     done = and_(is_friendly(state, obj), is_in_zone(obj, BOARD))
     deck = RUNE_DECK if obj.kind == "rune" else MAIN_DECK

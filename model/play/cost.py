@@ -202,7 +202,7 @@ def is_component_discount(discount: Discount, component: CostComponent) -> bool:
 def compute_component_cost(
     component: CostComponent, discounts: tuple[Discount, ...], rules: PlayRules = DEFAULT_PLAY_RULES
 ) -> ResourceCost:
-    """An additional cost as it is added, its own discounts already applied, before any other (356.4.c)."""
+    """An additional cost as it is added, its own discounts applied first and never below 0 (356.4.c, 356.6)."""
     cost = component.resources
     for discount in discounts:
         if is_component_discount(discount, component):
@@ -224,7 +224,7 @@ def add_additional_costs(
     discounts: tuple[Discount, ...],
     rules: PlayRules = DEFAULT_PLAY_RULES,
 ) -> tuple[ResourceCost, tuple[OwedCost, ...]]:
-    """Add each owed additional cost, discounted as it is added; the order does not matter (356.2)."""
+    """Add each owed additional cost in any order (356.2), discounted as it is added (356.4.c)."""
     owed_nonstandard: list[OwedCost] = []
     for component, choice in zip(additional, pay_optional):
         owed = is_owed(component, choice)
@@ -261,7 +261,7 @@ def compute_total_cost(
     modifiers: Modifiers,
     rules: PlayRules = DEFAULT_PLAY_RULES,
 ) -> TotalCost:
-    """Step 3: printed cost, then additional costs, then increases, then discounts (356.2-356.7)."""
+    """Step 3: printed cost, additional costs (356.2), increases (356.3), discounts (356.4); its parts (356.7)."""
     if len(pay_optional) != len(additional):
         raise ValueError(f"one pay/skip choice per additional cost: {len(additional)} costs, {len(pay_optional)} choices")
     total, owed = add_additional_costs(printed.resources, additional, pay_optional, modifiers.discounts, rules)

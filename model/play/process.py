@@ -172,7 +172,7 @@ def is_valid_location(state: PlayState, kind: str, location: Int) -> Bool:
 
 @play.implements("357.1.a", "164.2.a", "164.2.b")
 def process_use_rune(state: PlayState, step: UseRune, rules: PlayRules) -> tuple[PlayState, Pool]:
-    """Use a Basic Rune's Reaction ability during payment, activated like any ability (357.1.a, 399)."""
+    """Use a Basic Rune's Reaction ability (164.2.a, 164.2.b) during payment, as any activation (357.1.a)."""
     ability = get_basic_rune_ability(step.ability)
     result = process_activate(state, step.rune, ability, (PayCost(0),), rules=rules)
     return result.state, payment.compute_added(state.pool, result.state.pool)
@@ -182,7 +182,7 @@ def process_use_rune(state: PlayState, step: UseRune, rules: PlayRules) -> tuple
 def process_payment(
     state: PlayState, total: TotalCost, source: str | None, plan: tuple[Step, ...], rules: PlayRules
 ) -> PaymentRecord:
-    """Step 4: follow the plan; non-standard costs in any order, resources once, runes whenever (357)."""
+    """Step 4: perform the plan (203.1): resources once (357.1), runes (357.1.a), other costs in any order (357.2)."""
     paid: list[Bool] = [False] * len(total.nonstandard)
     seen: set[int] = set()
     resources_paid: Bool = payment.is_declined_payment_paid(total.resources)
@@ -212,7 +212,7 @@ def process_payment(
 
 @play.implements("358.2", "414.4", "416.3", "444.2.a")
 def are_all_costs_paid(total: TotalCost, record: PaymentRecord) -> Bool:
-    """Check that the resources and every owed non-standard cost were paid, each at most once (358.2)."""
+    """Check every cost was paid (358.2): resources, unless declined (444.2.a); each owed action (414.4, 416.3)."""
     owed_paid = (or_(not_(owed.owed), done) for owed, done in zip(total.nonstandard, record.costs_paid))
     return and_(record.plan_valid, record.resources_paid, *owed_paid)
 
@@ -252,7 +252,7 @@ def process_play(
     modifiers: Modifiers = Modifiers(),
     rules: PlayRules = DEFAULT_PLAY_RULES,
 ) -> PlayResult:
-    """Play a card: chain, choices, total, payment, checks, then finish or undo (350.1, 354-359)."""
+    """Play a card (350.1): chain (354), choices (355.1.a, 355.2), total, payment, checks (358.2), finish or undo (358.5)."""
     card = state.get(oid)
     on_chain = process_move_to_chain(state, oid)
     total = cost.compute_total_cost(text.cost, text.additional, choices.pay_optional, modifiers, rules)
@@ -287,7 +287,7 @@ def resolve_linked_effect(state: PlayState, source: str, effect: Effect) -> Play
 
 @play.implements("399", "403.1.a")
 def is_activatable(state: PlayState, source: str) -> Bool:
-    """Only the controller of an object activates its abilities (399, PLAY-012)."""
+    """Only the controller of an object activates its abilities, listed cost first (399, 403.1.a, PLAY-012)."""
     return is_friendly(state, state.get(source))
 
 
@@ -300,7 +300,7 @@ def process_activate(
     modifiers: Modifiers = Modifiers(),
     rules: PlayRules = DEFAULT_PLAY_RULES,
 ) -> PlayResult:
-    """Activate an ability by the steps of playing a card; its effect happens only if its cost was paid (399, 203)."""
+    """Activate by the steps of play (399), cost before the colon (403.1.a); effect only if paid (202, 203, 203.3)."""
     total = cost.compute_total_cost(ability.cost, (), (), modifiers, rules)
     record = process_payment(state, total, source, plan, rules)
     checks = (
