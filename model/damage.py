@@ -57,6 +57,7 @@ class DamageInstance:
     allows_dormant: Bool = False  # the source explicitly allows hitting a Dormant unit (500.1-2)
     riposte_rolls: tuple = ()  # read by the retaliation chapter; carried along untouched
     redirected: bool = False  # moved here by a redirect (500.1f, 500.1-11): never redirected again
+    appliers: tuple[str, ...] = ()  # the enemies a tick is attributed to (500.7e); () means (source,)
 
     def __post_init__(self) -> None:
         if self.kind not in DAMAGE_KINDS:
