@@ -105,6 +105,12 @@ def is_landed(outcome: Any) -> Bool:
     return outcome.vitality_lost > 0
 
 
+@combat.implements("500.6h")
+def is_hostile(board: Board, recipient: Unit, attacker: str) -> bool:
+    """A unit retaliates only against an enemy: never itself, never an ally (500.6h)."""
+    return attacker != recipient.uid and board.unit(attacker).side != recipient.side
+
+
 @combat.implements("500.7b")
 def compute_thorns(recipient: Unit, event: Bool) -> tuple[Bool, Int]:
     """Thorns always fires on a damage event, for its flat per-tier amount (500.7b)."""
@@ -130,7 +136,7 @@ def process_answer_attacker(
 ) -> Board:
     """One attacker answered for one event: Thorns, then Riposte, then Retort, each a Vitality cost (500.6a, 500.7)."""
     event = is_answerable_event(outcome)
-    if attacker == recipient.uid or board.unit(attacker).side == recipient.side:
+    if not is_hostile(board, recipient, attacker):
         # 500.6h: sides are checked before either fires, so no roll is made.
         present = or_(recipient.thorns > 0, recipient.riposte > 0, and_(is_landed(outcome), recipient.retort > 0))
         detail = "self" if attacker == recipient.uid else "ally"
@@ -167,11 +173,27 @@ def process_retaliation(board: Board, instance: Any, outcome: Any, log: EventLog
     """
     if instance.kind == "reflect":
         return board
-    recipient = board.unit(outcome.target)
     rolls = RollCursor(tuple(getattr(instance, "riposte_rolls", ()) or ()), 0, f"the damage on {outcome.target}")
-    for attacker in compute_attackers(instance):
-        board = process_answer_attacker(board, recipient, attacker, outcome, rolls, log, ruleset)
-    return process_reflect(board, recipient, instance, outcome, log, ruleset)
+    for landed_on in compute_answering_outcomes(outcome):
+        recipient = board.unit(landed_on.target)
+        for attacker in compute_attackers(instance):
+            board = process_answer_attacker(board, recipient, attacker, landed_on, rolls, log, ruleset)
+        board = process_reflect(board, recipient, instance, landed_on, log, ruleset)
+    return board
+
+
+@combat.implements("500.7a", "500.1g")
+def compute_answering_outcomes(outcome: Any) -> tuple[Any, ...]:
+    """The recipient's outcome, then those of damage moved away: the interceptor's, the redirect receiver's (500.1g, INT-113).
+
+    Moved damage lands as the receiver's own instance, so its receiver answers it as its own
+    damage event, against the same attackers.
+    """
+    found = [outcome]
+    for nested in (getattr(outcome, "interceptor_outcome", None), getattr(outcome, "receiver_outcome", None)):
+        if nested is not None:
+            found.extend(compute_answering_outcomes(nested))
+    return tuple(found)
 
 
 # --------------------------------------------------------------------------------------
@@ -203,7 +225,7 @@ def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: 
     from .damage import DamageInstance, resolve_damage
 
     attacker = instance.source
-    if attacker is None or attacker == boss.uid or board.unit(attacker).side == boss.side:
+    if attacker is None or not is_hostile(board, boss, attacker):
         return board  # a hostile hit with an actor only (500.1c, INT-112)
     amount = compute_reflect_amount(outcome.vitality_lost)
     reflects = and_(has_reflect(boss), amount > 0)
