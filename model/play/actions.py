@@ -43,6 +43,8 @@ def moved(obj: GameObject, zone: int) -> GameObject:
 
 def perform_if(state: PlayState, done: Bool, changed: tuple[GameObject, ...]) -> PlayState:
     """The state with the changed objects when the action was completed, else the state unchanged."""
+    if done is False:
+        return state
     for new in changed:
         old = state.get(new.oid)
         state = with_object(state, select_object(done, new, old))

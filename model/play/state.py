@@ -101,6 +101,8 @@ class PlayState:
 
 def with_object(state: PlayState, obj: GameObject) -> PlayState:
     """The state with the object of the same id replaced."""
+    if any(o is obj for o in state.objects):
+        return state
     return replace(state, objects=tuple(obj if o.oid == obj.oid else o for o in state.objects))
 
 
@@ -121,6 +123,8 @@ def select_object(condition: Bool, then: GameObject, otherwise: GameObject) -> G
     """``then`` if ``condition`` else ``otherwise`` for two versions of one object."""
     if then is otherwise:
         return then
+    if isinstance(condition, bool):
+        return then if condition else otherwise
     return replace(
         then,
         zone=ite(condition, then.zone, otherwise.zone),
