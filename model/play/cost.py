@@ -155,7 +155,7 @@ def select_resources(condition: Bool, then: ResourceCost, otherwise: ResourceCos
 
 @play.implements("356.6")
 def compute_reduced(amount: Int, reduction: Int) -> Int:
-    """An Energy or Power amount after a reduction, never below 0 (356.6)."""
+    """An Energy or Power amount after a reduction, never below 0 (356.6, PLAY-018)."""
     return max_(amount - reduction, 0)
 
 

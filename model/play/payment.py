@@ -1,7 +1,8 @@
 """357 Pay costs: the combined Energy and Power in one payment, and the steps of a payment plan.
 
 Paying is a sequence of choices the player makes in step 4, so the model takes it as a
-*payment plan*: a tuple of steps in the order the player takes them (357.2 "in any order").
+*payment plan*: a tuple of steps in the order the player takes them (357.2 "in any order";
+rune uses may come anywhere among them, PLAY-002).
 
 * :class:`UseRune` uses a Basic Rune's Reaction ability to add resources (357.1.a, 164.2);
 * :class:`PayCost` pays the ``index``-th non-standard cost of the total, naming the objects
@@ -39,7 +40,7 @@ class UseRune:
 
 @dataclass(frozen=True, slots=True)
 class PayCost:
-    """Pay the ``index``-th non-standard cost of the total, acting on ``targets`` (357.2)."""
+    """Pay the ``index``-th non-standard cost of the total, on ``targets`` chosen now (357.2, PLAY-014)."""
 
     index: int
     targets: tuple[str, ...] = ()
@@ -66,7 +67,7 @@ def is_nothing_owed(cost: ResourceCost) -> Bool:
 
 @play.implements("444.2.a")
 def is_declined_payment_paid(cost: ResourceCost) -> Bool:
-    """Choosing not to pay resources leaves the cost unpaid unless nothing was owed (444.2.a)."""
+    """Choosing not to pay resources leaves the cost unpaid unless nothing was owed (444.2.a, PLAY-017)."""
     return is_nothing_owed(cost)
 
 

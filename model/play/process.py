@@ -172,7 +172,7 @@ def is_valid_location(state: PlayState, kind: str, location: Int) -> Bool:
 
 @play.implements("357.1.a", "164.2.a", "164.2.b")
 def process_use_rune(state: PlayState, step: UseRune, rules: PlayRules) -> tuple[PlayState, Pool]:
-    """Use a Basic Rune's Reaction ability (164.2.a, 164.2.b) during payment, as any activation (357.1.a)."""
+    """Use a Basic Rune's Reaction ability (164.2.a, 164.2.b) during payment, as any activation (357.1.a, PLAY-015)."""
     ability = get_basic_rune_ability(step.ability)
     result = process_activate(state, step.rune, ability, (PayCost(0),), rules=rules)
     return result.state, payment.compute_added(state.pool, result.state.pool)
@@ -198,7 +198,7 @@ def process_payment(
             state, resources_paid = payment.process_pay_resources(state, total.resources, step)
         elif isinstance(step, PayCost):
             if step.index in seen or not 0 <= step.index < len(total.nonstandard):
-                plan_valid = False
+                plan_valid = False  # paid twice, or no such cost (PLAY-016)
                 continue
             seen.add(step.index)
             owed = total.nonstandard[step.index]
@@ -274,7 +274,7 @@ def process_play(
 
 @play.implements("202", "203")
 def resolve_linked_effect(state: PlayState, source: str, effect: Effect) -> PlayState:
-    """The linked effect of a paid cost: add Energy, add Power of the source's domain, or give Might (202, 203)."""
+    """The linked effect of a paid cost: add Energy, add Power of the source's domain, or give Might (202, 203, PLAY-019)."""
     if effect.kind == "add_energy":
         return with_pool(state, replace(state.pool, energy=state.pool.energy + effect.amount))
     if effect.kind == "add_power":
