@@ -20,6 +20,7 @@ own tests; ``python -m referee.examples.engine --mutant NAME`` runs one of them.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
@@ -174,15 +175,20 @@ DEFY_DEATH_ANSWERS = {"bloodletting": True, "retaliation": True, "interest": Fal
 class CostPayer:
     """500.8: a cost skips the damage pipeline entirely and is clamped to the payer's Vitality."""
 
-    def __init__(self, ledger: VitalityLedger, bus: EventBus, ruleset: dict[str, Any]) -> None:
+    def __init__(self, board: Board, ledger: VitalityLedger, bus: EventBus, ruleset: dict[str, Any]) -> None:
+        self.board = board
         self.ledger = ledger
         self.bus = bus
         self.defy_death_leaves = ruleset.get("defy_death_leaves", 1)
 
-    def refuses(self, payer: Unit, kind: str) -> bool:
-        if not payer.alive or payer.entrapped:
-            return True
-        return kind == "retaliation" and payer.dormant
+    def refusal(self, payer: Unit, kind: str) -> str | None:
+        if not payer.alive:
+            return "dead"
+        if payer.entrapped:
+            return "entrapped"
+        if kind == "retaliation" and payer.dormant:
+            return "dormant"
+        return None
 
     def price(self, payer: Unit, amount: int, kind: str) -> int:
         if payer.discards_combat:
@@ -193,28 +199,425 @@ class CostPayer:
 
     def pay(self, payer: Unit, amount: int, kind: str, beneficiary: str | None = None,
             channel: str = "cost_paid") -> int:
-        if self.refuses(payer, kind):
-            self.bus.publish("cost_refused", payer.uid, detail=kind)
+        other = self.board.get(beneficiary)
+        if kind == "retaliation" and other is not None:
+            if other is payer or other.side == payer.side:
+                self.bus.publish("cost_refused", payer.uid, other=beneficiary,
+                                 detail="self" if other is payer else "ally")
+                return 0
+        reason = self.refusal(payer, kind)
+        if reason is not None:
+            self.bus.publish("cost_refused", payer.uid, other=beneficiary, detail=reason)
             return 0
-        price = self.price(payer, amount, kind)
-        if DEFY_DEATH_ANSWERS[kind] and payer.defy_death and price > 0 and price >= payer.vitality:
+        owed = self.price(payer, amount, kind)
+        price = owed
+        if DEFY_DEATH_ANSWERS[kind] and payer.defy_death and owed > 0 and owed >= payer.vitality:
             price = max(payer.vitality - self.defy_death_leaves, 0)
-            self.bus.publish("defy_death", payer.uid, amount - price)
+            self.bus.publish("defy_death", payer.uid, max(amount, 0) - price)
             payer.defy_death = False
         if kind == "self_destruct" and payer.shield > 0 and not payer.discards_combat:
             self.bus.publish("shield_scrapped", payer.uid, payer.shield)
             payer.shield = 0
+        if kind == "interest":
+            payer.max_vitality -= price
 
         def announce(lost: int) -> None:
-            if lost > 0:
-                self.bus.publish(channel, payer.uid, lost, beneficiary, kind if channel == "cost_paid" else None)
-
-        lost = self.ledger.take(payer, price, beneficiary, announce)
-        if kind == "interest":
-            if lost > 0:
+            if lost <= 0:
+                return
+            self.bus.publish(channel, payer.uid, lost, beneficiary, kind if channel == "cost_paid" else None)
+            if kind == "interest":
                 self.bus.publish("max_vitality_lowered", payer.uid, lost)
-            payer.max_vitality -= lost
-        return lost
+            if kind == "retaliation" and beneficiary is not None:
+                self.bus.publish("credit", beneficiary, lost, payer.uid)
+                if payer.is_boss:
+                    self.bus.publish("phasebreak_check", payer.uid, lost, beneficiary)
+                else:
+                    self.bus.publish("feast", beneficiary, lost, payer.uid)
+
+        killer = beneficiary if kind == "retaliation" and beneficiary != payer.uid else None
+        return self.ledger.take(payer, price, killer, announce)
+
+
+# ------------------------------------------------------------------------------------------
+# Damage: one class per layer (500.1, 500.2)
+# ------------------------------------------------------------------------------------------
+
+DOT_KINDS = ("burn", "venom")
+
+
+class Hit:
+    """One damage instance in flight."""
+
+    def __init__(self, target: str, amount: int, source: str | None = None, kind: str = "hit",
+                 allows_dormant: bool = False, rolls: list[bool] | None = None, moved: bool = False) -> None:
+        self.target = target
+        self.amount = amount
+        self.source = source
+        self.kind = kind
+        self.allows_dormant = allows_dormant
+        self.rolls = list(rolls or [])
+        self.moved = moved
+
+    @property
+    def is_tick(self) -> bool:
+        return self.kind in DOT_KINDS
+
+
+class Armor:
+    """500.2: sqrt(A)/(sqrt(A)+20) with the survivor rounded up, then 1 flat per 5 Armor.
+
+    The square root is estimated in floating point and the estimate is then corrected
+    with an exact integer test, so a boundary (87 into 81 Armor leaves exactly 60) is
+    never off by one.
+    """
+
+    def __init__(self, ruleset: dict[str, Any]) -> None:
+        self.negative = ruleset.get("negative_armor", "mirror")
+
+    @staticmethod
+    def covers(s: int, damage: int, armor: int) -> bool:
+        # s * (sqrt(armor) + 20) >= 20 * damage, squared
+        gap = 20 * (damage - s)
+        return gap <= 0 or s * s * armor >= gap * gap
+
+    def percentage(self, damage: int, armor: int) -> int:
+        if damage <= 0:
+            return damage
+        if armor < 0:
+            return self.amplified(damage, -armor)
+        guess = math.ceil(20 * damage / (math.sqrt(armor) + 20))
+        return self.corrected(guess, damage, armor)
+
+    def corrected(self, guess: int, damage: int, armor: int) -> int:
+        """The least survivor that covers the damage, searched from a floating-point guess."""
+        while guess > 0 and self.covers(guess - 1, damage, armor):
+            guess -= 1
+        while not self.covers(guess, damage, armor):
+            guess += 1
+        return guess
+
+    def amplified(self, damage: int, weakness: int) -> int:
+        if self.negative == "reciprocal":
+            # damage * (20 + sqrt(B)) / 20, rounded up: d + the least k with 20k >= d*sqrt(B)
+            k = math.ceil(damage * math.sqrt(weakness) / 20)
+            while k > 0 and 400 * (k - 1) ** 2 >= damage * damage * weakness:
+                k -= 1
+            while 400 * k * k < damage * damage * weakness:
+                k += 1
+            return damage + k
+        # mirror: damage * (2 sqrt(B) + 20) / (sqrt(B) + 20), rounded up
+        def enough(s: int) -> bool:
+            return s >= 2 * damage or (s >= damage and (2 * damage - s) ** 2 * weakness <= 400 * (s - damage) ** 2)
+
+        r = math.sqrt(weakness)
+        guess = max(math.ceil(damage * (2 * r + 20) / (r + 20)), damage)
+        while guess > damage and enough(guess - 1):
+            guess -= 1
+        while not enough(guess):
+            guess += 1
+        return guess
+
+    def flat(self, damage: int, armor: int) -> int:
+        reduction = armor // 5 if armor > 0 else 0
+        return max(damage - reduction, 0)
+
+    def apply(self, damage: int, armor: int) -> int:
+        return self.flat(self.percentage(damage, armor), armor)
+
+
+class IncomingCap:
+    """500.1-7: a printed post-Armor cap; the excess is simply gone."""
+
+    def apply(self, unit: Unit, damage: int) -> int:
+        return min(damage, max(unit.cap, 0)) if unit.has_cap else damage
+
+
+class InsuranceLayer:
+    """500.1-8/9, 500.1a: up to 25 per point, a point spent whole, Subrogated first."""
+
+    POINT = 25
+
+    def spend(self, points: int, damage: int) -> tuple[int, int]:
+        needed = -(-damage // self.POINT)
+        spent = min(max(points, 0), needed)
+        return spent, min(damage, self.POINT * spent)
+
+
+class ShieldLayer:
+    """500.1-10: Shield absorbs what remains; a multiplier drains it faster."""
+
+    def __init__(self, ruleset: dict[str, Any]) -> None:
+        self.rounding = ruleset.get("shield_multiplier_rounding", "ceil")
+
+    def absorb(self, shield: int, multiplier: int, damage: int) -> tuple[int, int]:
+        pool = max(shield, 0)
+        drained = min(pool, multiplier * damage)
+        if multiplier * damage <= shield:
+            return drained, damage
+        to_break = -(-pool // multiplier) if self.rounding == "ceil" else pool // multiplier
+        return drained, min(damage, to_break)
+
+
+class Mitigation:
+    """The numbers of steps 500.1-4 .. 500.1-12 for one recipient."""
+
+    def __init__(self, **numbers: Any) -> None:
+        self.__dict__.update(numbers)
+
+
+class DamagePipeline:
+    """500.1: gates, lethal redirect, ignore charge, Armor, cap, Insurance, Shield, redirect, defy-death, Vitality."""
+
+    #: The absorbing layers after the cap, in the order they meet the damage (500.1-8..10).
+    LAYER_ORDER = ("subrogated", "insurance", "shield")
+
+    def __init__(self, board: Board, bus: EventBus, ledger: VitalityLedger, costs: CostPayer,
+                 ruleset: dict[str, Any]) -> None:
+        self.board = board
+        self.bus = bus
+        self.ledger = ledger
+        self.costs = costs
+        self.ruleset = ruleset
+        self.armor = Armor(ruleset)
+        self.cap = IncomingCap()
+        self.insurance = InsuranceLayer()
+        self.shield = ShieldLayer(ruleset)
+        self.defy_leaves = ruleset.get("defy_death_leaves", 1)
+        self.reflect_below_armor = ruleset.get("reflect_entry", "skip_armor_only") == "below_armor"
+        self.redirect_excess = ruleset.get("redirect_cap_moves", "up_to_cap") == "excess_over_cap"
+        self.lethal_raw = ruleset.get("lethal_redirect_test", "would_kill") == "raw_amount"
+
+    # -- gates ------------------------------------------------------------------------------
+
+    def reachable(self, unit: Unit, hit: Hit) -> bool:
+        shut = unit.dormant and not (hit.allows_dormant or hit.is_tick)
+        return unit.alive and not unit.discards_combat and not shut
+
+    def ally(self, unit: Unit, uid: str | None) -> Unit | None:
+        other = self.board.get(uid)
+        if other is None or other is unit or other.side != unit.side:
+            return None
+        return other
+
+    def tick_amount(self, unit: Unit, hit: Hit) -> int:
+        if not hit.is_tick or hit.moved:
+            return hit.amount
+        tick = hit.amount
+        if unit.prismbroken:
+            tick = -(-3 * tick // 2)
+        return tick - unit.rune_tick_reduction - unit.forge_tick_reduction
+
+    # -- arithmetic -------------------------------------------------------------------------
+
+    def mitigate(self, unit: Unit, hit: Hit, entering: int, multiplier: int, redirect_open: bool) -> Mitigation:
+        below_armor = hit.kind == "reflect" and self.reflect_below_armor
+        ignored = not below_armor and entering > 0 and unit.ignore_charges > 0
+        damage = 0 if ignored else entering
+        if not (hit.is_tick or hit.kind == "reflect"):
+            damage = self.armor.apply(damage, unit.armor)
+        after_armor = damage
+        damage = self.cap.apply(unit, damage)
+        spent = {"subrogated": (0, 0), "insurance": (0, 0), "shield": (0, 0)}
+        for layer in self.LAYER_ORDER:
+            if layer == "shield":
+                spent[layer] = self.shield.absorb(unit.shield, multiplier, damage)
+            else:
+                spent[layer] = self.insurance.spend(getattr(unit, layer), damage)
+            damage -= spent[layer][1]
+        (sub_spent, sub_absorbed), (ins_spent, ins_absorbed) = spent["subrogated"], spent["insurance"]
+        drained, absorbed = spent["shield"]
+        after_shield = damage
+        redirected = 0
+        if redirect_open:
+            cap = max(unit.redirect_cap, 0)
+            redirected = max(damage - cap, 0) if self.redirect_excess else min(damage, cap)
+        kept = damage - redirected
+        defied = unit.defy_death and kept > 0 and kept >= unit.vitality
+        remainder = max(unit.vitality - self.defy_leaves, 0) if defied else kept
+        return Mitigation(entering=entering, ignored=ignored, after_armor=after_armor, sub_spent=sub_spent,
+                          sub_absorbed=sub_absorbed, ins_spent=ins_spent, ins_absorbed=ins_absorbed,
+                          drained=drained, absorbed=absorbed, after_shield=after_shield, redirected=redirected,
+                          defied=defied, remainder=remainder)
+
+    # -- the instance -----------------------------------------------------------------------
+
+    def resolve(self, hit: Hit) -> list[dict[str, Any]]:
+        """Run one instance; return what retaliation reads, per unit the damage landed on.
+
+        The recipient's own result comes first, then those of damage moved to an interceptor
+        or a redirect receiver, which answer it as their own damage event (500.1g).
+        """
+        if hit.amount <= 0:
+            return []
+        moved_results: list[dict[str, Any]] = []
+        unit = self.board.get(hit.target)
+        source = self.board.get(hit.source)
+        multiplier = max(source.shield_multiplier, 1) if source is not None else 1
+        amount = self.tick_amount(unit, hit)
+        if hit.is_tick and not hit.moved and unit.alive and hit.amount > 0 and amount <= 0:
+            self.bus.publish("tick_prevented", unit.uid, hit.amount, hit.source, hit.kind)
+        if unit.alive and amount > 0 and unit.discards_combat:
+            self.bus.publish("damage_discarded", unit.uid, amount, hit.source, "tool_or_hub")
+        elif unit.alive and amount > 0 and unit.dormant and not (hit.allows_dormant or hit.is_tick):
+            self.bus.publish("damage_discarded", unit.uid, amount, hit.source, "dormant")
+        entering = amount if amount > 0 and self.reachable(unit, hit) else 0
+
+        below_armor = hit.kind == "reflect" and self.reflect_below_armor
+        interceptor = None if hit.moved or below_armor else self.ally(unit, unit.intercept_by)
+        if interceptor is not None:
+            if self.lethal_raw:
+                lethal = entering > 0 and entering >= unit.vitality
+            else:
+                alone = self.mitigate(unit, hit, entering, multiplier, False)
+                lethal = alone.remainder > 0 and alone.remainder >= unit.vitality
+            if lethal and self.reachable(interceptor, hit):
+                self.bus.publish("lethal_redirect", unit.uid, entering, interceptor.uid)
+                moved_results += self.resolve(Hit(interceptor.uid, entering, hit.source, hit.kind,
+                                                  hit.allows_dormant, hit.rolls, moved=True))
+                entering = 0
+
+        receiver = None if hit.moved else self.ally(unit, unit.redirect_to)
+        redirect_open = receiver is not None and self.reachable(receiver, hit)
+        m = self.mitigate(unit, hit, entering, multiplier, redirect_open)
+
+        shield_before = unit.shield
+        if m.ignored:
+            unit.ignore_charges -= 1
+        unit.subrogated -= m.sub_spent
+        unit.insurance -= m.ins_spent
+        unit.shield -= m.drained
+        if m.defied:
+            unit.defy_death = False
+        if m.ignored:
+            self.bus.publish("ignore_charge_spent", unit.uid, other=hit.source)
+        if m.sub_spent > 0:
+            self.bus.publish("insurance_prevented", unit.uid, m.sub_absorbed, detail="subrogated")
+            if source is not None and source is not unit and source.side != unit.side and m.sub_absorbed > 0:
+                self.costs.pay(source, m.sub_absorbed, "retaliation", unit.uid, channel="subrogation")
+        if m.ins_spent > 0:
+            self.bus.publish("insurance_prevented", unit.uid, m.ins_absorbed, detail="plain")
+        if m.drained > 0:
+            self.bus.publish("shield_damaged", unit.uid, m.drained)
+            if shield_before - m.drained <= 0:
+                self.bus.publish("shield_broken", unit.uid)
+        if receiver is not None:
+            if m.redirected > 0:
+                self.bus.publish("redirect", unit.uid, m.redirected, receiver.uid)
+            moved_results += self.resolve(Hit(receiver.uid, m.redirected, hit.source, hit.kind,
+                                              hit.allows_dormant, hit.rolls, moved=True))
+        if m.defied:
+            self.bus.publish("defy_death", unit.uid, m.after_shield - m.redirected - m.remainder)
+
+        def announce(lost: int) -> None:
+            if lost > 0 and hit.kind != "reflect":
+                self.bus.publish("damage_taken", unit.uid, lost, hit.source, hit.kind)
+            if hit.source is not None:
+                if m.absorbed + lost > 0:
+                    self.bus.publish("credit", hit.source, m.absorbed + lost, unit.uid)
+                if lost > 0:
+                    self.bus.publish("feast", hit.source, lost, unit.uid)
+
+        lost = self.ledger.take(unit, m.remainder, hit.source, announce)
+        entered = m.entering > 0 and not m.ignored
+        event = entered and (m.sub_spent + m.ins_spent > 0 or m.after_shield > 0)
+        return [{"target": unit.uid, "event": event, "landed": lost}, *moved_results]
+
+
+# ------------------------------------------------------------------------------------------
+# Retaliation (500.6, 500.7)
+# ------------------------------------------------------------------------------------------
+
+
+class Retaliation:
+    """Thorns, Riposte and Retort answer a resolved hit; a boss's Reflect sends damage back."""
+
+    def __init__(self, board: Board, bus: EventBus, costs: CostPayer, pipeline: DamagePipeline,
+                 ruleset: dict[str, Any]) -> None:
+        self.board = board
+        self.bus = bus
+        self.costs = costs
+        self.pipeline = pipeline
+        self.roll_on_refused = ruleset.get("riposte_roll_on_refused", "consumed") == "consumed"
+
+    def answer(self, hit: Hit, results: list[dict[str, Any]]) -> None:
+        """Each unit the damage landed on answers the attacker, in order, sharing the rolls."""
+        if hit.kind == "reflect" or hit.source is None:
+            return
+        rolls = list(hit.rolls)
+        for result in results:
+            self.answer_one(self.board.get(result["target"]), self.board.get(hit.source), result, rolls)
+
+    def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool]) -> None:
+        event, landed = result["event"], result["landed"]
+        if attacker is unit or attacker.side == unit.side:
+            present = unit.thorns > 0 or unit.riposte > 0 or (landed > 0 and unit.retort > 0)
+            if event and present:
+                self.bus.publish("cost_refused", attacker.uid, other=unit.uid,
+                                 detail="self" if attacker is unit else "ally")
+        else:
+            if event and unit.thorns > 0:
+                self.costs.pay(attacker, unit.thorns, "retaliation", unit.uid, channel="thorns")
+            legal = attacker.alive and not attacker.entrapped and not attacker.dormant
+            if event and unit.riposte > 0 and (self.roll_on_refused or legal):
+                if not rolls:
+                    raise ValueError(f"riposte_rolls: a roll is needed for Riposte on {unit.uid}")
+                if rolls.pop(0):
+                    self.costs.pay(attacker, unit.riposte, "retaliation", unit.uid, channel="riposte")
+                else:
+                    self.bus.publish("riposte_missed", attacker.uid, other=unit.uid)
+            if landed > 0 and unit.retort > 0:
+                self.costs.pay(attacker, unit.retort, "retaliation", unit.uid, channel="retort")
+        self.reflect(unit, attacker, landed)
+
+    def reflect(self, boss: Unit, attacker: Unit, landed: int) -> None:
+        if attacker is boss or attacker.side == boss.side:
+            return
+        amount = max(5 * landed // 100, 1) if landed > 0 else 0
+        if boss.is_boss and boss.reflect and amount > 0:
+            self.bus.publish("reflect", boss.uid, amount, attacker.uid)
+            self.pipeline.resolve(Hit(attacker.uid, amount, boss.uid, "reflect"))
+
+
+# ------------------------------------------------------------------------------------------
+# Bloodletting (800.4)
+# ------------------------------------------------------------------------------------------
+
+
+class Bloodletting:
+    """800.4: the first eligible unit on the caster's side, in reading order, pays the cost."""
+
+    def __init__(self, board: Board, bus: EventBus, costs: CostPayer, ruleset: dict[str, Any]) -> None:
+        self.board = board
+        self.bus = bus
+        self.costs = costs
+        self.defied_fails = ruleset.get("bloodletting_defied_to_zero", "fails") == "fails"
+
+    def payer(self, caster: Unit) -> Unit | None:
+        if caster.is_boss:
+            return caster if caster.alive and not caster.entrapped else None
+        side = sorted((u for u in self.board.units if u.side == caster.side), key=lambda u: (u.row, u.col))
+        for unit in side:
+            if unit.alive and not unit.entrapped and not unit.is_boss:
+                return unit
+        return None
+
+    def pay(self, caster: Unit, printed: int) -> str:
+        """``paid``, ``skipped``, ``aborted`` or ``failed``."""
+        cost = max(printed - max(caster.bloodletting_reduction, 0), 0)
+        payer = self.payer(caster)
+        if payer is None:
+            if cost > 0:
+                self.bus.publish("activation_aborted", caster.uid)
+                return "aborted"
+            return "skipped"
+        if cost <= 0:
+            return "skipped"
+        was_tool = payer.discards_combat
+        paid = self.costs.pay(payer, cost, "bloodletting", caster.uid, channel="bloodletting_paid")
+        if paid <= 0 and (self.defied_fails or was_tool):
+            self.bus.publish("activation_failed", caster.uid, other=payer.uid)
+            return "failed"
+        return "paid"
 
 
 # ------------------------------------------------------------------------------------------
@@ -231,7 +634,10 @@ class Engine:
         self.bus = EventBus()
         self.deaths = DeathHandler(board, self.bus)
         self.ledger = VitalityLedger(VitalityLossListeners(self.bus), self.deaths)
-        self.costs = CostPayer(self.ledger, self.bus, ruleset)
+        self.costs = CostPayer(board, self.ledger, self.bus, ruleset)
+        self.pipeline = DamagePipeline(board, self.bus, self.ledger, self.costs, ruleset)
+        self.retaliation = Retaliation(board, self.bus, self.costs, self.pipeline, ruleset)
+        self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
 
     def perform(self, action: dict[str, Any]) -> None:
         handler = getattr(self, "do_" + action["kind"], None)
@@ -242,6 +648,28 @@ class Engine:
     def do_cost(self, action: dict[str, Any]) -> None:
         payer = self.board.get(action["payer"])
         self.costs.pay(payer, action["amount"], action["cost_kind"], action.get("beneficiary"))
+
+    @staticmethod
+    def hit_of(action: dict[str, Any], source: str | None = None) -> Hit:
+        return Hit(action["target"], action["amount"], action.get("source", source),
+                   action.get("damage_kind", "hit"), action.get("allows_dormant", False),
+                   action.get("riposte_rolls", []))
+
+    def do_damage(self, action: dict[str, Any]) -> None:
+        self.pipeline.resolve(self.hit_of(action))
+
+    def do_hit(self, action: dict[str, Any]) -> None:
+        hit = self.hit_of(action)
+        self.retaliation.answer(hit, self.pipeline.resolve(hit))
+
+    def do_bloodletting(self, action: dict[str, Any]) -> None:
+        caster = self.board.get(action["caster"])
+        outcome = self.bloodletting.pay(caster, action["cost"])
+        if outcome in ("failed", "aborted"):
+            return
+        for step in action.get("hits", []):
+            hit = self.hit_of({**step, "source": caster.uid})
+            self.retaliation.answer(hit, self.pipeline.resolve(hit))
 
 
 def run(scenario: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The action kinds a scenario may contain: a registry, so new chapters plug in.
 
 Each kind maps its JSON form to the model: the fields it carries (which give its JSON
-Schema and its decoder), the model function that runs it, and the Hypothesis strategy
-that draws it against a board. The harness core (protocol, engines, comparison, check,
+Schema and its decoder), the model function that runs it, and the Hypothesis draw
+function for it against a board. The harness core (protocol, engines, comparison, check,
 vectors) reads only this registry; adding a chapter's action means calling
 :func:`register` once, in this module, next to the others.
 
@@ -20,7 +20,7 @@ from referee.model.events import EventLog
 from referee.model.ruleset import Ruleset
 from referee.model.state import Board
 
-from .protocol import ProtocolError, check_value, require_object
+from .protocol import ProtocolError, check_value, require_list, require_object
 
 #: Field types an action may use: ``unit`` (a uid on the board), ``unit?`` (a uid or
 #: null), ``integer``, ``boolean``, ``booleans`` (the explicit chance rolls), or a tuple
@@ -51,8 +51,9 @@ class ActionKind:
     fields: tuple[Field, ...]
     #: ``run(board, action, ruleset) -> (board, log)``: the model, on a decoded action.
     run: Callable[[Board, dict[str, Any], Ruleset], tuple[Board, EventLog]]
-    #: ``strategy(units) -> SearchStrategy[dict]``: actions against a board (unit dicts).
-    strategy: Callable[[list[dict[str, Any]]], Any]
+    #: ``draw(draw, units) -> dict``: draws one action against a board (unit dicts) inside a
+    #: Hypothesis ``composite`` (a function, not a strategy: building strategies per draw is slow).
+    draw: Callable[[Any, list[dict[str, Any]]], dict[str, Any]]
     #: Unit fields the kind reads or writes, so strategies can leave the others at default.
     unit_fields: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
@@ -84,23 +85,47 @@ def decode_action(path: str, data: Any, board: Board) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": name}
     for f in kind.fields:
         where = f"{path}.{f.name}"
-        if f.name not in data:
-            if f.required:
-                raise ProtocolError(where, "missing", kind="missing")
-            out[f.name] = list(f.default) if isinstance(f.default, tuple) else f.default
-            continue
-        value = data[f.name]
-        if isinstance(f.type, tuple):
-            if value not in f.type:
-                raise ProtocolError(where, f"expected one of {', '.join(f.type)}, got {value!r}")
-        elif f.type in ("unit", "unit?"):
-            check_value(where, value, "string" if f.type == "unit" else "uid?")
-            if value is not None and not board.has(value):
-                raise ProtocolError(where, f"no unit with uid {value!r} on the board")
+        if f.type == "hits" and f.name in data:
+            items = require_list(where, data[f.name])
+            out[f.name] = [decode_hit(f"{where}[{i}]", item, board) for i, item in enumerate(items)]
         else:
-            check_value(where, value, f.type)
-        out[f.name] = value
+            out[f.name] = _decode_field(where, f, data, board)
     return out
+
+
+#: The fields of one damage instance inside a composite action (its source is the actor).
+HIT_FIELDS: tuple[Field, ...] = ()
+
+
+def decode_hit(path: str, data: Any, board: Board) -> dict[str, Any]:
+    """One damage instance inside a composite action (``bloodletting.hits[i]``)."""
+    data = require_object(path, data)
+    known = {f.name for f in HIT_FIELDS}
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise ProtocolError(f"{path}.{unknown[0]}", f"unknown field for a hit (known: {', '.join(sorted(known))})")
+    out: dict[str, Any] = {}
+    for f in HIT_FIELDS:
+        out[f.name] = _decode_field(f"{path}.{f.name}", f, data, board)
+    return out
+
+
+def _decode_field(where: str, f: Field, data: dict[str, Any], board: Board) -> Any:
+    if f.name not in data:
+        if f.required:
+            raise ProtocolError(where, "missing", kind="missing")
+        return list(f.default) if isinstance(f.default, tuple) else f.default
+    value = data[f.name]
+    if isinstance(f.type, tuple):
+        if value not in f.type:
+            raise ProtocolError(where, f"expected one of {', '.join(f.type)}, got {value!r}")
+    elif f.type in ("unit", "unit?"):
+        check_value(where, value, "string" if f.type == "unit" else "uid?")
+        if value is not None and not board.has(value):
+            raise ProtocolError(where, f"no unit with uid {value!r} on the board")
+    else:
+        check_value(where, value, f.type)
+    return value
 
 
 def run_actions(board: Board, actions: tuple[dict[str, Any], ...], ruleset: Ruleset) -> tuple[Board, EventLog]:
@@ -112,26 +137,42 @@ def run_actions(board: Board, actions: tuple[dict[str, Any], ...], ruleset: Rule
     return board, log
 
 
+def _field_schema(f: Field) -> dict[str, Any]:
+    if isinstance(f.type, tuple):
+        prop: dict[str, Any] = {"type": "string", "enum": list(f.type)}
+    else:
+        prop = {
+            "unit": {"type": "string"},
+            "unit?": {"type": ["string", "null"]},
+            "integer": {"type": "integer"},
+            "boolean": {"type": "boolean"},
+            "booleans": {"type": "array", "items": {"type": "boolean"}},
+        }[f.type]
+    prop = {**prop, "description": f.description}
+    if not f.required:
+        prop["default"] = list(f.default) if isinstance(f.default, tuple) else f.default
+    return prop
+
+
+def _hit_schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {f.name: _field_schema(f) for f in HIT_FIELDS},
+        "required": [f.name for f in HIT_FIELDS if f.required],
+        "additionalProperties": False,
+    }
+
+
 def action_schemas() -> list[dict[str, Any]]:
     """One JSON Schema per action kind (the scenario schema's ``oneOf``)."""
     out = []
     for kind in ACTION_KINDS.values():
         properties: dict[str, Any] = {"kind": {"const": kind.name}}
         for f in kind.fields:
-            if isinstance(f.type, tuple):
-                prop: dict[str, Any] = {"type": "string", "enum": list(f.type)}
+            if f.type == "hits":
+                properties[f.name] = {"type": "array", "items": _hit_schema(), "description": f.description}
             else:
-                prop = {
-                    "unit": {"type": "string"},
-                    "unit?": {"type": ["string", "null"]},
-                    "integer": {"type": "integer"},
-                    "boolean": {"type": "boolean"},
-                    "booleans": {"type": "array", "items": {"type": "boolean"}},
-                }[f.type]
-            prop = {**prop, "description": f.description}
-            if not f.required:
-                prop["default"] = list(f.default) if isinstance(f.default, tuple) else f.default
-            properties[f.name] = prop
+                properties[f.name] = _field_schema(f)
         out.append(
             {
                 "title": kind.name,
@@ -184,7 +225,7 @@ def _register_cost() -> None:
                 Field("beneficiary", "unit?", "the unit the payment serves; the killer if it kills", None),
             ),
             run=run,
-            strategy=lambda units: _strategies().cost_actions(units),
+            draw=lambda draw, units: _strategies().draw_cost(draw, units),
             unit_fields=(
                 "alive", "vitality", "max_vitality", "dormant", "entrapped", "is_tool", "is_hub", "shield",
                 "defy_death", "adrenaline", "momentum", "bolster", "deathrattle", "everlasting", "vessels",
@@ -194,45 +235,101 @@ def _register_cost() -> None:
     )
 
 
+DAMAGE_UNIT_FIELDS = (
+    "alive", "vitality", "max_vitality", "dormant", "is_tool", "is_hub", "is_boss", "ignore_charges",
+    "armor", "has_cap", "cap", "subrogated", "insurance", "shield", "defy_death", "shield_multiplier",
+    "prismbroken", "rune_tick_reduction", "forge_tick_reduction", "adrenaline", "momentum", "bolster",
+    "deathrattle", "everlasting", "vessels", "redirect_to", "redirect_cap", "intercept_by", "entrapped",
+)
+RETALIATION_UNIT_FIELDS = ("thorns", "riposte", "retort", "reflect")
+
+
 def _register_damage() -> None:
+    global HIT_FIELDS
     from referee.model import damage
 
-    kinds = tuple(getattr(damage, "DAMAGE_KINDS", ("hit", "burn", "venom", "tremor", "aoe", "reflect", "overtime")))
+    kinds = tuple(damage.DAMAGE_KINDS)
+    HIT_FIELDS = (
+        Field("target", "unit", "uid of the recipient"),
+        Field("amount", "integer", "the incoming amount, before any mitigation"),
+        Field("damage_kind", kinds, "the lane: " + ", ".join(kinds), "hit"),
+        Field("allows_dormant", "boolean", "the source explicitly allows damaging a Dormant unit (500.1-2)", False),
+        Field("riposte_rolls", "booleans", "Riposte's 50% rolls, consumed in order, one per damage event and attacker (500.7b)", ()),
+    )
+    instance_fields = (
+        HIT_FIELDS[0],
+        HIT_FIELDS[1],
+        Field("source", "unit?", "uid of the unit dealing it, or null (no actor behind it: an overtime tick)", None),
+        *HIT_FIELDS[2:],
+    )
 
-    def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
-        instance = damage.DamageInstance(
+    def instance_of(action: dict[str, Any], source: str | None) -> Any:
+        return damage.DamageInstance(
             target=action["target"],
             amount=action["amount"],
-            source=action["source"],
+            source=source,
             kind=action["damage_kind"],
             allows_dormant=action["allows_dormant"],
             riposte_rolls=tuple(action["riposte_rolls"]),
         )
-        board, log, _ = damage.resolve_damage(board, instance, ruleset)
+
+    def run_damage(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
+        board, log, _ = damage.resolve_damage(board, instance_of(action, action["source"]), ruleset)
         return board, log
 
     register(
         ActionKind(
             name="damage",
-            summary="One damage instance through the pipeline of 500.1 (Armor, cap, Insurance, Shield, redirects, Vitality).",
+            summary="One damage instance through the pipeline of 500.1 alone, with nothing answering it.",
             chapters=("combat:500.1", "combat:500.2", "combat:500.4", "combat:500.5"),
+            fields=instance_fields,
+            run=run_damage,
+            draw=lambda draw, units: _strategies().draw_damage_action(draw, units, kinds, "damage"),
+            unit_fields=DAMAGE_UNIT_FIELDS,
+        )
+    )
+    try:
+        from referee.model import retaliation
+    except ImportError:
+        return
+
+    def run_hit(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
+        return retaliation.resolve_hit(board, instance_of(action, action["source"]), ruleset)
+
+    register(
+        ActionKind(
+            name="hit",
+            summary="One damage instance through 500.1, then what answers it: Thorns, Riposte, Retort, Reflect (500.6, 500.7).",
+            chapters=("combat:500.1", "combat:500.6", "combat:500.7"),
+            fields=instance_fields,
+            run=run_hit,
+            draw=lambda draw, units: _strategies().draw_damage_action(draw, units, kinds, "hit"),
+            unit_fields=DAMAGE_UNIT_FIELDS + RETALIATION_UNIT_FIELDS,
+        )
+    )
+    try:
+        from referee.model import bloodletting
+    except ImportError:
+        return
+
+    def run_bloodletting(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
+        hits = [instance_of(h, action["caster"]) for h in action["hits"]]
+        board, log, _ = bloodletting.activate_with_bloodletting(board, action["caster"], action["cost"], hits, ruleset)
+        return board, log
+
+    register(
+        ActionKind(
+            name="bloodletting",
+            summary="An activation with a Bloodletting cost (800.4): the cost first, then its hits, each answered as a hit.",
+            chapters=("combat:800.4", "combat:500.8"),
             fields=(
-                Field("target", "unit", "uid of the recipient"),
-                Field("amount", "integer", "the incoming amount, before any mitigation"),
-                Field("source", "unit?", "uid of the unit dealing it, or null (no actor: e.g. an overtime tick)", None),
-                Field("damage_kind", kinds, "the lane: hit, burn, venom, tremor, aoe, reflect, overtime", "hit"),
-                Field("allows_dormant", "boolean", "the source explicitly allows damaging a Dormant unit (500.1-2)", False),
-                Field("riposte_rolls", "booleans", "Riposte's 50% rolls, in the order the rules make them (500.7b)", ()),
+                Field("caster", "unit", "uid of the unit activating"),
+                Field("cost", "integer", "the printed Bloodletting cost, before the reduction rune (800.4l)"),
+                Field("hits", "hits", "the activation's damage instances (source: the caster), resolved after the cost", ()),
             ),
-            run=run,
-            strategy=lambda units: _strategies().damage_actions(units, kinds),
-            unit_fields=(
-                "alive", "vitality", "max_vitality", "dormant", "is_tool", "is_hub", "is_boss", "ignore_charges",
-                "armor", "has_cap", "cap", "subrogated", "insurance", "shield", "defy_death", "shield_multiplier",
-                "prismbroken", "rune_tick_reduction", "forge_tick_reduction", "adrenaline", "momentum", "bolster",
-                "deathrattle", "everlasting", "vessels", "redirect_to", "redirect_cap", "intercept_by",
-                "thorns", "riposte", "retort", "reflect", "entrapped",
-            ),
+            run=run_bloodletting,
+            draw=lambda draw, units: _strategies().draw_bloodletting(draw, units, kinds),
+            unit_fields=DAMAGE_UNIT_FIELDS + RETALIATION_UNIT_FIELDS + ("bloodletting_reduction",),
         )
     )
 

@@ -221,7 +221,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     start = time.perf_counter()
     strategy = st.lists(
         scenarios(kinds=kinds, max_actions=options.max_actions, ruleset=options.ruleset),
-        min_size=1,
+        min_size=batch,  # full batches: a JSON-lines engine gets ``batch`` scenarios per write
         max_size=batch,
     )
 

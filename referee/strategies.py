@@ -13,8 +13,12 @@ So every number here is drawn from a mix of *boundary generators* and a plain ra
   Armor (and one off), Vitality equal to it, a Shield that exactly covers it, empty and
   full Shields, a cost equal to the payer's Vitality.
 
-Every choice is written so that it shrinks towards the plain case (first element of a
-``sampled_from``, 0 of an integer range), so a shrunk failure reads simply.
+Speed: generation, not the model, is the cost of a differential run (DESIGN: ~590 us per
+10-field example). So every strategy here is built once, at import; a choice among the
+board's units is an index draw; and the many fields that are usually at their default
+(flags, runes, retaliation amounts) are drawn *sparsely*, as a short list of
+``(field, value)`` overrides. Everything shrinks towards the plain case: an empty
+override list, the first element of a ``sampled_from``, 0 of an integer range.
 """
 
 from __future__ import annotations
@@ -32,87 +36,151 @@ from .protocol import PROTOCOL, UNIT_DEFAULTS, UNIT_FIELDS
 UIDS = ("a", "b", "c")
 FULL_SHIELD = 10_000
 
-rarely = st.sampled_from((False, False, False, False, False, False, True))
-mostly = st.sampled_from((True, True, True, True, True, True, False))
+# --------------------------------------------------------------------------------------
+# Numbers
+# --------------------------------------------------------------------------------------
+
+_NEIGHBOUR = st.sampled_from((0, 0, -1, 1))  # exact boundaries twice as often as each neighbour
+_ARMOR_SHAPE = st.sampled_from(("zero", "square", "square", "square", "flat", "negative", "plain"))
+_ROOT = st.integers(1, 60)
+_FIVES = st.integers(0, 100)
+_NEGATIVE_ROOT = st.integers(1, 30)
+_PLAIN_ARMOR = st.integers(-400, 3000)
 
 
-def armor_values() -> st.SearchStrategy[int]:
-    """Armor: squares and neighbours, multiples of 5 and neighbours, 0, negatives."""
-    square = st.tuples(st.integers(0, 60), st.sampled_from((0, -1, 1))).map(lambda p: max(p[0] * p[0] + p[1], 0))
-    fives = st.tuples(st.integers(0, 100), st.sampled_from((0, -1, 1))).map(lambda p: max(5 * p[0] + p[1], 0))
-    negative = st.tuples(st.integers(1, 30), st.sampled_from((0, -1, 1))).map(lambda p: -(p[0] * p[0]) + p[1])
-    return st.one_of(st.just(0), square, fives, negative, st.integers(-400, 3000))
+def draw_armor(draw: Any) -> int:
+    """Armor: mostly perfect squares (exact curve boundaries) and their neighbours."""
+    shape = draw(_ARMOR_SHAPE)
+    if shape == "zero":
+        return 0
+    if shape == "square":
+        return draw(_ROOT) ** 2 + draw(_NEIGHBOUR)
+    if shape == "flat":
+        return max(5 * draw(_FIVES) + draw(_NEIGHBOUR), 0)
+    if shape == "negative":
+        return -(draw(_NEGATIVE_ROOT) ** 2) + draw(_NEIGHBOUR)
+    return draw(_PLAIN_ARMOR)
 
 
-def exact_armor_damage(armor: int) -> st.SearchStrategy[int]:
-    """Damage that lands exactly on (or one off) a rounding boundary of ``armor``'s curve."""
-    if armor < 0:
-        root = math.isqrt(-armor)
-        if root * root != -armor:
-            return st.integers(1, 200)
-        step = (root + 20) // math.gcd(20, root + 20)
-    else:
-        root = math.isqrt(armor)
-        if root * root != armor:
-            return st.integers(1, 200)
-        step = (root + 20) // math.gcd(20, root + 20)
-    return st.tuples(st.integers(1, 12), st.sampled_from((0, -1, 1))).map(lambda p: max(p[0] * step + p[1], 0))
+ARMOR = st.composite(lambda draw: draw_armor(draw))()
+#: Which damage generator: plain, an exact Armor boundary, an Insurance boundary, non-positive, large.
+_DAMAGE_SHAPE = st.sampled_from(("plain", "exact", "exact", "insurance", "nonpositive", "large"))
+_PLAIN = st.integers(1, 120)
+_MULTIPLE = st.integers(1, 12)
+_INSURANCE_POINTS = st.integers(1, 6)
+_NONPOSITIVE = st.sampled_from((0, -1, -25))
+_LARGE = st.integers(1, 2000)
+
+
+def armor_boundary_step(armor: int) -> int | None:
+    """The damage step at which ``armor``'s curve divides exactly (``None``: not a square)."""
+    root = math.isqrt(abs(armor))
+    if root * root != abs(armor):
+        return None
+    return (root + 20) // math.gcd(20, root + 20)
+
+
+def draw_damage(draw: Any, armor: int) -> int:
+    """A damage amount, often on a rounding boundary of ``armor`` or of an Insurance point."""
+    shape = draw(_DAMAGE_SHAPE)
+    if shape == "exact":
+        step = armor_boundary_step(armor)
+        if step is not None:
+            return max(draw(_MULTIPLE) * step + draw(_NEIGHBOUR), 0)
+        return draw(_PLAIN)
+    if shape == "insurance":
+        return 25 * draw(_INSURANCE_POINTS) + draw(_NEIGHBOUR)
+    if shape == "nonpositive":
+        return draw(_NONPOSITIVE)
+    if shape == "large":
+        return draw(_LARGE)
+    return draw(_PLAIN)
 
 
 def damage_amounts(armor: int) -> st.SearchStrategy[int]:
-    insurance = st.tuples(st.integers(1, 6), st.sampled_from((0, -1, 1))).map(lambda p: 25 * p[0] + p[1])
-    return st.one_of(
-        st.integers(1, 120),
-        exact_armor_damage(armor),
-        insurance,
-        st.sampled_from((0, -1, -25)),
-        st.integers(1, 2000),
-    )
+    """:func:`draw_damage` as a strategy (for tests and benchmarks)."""
+    return st.composite(lambda draw: draw_damage(draw, armor))()
 
 
-def small_counts(high: int = 4) -> st.SearchStrategy[int]:
-    return st.one_of(st.just(0), st.integers(0, high))
+# --------------------------------------------------------------------------------------
+# Units
+# --------------------------------------------------------------------------------------
+
+_SIDE_FLIP = st.booleans()
+_ROW = st.integers(0, 1)
+_MAX_VITALITY = st.one_of(st.just(100), st.integers(1, 300))
+_VITALITY_OFFSET = st.one_of(st.just(0), st.integers(0, 299))  # vitality = max - offset % max
+_ALIVE = st.sampled_from((True, True, True, True, True, True, False))
+_WHAT = st.sampled_from(("unit", "unit", "unit", "unit", "tool", "hub", "boss"))
+_COUNT = st.one_of(st.just(0), st.integers(0, 3))
+_SHIELD = st.one_of(st.just(0), st.integers(0, 150), st.just(FULL_SHIELD))
+
+#: Fields that are usually at their default, drawn as sparse overrides.
+FLAGS = ("dormant", "entrapped", "has_cap", "defy_death", "prismbroken", "reflect", "deathrattle", "everlasting")
+SMALL = {
+    "ignore_charges": st.integers(1, 2),
+    "vessels": st.integers(1, 2),
+    "cap": st.integers(0, 150),
+    "shield_multiplier": st.integers(2, 3),
+    "rune_tick_reduction": st.integers(1, 30),
+    "forge_tick_reduction": st.integers(1, 30),
+    "thorns": st.integers(1, 30),
+    "riposte": st.integers(1, 30),
+    "retort": st.integers(1, 30),
+    "redirect_cap": st.integers(0, 60),
+    "adrenaline": st.integers(1, 20),
+    "momentum": st.integers(1, 20),
+    "bolster": st.integers(1, 20),
+    "bloodletting_reduction": st.integers(1, 20),
+}
+_SPARSE_CACHE: dict[frozenset[str], Any] = {}
 
 
-@st.composite
-def unit_dicts(draw: Any, index: int, wanted: frozenset[str]) -> dict[str, Any]:
-    """One unit, complete (every protocol field), drawing only the fields ``wanted``."""
+def sparse_overrides(wanted: frozenset[str]) -> st.SearchStrategy[list[tuple[str, Any]]]:
+    """A short list of ``(field, value)`` overrides among the wanted rare fields (cached)."""
+    if wanted not in _SPARSE_CACHE:
+        options = [st.tuples(st.just(f), st.just(True)) for f in FLAGS if f in wanted]
+        options += [st.tuples(st.just(f), s) for f, s in SMALL.items() if f in wanted]
+        _SPARSE_CACHE[wanted] = st.lists(st.one_of(options), max_size=4) if options else st.just([])
+    return _SPARSE_CACHE[wanted]
+
+
+def draw_unit(draw: Any, index: int, wanted: frozenset[str]) -> dict[str, Any]:
+    """One unit, complete (every protocol field), its rarely-set fields drawn sparsely."""
     unit: dict[str, Any] = {"uid": UIDS[index], **UNIT_DEFAULTS}
-    unit["side"] = draw(st.sampled_from((index % 2, 1 - index % 2)))
-    unit["row"] = draw(st.integers(0, 1))
+    unit["side"] = index % 2 if not draw(_SIDE_FLIP) else 1 - index % 2
+    unit["row"] = draw(_ROW)
     unit["col"] = index
-    max_vitality = draw(st.one_of(st.just(100), st.integers(1, 300)))
-    unit["max_vitality"] = max_vitality
-    alive = draw(mostly) if "alive" in wanted else True
+    maximum = draw(_MAX_VITALITY)
+    unit["max_vitality"] = maximum
+    alive = draw(_ALIVE) if "alive" in wanted else True
     unit["alive"] = alive
-    unit["vitality"] = draw(st.one_of(st.just(max_vitality), st.integers(1, max_vitality))) if alive else 0
-    kind = draw(st.sampled_from(("unit", "unit", "unit", "unit", "tool", "hub", "boss")))
-    unit["is_tool"], unit["is_hub"], unit["is_boss"] = kind == "tool", kind == "hub", kind == "boss"
-    for name in ("dormant", "entrapped", "has_cap", "defy_death", "prismbroken", "reflect", "deathrattle", "everlasting"):
-        if name in wanted:
-            unit[name] = draw(rarely)
+    unit["vitality"] = maximum - draw(_VITALITY_OFFSET) % maximum if alive else 0
+    what = draw(_WHAT)
+    unit["is_tool"], unit["is_hub"], unit["is_boss"] = what == "tool", what == "hub", what == "boss"
     if "armor" in wanted:
-        unit["armor"] = draw(armor_values())
-    for name in ("ignore_charges", "subrogated", "insurance", "vessels"):
+        unit["armor"] = draw_armor(draw)
+    for name in ("subrogated", "insurance"):
         if name in wanted:
-            unit[name] = draw(small_counts(3 if name != "ignore_charges" else 2))
+            unit[name] = draw(_COUNT)
     if "shield" in wanted:
-        unit["shield"] = draw(st.one_of(st.just(0), st.integers(0, 150), st.just(FULL_SHIELD)))
-    if "cap" in wanted:
-        unit["cap"] = draw(st.integers(0, 150))
-    if "shield_multiplier" in wanted:
-        unit["shield_multiplier"] = draw(st.sampled_from((1, 1, 2, 3)))
-    for name in ("rune_tick_reduction", "forge_tick_reduction", "thorns", "riposte", "retort", "redirect_cap"):
-        if name in wanted:
-            unit[name] = draw(st.one_of(st.just(0), st.integers(0, 30)))
-    for name in ("adrenaline", "momentum", "bolster", "bloodletting_reduction"):
-        if name in wanted:
-            unit[name] = draw(st.one_of(st.just(0), st.integers(0, 20)))
+        unit["shield"] = draw(_SHIELD)
+    for name, value in draw(sparse_overrides(wanted)):
+        unit[name] = value
     if not alive:
         unit["shield"] = 0
         for name in ("adrenaline", "momentum", "bolster"):
             unit[name] = 0
     return unit
+
+
+_RARELY = st.sampled_from((False, False, False, False, False, False, True))
+_INDEX = st.integers(0, 2)
+
+
+def pick(draw: Any, items: list[Any]) -> Any:
+    """One of ``items`` by an index draw (shrinks towards the first)."""
+    return items[draw(_INDEX) % len(items)]
 
 
 def link_allies(draw: Any, units: list[dict[str, Any]], wanted: frozenset[str]) -> None:
@@ -122,8 +190,8 @@ def link_allies(draw: Any, units: list[dict[str, Any]], wanted: frozenset[str]) 
         if not allies:
             continue
         for name in ("redirect_to", "intercept_by"):
-            if name in wanted and draw(rarely):
-                unit[name] = draw(st.sampled_from(allies))
+            if name in wanted and draw(_RARELY):
+                unit[name] = pick(draw, allies)
 
 
 # --------------------------------------------------------------------------------------
@@ -136,57 +204,108 @@ def armor_step(amount: int, armor: int) -> int:
     return apply_armor_flat(apply_armor_percentage(amount, armor), armor)
 
 
-@st.composite
-def cost_actions(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
-    payer = draw(st.sampled_from(units))
-    vitality = payer["vitality"]
-    amount = draw(
-        st.one_of(
-            st.sampled_from((vitality, vitality - 1, vitality + 1, 0, -5, 1)),
-            st.integers(1, 300),
-        )
-    )
+_COST_SHAPE = st.sampled_from(("vitality", "vitality-1", "vitality+1", "zero", "negative", "plain"))
+_COST_PLAIN = st.integers(1, 300)
+
+
+def draw_cost(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     from referee.model.costs import COST_KINDS
 
+    payer = pick(draw, units)
+    vitality = payer["vitality"]
+    shape = draw(_COST_SHAPE)
+    amount = {"vitality": vitality, "vitality-1": vitality - 1, "vitality+1": vitality + 1, "zero": 0, "negative": -5}.get(
+        shape
+    )
+    if amount is None:
+        amount = draw(_COST_PLAIN)
     others = [u["uid"] for u in units if u["uid"] != payer["uid"]]
-    beneficiary = draw(st.one_of(st.none(), st.sampled_from(others))) if others else None
+    beneficiary = pick(draw, others) if others and draw(st.booleans()) else None
     return {
         "kind": "cost",
         "payer": payer["uid"],
         "amount": amount,
-        "cost_kind": draw(st.sampled_from(COST_KINDS)),
+        "cost_kind": draw(_cost_kinds(COST_KINDS)),
         "beneficiary": beneficiary,
     }
 
 
-ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance")
+_STRATEGY_CACHE: dict[Any, Any] = {}
 
 
-@st.composite
-def damage_actions(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any]:
-    target = draw(st.sampled_from(units))
-    amount = draw(damage_amounts(target["armor"]))
+def _cost_kinds(kinds: tuple[str, ...]) -> Any:
+    return _STRATEGY_CACHE.setdefault(("cost", kinds), st.sampled_from(kinds))
+
+
+def _damage_kinds(kinds: tuple[str, ...]) -> Any:
+    return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(kinds))
+
+
+_ROLLS = st.lists(st.booleans(), max_size=2)
+_SOME_ROLLS = st.lists(st.booleans(), min_size=1, max_size=2)
+_SOURCE_SHAPE = st.sampled_from(("enemy", "none", "any"))
+
+
+def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...], name: str = "damage") -> dict[str, Any]:
+    """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
+    target = pick(draw, units)
+    amount = draw_damage(draw, target["armor"])
     enemies = [u["uid"] for u in units if u["side"] != target["side"]]
     others = [u["uid"] for u in units if u["uid"] != target["uid"]]
-    source = draw(st.one_of(st.sampled_from(enemies), st.none(), st.sampled_from(others))) if others else None
-    damage_kind = draw(st.sampled_from(kinds))
-    rolls = draw(st.lists(st.booleans(), max_size=3))
+    shape = draw(_SOURCE_SHAPE)
+    if shape == "enemy" and enemies:
+        source = pick(draw, enemies)
+    elif shape == "any" and others:
+        source = pick(draw, others)
+    else:
+        source = None
     action = {
-        "kind": "damage",
+        "kind": name,
         "target": target["uid"],
         "amount": amount,
         "source": source,
-        "damage_kind": damage_kind,
-        "allows_dormant": draw(rarely),
-        "riposte_rolls": rolls,
+        "damage_kind": draw(_damage_kinds(kinds)),
+        "allows_dormant": draw(_RARELY),
+        "riposte_rolls": draw(_SOME_ROLLS if name == "hit" else _ROLLS),
     }
     action["_align"] = {target["uid"]: align_target(draw, target, amount)}
     return action
 
 
+_BLOOD_COST = st.one_of(st.integers(0, 40), st.sampled_from(("vitality", "vitality+1", -3)))
+_HIT_COUNT = st.integers(0, 2)
+
+
+def draw_bloodletting(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any]:
+    """An activation with a Bloodletting cost and zero to two hits by the caster."""
+    caster = pick(draw, units)
+    cost = draw(_BLOOD_COST)
+    if cost == "vitality":
+        cost = caster["vitality"]
+    elif cost == "vitality+1":
+        cost = caster["vitality"] + 1
+    hits = []
+    for _ in range(draw(_HIT_COUNT)):
+        target = pick(draw, units)
+        hits.append(
+            {
+                "target": target["uid"],
+                "amount": draw_damage(draw, target["armor"]),
+                "damage_kind": draw(_damage_kinds(kinds)),
+                "allows_dormant": draw(_RARELY),
+                "riposte_rolls": draw(_SOME_ROLLS),
+            }
+        )
+    return {"kind": "bloodletting", "caster": caster["uid"], "cost": cost, "hits": hits}
+
+
+ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance")
+_ALIGN = st.sampled_from(ALIGNMENTS)
+
+
 def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, Any]:
     """Move one of the target's numbers onto the boundary the damage creates."""
-    how = draw(st.sampled_from(ALIGNMENTS))
+    how = draw(_ALIGN)
     if how == "none" or amount <= 0:
         return {}
     left = armor_step(amount, target["armor"])
@@ -208,6 +327,10 @@ def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, An
 # --------------------------------------------------------------------------------------
 
 
+_UNIT_COUNTS = {n: st.integers(1, n) for n in range(1, 4)}
+_ACTION_COUNTS: dict[int, Any] = {}
+
+
 @st.composite
 def scenarios(
     draw: Any,
@@ -220,14 +343,19 @@ def scenarios(
     from .actions import ACTION_KINDS
 
     names = tuple(kinds or ACTION_KINDS)
-    wanted = frozenset(f for name in names for f in ACTION_KINDS[name].unit_fields)
-    count = draw(st.integers(1, max_units))
-    units = [draw(unit_dicts(i, wanted)) for i in range(count)]
+    key = ("kinds", names)
+    if key not in _STRATEGY_CACHE:
+        wanted = frozenset(f for name in names for f in ACTION_KINDS[name].unit_fields)
+        _STRATEGY_CACHE[key] = (wanted, st.sampled_from(names))
+    wanted, kind_choice = _STRATEGY_CACHE[key]
+    count = draw(_UNIT_COUNTS[min(max(max_units, 1), 3)])
+    units = [draw_unit(draw, i, wanted) for i in range(count)]
     link_allies(draw, units, wanted)
     actions = []
-    for step in range(draw(st.integers(1, max_actions))):
-        name = draw(st.sampled_from(names))
-        action = draw(ACTION_KINDS[name].strategy(units))
+    steps = _ACTION_COUNTS.setdefault(max_actions, st.integers(1, max(max_actions, 1)))
+    for step in range(draw(steps)):
+        name = draw(kind_choice)
+        action = ACTION_KINDS[name].draw(draw, units)
         align = action.pop("_align", None) or {}
         if step == 0:
             for unit in units:

@@ -1,0 +1,304 @@
+"""Seeded mutants of the example engine: one-line bugs a real engine might ship.
+
+Each mutant names the clause it breaks and replaces exactly one line of
+``examples/engine.py`` (``old`` is a unique snippet of the source, ``new`` the same snippet
+with one line changed; a test holds both facts). :func:`load` compiles the mutated source
+into a fresh module, so the clean engine is never touched.
+
+Three ways to run a mutant:
+
+* in-process: ``referee check --python referee.examples.mutants:float_armor_step``
+  (every mutant name is a module attribute: its ``run`` function);
+* as a JSON-lines program: ``python -m referee.examples.engine --mutant float_armor_step``;
+* from Python: ``load("float_armor_step").run(scenario)``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ENGINE_SOURCE = Path(__file__).with_name("engine.py")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    clause: str
+    description: str
+    old: str
+    new: str
+    #: The action kinds that reach the bug (``referee check --kinds``); used by the kill table.
+    kinds: tuple[str, ...] = ("damage",)
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    # --- 500.2 Armor --------------------------------------------------------------------
+    Mutant(
+        "float_armor_step", "combat:500.2c", "the Armor percentage in floating point, uncorrected",
+        "        return self.corrected(guess, damage, armor)\n",
+        "        return math.ceil(damage * (1 - math.sqrt(armor) / (math.sqrt(armor) + 20)))\n",
+    ),
+    Mutant(
+        "floor_instead_of_ceil", "combat:500.2c", "surviving damage rounded down instead of up",
+        "        return self.corrected(guess, damage, armor)\n",
+        "        return int(20 * damage / (math.sqrt(armor) + 20))\n",
+    ),
+    Mutant(
+        "strict_armor_boundary", "combat:500.2c", "'>' where the rule has '>=': one more survives at exact thirds",
+        "        return gap <= 0 or s * s * armor >= gap * gap\n",
+        "        return gap <= 0 or s * s * armor > gap * gap\n",
+    ),
+    Mutant(
+        "flat_before_percentage", "combat:500.2b", "the flat reduction applied before the percentage",
+        "        return self.flat(self.percentage(damage, armor), armor)\n",
+        "        return self.percentage(self.flat(damage, armor), armor)\n",
+    ),
+    Mutant(
+        "negative_armor_flat_amplifies", "combat:500.2d", "negative Armor also gives a flat amplification",
+        "        reduction = armor // 5 if armor > 0 else 0\n",
+        "        reduction = armor // 5\n",
+    ),
+    Mutant(
+        "negative_armor_no_amplification", "combat:500.2d", "negative Armor treated as no Armor",
+        "            return self.amplified(damage, -armor)\n",
+        "            return damage\n",
+    ),
+    # --- 500.1 the pipeline -------------------------------------------------------------
+    Mutant(
+        "cap_off_by_one", "combat:500.1-7", "the incoming-damage cap lets one point more through",
+        "        return min(damage, max(unit.cap, 0)) if unit.has_cap else damage\n",
+        "        return min(damage, max(unit.cap, 0) + 1) if unit.has_cap else damage\n",
+    ),
+    Mutant(
+        "shield_before_insurance", "combat:500.1-9", "Shield meets the damage before the Insurance points",
+        '    LAYER_ORDER = ("subrogated", "insurance", "shield")\n',
+        '    LAYER_ORDER = ("shield", "subrogated", "insurance")\n',
+    ),
+    Mutant(
+        "insurance_point_not_spent_whole", "combat:500.1a", "a part of 25 spends no point: the remainder passes",
+        "        needed = -(-damage // self.POINT)\n",
+        "        needed = damage // self.POINT\n",
+    ),
+    Mutant(
+        "insurance_extra_point_at_multiple", "combat:500.1a", "an exact multiple of 25 spends one point too many",
+        "        needed = -(-damage // self.POINT)\n",
+        "        needed = damage // self.POINT + 1 if damage > 0 else 0\n",
+    ),
+    Mutant(
+        "shield_multiplier_floor", "combat:500.1-10", "a breaking multiplied Shield absorbs floor(S/m), not ceil",
+        '        to_break = -(-pool // multiplier) if self.rounding == "ceil" else pool // multiplier\n',
+        "        to_break = pool // multiplier\n",
+    ),
+    Mutant(
+        "shield_multiplier_ignored", "combat:500.1-10", "the source's Shield damage multiplier is never read",
+        "        multiplier = max(source.shield_multiplier, 1) if source is not None else 1\n",
+        "        multiplier = 1\n",
+    ),
+    Mutant(
+        "shield_broken_only_below_zero", "combat:500.1-10", "Shield-broken fires only when the pool goes below 0",
+        "            if shield_before - m.drained <= 0:\n",
+        "            if shield_before - m.drained < 0:\n",
+    ),
+    Mutant(
+        "missing_dormant_gate", "combat:500.1-2", "a Dormant recipient takes damage like any other",
+        "        shut = unit.dormant and not (hit.allows_dormant or hit.is_tick)\n",
+        "        shut = False\n",
+    ),
+    Mutant(
+        "dormancy_stops_ticks", "combat:500.1i", "Dormancy also stops Burn and Venom ticks",
+        "        shut = unit.dormant and not (hit.allows_dormant or hit.is_tick)\n",
+        "        shut = unit.dormant and not hit.allows_dormant\n",
+    ),
+    Mutant(
+        "burn_meets_armor", "combat:500.1d", "Burn and Venom ticks are reduced by Armor",
+        '        if not (hit.is_tick or hit.kind == "reflect"):\n',
+        '        if hit.kind != "reflect":\n',
+    ),
+    Mutant(
+        "prismbreak_rounds_down", "combat:500.1h", "Prismbreak's +50% rounded down",
+        "            tick = -(-3 * tick // 2)\n",
+        "            tick = 3 * tick // 2\n",
+    ),
+    Mutant(
+        "ignore_charge_not_spent", "combat:500.1-4", "a damage-ignore charge discards the instance but is kept",
+        "            unit.ignore_charges -= 1\n",
+        "            unit.ignore_charges -= 0\n",
+    ),
+    Mutant(
+        "defy_death_misses_exact_lethal", "combat:500.1-12", "damage exactly equal to Vitality is not seen as lethal",
+        "        defied = unit.defy_death and kept > 0 and kept >= unit.vitality\n",
+        "        defied = unit.defy_death and kept > 0 and kept > unit.vitality\n",
+    ),
+    Mutant(
+        "feast_on_absorbed_damage", "combat:500.1e", "Feast fires (for 0) when Shield absorbed the whole instance",
+        "                if lost > 0:\n                    self.bus.publish(\"feast\"",
+        "                if lost + m.absorbed > 0:\n                    self.bus.publish(\"feast\"",
+    ),
+    # --- 500.4 death --------------------------------------------------------------------
+    Mutant(
+        "death_only_below_zero", "combat:500.1-13", "a unit at exactly 0 Vitality does not die",
+        "        if lost > 0 and was_alive and unit.vitality <= 0:\n",
+        "        if lost > 0 and was_alive and unit.vitality < 0:\n",
+        ("damage", "cost"),
+    ),
+    Mutant(
+        "macabre_for_the_dead", "combat:500.4c", "Macabre is also heard by units already dead",
+        "            if other is not unit and other.alive:\n",
+        "            if other is not unit:\n",
+        ("cost",),
+    ),
+    Mutant(
+        "vessel_not_spent", "combat:500.4d", "a Phylactery revival keeps its Vessel",
+        "            unit.vessels -= 1\n",
+        "            unit.vessels -= 0\n",
+        ("cost",),
+    ),
+    Mutant(
+        "bolster_not_reset", "combat:500.8d", "Bolster keeps its bonus when Vitality is lost",
+        'RESET_RUNES = ("adrenaline", "momentum", "bolster")\n',
+        'RESET_RUNES = ("adrenaline", "momentum")\n',
+        ("cost",),
+    ),
+    # --- 500.8 costs --------------------------------------------------------------------
+    Mutant(
+        "cost_spends_shield", "combat:500.8a", "a Vitality cost is paid from Shield first",
+        "        price = owed\n",
+        "        price, payer.shield = max(owed - max(payer.shield, 0), 0), max(payer.shield - owed, 0)\n",
+        ("cost",),
+    ),
+    Mutant(
+        "vitality_not_clamped", "combat:500.8b", "Vitality loss is not clamped: Vitality goes negative",
+        "        lost = min(amount, unit.vitality) if unit.alive else 0\n",
+        "        lost = amount if unit.alive else 0\n",
+        ("cost",),
+    ),
+    Mutant(
+        "interest_keeps_max_vitality", "combat:500.8g", "Interest does not debit maximum Vitality",
+        "            payer.max_vitality -= price\n",
+        "            payer.max_vitality -= 0\n",
+        ("cost",),
+    ),
+    Mutant(
+        "self_destruct_defied", "combat:500.8f", "defy-death answers a self-destruct",
+        'DEFY_DEATH_ANSWERS = {"bloodletting": True, "retaliation": True, "interest": False, "self_destruct": False}\n',
+        'DEFY_DEATH_ANSWERS = {"bloodletting": True, "retaliation": True, "interest": False, "self_destruct": True}\n',
+        ("cost",),
+    ),
+    Mutant(
+        "dormant_payer_refused_for_every_cost", "combat:500.8e", "a Dormant payer is refused for every cost",
+        '        if kind == "retaliation" and payer.dormant:\n',
+        "        if payer.dormant:\n",
+        ("cost",),
+    ),
+    # --- 500.6, 500.7 retaliation -------------------------------------------------------
+    Mutant(
+        "thorns_on_nothing", "combat:500.7d", "Thorns and Riposte answer an instance Armor or Shield reduced to nothing",
+        "        event = entered and (m.sub_spent + m.ins_spent > 0 or m.after_shield > 0)\n",
+        "        event = entered\n",
+        ("hit",),
+    ),
+    Mutant(
+        "retort_on_absorbed_hit", "combat:500.7f", "Retort answers a damage event that landed nothing",
+        "            if landed > 0 and unit.retort > 0:\n",
+        "            if event and unit.retort > 0:\n",
+        ("hit",),
+    ),
+    Mutant(
+        "riposte_ignores_roll", "combat:500.7b", "Riposte fires whatever its 50% roll says",
+        "                if rolls.pop(0):\n",
+        "                if rolls.pop(0) or True:\n",
+        ("hit",),
+    ),
+    Mutant(
+        "retaliation_against_ally", "combat:500.6h", "Thorns answer an ally's damage",
+        "        if attacker is unit or attacker.side == unit.side:\n",
+        "        if attacker is unit:\n",
+        ("hit",),
+    ),
+    Mutant(
+        "reflect_rounds_up", "combat:500.7h", "Reflect's 5% rounded up",
+        "        amount = max(5 * landed // 100, 1) if landed > 0 else 0\n",
+        "        amount = max(-(-5 * landed // 100), 1) if landed > 0 else 0\n",
+        ("hit",),
+    ),
+    Mutant(
+        "reflect_meets_armor", "combat:500.7j", "a boss Reflect is reduced by the attacker's Armor",
+        '        if not (hit.is_tick or hit.kind == "reflect"):\n',
+        "        if not hit.is_tick:\n",
+        ("hit",),
+    ),
+    # --- 800.4 Bloodletting -------------------------------------------------------------
+    Mutant(
+        "bloodletting_column_order", "combat:800.4b", "the payer is searched column by column",
+        "        side = sorted((u for u in self.board.units if u.side == caster.side), key=lambda u: (u.row, u.col))\n",
+        "        side = sorted((u for u in self.board.units if u.side == caster.side), key=lambda u: (u.col, u.row))\n",
+        ("bloodletting",),
+    ),
+    Mutant(
+        "bloodletting_boss_pays", "combat:800.4c", "a boss ally may pay another unit's Bloodletting",
+        "            if unit.alive and not unit.entrapped and not unit.is_boss:\n",
+        "            if unit.alive and not unit.entrapped:\n",
+        ("bloodletting",),
+    ),
+    Mutant(
+        "bloodletting_reduction_ignored", "combat:800.4l", "the reduction rune is not applied",
+        "        cost = max(printed - max(caster.bloodletting_reduction, 0), 0)\n",
+        "        cost = max(printed, 0)\n",
+        ("bloodletting",),
+    ),
+    Mutant(
+        "bloodletting_free_payment_continues", "combat:800.4d", "a payment that moved no Vitality does not fail",
+        "        if paid <= 0 and (self.defied_fails or was_tool):\n",
+        "        if paid < 0 and (self.defied_fails or was_tool):\n",
+        ("bloodletting",),
+    ),
+)
+
+BY_NAME = {m.name: m for m in MUTANTS}
+
+
+def mutated_source(mutant: Mutant) -> str:
+    """The engine's source with the mutant's one line changed (exactly one occurrence)."""
+    source = ENGINE_SOURCE.read_text()
+    count = source.count(mutant.old)
+    if count != 1:
+        raise ValueError(f"mutant {mutant.name}: its snippet occurs {count} times in engine.py (must be once)")
+    return source.replace(mutant.old, mutant.new)
+
+
+def changed_lines(mutant: Mutant) -> list[str]:
+    """The lines that differ between the clean and the mutated engine (``-``/``+`` lines)."""
+    clean = ENGINE_SOURCE.read_text().splitlines()
+    mutated = mutated_source(mutant).splitlines()
+    return [
+        line
+        for line in difflib.unified_diff(clean, mutated, lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+
+
+_LOADED: dict[str, types.ModuleType] = {}
+
+
+def load(name: str) -> types.ModuleType:
+    """The engine with mutant ``name`` applied, as a fresh module (cached)."""
+    if name not in BY_NAME:
+        raise KeyError(f"unknown mutant {name!r} (known: {', '.join(BY_NAME)})")
+    if name not in _LOADED:
+        module = types.ModuleType(f"referee.examples.engine_mutant_{name}")
+        module.__file__ = str(ENGINE_SOURCE)
+        code = compile(mutated_source(BY_NAME[name]), f"<engine.py, mutant {name}>", "exec")
+        exec(code, module.__dict__)
+        _LOADED[name] = module
+    return _LOADED[name]
+
+
+def __getattr__(name: str) -> Any:
+    """``referee.examples.mutants:<name>`` is that mutant's in-process ``run``."""
+    if name in BY_NAME:
+        return load(name).run
+    raise AttributeError(name)
