@@ -31,6 +31,7 @@ from referee.proofs.core import Mutant, Obligation, Vars, theorem
 
 from .scenario import (
     LOCATION_COUNT,
+    Prefixed,
     PLANS,
     is_well_formed_card,
     is_well_formed_state,
@@ -45,14 +46,17 @@ def _implies(a, b):
     return or_(not_(a), b)
 
 
-def play_under_every_plan(v: Vars) -> tuple[PlayState, object, list[tuple[str, PlayResult]]]:
-    """The scenario played under each plan, with the assumptions that make it well formed."""
-    state = symbolic_state(v)
-    text, modifiers = symbolic_card(v)
-    choices = symbolic_choices(v)
-    results = [(name, process.process_play(state, "card", text, choices, plan, modifiers)) for name, plan in PLANS.items()]
-    assume = and_(is_well_formed_state(state), is_well_formed_card(text, modifiers))
-    return state, assume, results
+def play_under_every_plan(v: Vars) -> tuple[object, list[tuple[PlayState, PlayResult, Vars]]]:
+    """The scenario played under each plan (each on its own copy of the variables), and the well-formedness assumption."""
+    assumptions, results = [], []
+    for name, plan in PLANS.items():
+        copy = Prefixed(v, name)
+        state = symbolic_state(copy)
+        text, modifiers = symbolic_card(copy)
+        result = process.process_play(state, "card", text, symbolic_choices(copy), plan, modifiers)
+        assumptions.append(and_(is_well_formed_state(state), is_well_formed_card(text, modifiers)))
+        results.append((state, result, copy))
+    return and_(*assumptions), results
 
 
 # --------------------------------------------------------------------------------------
@@ -138,9 +142,9 @@ def impossible_cost_counts_as_paid(state, cost, source, targets):
 )
 def cancelled_play_leaves_state_unchanged(v: Vars) -> Obligation:
     """Under every payment plan, a play that fails any check leaves the whole state exactly as it was."""
-    state, assume, results = play_under_every_plan(v)
-    claim = and_(*(_implies(not_(r.legal), states_equal(r.state, state)) for _, r in results))
-    return Obligation(assume=and_(assume, or_(*(not_(r.legal) for _, r in results))), claim=claim)
+    assume, results = play_under_every_plan(v)
+    claim = and_(*(_implies(not_(r.legal), states_equal(r.state, state)) for state, r, _ in results))
+    return Obligation(assume=and_(assume, or_(*(not_(r.legal) for _, r, _ in results))), claim=claim)
 
 
 @theorem(
@@ -154,9 +158,9 @@ def cancelled_play_leaves_state_unchanged(v: Vars) -> Obligation:
 )
 def resources_spent_equal_total_cost(v: Vars) -> Obligation:
     """In a legal play the Energy and the Power spent (pool before, plus rune adds, minus pool after) equal the total cost, and no pool part goes negative."""
-    state, assume, results = play_under_every_plan(v)
+    assume, results = play_under_every_plan(v)
     claims = []
-    for _, r in results:
+    for state, r, _ in results:
         before, after, added, total = state.pool, r.state.pool, r.payment.added, r.total.resources
         spent_power = [b + a - f for b, a, f in zip(before.power, added.power, after.power)]
         total_spent_power = spent_power[0]
@@ -174,7 +178,7 @@ def resources_spent_equal_total_cost(v: Vars) -> Obligation:
                 ),
             )
         )
-    legal_somewhere = or_(*(r.legal for _, r in results))
+    legal_somewhere = or_(*(r.legal for _, r, _ in results))
     return Obligation(assume=and_(assume, legal_somewhere), claim=and_(*claims))
 
 
@@ -191,10 +195,10 @@ def resources_spent_equal_total_cost(v: Vars) -> Obligation:
 )
 def played_unit_enters_exhausted_at_chosen_location(v: Vars) -> Obligation:
     """A unit that is played came from its controller's hand and is on the board, exhausted, at the location chosen in step 2, which exists."""
-    state, assume, results = play_under_every_plan(v)
-    location = v.int("location")
+    assume, results = play_under_every_plan(v)
     claims = []
-    for _, r in results:
+    for state, r, copy in results:
+        location = copy.int("location")
         card = r.state.get("card")
         claims.append(
             _implies(
@@ -209,7 +213,7 @@ def played_unit_enters_exhausted_at_chosen_location(v: Vars) -> Obligation:
                 ),
             )
         )
-    return Obligation(assume=and_(assume, or_(*(r.legal for _, r in results))), claim=and_(*claims))
+    return Obligation(assume=and_(assume, or_(*(r.legal for _, r, _ in results))), claim=and_(*claims))
 
 
 #: The abilities the linked-effect theorem activates: (source, ability, plan, what the effect changes).

@@ -31,6 +31,25 @@ CAST = (
 LOCATION_COUNT = 3
 
 
+class Prefixed:
+    """The variables of one copy of a scenario: every name gets ``prefix/``.
+
+    A theorem that quantifies over several payment plans gives each plan its own copy of
+    the scenario: the claims are then independent and Z3 decides them one by one instead
+    of case-splitting over their shared terms (measured: 3 plans on one shared state took
+    12M rlimit, on three copies about 0.3M).
+    """
+
+    def __init__(self, v: Vars, prefix: str) -> None:
+        self.v, self.prefix = v, prefix
+
+    def int(self, name: str) -> Any:
+        return self.v.int(f"{self.prefix}/{name}")
+
+    def bool(self, name: str) -> Any:
+        return self.v.bool(f"{self.prefix}/{name}")
+
+
 def symbolic_object(v: Vars, oid: str, kind: str, controller: int, domain: str) -> GameObject:
     """An object whose zone, location, readiness and Might bonus are variables."""
     return GameObject(
