@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import sys
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -107,17 +109,43 @@ class Mutant:
     target: str
     replacement: Callable[..., Any]
     description: str = ""
+    #: Further ``(target, replacement)`` pairs for a bug that spans two functions
+    #: (for example, the flat reduction moved before the percentage).
+    also: tuple[tuple[str, Callable[..., Any]], ...] = ()
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
-        module_name, _, attribute = self.target.partition(":")
-        module = importlib.import_module(module_name)
-        original = getattr(module, attribute)
-        setattr(module, attribute, self.replacement)
+        """Patch every target, and every ``referee.*`` alias of it made by ``from m import f``."""
+        patched: list[tuple[Any, str, Any]] = []
         try:
+            for target, replacement in ((self.target, self.replacement), *self.also):
+                for owner, alias, original in _bindings(target):
+                    setattr(owner, alias, replacement)
+                    patched.append((owner, alias, original))
             yield
         finally:
-            setattr(module, attribute, original)
+            for owner, alias, original in reversed(patched):
+                setattr(owner, alias, original)
+
+
+def _bindings(target: str) -> list[tuple[Any, str, Any]]:
+    """Where ``module:attribute`` is bound: its module, and model modules that imported it.
+
+    Only ``referee.model.*`` aliases are patched: a theorem module may keep the original
+    (to build a mutant from it), and patching that copy would make the mutant call itself.
+    """
+    module_name, _, attribute = target.partition(":")
+    module = importlib.import_module(module_name)
+    original = getattr(module, attribute)
+    found = [(module, attribute, original)]
+    for other in list(sys.modules.values()):
+        name = getattr(other, "__name__", "")
+        if other is module or not name.startswith("referee.model"):
+            continue
+        for alias, value in list(vars(other).items()):
+            if value is original:
+                found.append((other, alias, original))
+    return found
 
 
 @dataclass(frozen=True)
@@ -142,15 +170,21 @@ def theorem(
     mutants: tuple[Mutant, ...] | list[Mutant],
     bound: str | None = None,
     rlimit: int = DEFAULT_RLIMIT,
+    registry: dict[str, Theorem] | None = None,
 ) -> Callable[[Callable[[Vars], Obligation]], Theorem]:
-    """Register a theorem; its name is the function's, its statement the docstring."""
+    """Register a theorem; its name is the function's, its statement the docstring.
+
+    ``registry`` defaults to :data:`THEOREMS`, the suite ``referee prove`` runs; tests of
+    the runner pass their own so that their deliberately false theorems stay out of it.
+    """
+    target = THEOREMS if registry is None else registry
 
     def register(build: Callable[[Vars], Obligation]) -> Theorem:
         if not mutants:
             raise ValueError(f"theorem {build.__name__} needs at least one mutant")
         if not (build.__doc__ or "").strip():
             raise ValueError(f"theorem {build.__name__} needs a one-sentence docstring")
-        if build.__name__ in THEOREMS:
+        if build.__name__ in target:
             raise ValueError(f"duplicate theorem name {build.__name__}")
         ids = tuple(parse_clause_id(c) for c in clauses)
         thm = Theorem(
@@ -163,7 +197,7 @@ def theorem(
             rlimit=rlimit,
             module=build.__module__,
         )
-        THEOREMS[thm.name] = thm
+        target[thm.name] = thm
         return thm
 
     return register
@@ -173,17 +207,43 @@ def theorem(
 # Deciding one question
 # --------------------------------------------------------------------------------------
 
+#: Every status a :class:`Verdict` can carry. Only ``proved``, ``satisfiable`` and
+#: ``killed`` are good answers to their question; everything else fails the suite.
+STATUSES = (
+    "proved",  # proof: no counterexample exists
+    "counterexample",  # proof: a counterexample exists and replays through the model
+    "satisfiable",  # vacuity: the assumptions have a witness
+    "vacuous",  # vacuity: the assumptions are contradictory, the theorem says nothing
+    "killed",  # mutant: the theorem refutes the deliberate bug (a replayed counterexample)
+    "survived",  # mutant: the theorem still holds with the bug patched in
+    "unknown",  # any question: no answer within the rlimit for any seed; never a pass
+    "encoding-defect",  # Z3's counterexample does not replay through the model
+    "error",  # building the encoding raised
+)
+
+
+@dataclass
+class Attempt:
+    """One solver run: the seed, Z3's answer, and the resource count it used."""
+
+    seed: int
+    answer: str  # sat | unsat | unknown
+    rlimit_used: int | None
+    reason: str = ""
+
 
 @dataclass
 class Verdict:
     """The answer to one question about one theorem (proof, vacuity, or a mutant)."""
 
-    status: str  # proved | counterexample | unknown | encoding-defect | vacuous | satisfiable | killed | survived
+    status: str
     seconds: float
     seed: int | None = None
     counterexample: dict[str, Any] | None = None
     detail: str = ""
     rlimit_used: int | None = None
+    rlimit: int | None = None
+    attempts: list[Attempt] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -197,20 +257,54 @@ def _encode(thm: Theorem, mutant: Mutant | None) -> tuple[Vars, Obligation, list
     return variables, obligation, context.side_conditions
 
 
-def _solve(formulas: list[Any], rlimit: int) -> tuple[str, Any, int | None, int]:
+@dataclass
+class _Answer:
+    answer: str  # sat | unsat | unknown
+    attempts: list[Attempt]
+    values: dict[str, Any] | None = None
+
+    @property
+    def seed(self) -> int | None:
+        return self.attempts[-1].seed if self.answer != "unknown" else None
+
+    @property
+    def rlimit_used(self) -> int | None:
+        return self.attempts[-1].rlimit_used
+
+
+def _solve(formulas: list[Any], rlimit: int, variables: Vars) -> _Answer:
+    """Check ``formulas`` in a fresh Z3 context per seed, retrying while ``unknown``.
+
+    Each attempt translates the formulas into a new ``z3.Context``, so no attempt inherits
+    lemmas, caches or resource counts from an earlier one: the ``rlimit count`` reported
+    is what that one check used.
+    """
     import z3
 
+    attempts: list[Attempt] = []
     for seed in RETRY_SEEDS:
-        solver = z3.Solver()
+        ctx = z3.Context()
+        solver = z3.Solver(ctx=ctx)
         solver.set("rlimit", rlimit)
         solver.set("random_seed", seed)
-        solver.add(*formulas)
+        solver.set("smt.random_seed", seed)
+        solver.add(*[_as_bool(f).translate(ctx) for f in formulas])
         result = solver.check()
+        used = _rlimit_count(solver)
         if result == z3.unsat:
-            return "unsat", None, seed, _rlimit_count(solver)
+            attempts.append(Attempt(seed, "unsat", used))
+            return _Answer("unsat", attempts)
         if result == z3.sat:
-            return "sat", solver.model(), seed, _rlimit_count(solver)
-    return "unknown", None, None, None
+            attempts.append(Attempt(seed, "sat", used))
+            return _Answer("sat", attempts, _model_values(variables, solver.model(), ctx))
+        attempts.append(Attempt(seed, "unknown", used, solver.reason_unknown()))
+    return _Answer("unknown", attempts)
+
+
+def _as_bool(formula: Any) -> Any:
+    import z3
+
+    return z3.BoolVal(formula) if isinstance(formula, bool) else formula
 
 
 def _rlimit_count(solver: Any) -> int | None:
@@ -221,12 +315,12 @@ def _rlimit_count(solver: Any) -> int | None:
     return None
 
 
-def _model_values(variables: Vars, model: Any) -> dict[str, Any]:
+def _model_values(variables: Vars, model: Any, ctx: Any) -> dict[str, Any]:
     import z3
 
     values: dict[str, Any] = {}
     for name, term in variables.created.items():
-        value = model.eval(term, model_completion=True)
+        value = model.eval(term.translate(ctx), model_completion=True)
         values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
     return values
 
@@ -239,46 +333,93 @@ def replay(thm: Theorem, values: dict[str, Any], mutant: Mutant | None = None) -
     return bool(obligation.assume), bool(obligation.claim)
 
 
-def prove(thm: Theorem, mutant: Mutant | None = None) -> Verdict:
-    """Decide ``assume => claim`` for the encoding (or for one mutant of it)."""
+def _error(start: float, what: str) -> Verdict:
+    last = traceback.format_exc().strip().splitlines()[-1]
+    return Verdict("error", time.perf_counter() - start, detail=f"{what} raised: {last}")
+
+
+def _unknown_detail(answer: _Answer, rlimit: int) -> str:
+    reasons = ", ".join(f"seed {a.seed}: {a.reason or 'unknown'}" for a in answer.attempts)
+    return f"no answer within rlimit {rlimit} ({reasons})"
+
+
+def prove(thm: Theorem, mutant: Mutant | None = None, *, rlimit: int | None = None) -> Verdict:
+    """Decide ``assume => claim`` for the encoding (or for one mutant of it).
+
+    A counterexample is replayed through the model (under the same mutant) before it is
+    reported; one that does not replay is an ``encoding-defect``, never a counterexample.
+    """
     import z3
 
+    limit = thm.rlimit if rlimit is None else rlimit
     start = time.perf_counter()
-    variables, obligation, side = _encode(thm, mutant)
-    answer, model, seed, used = _solve([*side, obligation.assume, z3.Not(obligation.claim)], thm.rlimit)
+    try:
+        variables, obligation, side = _encode(thm, mutant)
+    except Exception:
+        return _error(start, "building the encoding")
+    answer = _solve([*side, obligation.assume, z3.Not(_as_bool(obligation.claim))], limit, variables)
     seconds = time.perf_counter() - start
-    if answer == "unsat":
-        return Verdict("proved", seconds, seed, rlimit_used=used)
-    if answer == "unknown":
-        return Verdict("unknown", seconds, None, detail=f"no answer within rlimit {thm.rlimit} for seeds {RETRY_SEEDS}")
-    values = _model_values(variables, model)
-    assumed, claimed = replay(thm, values, mutant)
+    common = dict(seed=answer.seed, rlimit_used=answer.rlimit_used, rlimit=limit, attempts=answer.attempts)
+    if answer.answer == "unsat":
+        return Verdict("proved", seconds, **common)
+    if answer.answer == "unknown":
+        return Verdict("unknown", seconds, detail=_unknown_detail(answer, limit), **common)
+    values = answer.values or {}
+    try:
+        assumed, claimed = replay(thm, values, mutant)
+    except Exception:
+        verdict = _error(start, "replaying the counterexample through the model")
+        verdict.status, verdict.counterexample = "encoding-defect", values
+        return verdict
     if assumed and not claimed:
-        return Verdict("counterexample", seconds, seed, counterexample=values, rlimit_used=used)
+        return Verdict("counterexample", seconds, counterexample=values, **common)
     return Verdict(
         "encoding-defect",
         seconds,
-        seed,
         counterexample=values,
         detail="Z3 found a counterexample that the model does not reproduce "
         f"(assumption holds: {assumed}, claim holds: {claimed})",
+        **common,
     )
 
 
-def check_vacuity(thm: Theorem) -> Verdict:
-    """The assumptions alone must be satisfiable, or the theorem proves nothing."""
+def check_vacuity(thm: Theorem, *, rlimit: int | None = None) -> Verdict:
+    """The assumptions alone must be satisfiable, or the theorem proves nothing.
+
+    The witness is replayed too: the model must accept it (the assumption holds concretely).
+    """
+    limit = thm.rlimit if rlimit is None else rlimit
     start = time.perf_counter()
-    variables, obligation, side = _encode(thm, None)
-    answer, model, seed, used = _solve([*side, obligation.assume], thm.rlimit)
+    try:
+        variables, obligation, side = _encode(thm, None)
+    except Exception:
+        return _error(start, "building the encoding")
+    answer = _solve([*side, obligation.assume], limit, variables)
     seconds = time.perf_counter() - start
-    status = {"sat": "satisfiable", "unsat": "vacuous", "unknown": "unknown"}[answer]
-    witness = _model_values(variables, model) if model is not None else None
-    return Verdict(status, seconds, seed, counterexample=witness, rlimit_used=used)
+    common = dict(seed=answer.seed, rlimit_used=answer.rlimit_used, rlimit=limit, attempts=answer.attempts)
+    if answer.answer == "unknown":
+        return Verdict("unknown", seconds, detail=_unknown_detail(answer, limit), **common)
+    if answer.answer == "unsat":
+        return Verdict("vacuous", seconds, detail="the assumptions are unsatisfiable", **common)
+    values = answer.values or {}
+    try:
+        assumed, _ = replay(thm, values)
+    except Exception:
+        assumed = False
+    if not assumed:
+        return Verdict(
+            "encoding-defect",
+            seconds,
+            counterexample=values,
+            detail="Z3's witness of the assumptions does not satisfy them in the model",
+            **common,
+        )
+    return Verdict("satisfiable", seconds, counterexample=values, **common)
 
 
-def check_mutant(thm: Theorem, mutant: Mutant) -> Verdict:
+def check_mutant(thm: Theorem, mutant: Mutant, *, rlimit: int | None = None) -> Verdict:
     """A mutant is killed when the theorem has a replayable counterexample against it."""
-    verdict = prove(thm, mutant)
+    verdict = prove(thm, mutant, rlimit=rlimit)
     verdict.status = {"counterexample": "killed", "proved": "survived"}.get(verdict.status, verdict.status)
     return verdict
 
