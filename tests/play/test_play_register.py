@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 import tomllib
 from dataclasses import fields
@@ -42,12 +43,16 @@ def test_register_entries_are_complete_and_numbered_in_order():
             assert parsed.rulebook == "play" and parsed.number in PLAY_IDS, (e["id"], clause)
 
 
-def test_register_options_exist_and_their_default_is_the_model_default():
-    options = {f.name: f.default for f in fields(PlayRules)}
-    named = {e["option"]: e for e in entries() if "option" in e}
-    assert set(named) == set(options)
-    for name, entry in named.items():
-        assert entry["default"] == options[name]
+def test_every_play_option_cites_an_entry_that_names_it_and_states_its_default():
+    """Each ``PlayRules`` field's comment cites its entry (``#: PLAY-003 (...)``); the entry names the option."""
+    source = inspect.getsource(PlayRules)
+    cited = dict((field, entry) for entry, field in re.findall(r"#: (PLAY-\d{3}) .*\n\s+(\w+):", source))
+    register = {e["id"]: e for e in entries()}
+    for f in fields(PlayRules):
+        entry = register[cited[f.name]]
+        assert f"PlayRules.{f.name}" in entry["why"], entry["id"]
+        assert entry["default"].startswith(str(f.default)), entry["id"]
+        assert "option" not in entry, "the register's option key names combat Ruleset fields only"
 
 
 def test_every_register_entry_cited_in_code_exists_and_every_entry_is_cited():
