@@ -1,0 +1,291 @@
+"""``referee prove``: run the proof suite and the CrossHair contract checks.
+
+Every theorem is proved, checked for vacuity and run against each of its mutants, each
+question in a fresh process (``referee.proofs.runner``). The exit code is 0 only when
+every theorem is proved, none is vacuous, every mutant is killed, nothing is unknown and
+CrossHair found no counterexample; the output says which check failed and how to rerun it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from referee.junit import write_junit
+from referee.proofs import runner
+from referee.proofs.core import Verdict
+
+#: Exit codes.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+_STATUS_STYLE = {
+    "proved": "green",
+    "satisfiable": "green",
+    "killed": "green",
+    "confirmed": "green",
+    "not confirmed": "yellow",
+    "unknown": "yellow",
+}
+
+
+def _style(status: str) -> str:
+    return f"[{_STATUS_STYLE.get(status, 'red')}]{status}[/]"
+
+
+def prove_command(
+    json_output: bool = typer.Option(False, "--json", help="Print one JSON document (a record per theorem)."),
+    junit: Path | None = typer.Option(None, "--junit", help="Also write JUnit XML (one testcase per theorem) here."),
+    jobs: int = typer.Option(
+        min(4, os.cpu_count() or 1), "--jobs", "-j", min=1, help="Questions decided at once (one process each)."
+    ),
+    pattern: str | None = typer.Option(
+        None, "-k", help="Only theorems whose name or a clause id contains this text (e.g. 500.2 or rounds_up)."
+    ),
+    rlimit: int | None = typer.Option(
+        None, "--rlimit", min=1, help="Z3 resource limit per check, overriding each theorem's own."
+    ),
+    timeout: float = typer.Option(
+        runner.DEFAULT_TASK_TIMEOUT, "--timeout", min=1, help="Wall-clock safety net per check, in seconds."
+    ),
+    no_crosshair: bool = typer.Option(False, "--no-crosshair", help="Skip the CrossHair contract checks."),
+) -> None:
+    """Prove every theorem (with vacuity and mutant checks) and check the helpers' contracts."""
+    err = Console(stderr=True)
+    theorems = runner.select(runner.discover().values(), pattern)
+    if not theorems:
+        err.print(f"[red]error:[/] no theorem matches -k {pattern!r} (by name or clause id); nothing to prove")
+        raise typer.Exit(EXIT_USAGE)
+
+    crosshair: dict[str, Any] = {}
+    thread = None
+    if not no_crosshair:
+        thread = threading.Thread(target=_run_crosshair, args=(crosshair,), daemon=True)
+        thread.start()
+
+    suite = _run_with_progress(theorems, jobs, rlimit, timeout, err, quiet=json_output)
+    if thread is not None:
+        thread.join()
+    report = crosshair.get("report")
+    problems = suite.problems()
+    if report is not None and not report.ok:
+        problems += _crosshair_problems(report)
+
+    if junit is not None:
+        _write_junit(junit, suite)
+    if json_output:
+        print(json.dumps(_json_document(suite, report, problems, pattern), indent=2))
+    else:
+        out = Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
+        _print_human(out, suite, report, problems, pattern, jobs)
+    raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
+
+
+def _run_crosshair(into: dict[str, Any]) -> None:
+    from referee.proofs.contracts import run_crosshair
+
+    into["report"] = run_crosshair()
+
+
+def _run_with_progress(
+    theorems: list[Any], jobs: int, rlimit: int | None, timeout: float, err: Console, quiet: bool
+) -> runner.SuiteResult:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    total = len(runner.tasks_for(theorems))
+    progress = Progress(
+        TextColumn("proving"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    )
+    remaining = {thm.name: len(runner.tasks_for([thm])) for thm in theorems}
+    announce = not quiet and not err.is_terminal
+
+    def on_verdict(task: runner.Task, verdict: Verdict) -> None:
+        progress.update(bar, advance=1, description=f"{task} {verdict.status}")
+        remaining[task.theorem] -= 1
+        if announce and remaining[task.theorem] == 0:
+            err.print(f"done: {task.theorem}", highlight=False)
+
+    with progress:
+        bar = progress.add_task("", total=total)
+        return runner.run(theorems, jobs=jobs, rlimit=rlimit, timeout=timeout, on_verdict=on_verdict)
+
+
+def _rerun(name: str) -> str:
+    return f"referee prove -k {name} --no-crosshair"
+
+
+def _print_human(
+    out: Console, suite: runner.SuiteResult, report: Any, problems: list[str], pattern: str | None, jobs: int
+) -> None:
+    table = Table(title="Proof suite", title_justify="left")
+    for column, justify in [
+        ("theorem", "left"),
+        ("clauses", "left"),
+        ("status", "left"),
+        ("seconds", "right"),
+        ("vacuity", "left"),
+        ("mutants killed", "right"),
+    ]:
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for result in suite.theorems:
+        mutants = f"{result.killed}/{len(result.mutants)}"
+        table.add_row(
+            result.name + (" [dim](bounded)[/]" if result.theorem.bound else ""),
+            ", ".join(str(c) for c in result.theorem.clauses),
+            _style(result.status),
+            f"{result.seconds:.2f}",
+            _style(result.vacuity.status),
+            mutants if result.killed == len(result.mutants) else f"[red]{mutants}[/]",
+        )
+    out.print(table)
+    bounded = [r for r in suite.theorems if r.theorem.bound]
+    for result in bounded:
+        out.print(f"bound: {result.name}: {result.theorem.bound}", highlight=False)
+    if report is not None:
+        _print_crosshair(out, report)
+    for result in suite.theorems:
+        _print_counterexamples(out, result)
+    killed = sum(r.killed for r in suite.theorems)
+    mutants = sum(len(r.mutants) for r in suite.theorems)
+    satisfiable = sum(r.vacuity.status == "satisfiable" for r in suite.theorems)
+    checks = sum(2 + len(r.mutants) for r in suite.theorems)
+    summary = (
+        f"{len(suite.theorems)} theorems: {suite.count('proved')} proved, "
+        f"{suite.count('counterexample')} counterexample, {suite.count('unknown')} unknown, "
+        f"{len(suite.theorems) - suite.count('proved') - suite.count('counterexample') - suite.count('unknown')} other; "
+        f"vacuity {satisfiable}/{len(suite.theorems)} satisfiable; mutants {killed}/{mutants} killed; "
+        f"{checks} checks in {suite.seconds:.1f} s with --jobs {jobs}"
+        + (f" (selected by -k {pattern})" if pattern else "")
+    )
+    if report is not None:
+        summary += f"; CrossHair confirmed {len(report.confirmed())}/{len(report.results)} helpers"
+    out.print(summary, highlight=False)
+    if problems:
+        out.print(f"[red]FAILED[/] ({len(problems)} problem{'s' if len(problems) != 1 else ''}):")
+        for problem in problems:
+            out.print(f"  {problem}", highlight=False, markup=False)
+        failing = sorted({r.name for r in suite.theorems if not r.ok})
+        for name in failing:
+            out.print(f"  rerun: {_rerun(name)}", highlight=False, markup=False)
+    else:
+        out.print("[green]OK[/]")
+
+
+def _print_counterexamples(out: Console, result: runner.TheoremResult) -> None:
+    verdict = result.proof
+    if verdict.status in ("counterexample", "encoding-defect") and verdict.counterexample is not None:
+        label = "counterexample (replayed through the model)" if verdict.status == "counterexample" else (
+            "encoding defect: Z3's counterexample does NOT replay through the model"
+        )
+        values = ", ".join(f"{k}={v}" for k, v in sorted(verdict.counterexample.items()))
+        out.print(f"{result.name}: {label}: {values}", highlight=False, markup=False)
+    for mutant in result.mutants:
+        if mutant.status == "survived":
+            out.print(
+                f"{result.name}: mutant {mutant.name} survived ({mutant.description}); the theorem does not see this bug",
+                highlight=False,
+                markup=False,
+            )
+
+
+def _print_crosshair(out: Console, report: Any) -> None:
+    table = Table(title="CrossHair contracts (model/arith.py helpers)", title_justify="left")
+    table.add_column("helper")
+    table.add_column("status")
+    table.add_column("conditions", justify="right")
+    for result in report.results:
+        table.add_row(result.helper, _style(result.status), str(len(result.conditions)))
+    out.print(table)
+    note = "confirmed = CrossHair reports 'Confirmed over all paths' for every condition"
+    out.print(f"{note}; CrossHair ran {report.seconds:.1f} s", highlight=False)
+    if report.error:
+        out.print(f"[red]CrossHair did not complete:[/] {report.error}")
+
+
+def _crosshair_problems(report: Any) -> list[str]:
+    found = [f"crosshair: {report.error}"] if report.error else []
+    found += [f"crosshair: {r.helper} counterexample: {r.detail}" for r in report.results if r.status == "counterexample"]
+    return found
+
+
+def _json_document(suite: runner.SuiteResult, report: Any, problems: list[str], pattern: str | None) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "theorems": [runner.theorem_record(r) for r in suite.theorems],
+        "summary": {
+            "theorems": len(suite.theorems),
+            "proved": suite.count("proved"),
+            "counterexample": suite.count("counterexample"),
+            "unknown": suite.count("unknown"),
+            "seconds": round(suite.seconds, 3),
+            "jobs": suite.jobs,
+            "rlimit": suite.rlimit,
+            "pattern": pattern,
+        },
+        "crosshair": None,
+        "ok": not problems,
+        "problems": problems,
+    }
+    if report is not None:
+        document["crosshair"] = {
+            "seconds": round(report.seconds, 3),
+            "command": report.command,
+            "error": report.error,
+            "confirmed": report.confirmed(),
+            "helpers": [
+                {
+                    "helper": r.helper,
+                    "function": r.function,
+                    "status": r.status,
+                    "conditions": [{"line": c.line, "severity": c.severity, "message": c.message} for c in r.conditions],
+                }
+                for r in report.results
+            ],
+        }
+    return document
+
+
+def _write_junit(path: Path, suite: runner.SuiteResult) -> None:
+    cases = []
+    for result in suite.theorems:
+        problems = result.problems()
+        output = f"{result.theorem.statement}\nclauses: {', '.join(str(c) for c in result.theorem.clauses)}"
+        if result.theorem.bound:
+            output += f"\nbound: {result.theorem.bound}"
+        failure = None
+        if problems:
+            failure = "\n".join(problems) + f"\nrerun: {_rerun(result.name)}"
+            if result.proof.counterexample and result.status != "proved":
+                failure += f"\ncounterexample: {json.dumps(result.proof.counterexample, sort_keys=True)}"
+        cases.append(
+            {
+                "name": result.name,
+                "classname": result.theorem.module or "referee.proofs",
+                "seconds": result.total_seconds,
+                "failure": failure,
+                "output": output,
+            }
+        )
+    write_junit(path, "referee prove", cases, suite.seconds)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``prove`` to the ``referee`` command line."""
+    app.command("prove")(prove_command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(typer.run(prove_command))
