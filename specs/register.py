@@ -12,9 +12,10 @@ Entries are data, one TOML file per chapter in ``specs/interpretations/``, each 
     why = "..."
     option = "negative_armor"           # optional: the Ruleset field that selects the reading
 
-When ``option`` is given it names a field of ``referee.model.ruleset.Ruleset`` and ``default``
-starts with that field's default value (``"mirror"``, or ``"mirror: ..."``); the field's comment
-in ``Ruleset`` cites the entry id. ``tests/test_catalogue.py`` holds the two against each other.
+When ``option`` is given it names the field that selects the reading, in
+``referee.model.ruleset.Ruleset`` for ``INT-nnn`` entries and ``referee.model.play.rules.PlayRules``
+for ``PLAY-nnn`` entries, and ``default`` starts with that field's default value (``"mirror"``,
+or ``"mirror: ..."``); the field's comment cites the entry id. ``tests/test_catalogue.py`` holds the two against each other.
 
 :func:`load_register` reads and validates every file; a malformed entry raises
 :class:`RegisterError` naming the file and the entry. ``docs/interpretations.md`` is generated

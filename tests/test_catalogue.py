@@ -172,27 +172,39 @@ def test_every_register_entry_has_every_field():
         assert entry.id.startswith(prefix), f"{entry.id}: INT-nnn entries are combat, PLAY-nnn play"
 
 
+def _option_classes() -> dict[str, type]:
+    """The selectable readings of each rulebook: combat's Ruleset (INT-nnn), play's PlayRules (PLAY-nnn)."""
+    from referee.model.play.rules import PlayRules
+
+    return {"INT": Ruleset, "PLAY": PlayRules}
+
+
 def test_every_register_option_is_a_ruleset_field_whose_default_it_states():
-    options = {f.name for f in fields(Ruleset)}
     for entry in load_register():
         if entry.option is not None:
-            assert entry.option in options, f"{entry.id}: option {entry.option!r} is not a Ruleset field"
-            value = str(getattr(Ruleset(), entry.option))
+            options = _option_classes()[entry.id.split("-")[0]]
+            assert entry.option in {f.name for f in fields(options)}, (
+                f"{entry.id}: option {entry.option!r} is not a field of {options.__name__}"
+            )
+            value = str(getattr(options(), entry.option))
             assert re.match(rf"{re.escape(value)}\b", entry.default), (
-                f"{entry.id}: default {entry.default!r} should start with the Ruleset default {value!r}"
+                f"{entry.id}: default {entry.default!r} should start with the {options.__name__} default {value!r}"
             )
 
 
-def test_every_ruleset_option_has_the_register_entry_its_comment_cites():
-    """Each Ruleset field's comment cites its entry (``#: INT-001 (...)``); the register holds it."""
-    source = inspect.getsource(Ruleset)
+@pytest.mark.parametrize("prefix", ["INT", "PLAY"])
+def test_every_ruleset_option_has_the_register_entry_its_comment_cites(prefix):
+    """Each option field's comment cites its entry (``#: INT-001 (...)``); the register holds it, naming the field."""
+    options = _option_classes()[prefix]
+    source = inspect.getsource(options)
     cited = dict((name, entry) for entry, name in re.findall(r"#: ((?:INT|PLAY)-\d{3})\b.*\n\s+(\w+):", source))
     register = {entry.id: entry for entry in load_register()}
-    for option in (f.name for f in fields(Ruleset)):
-        assert option in cited, f"Ruleset.{option}: its comment must cite its register entry (#: INT-nnn ...)"
+    for option in (f.name for f in fields(options)):
+        where = f"{options.__name__}.{option}"
+        assert option in cited, f"{where}: its comment must cite its register entry (#: {prefix}-nnn ...)"
         entry = register.get(cited[option])
-        assert entry is not None, f"Ruleset.{option} cites {cited[option]}, which is not in specs/interpretations/"
-        assert entry.option == option, f"{entry.id}: should say option = {option!r} (Ruleset.{option} cites it)"
+        assert entry is not None, f"{where} cites {cited[option]}, which is not in specs/interpretations/"
+        assert entry.option == option, f"{entry.id}: should say option = {option!r} ({where} cites it)"
 
 
 REGISTER_ENTRY = """
