@@ -68,7 +68,9 @@ def recycle_from_any_trash(state, oids, count):
     ],
 )
 def exhausted_object_never_pays_exhaust_cost(v: Vars) -> Obligation:
-    """An exhausted object never pays an Exhaust cost: not as "Exhaust this", not as "exhaust a friendly unit", not as a rune's [E], and a play owing it is undone."""
+    """An exhausted object never pays an Exhaust cost: not as "Exhaust this", not as "exhaust a
+    friendly unit", not as a rune's [E], and a play owing it is undone.
+    """
     state = symbolic_state(v)
     text, modifiers = symbolic_card(v)
     claims = []
@@ -101,7 +103,9 @@ def exhausted_object_never_pays_exhaust_cost(v: Vars) -> Obligation:
     ],
 )
 def empty_trash_never_pays_recycle_cost(v: Vars) -> Obligation:
-    """With nothing in your trash, no "recycle N from your trash" cost is ever paid, nothing moves, and its linked effect does not happen."""
+    """With nothing in your trash, no "recycle N from your trash" cost is ever paid, nothing moves, and
+    its linked effect does not happen.
+    """
     state = symbolic_state(v)
     claims = []
     for oids in (("trash_card",), ("hand_unit",), ("foe",), ("trash_card", "hand_unit")):

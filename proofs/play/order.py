@@ -164,7 +164,9 @@ def nonstandard_costs_in_either_order_reach_the_same_state(v: Vars) -> Obligatio
     mutants=[Mutant("recycle_whole_trash", "referee.model.play.actions:process_recycle_from_trash", recycle_whole_trash)],
 )
 def costs_on_different_objects_commute(v: Vars) -> Obligation:
-    """Two non-standard costs that name no object in common are paid, or not, alike in either order, to the same state."""
+    """Two non-standard costs that name no object in common are paid, or not, alike in either order, to
+    the same state.
+    """
     state = order_state(v)
     claims = []
     for a, b in PAIRS:

@@ -47,7 +47,9 @@ def _implies(a, b):
 
 
 def play_under_every_plan(v: Vars) -> tuple[object, list[tuple[PlayState, PlayResult, Vars]]]:
-    """The scenario played under each plan (each on its own copy of the variables), and the well-formedness assumption."""
+    """The scenario played under each plan (each on its own copy of the variables), and the well-
+    formedness assumption.
+    """
     assumptions, results = [], []
     for name, plan in PLANS.items():
         copy = Prefixed(v, name)
@@ -152,12 +154,18 @@ def cancelled_play_leaves_state_unchanged(v: Vars) -> Obligation:
     "play:357.1.a",
     "play:356.7",
     mutants=[
-        Mutant("any_power_never_taken", "referee.model.play.payment:compute_pool_after_payment", pool_after_forgetting_any_power),
+        Mutant(
+            "any_power_never_taken",
+            "referee.model.play.payment:compute_pool_after_payment",
+            pool_after_forgetting_any_power,
+        ),
         Mutant("any_power_not_checked", "referee.model.play.payment:can_pay_resources", can_pay_ignoring_any_power),
     ],
 )
 def resources_spent_equal_total_cost(v: Vars) -> Obligation:
-    """In a legal play the Energy and the Power spent (pool before, plus rune adds, minus pool after) equal the total cost, and no pool part goes negative."""
+    """In a legal play the Energy and the Power spent (pool before, plus rune adds, minus pool after)
+    equal the total cost, and no pool part goes negative.
+    """
     assume, results = play_under_every_plan(v)
     claims = []
     for state, r, _ in results:
@@ -194,7 +202,9 @@ def resources_spent_equal_total_cost(v: Vars) -> Obligation:
     ],
 )
 def played_unit_enters_exhausted_at_chosen_location(v: Vars) -> Obligation:
-    """A unit that is played came from its controller's hand and is on the board, exhausted, at the location chosen in step 2, which exists."""
+    """A unit that is played came from its controller's hand and is on the board, exhausted, at the
+    location chosen in step 2, which exists.
+    """
     assume, results = play_under_every_plan(v)
     claims = []
     for state, r, copy in results:
@@ -279,7 +289,8 @@ def activations(v: Vars, state: PlayState) -> list[tuple[PlayResult, object, obj
     ],
 )
 def linked_effect_happens_only_if_cost_paid(v: Vars) -> Obligation:
-    """An activated ability's linked effect happens exactly when its cost was paid; otherwise nothing changes."""
+    """An activated ability's linked effect happens only if its cost's action was observably performed, exactly as
+    printed when the activation is legal, and an undone activation changes nothing."""
     state = symbolic_state(v)
     claims = []
     for r, observed, exact, action in activations(v, state):
