@@ -6,7 +6,7 @@ import functools
 
 import pytest
 import z3
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, seed, settings
 from hypothesis import strategies as st
 
 from referee.model.arith import symbolic
@@ -14,7 +14,7 @@ from referee.model.play import process
 from referee.model.play.cost import CostComponent, Discount, Modifiers, NonStandardCost, ResourceCost
 from referee.model.play.payment import PayCost, PayResources, UseRune
 from referee.model.play.process import CardText, Choices, get_cancellation
-from referee.model.play.state import DOMAINS, GameObject, PlayState, Pool
+from referee.model.play.state import BOARD, DOMAINS, HAND, TRASH, GameObject, PlayState, Pool
 from referee.proofs.core import THEOREMS, Vars
 from referee.proofs.play.scenario import CAST
 from referee.specs.trace import covers
@@ -34,18 +34,38 @@ def resource_costs(draw, limit=2):
     return ResourceCost(draw(amount), power, draw(amount))
 
 
+usually = st.sampled_from((True,) * 9 + (False,))
+
+#: Zone draws lean towards where the cast usually is, so that legal plays are common.
+USUAL_ZONE = {"card": HAND, "rune_a": BOARD, "rune_b": BOARD, "ally": BOARD, "foe": BOARD, "hand_unit": HAND, "trash_card": TRASH}
+
+
 @st.composite
 def states(draw):
     objects = tuple(
-        GameObject(oid, kind, controller, domain, draw(st.integers(0, 5)), draw(st.integers(0, 2)), draw(st.booleans()))
+        GameObject(
+            oid,
+            kind,
+            controller,
+            domain,
+            USUAL_ZONE[oid] if draw(usually) else draw(st.integers(0, 5)),
+            draw(st.integers(0, 2)),
+            draw(st.sampled_from((False, False, True))),
+        )
         for oid, kind, controller, domain in CAST
     )
-    pool = Pool(draw(small), tuple(draw(small) for _ in DOMAINS))
+    rich = draw(st.booleans())  # half the time the pool is generous, so that legal plays are common
+    pool = Pool(draw(st.integers(4 if rich else 0, 8)), tuple(draw(st.integers(3 if rich else 0, 4)) for _ in DOMAINS))
     return PlayState(pool, objects, 0, 3)
 
 
 NONSTANDARD = ("kill_friendly_unit", "discard_unit", "exhaust_friendly_unit", "recycle_from_trash")
-TARGETS = ("ally", "foe", "hand_unit", "trash_card", "rune_a")
+TARGETS = {
+    "kill_friendly_unit": ("ally", "foe", "hand_unit"),
+    "discard_unit": ("hand_unit", "ally", "trash_card"),
+    "exhaust_friendly_unit": ("ally", "foe", "rune_a"),
+    "recycle_from_trash": ("trash_card", "hand_unit", "ally"),
+}
 
 
 @st.composite
@@ -59,22 +79,35 @@ def cards(draw):
         for _ in range(draw(st.integers(0, 2)))
     )
     text = CardText(CostComponent(draw(resource_costs(3))), additional)
+    targets = st.sampled_from(("total", "additional", "optional_additional"))
     discounts = tuple(
-        Discount(draw(small), draw(small), draw(st.booleans()), draw(st.sampled_from(("total", "additional", "optional_additional"))))
-        for _ in range(draw(st.integers(0, 2)))
+        Discount(draw(small), draw(small), draw(st.booleans()), draw(targets)) for _ in range(draw(st.integers(0, 2)))
     )
     modifiers = Modifiers(tuple(draw(st.lists(resource_costs(1), max_size=1))), discounts)
-    choices = Choices(tuple(draw(st.booleans()) for _ in additional), draw(st.integers(-1, 3)))
+    choices = Choices(tuple(draw(st.booleans()) for _ in additional), draw(st.one_of(st.integers(0, 2), st.integers(-1, 3))))
     return text, modifiers, choices
 
 
 @st.composite
-def plans(draw, costs=4):
-    steps = [UseRune(draw(st.sampled_from(("rune_a", "rune_b"))), draw(st.sampled_from(("exhaust", "recycle")))) for _ in range(draw(st.integers(0, 3)))]
-    steps += [PayCost(i, (draw(st.sampled_from(TARGETS)),)) for i in range(draw(st.integers(0, costs)))]
-    if draw(st.booleans()) or draw(st.booleans()):
+def plans(draw, text: CardText):
+    """A plan that usually pays each non-standard cost once, on a plausible target, plus runes and resources."""
+    kinds = [c.kind for component in text.additional for c in component.nonstandard]
+    runes = st.sampled_from(("rune_a", "rune_b"))
+    steps = [UseRune(draw(runes), draw(st.sampled_from(("exhaust", "recycle")))) for _ in range(draw(st.integers(0, 3)))]
+    for index, kind in enumerate(kinds):
+        if draw(usually):  # now and then a cost is left unpaid
+            steps.append(PayCost(index, (draw(st.sampled_from(TARGETS[kind])),)))
+    if not draw(usually):  # now and then a cost that does not exist, or one paid twice
+        steps.append(PayCost(draw(st.integers(0, len(kinds))), ("ally",)))
+    if draw(usually):  # now and then the player declines to pay (444.2.a)
         steps.append(PayResources(tuple(draw(st.permutations(DOMAINS)))))
     return tuple(draw(st.permutations(steps)))
+
+
+@st.composite
+def scenarios(draw):
+    state, (text, modifiers, choices) = draw(states()), draw(cards())
+    return state, text, modifiers, choices, draw(plans(text))
 
 
 def spent(before: Pool, added: Pool, after: Pool) -> tuple[int, int]:
@@ -83,11 +116,13 @@ def spent(before: Pool, added: Pool, after: Pool) -> tuple[int, int]:
 
 @covers("play:358.5", "play:358.2", "play:357.1", "play:356.6")
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(states(), cards(), plans())
-def test_property_play_is_undone_exactly_or_spends_exactly_its_cost(state, card, plan):
-    text, modifiers, choices = card
+@given(scenarios())
+def test_property_play_is_undone_exactly_or_spends_exactly_its_cost(scenario):
+    state, text, modifiers, choices, plan = scenario
     result = process.process_play(state, "card", text, choices, plan, modifiers)
     total = result.total.resources
+    cancellation = get_cancellation(result)
+    event("played" if cancellation is None else f"undone at {cancellation.check} {cancellation.causes}")
     assert total.energy >= 0 and total.any_power >= 0 and min(total.power) >= 0
     if not result.legal:
         assert result.state is state
@@ -96,6 +131,26 @@ def test_property_play_is_undone_exactly_or_spends_exactly_its_cost(state, card,
         assert spent(state.pool, result.payment.added, result.state.pool) == (total.energy, total.total_power)
         assert result.state.pool.energy >= 0 and min(result.state.pool.power) >= 0
         assert result.state.get("card").exhausted
+
+
+def test_scenario_strategy_reaches_legal_plays_and_every_kind_of_cancellation():
+    """The property above is only as good as its scenarios: they must often be legal and fail every check."""
+    outcomes = []
+
+    @seed(20261130)
+    @settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(scenarios())
+    def collect(scenario):
+        state, text, modifiers, choices, plan = scenario
+        cancellation = get_cancellation(process.process_play(state, "card", text, choices, plan, modifiers))
+        outcomes.append(("legal", ()) if cancellation is None else (cancellation.check, cancellation.causes))
+
+    collect()
+    checks = {check for check, _ in outcomes}
+    causes = {cause for _, found in outcomes for cause in found}
+    assert sum(check == "legal" for check, _ in outcomes) >= len(outcomes) // 10
+    assert {"legal", "354", "355.2", "358.2"} <= checks
+    assert {"357.1", "357.2", "444.2.a", "414.4", "416.3", "203.3"} <= causes
 
 
 @covers("play:202", "play:203", "play:203.3", "play:164.2.a", "play:164.2.b")
