@@ -130,3 +130,15 @@ def test_invalid_unknown_object_in_a_plan_is_named():
 
 def test_zone_codes_are_distinct():
     assert len({HAND, CHAIN, BOARD, TRASH, MAIN_DECK, RUNE_DECK}) == 6
+
+
+@covers("play:357.1.a", "play:164.2.a", "play:164.2.b", "play:414.4")
+def test_357_1_a_a_rune_exhausted_then_recycled_adds_both_the_reverse_only_power():
+    """The same order effect as 357.2's, for Reaction adds: a recycled rune is gone and cannot be exhausted."""
+    state = make_state(card("spell", "spell"), rune("r", "calm"))
+    two = CardText(cost=CostComponent(ResourceCost.of(1, calm=1)))
+    exhaust_first = process_play(state, "spell", two, Choices(), (UseRune("r", "exhaust"), UseRune("r", "recycle"), PayResources()))
+    recycle_first = process_play(state, "spell", two, Choices(), (UseRune("r", "recycle"), UseRune("r", "exhaust"), PayResources()))
+    assert exhaust_first.legal and exhaust_first.payment.added == Pool(1, power(calm=1))
+    assert not recycle_first.legal and recycle_first.payment.added == Pool(0, power(calm=1))
+    assert get_cancellation(recycle_first).causes == ("357.1",)
