@@ -139,6 +139,12 @@ def bloodletting_payer_is_the_first_eligible_unit_in_reading_order(v: Vars) -> O
     return Obligation(assume=True, claim=and_(*claim))
 
 
+def is_unchanged(before: Board, after: Board) -> Any:
+    """Every number and flag of every unit is as it was."""
+    return and_(*[getattr(a, f) == getattr(b, f) for a, b in zip(before.units, after.units, strict=True)
+                  for f in Unit.__slots__ if f not in ("uid", "side", "row", "col", "redirect_to", "intercept_by")])  # fmt: skip
+
+
 def _step_board(v: Vars) -> Board:
     """Caster ``c`` behind an eligible ``p`` (so ``p`` is chosen), and an enemy ``q``; numbers are variables."""
     free = dict(alive=True, entrapped=False, is_boss=False)
@@ -153,11 +159,10 @@ def reduced_to_zero_bloodletting_moves_nothing_and_emits_nothing(v: Vars) -> Obl
     printed, reduction = v.int("printed_cost"), before.unit("c").bloodletting_reduction
     log = EventLog()
     after, outcome = bloodletting.process_bloodletting(before, "c", printed, log)
-    unchanged = [getattr(a, f) == getattr(b, f) for a, b in zip(before.units, after.units, strict=True)
-                 for f in Unit.__slots__ if f not in ("uid", "side", "row", "col", "redirect_to", "intercept_by")]  # fmt: skip
+    unchanged = is_unchanged(before, after)
     silent = [not_(g.when) for g in log.entries]
     assume = all_of(*[is_well_formed(u) for u in before.units], reduction >= 0, printed <= reduction)
-    return Obligation(assume=assume, claim=and_(*unchanged, *silent, outcome.skipped, outcome.continues))
+    return Obligation(assume=assume, claim=and_(unchanged, *silent, outcome.skipped, outcome.continues))
 
 
 @theorem("combat:800.4d", "combat:800.4i", mutants=[TOOL_FREE, ONLY_TOOLS_FAIL])
@@ -176,4 +181,49 @@ def bloodletting_fails_exactly_when_a_due_payment_moves_nothing(v: Vars) -> Obli
         paid_channel == moved,
         outcome.continues == not_(outcome.failed),
     )
+    return Obligation(assume=all_of(*[is_well_formed(u) for u in before.units]), claim=claim)
+
+
+def _death_fails_the_ability(payer, attempted, paid, ruleset):
+    """A payment that kills its payer fails the ability (the activation stops with its payer)."""
+    return and_(attempted, or_(paid <= 0, paid >= payer.vitality))
+
+
+def _abort_even_when_skipped(cost):
+    return False
+
+
+DEATH_FAILS = Mutant("lethal_payment_stops_the_activation", "referee.model.bloodletting:is_failed_payment",
+                     _death_fails_the_ability, "a payment that kills its payer stops the activation")  # fmt: skip
+ABORT_AT_ZERO = Mutant("abort_before_skip", "referee.model.bloodletting:is_skipped", _abort_even_when_skipped,
+                       "a cost reduced to 0 still looks for a payer, and aborts without one")  # fmt: skip
+
+
+@theorem("combat:800.4j", "combat:500.8j", mutants=[DEATH_FAILS])
+def lethal_bloodletting_payment_lets_the_activation_continue(v: Vars) -> Obligation:
+    """A Bloodletting payment that kills its payer resolves the death and the activation goes on."""
+    before = _step_board(v)
+    log = EventLog()
+    after, outcome = bloodletting.process_bloodletting(before, "c", v.int("printed_cost"), log)
+    died = or_(False, *[g.when for g in log.entries if g.event.name == "death" and g.event.unit == "p"])
+    return Obligation(assume=all_of(*[is_well_formed(u) for u in before.units]),
+                      claim=or_(not_(died), and_(outcome.continues, not_(outcome.failed))))  # fmt: skip
+
+
+@theorem("combat:800.4k", "combat:800.4m", mutants=[ABORT_AT_ZERO])
+def no_eligible_payer_aborts_exactly_when_a_cost_is_due(v: Vars) -> Obligation:
+    """With no eligible unit on the caster's half, a due cost aborts the activation and changes nothing; a cost reduced to 0 is skipped instead."""
+    blocked = [
+        v.unit("dead", side=0, row=0, col=0, alive=False, entrapped=False, is_boss=False),
+        v.unit("boss", side=0, row=0, col=1, alive=True, entrapped=False, is_boss=True),
+        v.unit("c", side=0, row=1, col=0, alive=True, entrapped=True, is_boss=False),
+        v.unit("q", side=1, row=0, col=0, alive=True, entrapped=False, is_boss=False),
+    ]
+    before = Board(tuple(blocked))
+    log = EventLog()
+    after, outcome = bloodletting.process_bloodletting(before, "c", v.int("printed_cost"), log)
+    due = bloodletting.compute_bloodletting_cost(v.int("printed_cost"), before.unit("c").bloodletting_reduction) > 0
+    aborted_event = or_(False, *[g.when for g in log.entries if g.event.name == "activation_aborted"])
+    claim = and_(outcome.aborted == due, aborted_event == due, outcome.skipped == not_(due), is_unchanged(before, after),
+                 *[not_(g.when) for g in log.entries if g.event.name != "activation_aborted"])  # fmt: skip
     return Obligation(assume=all_of(*[is_well_formed(u) for u in before.units]), claim=claim)

@@ -361,3 +361,57 @@ def defy_death_answers_only_retaliation_and_bloodletting(v: Vars) -> Obligation:
         claim.append(or_(not_(lethal), saved))
         assume.append(v.int(f"amount_{kind}") >= 0)
     return Obligation(assume=all_of(*assume), claim=and_(*claim))
+
+
+#: 500.8d / 500.6c, read from the rule text: the runes that reset on Vitality loss.
+RESET_RUNES = ("adrenaline", "momentum", "bolster")
+
+
+def _listeners_for_damage_only(unit, lost, log):
+    """The loss listeners are wired to the damage-taken fanout, so a cost never reaches them."""
+    return unit
+
+
+def _no_macabre_for_costs(board, dead, dies, log):
+    """Deaths by cost skip Macabre (a special death route for costs)."""
+    return None
+
+
+RUNES_FORGOTTEN = Mutant("bolster_not_reset", "referee.model.vitality:VITALITY_LOSS_RUNES", ("adrenaline", "momentum"),
+                         "Bolster is left out of the runes that reset")  # type: ignore[arg-type]  # fmt: skip
+LISTENERS_SKIPPED = Mutant("cost_skips_loss_listeners", "referee.model.vitality:process_vitality_loss_listeners",
+                           _listeners_for_damage_only, "Vitality lost to a cost does not reach the loss listeners")  # fmt: skip
+NO_MACABRE = Mutant("cost_death_without_macabre", "referee.model.vitality:announce_macabre", _no_macabre_for_costs,
+                    "a death by cost fires no Macabre")  # fmt: skip
+
+
+@theorem("combat:500.8d", "combat:500.6c", mutants=[RUNES_FORGOTTEN, LISTENERS_SKIPPED])
+def vitality_lost_to_a_cost_resets_the_runes_and_reevaluates_thresholds(v: Vars) -> Obligation:
+    """Whenever a cost takes Vitality, Adrenaline, Momentum and Bolster end at 0 and thresholds re-evaluate; when it takes none, they are untouched."""
+    assume, claim = [], []
+    for kind in costs.COST_KINDS:
+        before, after, log, lost = run_cost(v, kind)
+        p0, p1 = before.unit("p"), after.unit("p")
+        assume.append(well_formed_board(before))
+        reset = and_(*[getattr(p1, rune) == 0 for rune in RESET_RUNES], emitted(log, "threshold_reevaluated", "p"))
+        kept = and_(*[getattr(p1, rune) == getattr(p0, rune) for rune in RESET_RUNES])
+        claim.append(ite(lost > 0, reset, kept))
+    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+
+
+@theorem("combat:500.8j", "combat:500.6d", "combat:500.4c", mutants=[NO_MACABRE])
+def death_by_cost_is_an_ordinary_death(v: Vars) -> Obligation:
+    """A cost that empties the payer's Vitality announces its death, fires Macabre for the other living unit and resolves its deathrattle."""
+    assume, claim = [], []
+    for kind in costs.COST_KINDS:
+        before, _, log, lost = run_cost(v, kind)
+        p, q = before.unit("p"), before.unit("q")
+        emptied = and_(lost > 0, lost == p.vitality)
+        ordinary = and_(
+            emitted(log, "death", "p"),
+            emitted(log, "macabre", "q") == q.alive,
+            emitted(log, "deathrattle", "p") == p.deathrattle,
+        )
+        assume.append(well_formed_board(before))
+        claim.append(or_(not_(emptied), ordinary))
+    return Obligation(assume=all_of(*assume), claim=and_(*claim))

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.model import costs, damage, retaliation
-from referee.model.arith import and_, floordiv, max_, not_, or_
+from referee.model.arith import and_, floordiv, max_, min_, not_, or_
+from referee.model.arith import ite as ite_
 from referee.model.damage import DamageInstance
 from referee.model.events import EventLog
 from referee.model.state import Board
@@ -31,11 +32,11 @@ def hit_board(v: Vars, *, ally: bool = False, armor: bool = True) -> Board:
     Armor's square root makes satisfying assignments slow to find; a theorem whose claim
     does not depend on how much Armor removes pins it to 0 and says so in its bound.
     """
-    pinned = UNREAD if armor else {**UNREAD, "armor": 0}
+    pinned = UNREAD if armor else {**UNREAD, "armor": 0, "shield_multiplier": 1}
     return Board((v.unit("r", side=1, row=0, col=0, **pinned), v.unit("a", side=1 if ally else 0, row=0, col=1, **pinned)))
 
 
-NO_ARMOR = "Armor pinned to 0 on both units (the claim reads no amount Armor removes)"
+NO_ARMOR = "Armor 0 and Shield multiplier 1 on both units (the claim reads no amount they remove)"
 
 
 def hit(v: Vars, source: str = "a") -> DamageInstance:
@@ -212,3 +213,69 @@ def retaliation_never_against_itself_or_an_ally(v: Vars) -> Obligation:
         claims.append(and_(not_(or_(*paid)), *[final.unit(u).vitality == after.unit(u).vitality for u in ("r", "a")]))
         assume.append(well_formed(board))
     return Obligation(assume=all_of(*assume, v.int("amount") >= 0), claim=and_(*claims))
+
+
+def _only_the_source_answers(instance):
+    """Attribution ignored: only the instance's source is answered."""
+    return () if instance.source is None else (instance.source,)
+
+
+def _reflect_meets_armor(board, boss, instance, outcome, log, ruleset):
+    """The Reflect comes back as an ordinary hit, meeting the attacker's Armor (but no retaliation)."""
+    from referee.model.arith import ite
+
+    attacker = instance.source
+    if attacker is None or not retaliation.is_hostile(board, boss, attacker):
+        return board
+    amount = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    reflects = and_(retaliation.has_reflect(boss), amount > 0)
+    log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)
+    back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="aoe")
+    board, step, _ = damage.resolve_damage(board, back, ruleset)
+    log.extend(step)
+    return board
+
+
+SOURCE_ONLY = Mutant("only_the_source_is_answered", "referee.model.retaliation:compute_attackers", _only_the_source_answers,
+                     "a tick attributed to several enemies answers only its source")  # fmt: skip
+REFLECT_MEETS_ARMOR = Mutant("reflect_meets_attacker_armor", "referee.model.retaliation:process_reflect",
+                             _reflect_meets_armor, "the Reflect is reduced by the attacker's Armor")  # fmt: skip
+
+
+@theorem("combat:500.7e", "combat:500.7a", mutants=[SOURCE_ONLY], bound=NO_ARMOR)
+def a_tick_attributed_to_several_enemies_answers_each(v: Vars) -> Obligation:
+    """When a Burn tick attributed to two enemies is a damage event, Thorns make each of them pay, once."""
+    pinned = {**UNREAD, "armor": 0, "shield_multiplier": 1}
+    board = Board((v.unit("r", side=1, **pinned), v.unit("a", side=0, col=0, **pinned), v.unit("b", side=0, col=1, **pinned)))
+    tick = DamageInstance(target="r", amount=v.int("amount"), source="a", kind="burn", appliers=("a", "b"),
+                          riposte_rolls=(v.bool("roll_a"), v.bool("roll_b")))  # fmt: skip
+    after, log, outcome = damage.resolve_damage(board, tick)
+    answers = EventLog()
+    retaliation.process_retaliation(after, tick, outcome, answers)
+    r = after.unit("r")
+    claims = []
+    for uid in ("a", "b"):
+        u = after.unit(uid)
+        legal = and_(u.alive, not_(u.entrapped), not_(u.dormant), not_(u.discards_combat), not_(u.defy_death))
+        count = sum(1 for g in answers.entries if g.event.name == "thorns" and g.event.unit == uid)
+        claims.append(and_(count == 1, or_(not_(and_(legal, outcome.damage_event, r.thorns > 0)), emitted(answers, "thorns", uid))))
+    return Obligation(assume=all_of(well_formed(board), v.int("amount") >= 0), claim=and_(*claims))
+
+
+@theorem("combat:500.7j", "combat:500.7i", mutants=[REFLECT_MEETS_ARMOR], bound="attacker Armor in 0..400; boss Armor 0")
+def reflect_skips_the_attackers_armor(v: Vars) -> Obligation:
+    """Against an attacker with no Insurance, Shield, cap, ignore charge or defy-death rune, a Reflect takes exactly its amount from Vitality (up to what it has), whatever the attacker's Armor."""
+    boss = v.unit("r", side=1, is_boss=True, reflect=True, armor=0, thorns=0, riposte=0, retort=0, subrogated=0, **UNREAD)
+    attacker = v.unit("a", side=0, insurance=0, subrogated=0, shield=0, ignore_charges=0, defy_death=False, has_cap=False,
+                      thorns=0, riposte=0, retort=0, **UNREAD)  # fmt: skip
+    board = Board((boss, attacker))
+    instance = DamageInstance(target="r", amount=v.int("amount"), source="a", kind="hit")
+    after, log, outcome = damage.resolve_damage(board, instance)
+    answers = EventLog()
+    final = retaliation.process_retaliation(after, instance, outcome, answers)
+    reflected = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    a0 = after.unit("a")
+    took = a0.vitality - final.unit("a").vitality
+    expected = ite_(and_(a0.alive, not_(a0.dormant), not_(a0.discards_combat)), min_(reflected, a0.vitality), 0)
+    assume = all_of(well_formed(board), v.int("amount") >= 0, a0.vessels == 0, attacker.armor >= 0, attacker.armor <= 400)
+    return Obligation(assume=assume, claim=took == expected)
