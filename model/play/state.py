@@ -60,6 +60,12 @@ class GameObject:
     exhausted: Bool = False
     might_bonus: Int = 0
 
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"object {self.oid!r}: unknown kind {self.kind!r} (known: {', '.join(KINDS)})")
+        if self.domain not in DOMAINS:
+            raise ValueError(f"object {self.oid!r}: unknown domain {self.domain!r} (known: {', '.join(DOMAINS)})")
+
 
 @dataclass(frozen=True, slots=True)
 class Pool:

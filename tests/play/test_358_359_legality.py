@@ -105,3 +105,16 @@ def test_350_1_played_only_after_the_whole_process():
 def test_350_1_a_played_spell_waits_on_the_chain():
     state = make_state(card("s", "spell"), energy=1)
     assert process_play(state, "s", SPELL, Choices(), (PayResources(),)).state.get("s").zone == CHAIN
+
+
+def test_invalid_objects_name_their_bad_field():
+    import pytest
+
+    from referee.model.play.state import GameObject
+
+    with pytest.raises(ValueError, match="object 'x': unknown kind 'wizard'"):
+        GameObject("x", "wizard")
+    with pytest.raises(ValueError, match="object 'x': unknown domain 'purple'"):
+        GameObject("x", "rune", domain="purple")
+    with pytest.raises(ValueError, match="duplicate object id"):
+        make_state(card("a"), card("a"))
