@@ -146,6 +146,8 @@ def add_resources(a: ResourceCost, b: ResourceCost) -> ResourceCost:
 
 def select_resources(condition: Bool, then: ResourceCost, otherwise: ResourceCost) -> ResourceCost:
     """``then`` if ``condition`` else ``otherwise``, part by part."""
+    if isinstance(condition, bool):
+        return then if condition else otherwise
     return ResourceCost(
         energy=ite(condition, then.energy, otherwise.energy),
         power=tuple(ite(condition, x, y) for x, y in zip(then.power, otherwise.power)),

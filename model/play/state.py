@@ -119,6 +119,8 @@ def with_pool(state: PlayState, pool: Pool) -> PlayState:
 
 def select_pool(condition: Bool, then: Pool, otherwise: Pool) -> Pool:
     """``then`` if ``condition`` else ``otherwise``, field by field."""
+    if isinstance(condition, bool):
+        return then if condition else otherwise
     return Pool(
         energy=ite(condition, then.energy, otherwise.energy),
         power=tuple(ite(condition, a, b) for a, b in zip(then.power, otherwise.power)),
