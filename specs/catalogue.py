@@ -13,9 +13,9 @@ typed there: :func:`trace` computes it from what the code declares.
   provers). The run is the JSON of ``referee prove --json`` saved to ``.referee/proofs.json`` at
   the repository root (or a path given explicitly). With no such file, ``proved`` is ``None``
   (unknown) for every clause. With one, ``proved`` is ``True`` exactly when the clause has at least
-  one theorem and *every* theorem now naming it is recorded with status ``proved``; a theorem
-  recorded otherwise (counterexample, unknown, ...) or missing from the run (added since) makes it
-  ``False``.
+  one theorem and *every* theorem now naming it is recorded with status ``proved`` (and, where
+  the record has one, a ``satisfiable`` vacuity check); a theorem recorded otherwise
+  (counterexample, unknown, vacuous, ...) or missing from the run (added since) makes it ``False``.
 * **tested**: a test under ``tests/`` declares the clause with ``@covers("rulebook:number")``.
   The test files are read statically with :mod:`ast` (not imported, not run). A test that the
   default ``python -m pytest`` run does not execute (marked ``slow``, ``skip`` or ``xfail`` on the
@@ -398,6 +398,8 @@ def read_proof_results(path: Path) -> dict[str, str]:
     Accepted shapes: a list of theorem records, or an object holding that list under
     ``theorems`` or ``results``. A record names its theorem in ``name`` (or ``theorem``) and its
     proof verdict in ``status`` (or ``proof``/``verdict``, a string or an object with ``status``).
+    A proof whose record shows a failed vacuity check (``vacuity`` other than ``satisfiable``)
+    does not count as proved.
     """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -418,6 +420,9 @@ def read_proof_results(path: Path) -> dict[str, str]:
             verdict = verdict.get("status")
         if not isinstance(name, str) or not isinstance(verdict, str):
             raise CatalogueError(f"{path}: theorem record #{n} needs a 'name' and a 'status'")
+        vacuity = record.get("vacuity")
+        if verdict == "proved" and isinstance(vacuity, str) and vacuity != "satisfiable":
+            verdict = f"proved but vacuity {vacuity}"  # assumptions never hold: the proof says nothing
         results[name] = verdict
     return results
 

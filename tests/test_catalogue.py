@@ -401,6 +401,12 @@ def test_proof_results_are_read_from_the_recorded_run(tmp_path, data):
     assert cat.read_proof_results(path) == {"a": "proved"}
 
 
+def test_a_vacuous_proof_is_not_recorded_as_proved(tmp_path):
+    path = tmp_path / "proofs.json"
+    path.write_text(json.dumps({"theorems": [{"name": "a", "status": "proved", "vacuity": "vacuous"}]}), encoding="utf-8")
+    assert _status(["a"], cat.read_proof_results(path)).proved is False
+
+
 def test_invalid_proof_results_name_the_file(tmp_path):
     path = tmp_path / "proofs.json"
     path.write_text("{not json", encoding="utf-8")
