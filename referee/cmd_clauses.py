@@ -15,6 +15,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from referee.model.clauses import RULEBOOKS, ClauseIdError
@@ -27,7 +28,7 @@ PROOFS_HELP = "a recorded `referee prove --json` run (default: .referee/proofs.j
 
 
 def _fail(message: str, code: int = 2) -> None:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    Console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(code)
 
 
@@ -50,10 +51,10 @@ def _check_choice(value: str | None, choices: tuple[str, ...], option: str) -> N
 
 def _report_problems(result: Any, console: Console) -> None:
     for error in result.import_errors:
-        console.print(f"[red]import error:[/] {error}", highlight=False)
+        console.print(f"[red]import error:[/] {escape(error)}", highlight=False)
     for item in result.unknown:
         clause = f" {item.clause!r}" if item.clause else ""
-        console.print(f"[red]untraceable {item.kind}[/] {item.name}{clause}: {item.problem}", highlight=False)
+        console.print(f"[red]untraceable {item.kind}[/] {escape(f'{item.name}{clause}: {item.problem}')}", highlight=False)
 
 
 def _summary(result: Any) -> str:
@@ -63,6 +64,11 @@ def _summary(result: Any) -> str:
         value = counts[name]
         parts.append(f"{name} {'unknown' if value is None else value}")
     return f"{counts['clauses']} clauses: " + ", ".join(parts)
+
+
+def _register_cell(ids: list[str]) -> str:
+    """At most two entry ids, then a count (``clauses show`` lists them all)."""
+    return " ".join(ids) if len(ids) <= 2 else f"{ids[0]} {ids[1]} +{len(ids) - 2}"
 
 
 def list_clauses(
@@ -98,22 +104,23 @@ def list_clauses(
     table.add_column("title", no_wrap=True, overflow="ellipsis")
     for name in STATUSES:
         table.add_column(SHORT[name], justify="center", no_wrap=True, min_width=3)
-    table.add_column("register", no_wrap=True, min_width=8)
-    title_width = max(console.width - 66, 12)
+    table.add_column("register", min_width=8)
+    register_width = max([8, *(len(_register_cell([e.id for e in row.interpretations])) for row in rows)])
+    title_width = max(console.width - 56 - register_width, 12)
     for row in rows:
         title = row.clause.title
         table.add_row(
             str(row.id),
-            title if len(title) <= title_width else title[: title_width - 1] + "…",
+            escape(title if len(title) <= title_width else title[: title_width - 1] + "…"),
             *(MARK[row.status(name)] for name in STATUSES),
-            " ".join(entry.id for entry in row.interpretations),
+            _register_cell([entry.id for entry in row.interpretations]),
         )
     console.print(table)
     console.print(f"shown {len(rows)}; {_summary(result)}", highlight=False)
     legend = ", ".join(f"{short} {name}" for name, short in SHORT.items())
     console.print(f"{legend}.  ✓ has it   · lacks it   ? unknown", style="dim", highlight=False)
     for note in result.notes:
-        console.print(f"note: {note}", style="dim", highlight=False)
+        console.print(f"note: {escape(note)}", style="dim", highlight=False)
     _report_problems(result, Console(stderr=True))
 
 
@@ -142,9 +149,9 @@ def show_clause(
         return
 
     console = Console(highlight=False)
-    console.print(f"[bold]{row.id}[/]  {row.clause.title}")
-    console.print(f"section: {row.clause.section}    source: {', '.join(row.clause.sources)}", style="dim")
-    console.print(row.clause.summary)
+    console.print(f"[bold]{row.id}[/]  {escape(row.clause.title)}")
+    console.print(escape(f"section: {row.clause.section}    source: {', '.join(row.clause.sources)}"), style="dim")
+    console.print(escape(row.clause.summary))
     console.print("  ".join(f"{name} {MARK[row.status(name)]}" for name in STATUSES))
 
     def listing(heading: str, lines: list[str] | None, absent: str) -> None:
@@ -154,7 +161,7 @@ def show_clause(
         elif not lines:
             console.print("  (none)", style="dim")
         for line in lines or []:
-            console.print(f"  {line}")
+            console.print(f"  {escape(line)}")
 
     from referee.proofs.core import THEOREMS
 
@@ -173,7 +180,7 @@ def show_clause(
         "",
     )
     for note in result.notes:
-        console.print(f"\nnote: {note}", style="dim")
+        console.print(f"\nnote: {escape(note)}", style="dim")
 
 
 def docs(
