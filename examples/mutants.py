@@ -174,7 +174,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "vitality_not_clamped", "combat:500.8b", "Vitality loss is not clamped: Vitality goes negative",
         "        lost = min(amount, unit.vitality) if unit.alive else 0\n",
         "        lost = amount if unit.alive else 0\n",
-        ("cost",),
+        ("damage",),
     ),
     Mutant(
         "interest_keeps_max_vitality", "combat:500.8g", "Interest does not debit maximum Vitality",

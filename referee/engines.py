@@ -25,10 +25,9 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .protocol import ProtocolError, decode_observation
@@ -69,6 +68,9 @@ class Engine:
 
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def start(self) -> None:
+        """Get ready to answer (start a process); raises :class:`EngineStartError` if impossible."""
 
     def close(self) -> None:
         pass
@@ -137,7 +139,7 @@ class PythonEngine(Engine):
             answer = self.function(_copy(scenario))
         except _Timeout:
             return EngineFault("hang", f"no answer within {self.timeout:g} s", scenario)
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # an engine calling sys.exit() crashed too
             tb = traceback.format_exc()
             return EngineFault("crash", f"the engine raised {type(error).__name__}: {error}", scenario, tb)
         finally:
@@ -262,6 +264,10 @@ class SubprocessEngine(Engine):
             return ""
         return "\n".join(text.rstrip().splitlines()[-20:])
 
+    def start(self) -> None:
+        if self._process is None:
+            self._start()
+
     def close(self) -> None:
         self._stop()
 
@@ -344,5 +350,3 @@ def python_command(module: str, *args: str) -> str:
     """A command line running ``python -m module`` with this interpreter."""
     return shlex.join([sys.executable, "-m", module, *args])
 
-
-_ = time  # kept for adapters that time their calls

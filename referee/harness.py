@@ -19,10 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import random
 import shlex
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,8 @@ class CheckOptions:
     database: str | None = DATABASE_DIR
     backend: str = "hypothesis"
     shrink: bool = True
+    #: At most this many engine calls are spent shrinking a failure.
+    shrink_budget: int = 3000
     #: The command that reproduces this run, minus the seed (printed with every failure).
     command: str = "referee check"
 
@@ -74,6 +76,8 @@ class CheckReport:
     error: str = ""
     replay: str = ""
     kinds: tuple[str, ...] = ()
+    #: Engine calls spent shrinking the failing scenario.
+    shrink_calls: int = 0
 
     @property
     def ok(self) -> bool:
@@ -129,8 +133,8 @@ class CheckReport:
             lines.append("  " + self.error)
         if self.scenario is not None:
             label = "scenario (shrunk)" if self.status == "mismatch" else "scenario"
-            lines.append(f"{label}:")
-            lines.append("  " + json.dumps(self.scenario, separators=(", ", ": ")))
+            lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
+            lines.append("  " + json.dumps(compact_scenario(self.scenario), separators=(", ", ": ")))
         if self.divergences:
             first, rest = self.divergences[0], self.divergences[1:]
             lines.append(f"first divergence: {first.describe()}")
@@ -144,6 +148,24 @@ class CheckReport:
         if self.replay:
             lines.append(f"replay: {self.replay}")
         return "\n".join(lines)
+
+
+def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
+    """The scenario with every unit field and ruleset option at its default left out (still valid)."""
+    from .protocol import UNIT_DEFAULTS
+
+    out = dict(scenario)
+    if isinstance(out.get("ruleset"), dict):
+        defaults = DEFAULT.to_json()
+        out["ruleset"] = {k: v for k, v in out["ruleset"].items() if defaults.get(k, object()) != v}
+        if not out["ruleset"]:
+            del out["ruleset"]
+    if isinstance(out.get("board"), list):
+        out["board"] = [
+            {k: v for k, v in u.items() if k == "uid" or UNIT_DEFAULTS.get(k, object()) != v} if isinstance(u, dict) else u
+            for u in out["board"]
+        ]
+    return out
 
 
 class _Stop(BaseException):
@@ -208,6 +230,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
     from hypothesis.database import DirectoryBasedExampleDatabase
+    from hypothesis.errors import HypothesisWarning
 
     from .strategies import scenarios
 
@@ -243,9 +266,9 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             state["stop"] = (verdict, scenario, detail)
             raise _Stop()
 
+    # Hypothesis' shrinker is off: it would shrink the whole batch, one engine batch per
+    # step. The failing scenario is shrunk afterwards by ``referee.shrink``, batched.
     phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
-    if options.shrink:
-        phases.append(Phase.shrink)
     config = dict(
         max_examples=max(1, math.ceil(options.examples / batch)),
         deadline=None,
@@ -262,10 +285,15 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     test._hypothesis_internal_add_digest = _digest(engine, options, kinds)  # type: ignore[attr-defined]
 
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds)
+    engine.start()  # an engine that cannot start at all is a usage error, raised here
     try:
-        test()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", HypothesisWarning)
+            test()
     except _Mismatch:
         scenario, divergences = state["failure"]
+        if options.shrink:
+            scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
         report.status = "mismatch"
         report.scenario = _public(scenario)
         report.divergences = divergences
@@ -291,6 +319,27 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     if not report.ok:
         report.replay = _replay(options, seed, report.scenario)
     return report
+
+
+def _shrink(
+    engine: Engine, scenario: dict[str, Any], divergences: list[Divergence], options: CheckOptions
+) -> tuple[dict[str, Any], list[Divergence], int]:
+    """Shrink a failing scenario through the engine, in batches; its new divergences."""
+    from .shrink import shrink
+
+    found: dict[str, Any] = {}
+
+    def still_fails(batch_scenarios: list[dict[str, Any]]) -> int | None:
+        sent = [{**s, "id": f"shrink{i}"} for i, s in enumerate(batch_scenarios)]
+        for i, (scenario_i, answer) in enumerate(zip(sent, engine.run_batch(sent))):
+            verdict, detail = judge(scenario_i, answer, options.comparison)
+            if verdict == "mismatch":
+                found["divergences"] = detail
+                return i
+        return None
+
+    smaller, calls = shrink(_public(scenario), still_fails, batch=max(1, engine.batch_size), budget=options.shrink_budget)
+    return smaller, found.get("divergences", divergences), calls
 
 
 def _public(scenario: dict[str, Any]) -> dict[str, Any]:
@@ -335,5 +384,3 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
         report.status, report.error = "model-error", detail
     return report
 
-
-_ = os  # used by callers that set the working directory

@@ -1,1 +1,176 @@
-"""pytest plugin entry point (filled in by the differential harness)."""
+"""The referee pytest plugin: check an engine from its own test suite.
+
+Loaded through pytest's entry-point convention (``pytest11``), so installing referee is
+enough. It is inert unless asked: without ``--referee-python`` / ``--referee-engine`` (or
+a ``referee_engine`` fixture of your own) it adds no tests and changes nothing.
+
+Two ways in:
+
+* command line only: ``pytest --referee-python mygame.engine:run`` (or
+  ``--referee-engine "mygame --json-lines"``) adds one test per rule area (one per action
+  kind: ``referee[damage]``, ``referee[hit]``, ``referee[cost]``, ``referee[bloodletting]``),
+  so a divergence fails exactly the area it is in;
+* a fixture: define ``referee_engine`` in your ``conftest.py`` (a callable, a
+  ``"package.module:function"`` string, or an ``Engine``), and write::
+
+      def test_rules_agree_with_referee(referee_area):
+          referee_area.check()   # one test per rule area, via parametrization
+
+Options: ``--referee-examples N`` (per area), ``--referee-seed S``, ``--referee-compare``,
+``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+AREAS_HELP = "action kinds to check, comma-separated (default: every kind the model has)"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("referee", "differential checking against the referee model")
+    group.addoption("--referee-python", default=None, help="an in-process engine: package.module:function")
+    group.addoption("--referee-engine", default=None, help='a JSON-lines engine program: "CMD ARGS"')
+    group.addoption("--referee-examples", type=int, default=200, help="scenarios per rule area (default 200)")
+    group.addoption("--referee-seed", type=int, default=None, help="random seed (printed with every failure)")
+    group.addoption("--referee-compare", default="full", help="full | state | fields")
+    group.addoption("--referee-fields", default=None, help="unit fields for --referee-compare fields")
+    group.addoption("--referee-events", default=None, help="all | none | name,name")
+    group.addoption("--referee-timeout", type=float, default=5.0, help="seconds per scenario")
+    group.addoption("--referee-kinds", default=None, help=AREAS_HELP)
+
+
+def _configured(config: pytest.Config) -> bool:
+    return bool(config.getoption("--referee-python") or config.getoption("--referee-engine"))
+
+
+def _areas(config: pytest.Config) -> list[str]:
+    from referee.actions import ACTION_KINDS
+
+    chosen = config.getoption("--referee-kinds")
+    return [k.strip() for k in chosen.split(",")] if chosen else list(ACTION_KINDS)
+
+
+class RefereeArea:
+    """One rule area (an action kind) to check against the model."""
+
+    def __init__(self, config: pytest.Config, kind: str, engine: Any) -> None:
+        self.config = config
+        self.kind = kind
+        self.engine = engine
+
+    def run(self):
+        from referee.compare import Comparison
+        from referee.harness import CheckOptions, check
+
+        comparison = Comparison.from_options(
+            self.config.getoption("--referee-compare"),
+            self.config.getoption("--referee-fields"),
+            self.config.getoption("--referee-events"),
+        )
+        options = CheckOptions(
+            examples=self.config.getoption("--referee-examples"),
+            seed=self.config.getoption("--referee-seed"),
+            kinds=(self.kind,),
+            comparison=comparison,
+            command=f"referee check {self._engine_words()} --kinds {self.kind}",
+        )
+        return check(self.engine, options)
+
+    def check(self) -> None:
+        """Fail (with the report: shrunk scenario, divergence, clause trail, replay) on any disagreement."""
+        report = self.run()
+        if not report.ok:
+            pytest.fail(report.text(), pytrace=False)
+
+    def _engine_words(self) -> str:
+        import shlex
+
+        python = self.config.getoption("--referee-python")
+        if python:
+            return f"--python {python}"
+        command = self.config.getoption("--referee-engine")
+        return f"--engine {shlex.quote(command)}" if command else "--python <your engine>"
+
+
+def _make_engine(config: pytest.Config, spec: Any = None):
+    from referee.engines import Engine, PythonEngine, make_engine
+
+    timeout = config.getoption("--referee-timeout")
+    if spec is None:
+        return make_engine(config.getoption("--referee-python"), config.getoption("--referee-engine"), timeout, 32)
+    if isinstance(spec, Engine):
+        return spec
+    return PythonEngine(spec, timeout=timeout)
+
+
+# --------------------------------------------------------------------------------------
+# Command-line mode: one generated test per rule area
+# --------------------------------------------------------------------------------------
+
+
+class RefereeItem(pytest.Item):
+    def __init__(self, *, kind: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind = kind
+
+    def runtest(self) -> None:
+        engine = self.session.config.stash.get(_ENGINE_KEY, None)
+        if engine is None:
+            engine = _make_engine(self.config)
+            engine.start()
+            self.session.config.stash[_ENGINE_KEY] = engine
+        RefereeArea(self.config, self.kind, engine).check()
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, pytest.fail.Exception):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[str, int | None, str]:
+        return "referee", None, f"referee[{self.kind}]"
+
+
+_ENGINE_KEY = pytest.StashKey[Any]()
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not _configured(config):
+        return
+    for kind in _areas(config):
+        items.append(RefereeItem.from_parent(session, name=f"referee[{kind}]", kind=kind))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    engine = config.stash.get(_ENGINE_KEY, None)
+    if engine is not None:
+        engine.close()
+
+
+# --------------------------------------------------------------------------------------
+# Fixture mode
+# --------------------------------------------------------------------------------------
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "referee_area" in metafunc.fixturenames:
+        metafunc.parametrize("referee_area", _areas(metafunc.config), indirect=True)
+
+
+@pytest.fixture(scope="session")
+def referee_engine(pytestconfig: pytest.Config):
+    """The engine under test; override it in your conftest.py, or give --referee-python/--referee-engine."""
+    if not _configured(pytestconfig):
+        pytest.skip("no engine for referee: give --referee-python or --referee-engine, or define a referee_engine fixture")
+    engine = _make_engine(pytestconfig)
+    engine.start()
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
+def referee_area(request: pytest.FixtureRequest, referee_engine: Any) -> RefereeArea:
+    """One rule area (action kind) of the model, ready to ``check()`` the engine against."""
+    return RefereeArea(request.config, request.param, _make_engine(request.config, referee_engine))

@@ -80,13 +80,30 @@ def armor_boundary_step(armor: int) -> int | None:
     return (root + 20) // math.gcd(20, root + 20)
 
 
+def past_flat(armor: int, step: int) -> int:
+    """Half the time 0; otherwise the multiple of ``step`` whose survivors first exceed the flat reduction.
+
+    ``m * step`` damage into ``r*r`` Armor leaves exactly ``20*m*step/(r+20)`` after the
+    percentage; if that is below ``r*r/5`` the flat reduction swallows it and the boundary
+    is invisible. (A bug at a boundary hides behind the next step unless the draw aims past it.)
+    """
+    if armor <= 0:
+        return 0
+    survivors_per_multiple = 20 * step / (math.isqrt(armor) + 20)
+    return int(armor / 5 / survivors_per_multiple)
+
+
+_PAST_FLAT = st.booleans()
+
+
 def draw_damage(draw: Any, armor: int) -> int:
     """A damage amount, often on a rounding boundary of ``armor`` or of an Insurance point."""
     shape = draw(_DAMAGE_SHAPE)
     if shape == "exact":
         step = armor_boundary_step(armor)
         if step is not None:
-            return max(draw(_MULTIPLE) * step + draw(_NEIGHBOUR), 0)
+            base = past_flat(armor, step) if draw(_PAST_FLAT) else 0
+            return max((base + draw(_MULTIPLE)) * step + draw(_NEIGHBOUR), 0)
         return draw(_PLAIN)
     if shape == "insurance":
         return 25 * draw(_INSURANCE_POINTS) + draw(_NEIGHBOUR)
@@ -238,18 +255,32 @@ def _cost_kinds(kinds: tuple[str, ...]) -> Any:
 
 
 def _damage_kinds(kinds: tuple[str, ...]) -> Any:
-    return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(kinds))
+    """The lanes, with the first (a plain hit, which meets every layer) drawn three times as often."""
+    weighted = (kinds[0], kinds[0], *kinds) if kinds else kinds
+    return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
 
 
+_BOUNDARY_PAIR = st.sampled_from((False, False, True))
+_ARMED = st.sampled_from((False, True))
+_RETALIATION = st.integers(1, 9)
 _ROLLS = st.lists(st.booleans(), max_size=2)
 _SOME_ROLLS = st.lists(st.booleans(), min_size=1, max_size=2)
-_SOURCE_SHAPE = st.sampled_from(("enemy", "none", "any"))
+_SOURCE_SHAPE = st.sampled_from(("enemy", "none", "any", "ally"))
 
 
 def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...], name: str = "damage") -> dict[str, Any]:
     """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
     target = pick(draw, units)
-    amount = draw_damage(draw, target["armor"])
+    override: dict[str, Any] = {}
+    if draw(_BOUNDARY_PAIR):
+        # Armor and damage chosen together, on an exact boundary of the curve, past the flat step.
+        armor = draw(_ROOT) ** 2
+        step = armor_boundary_step(armor)
+        amount = max((past_flat(armor, step) + draw(_MULTIPLE)) * step + draw(_NEIGHBOUR), 0)
+        override = {"armor": armor}
+        target = {**target, **override}
+    else:
+        amount = draw_damage(draw, target["armor"])
     enemies = [u["uid"] for u in units if u["side"] != target["side"]]
     others = [u["uid"] for u in units if u["uid"] != target["uid"]]
     shape = draw(_SOURCE_SHAPE)
@@ -257,6 +288,8 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         source = pick(draw, enemies)
     elif shape == "any" and others:
         source = pick(draw, others)
+    elif shape == "ally" and len(others) > len(enemies):
+        source = pick(draw, [u for u in others if u not in enemies])
     else:
         source = None
     action = {
@@ -268,7 +301,10 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         "allows_dormant": draw(_RARELY),
         "riposte_rolls": draw(_SOME_ROLLS if name == "hit" else _ROLLS),
     }
-    action["_align"] = {target["uid"]: align_target(draw, target, amount)}
+    if name == "hit" and draw(_ARMED):
+        # the target answers: every retaliation it could carry, small and distinct
+        override.update(thorns=draw(_RETALIATION), riposte=draw(_RETALIATION), retort=draw(_RETALIATION), reflect=True)
+    action["_align"] = {target["uid"]: {**align_target(draw, target, amount), **override}}
     return action
 
 

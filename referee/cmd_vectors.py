@@ -1,0 +1,112 @@
+"""``referee vectors export DIR`` and ``referee vectors run DIR --engine CMD``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    vectors_app = typer.Typer(help="Conformance vectors: export them, or replay them through an engine.", no_args_is_help=True)
+    app.add_typer(vectors_app, name="vectors")
+
+    @vectors_app.command("export")
+    def export_command(
+        folder: Path = typer.Argument(..., help="the folder to write (manifest.json and one file per vector)"),
+        only: Optional[str] = typer.Option(None, "--only", help="only templates whose name starts with this (e.g. cost/)"),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="no per-template progress"),
+    ) -> None:
+        """Find a vector for every branch of every modeled clause (Z3), add the boundary cases, write them."""
+        from .vectors import export, generate
+
+        say = (lambda text: None) if quiet else (lambda text: typer.echo(text, err=True))
+        vectors, coverage = generate(progress=say, only=only)
+        manifest = export(folder, vectors, coverage)
+        branches = manifest["branches"]
+        typer.echo(
+            f"wrote {len(vectors)} vectors to {folder} covering {len(manifest['clauses'])} clauses; "
+            f"branches: {len(branches['covered'])} covered, {len(branches['unreachable'])} unreachable "
+            f"(proved by Z3), {len(branches['unknown'])} unknown, of {branches['total']}"
+        )
+        if branches["unknown"]:
+            typer.echo("unknown branches (no answer within the resource limit):", err=True)
+            for branch in branches["unknown"]:
+                typer.echo(f"  {branch}", err=True)
+            raise typer.Exit(1)
+
+    @vectors_app.command("run")
+    def run_command(
+        folder: Path = typer.Argument(..., help="a folder written by `referee vectors export`"),
+        python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
+        engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
+        compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
+        fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields"),
+        events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name"),
+        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario"),
+        batch: int = typer.Option(64, "--batch", help="scenarios per batch for a JSON-lines engine"),
+        json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
+        junit: Optional[str] = typer.Option(None, "--junit", help="write JUnit XML (one test case per clause)"),
+    ) -> None:
+        """Replay exported vectors through an engine and report per clause."""
+        from .compare import Comparison
+        from .engines import EngineStartError, make_engine
+        from .vectors import run_vectors
+
+        if not (folder / "manifest.json").is_file():
+            typer.echo(f"referee vectors run: {folder}/manifest.json not found (run `referee vectors export` first)", err=True)
+            raise typer.Exit(2)
+        try:
+            comparison = Comparison.from_options(compare_mode, fields, events)
+            the_engine = make_engine(python, engine, timeout, batch)
+            with the_engine:
+                the_engine.start()
+                results = run_vectors(folder, the_engine, comparison)
+        except (ValueError, EngineStartError) as error:
+            typer.echo(f"referee vectors run: {error}", err=True)
+            raise typer.Exit(2)
+        per_clause: dict[str, list] = {}
+        for result in results:
+            for clause in result.clauses or ["(none)"]:
+                per_clause.setdefault(clause, []).append(result)
+        failed = [r for r in results if r.status != "pass"]
+        if json_out:
+            typer.echo(json.dumps({
+                "compared": comparison.to_json(),
+                "vectors": len(results),
+                "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses} for r in failed],
+                "clauses": {c: {"vectors": len(rs), "failed": sum(r.status != "pass" for r in rs)} for c, rs in sorted(per_clause.items())},
+            }, indent=2))
+        else:
+            typer.echo(f"referee vectors run: {len(results) - len(failed)}/{len(results)} vectors pass "
+                       f"({the_engine.name}; compared: {comparison.describe()})")
+            for clause, rs in sorted(per_clause.items()):
+                bad = sum(r.status != "pass" for r in rs)
+                typer.echo(f"  {'FAIL' if bad else 'ok  '} {clause:<18} {len(rs) - bad}/{len(rs)}")
+            for r in failed[:20]:
+                typer.echo(f"  {r.status}: {r.path}: {r.detail}")
+            if len(failed) > 20:
+                typer.echo(f"  ... and {len(failed) - 20} more")
+        if junit:
+            _write_junit(junit, per_clause)
+        raise typer.Exit(1 if failed else 0)
+
+
+def _write_junit(path: str, per_clause: dict[str, list]) -> None:
+    from xml.sax.saxutils import escape, quoteattr
+
+    failures = sum(1 for rs in per_clause.values() if any(r.status != "pass" for r in rs))
+    lines = ['<?xml version="1.0" encoding="utf-8"?>',
+             f'<testsuites><testsuite name="referee vectors" tests="{len(per_clause)}" failures="{failures}">']
+    for clause, rs in sorted(per_clause.items()):
+        lines.append(f'<testcase classname="referee.vectors" name={quoteattr(clause)}>')
+        bad = [r for r in rs if r.status != "pass"]
+        if bad:
+            text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
+            lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(text)}</failure>")
+        lines.append("</testcase>")
+    lines.append("</testsuite></testsuites>")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(lines) + "\n")
