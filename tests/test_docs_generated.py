@@ -74,3 +74,11 @@ def test_register_page_shows_each_entry_with_its_readings_default_and_option(tmp
     for text in ("## INT-900: How?", "`combat:500.2d`", "  - mirror: one", "**default:** mirror", "`negative_armor`", "Because."):
         assert text in page
     assert "No entries yet." in docgen.render_interpretations([])
+
+
+def test_every_doc_page_is_reachable_from_the_guide_hub():
+    hub = ROOT / "docs" / "index.md"
+    linked = {(hub.parent / target).resolve() for target in _LINK.findall(hub.read_text(encoding="utf-8"))}
+    pages = {p.resolve() for p in (ROOT / "docs").rglob("*") if p.suffix in (".md", ".json") and p != hub}
+    orphans = sorted(p.relative_to(ROOT).as_posix() for p in pages - linked)
+    assert not orphans, f"link these from docs/index.md: {orphans}"
