@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// A tiny non-Python engine for the referee guide: Vitality costs (500.8) only.
+//
+// It speaks the referee/1 JSON-lines protocol: one scenario per line on stdin, one
+// observation per line on stdout. Check it with:
+//
+//   referee check --engine "node examples/node/engine.js" --kinds cost
+//
+// A scenario with an action it does not implement is answered with a crash (exit 1)
+// and a message on stderr, which the harness reports as an engine fault.
+"use strict";
+
+const readline = require("readline");
+
+const DEFY_DEATH_ANSWERS = { bloodletting: true, retaliation: true, interest: false, self_destruct: false };
+const RESET_RUNES = ["adrenaline", "momentum", "bolster"];
+
+function runScenario(scenario) {
+  const board = scenario.board.map((u) => Object.assign({}, u));
+  const byUid = new Map(board.map((u) => [u.uid, u]));
+  const leaves = (scenario.ruleset && scenario.ruleset.defy_death_leaves) || 1;
+  const events = [];
+  const emit = (name, unit, amount = 0, other = null, detail = null) =>
+    events.push({ name, unit, amount, other, detail });
+
+  function die(unit, killer) {
+    emit("death", unit.uid, 0, killer);
+    unit.alive = false;
+    unit.vitality = 0;
+    unit.shield = 0;
+    for (const rune of RESET_RUNES) unit[rune] = 0;
+    for (const other of board) if (other !== unit && other.alive) emit("macabre", other.uid, 0, unit.uid);
+    if (unit.deathrattle) emit("deathrattle", unit.uid);
+    if (unit.vessels > 0) {
+      emit("vessel_revival", unit.uid);
+      unit.alive = true;
+      unit.vitality = unit.max_vitality;
+      unit.vessels -= 1;
+    } else if (unit.everlasting) {
+      emit("everlasting_scheduled", unit.uid);
+    }
+  }
+
+  function payCost(action) {
+    const payer = byUid.get(action.payer);
+    const kind = action.cost_kind;
+    const beneficiary = action.beneficiary === undefined ? null : action.beneficiary;
+    const other = beneficiary === null ? null : byUid.get(beneficiary);
+    if (kind === "retaliation" && other) {
+      if (other === payer || other.side === payer.side) {
+        emit("cost_refused", payer.uid, 0, beneficiary, other === payer ? "self" : "ally");
+        return;
+      }
+    }
+    const refusal = !payer.alive ? "dead" : payer.entrapped ? "entrapped"
+      : kind === "retaliation" && payer.dormant ? "dormant" : null;
+    if (refusal) {
+      emit("cost_refused", payer.uid, 0, beneficiary, refusal);
+      return;
+    }
+    const discards = payer.is_tool || payer.is_hub;
+    const owed = discards ? 0 : kind === "self_destruct" ? payer.vitality
+      : Math.min(Math.max(action.amount, 0), payer.vitality);
+    let price = owed;
+    if (DEFY_DEATH_ANSWERS[kind] && payer.defy_death && owed > 0 && owed >= payer.vitality) {
+      price = Math.max(payer.vitality - leaves, 0);
+      emit("defy_death", payer.uid, Math.max(action.amount, 0) - price);
+      payer.defy_death = false;
+    }
+    if (kind === "self_destruct" && payer.shield > 0 && !discards) {
+      emit("shield_scrapped", payer.uid, payer.shield);
+      payer.shield = 0;
+    }
+    if (kind === "interest") payer.max_vitality -= price;
+    const lost = payer.alive ? Math.min(price, payer.vitality) : 0;
+    payer.vitality -= lost;
+    if (lost > 0) {
+      emit("cost_paid", payer.uid, lost, beneficiary, kind);
+      if (kind === "interest") emit("max_vitality_lowered", payer.uid, lost);
+      if (kind === "retaliation" && beneficiary !== null) {
+        emit("credit", beneficiary, lost, payer.uid);
+        if (payer.is_boss) emit("phasebreak_check", payer.uid, lost, beneficiary);
+        else emit("feast", beneficiary, lost, payer.uid);
+      }
+      emit("vitality_lost", payer.uid, lost);
+      for (const rune of RESET_RUNES) if (payer[rune] > 0) emit("rune_reset", payer.uid, 0, null, rune);
+      emit("threshold_reevaluated", payer.uid);
+      for (const rune of RESET_RUNES) payer[rune] = 0;
+      if (payer.vitality <= 0) {
+        die(payer, kind === "retaliation" && beneficiary !== payer.uid ? beneficiary : null);
+      }
+    }
+  }
+
+  for (const action of scenario.actions) {
+    if (action.kind !== "cost") throw new Error(`unsupported action kind ${action.kind}`);
+    payCost(action);
+  }
+  const observation = { protocol: "referee/1", board, events };
+  if (scenario.id !== undefined) observation.id = scenario.id;
+  return observation;
+}
+
+const lines = readline.createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  if (!line.trim()) return;
+  try {
+    process.stdout.write(JSON.stringify(runScenario(JSON.parse(line))) + "\n");
+  } catch (error) {
+    process.stderr.write(`node engine: ${error.message}\n`);
+    process.exit(1);
+  }
+});
