@@ -308,9 +308,8 @@ def process_lethal_redirect(
 
 
 def moved_instance(instance: DamageInstance, receiver: str, amount: Int) -> DamageInstance:
-    """The receiver's own instance of moved damage: same source and kind, never moved again (500.1g)."""
-    return DamageInstance(receiver, amount, instance.source, instance.kind, instance.allows_dormant,
-                          instance.riposte_rolls, redirected=True)
+    """The receiver's own instance of moved damage: same source, kind and flags, never moved again (500.1g)."""
+    return replace(instance, target=receiver, amount=amount, redirected=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -423,9 +422,9 @@ def process_damage_instance(
     board: Board, instance: DamageInstance, ruleset: Ruleset, log: EventLog
 ) -> tuple[Board, DamageOutcome]:
     """One instance, step by step (500.1); events go to ``log``."""
-    if not is_symbolic(instance.amount) and instance.amount <= 0:
-        return board, quiet_outcome(instance.target)  # 500.1-3: nothing happens
     recipient = board.unit(instance.target)
+    if not is_symbolic(instance.amount) and instance.amount <= 0:  # 500.1-3: nothing happens
+        return board, replace(quiet_outcome(recipient.uid), amount=compute_entering_amount(recipient, instance))
     source = board.unit(instance.source) if board.has(instance.source) else None
     multiplier = compute_multiplier(source.shield_multiplier) if source is not None else 1
     amount = compute_entering_amount(recipient, instance)
