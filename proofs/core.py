@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from referee.model.arith import and_, symbolic
+from referee.model.arith import and_, is_symbolic, not_, or_, symbolic
 from referee.model.clauses import ClauseId, parse_clause_id
 from referee.model.state import Unit
 
@@ -45,9 +45,12 @@ RETRY_SEEDS = (0, 1, 2)
 class Vars:
     """Named inputs of a theorem: Z3 constants, or the values of a counterexample."""
 
-    def __init__(self, values: dict[str, Any] | None = None) -> None:
+    def __init__(self, values: dict[str, Any] | None = None, *, strict: bool = False) -> None:
         self._values = values
+        self._strict = strict
         self.created: dict[str, Any] = {}
+        self.lemmas_used: list[str] = []
+        self._facts: list[Any] = []
 
     @property
     def symbolic(self) -> bool:
@@ -66,11 +69,33 @@ class Vars:
             import z3
 
             value = z3.Int(name) if sort == "int" else z3.Bool(name)
+        elif self._strict and name not in self._values:
+            raise KeyError(f"lemma variable {name!r} was not given a term (given: {', '.join(self._values)})")
         else:
             default = 0 if sort == "int" else False
             value = self._values.get(name, default)
         self.created[name] = value
         return value
+
+    @property
+    def facts(self) -> list[Any]:
+        return self._facts
+
+    def lemma(self, lemma: Theorem, **terms: Any) -> Any:
+        """The proved theorem ``lemma`` instantiated at ``terms``: its ``assume => claim``.
+
+        A theorem is universally quantified over its variables, so once proved it holds at
+        any terms; the theorem using it must name it in ``lemmas=`` and is reported proved
+        only when the lemma is. Inside the encoding, equal ``least_such_that`` calls share
+        one fresh integer, so the lemma speaks about the very terms the theorem uses.
+        """
+        self.lemmas_used.append(lemma.name)
+        inner = Vars(terms, strict=True)
+        obligation = lemma.build(inner)
+        # The lemma's own lemma instances are proved facts, not hypotheses to escape by.
+        fact = and_(*inner.facts, or_(not_(obligation.assume), obligation.claim))
+        self._facts.append(fact)
+        return fact
 
     def unit(self, uid: str, *, side: int = 0, row: int = 0, col: int = 0, **fixed: Any) -> Unit:
         """A unit whose every numeric and Boolean field is a variable ``uid.field``.
@@ -160,6 +185,10 @@ class Theorem:
     bound: str | None = None
     rlimit: int = DEFAULT_RLIMIT
     module: str = ""
+    #: Names of the proved theorems this one instantiates with :meth:`Vars.lemma`.
+    lemmas: tuple[str, ...] = ()
+    #: Model functions (``module:function``) encoded as uninterpreted functions (see :func:`theorem`).
+    abstract: tuple[str, ...] = ()
 
 
 THEOREMS: dict[str, Theorem] = {}
@@ -171,8 +200,16 @@ def theorem(
     bound: str | None = None,
     rlimit: int = DEFAULT_RLIMIT,
     registry: dict[str, Theorem] | None = None,
+    lemmas: tuple[Theorem, ...] | list[Theorem] = (),
+    abstract: tuple[str, ...] | list[str] = (),
 ) -> Callable[[Callable[[Vars], Obligation]], Theorem]:
     """Register a theorem; its name is the function's, its statement the docstring.
+
+    ``abstract`` names model functions (``module:function``, integer arguments) that the
+    encoding replaces by uninterpreted functions, so Z3 reasons only from what the
+    theorem's ``lemmas`` say about them. That over-approximates: a proof holds for every
+    function meeting the lemma instances, the model's among them. A counterexample may
+    not be the model's, and replay reports it as an ``encoding-defect``, never as real.
 
     ``registry`` defaults to :data:`THEOREMS`, the suite ``referee prove`` runs; tests of
     the runner pass their own so that their deliberately false theorems stay out of it.
@@ -196,6 +233,8 @@ def theorem(
             bound=bound,
             rlimit=rlimit,
             module=build.__module__,
+            lemmas=tuple(lemma.name for lemma in lemmas),
+            abstract=tuple(abstract),
         )
         target[thm.name] = thm
         return thm
@@ -252,9 +291,80 @@ def _encode(thm: Theorem, mutant: Mutant | None) -> tuple[Vars, Obligation, list
     with contextlib.ExitStack() as stack:
         if mutant is not None:
             stack.enter_context(mutant.applied())
+        # A mutant is judged on the exact encoding: the abstraction is a proof device, and
+        # its spurious counterexamples would only hide whether the bug is caught.
+        for target in thm.abstract if mutant is None else ():
+            stack.enter_context(_uninterpreted(target))
+        if thm.lemmas:
+            stack.enter_context(_shared_least_such_that())
         context = stack.enter_context(symbolic())
         obligation = thm.build(variables)
+    undeclared = sorted(set(variables.lemmas_used) - set(thm.lemmas))
+    if undeclared:
+        raise ValueError(f"theorem {thm.name} uses lemmas it does not declare in lemmas=: {', '.join(undeclared)}")
     return variables, obligation, context.side_conditions
+
+
+@contextlib.contextmanager
+def _shared_least_such_that() -> Iterator[None]:
+    """Within one encoding, ``least_such_that`` on the same predicate and range is one integer.
+
+    Sound because the encoding is functional (one output per input), which the
+    ``*_encoding_is_functional`` theorems prove for the predicates that use it; it lets a
+    lemma's instance and the theorem name the same fresh integer.
+    """
+    bindings = _bindings("referee.model.arith:least_such_that")
+    current = bindings[0][2]
+    cache: dict[tuple[str, ...], Any] = {}
+
+    def shared(predicate: Callable[[Any], Any], low: Any, high: Any, hint: str) -> Any:
+        import z3
+
+        if not (is_symbolic(low, high) or is_symbolic(predicate(high))):
+            return current(predicate, low, high, hint)
+        probe = predicate(z3.Int("least!probe"))
+        key = (hint, _term_key(low), _term_key(high), _term_key(probe))
+        if key not in cache:
+            cache[key] = current(predicate, low, high, hint)
+        return cache[key]
+
+    try:
+        for owner, alias, _ in bindings:
+            setattr(owner, alias, shared)
+        yield
+    finally:
+        for owner, alias, original in bindings:
+            setattr(owner, alias, original)
+
+
+@contextlib.contextmanager
+def _uninterpreted(target: str) -> Iterator[None]:
+    """Encode the integer function ``target`` as a Z3 uninterpreted function of the same name."""
+    import inspect
+
+    import z3
+
+    bindings = _bindings(target)
+    original = bindings[0][2]
+    arity = len(inspect.signature(original).parameters)
+    probe = original(*(z3.Int(f"{target}!probe{i}") for i in range(arity)))
+    result_sort = probe.sort() if is_symbolic(probe) else z3.IntSort()
+    function = z3.Function(target.rpartition(":")[2], *([z3.IntSort()] * arity), result_sort)
+
+    def applied(*args: Any) -> Any:
+        return function(*(a if is_symbolic(a) else z3.IntVal(a) for a in args))
+
+    try:
+        for owner, alias, _ in bindings:
+            setattr(owner, alias, applied)
+        yield
+    finally:
+        for owner, alias, original_value in bindings:
+            setattr(owner, alias, original_value)
+
+
+def _term_key(value: Any) -> str:
+    return value.sexpr() if is_symbolic(value) else repr(value)
 
 
 @dataclass

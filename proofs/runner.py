@@ -43,13 +43,26 @@ def discover(package: str = "referee.proofs") -> dict[str, Theorem]:
 
 
 def select(theorems: Iterable[Theorem], pattern: str | None) -> list[Theorem]:
-    """Theorems whose name or one of whose clause ids contains ``pattern`` (all when ``None``)."""
-    chosen = []
-    for thm in theorems:
-        names = [thm.name, *(str(c) for c in thm.clauses)]
-        if pattern is None or any(pattern in name for name in names):
-            chosen.append(thm)
-    return chosen
+    """Theorems whose name or one of whose clause ids contains ``pattern`` (all when ``None``).
+
+    The lemmas a chosen theorem uses are chosen too: a theorem is proved only with them.
+    """
+    pool = list(theorems)
+    by_name = {thm.name: thm for thm in pool}
+    wanted = {
+        thm.name
+        for thm in pool
+        if pattern is None or any(pattern in name for name in [thm.name, *(str(c) for c in thm.clauses)])
+    }
+    if not wanted:
+        return []
+    frontier = list(wanted)
+    while frontier:
+        for lemma in by_name[frontier.pop()].lemmas:
+            if lemma not in wanted and lemma in by_name:
+                wanted.add(lemma)
+                frontier.append(lemma)
+    return [thm for thm in pool if thm.name in wanted]
 
 
 # --------------------------------------------------------------------------------------
@@ -91,6 +104,8 @@ class TheoremResult:
     proof: Verdict
     vacuity: Verdict
     mutants: list[MutantResult] = field(default_factory=list)
+    #: Lemmas this theorem uses whose own proof did not come back ``proved``.
+    unproved_lemmas: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -127,6 +142,8 @@ class TheoremResult:
         found = []
         if self.proof.status != "proved":
             found.append(f"{self.name}: proof {self.proof.status}" + _detail(self.proof))
+        for lemma in self.unproved_lemmas:
+            found.append(f"{self.name}: uses lemma {lemma}, which is not proved")
         if self.vacuity.status != "satisfiable":
             found.append(f"{self.name}: vacuity check {self.vacuity.status}" + _detail(self.vacuity))
         for mutant in self.mutants:
@@ -240,6 +257,9 @@ def run(
             if on_verdict is not None:
                 on_verdict(item.task, verdict)
     results = [_assemble(thm, verdicts) for thm in theorems]
+    proved = {r.name for r in results if r.status == "proved"}
+    for result in results:
+        result.unproved_lemmas = [name for name in result.theorem.lemmas if name not in proved]
     return SuiteResult(results, time.perf_counter() - start, jobs, rlimit)
 
 
@@ -309,6 +329,7 @@ def theorem_record(result: TheoremResult) -> dict[str, Any]:
         "bound": thm.bound,
         "module": thm.module,
         "status": result.status,
+        "lemmas": list(thm.lemmas),
         "seconds": round(result.seconds, 3),
         "total_seconds": round(result.total_seconds, 3),
         "rlimit": result.proof.rlimit,
