@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arith import and_, floordiv, ite, max_, not_, or_
+from .arith import and_, floordiv, is_symbolic, ite, max_, not_, or_
 from .clauses import combat
 from .costs import pay_vitality_cost
 from .events import EventLog
@@ -39,8 +39,6 @@ from .state import Board, Bool, Int, Unit
 
 #: Reflect sends back this percentage of what landed (500.7h).
 REFLECT_PERCENT = 5
-#: The retaliation channels answered here, in the order they answer one attacker (INT-110).
-RETALIATION_ORDER = ("thorns", "riposte", "retort")
 
 
 class ScenarioError(ValueError):
@@ -61,7 +59,7 @@ class RollCursor:
 
     def take(self, needed: Bool, why: str) -> Bool:
         """The next roll when ``needed`` holds (``False`` otherwise), advancing the cursor."""
-        if needed is True and not _symbolic(self.used) and self.used >= len(self.rolls):
+        if needed is True and not is_symbolic(self.used) and self.used >= len(self.rolls):
             raise ScenarioError(
                 f"riposte_rolls of {self.where}: roll #{self.used + 1} is needed ({why}) "
                 f"but only {len(self.rolls)} were given"
@@ -71,12 +69,6 @@ class RollCursor:
             roll = ite(self.used == position, self.rolls[position], roll)
         self.used = ite(needed, self.used + 1, self.used)
         return and_(needed, roll)
-
-
-def _symbolic(value: Any) -> bool:
-    from .arith import is_symbolic
-
-    return is_symbolic(value)
 
 
 # --------------------------------------------------------------------------------------
