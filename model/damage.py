@@ -190,14 +190,21 @@ def is_passing_gates(recipient: Unit, instance: DamageInstance, amount: Int) -> 
 
 
 @combat.implements("500.1-1", "500.1-2", "500.1h")
-def process_gate_events(recipient: Unit, instance: DamageInstance, amount: Int, log: EventLog) -> None:
-    """Report a prevented tick or a discarded instance; a dead recipient or no damage is silent (500.1-3)."""
-    log.emit("tick_prevented", when=is_tick_prevented(recipient, instance, amount), unit=recipient.uid,
-             amount=instance.amount, other=instance.source, detail=instance.kind)
-    log.emit("damage_discarded", when=is_discarded_by_tool_or_hub(recipient, amount), unit=recipient.uid,
-             amount=amount, other=instance.source, detail="tool_or_hub")
-    log.emit("damage_discarded", when=is_discarded_by_dormancy(recipient, instance, amount), unit=recipient.uid,
-             amount=amount, other=instance.source, detail="dormant")
+def process_gate_events(recipient: Unit, instance: DamageInstance, amount: Int, log: EventLog) -> tuple[Bool, Bool]:
+    """Report a prevented tick or a discarded instance; a dead recipient or no damage is silent (500.1-3).
+
+    Returns ``(tick prevented, discarded)``.
+    """
+    prevented = is_tick_prevented(recipient, instance, amount)
+    by_tool = is_discarded_by_tool_or_hub(recipient, amount)
+    by_dormancy = is_discarded_by_dormancy(recipient, instance, amount)
+    log.emit("tick_prevented", when=prevented, unit=recipient.uid, amount=instance.amount, other=instance.source,
+             detail=instance.kind)
+    log.emit("damage_discarded", when=by_tool, unit=recipient.uid, amount=amount, other=instance.source,
+             detail="tool_or_hub")
+    log.emit("damage_discarded", when=by_dormancy, unit=recipient.uid, amount=amount, other=instance.source,
+             detail="dormant")
+    return prevented, or_(by_tool, by_dormancy)
 
 
 # --------------------------------------------------------------------------------------
@@ -320,6 +327,8 @@ def moved_instance(instance: DamageInstance, receiver: str, amount: Int) -> Dama
 @combat.implements("500.1-4", "500.1-8", "500.1-9", "500.1-10", "500.1-12")
 def spend_defences(recipient: Unit, m: Mitigation) -> Unit:
     """The recipient's spent layers: an ignore charge, Insurance points, Shield, the defy-death charge."""
+    if is_spending_nothing(m):
+        return recipient
     return replace(
         recipient,
         ignore_charges=recipient.ignore_charges - ite(m.ignored, 1, 0),
@@ -328,6 +337,12 @@ def spend_defences(recipient: Unit, m: Mitigation) -> Unit:
         shield=recipient.shield - m.shield_drained,
         defy_death=ite(m.defied, False, recipient.defy_death),
     )
+
+
+def is_spending_nothing(m: Mitigation) -> bool:
+    """Concretely, whether no layer was spent (a shortcut that skips copying an unchanged unit)."""
+    spent = (m.ignored, m.subrogated_spent, m.insurance_spent, m.shield_drained, m.defied)
+    return not is_symbolic(*spent) and not any(spent)
 
 
 @combat.implements("500.1-8", "500.1-9", "500.1a", "500.1b")
@@ -428,7 +443,7 @@ def process_damage_instance(
     source = board.unit(instance.source) if board.has(instance.source) else None
     multiplier = compute_multiplier(source.shield_multiplier) if source is not None else 1
     amount = compute_entering_amount(recipient, instance)
-    process_gate_events(recipient, instance, amount, log)
+    prevented, discarded = process_gate_events(recipient, instance, amount, log)
     entering = ite(is_passing_gates(recipient, instance, amount), amount, 0)
 
     intercepted: Bool = False
@@ -477,8 +492,8 @@ def process_damage_instance(
         landed=lost > 0,
         died=and_(lost > 0, recipient.alive, recipient.vitality - lost <= 0),
         amount=amount,
-        tick_prevented=is_tick_prevented(recipient, instance, amount),
-        discarded=or_(is_discarded_by_tool_or_hub(recipient, amount), is_discarded_by_dormancy(recipient, instance, amount)),
+        tick_prevented=prevented,
+        discarded=discarded,
         ignored=m.ignored,
         intercepted=intercepted,
         after_cap=m.after_cap,
