@@ -542,6 +542,10 @@ def trace(proofs_file: Path | None = None, *, root: Path | None | Callable[[], P
     tests, test_problems = collect_tests(root)
     docs = collect_docs(root, catalogue)
     register = load_register()
+    from .register import REGISTER_DIR
+
+    if not REGISTER_DIR.is_dir():
+        notes.append(f"interpretation register not found ({REGISTER_DIR}): no register references")
     if tests is None:
         notes.append("tests/ not found (not a source checkout): 'tested' is unknown")
     if docs is None:
