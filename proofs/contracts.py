@@ -25,7 +25,7 @@ from referee.model import arith
 #: Seconds CrossHair may spend on one condition.
 DEFAULT_PER_CONDITION_TIMEOUT = 4.0
 #: Seconds the whole CrossHair run may take before it is stopped and reported.
-DEFAULT_TOTAL_TIMEOUT = 50.0
+DEFAULT_TOTAL_TIMEOUT = 120.0
 
 
 def min_(a: int, b: int) -> int:
@@ -169,6 +169,20 @@ def run_crosshair(
     per_condition_timeout: float = DEFAULT_PER_CONDITION_TIMEOUT, total_timeout: float = DEFAULT_TOTAL_TIMEOUT
 ) -> CrossHairReport:
     """Run ``python -m crosshair check --report_all`` on this module's contracts."""
+    return finish_crosshair(start_crosshair(per_condition_timeout), total_timeout)
+
+
+@dataclass
+class RunningCrossHair:
+    """A CrossHair run started in the background (so the proofs can run meanwhile)."""
+
+    process: subprocess.Popen
+    command: list[str]
+    started: float
+
+
+def start_crosshair(per_condition_timeout: float = DEFAULT_PER_CONDITION_TIMEOUT) -> RunningCrossHair:
+    """Start CrossHair as a subprocess; :func:`finish_crosshair` collects its report."""
     path = inspect.getsourcefile(sys.modules[__name__])
     command = [
         sys.executable,
@@ -179,19 +193,27 @@ def run_crosshair(
         f"--per_condition_timeout={per_condition_timeout:g}",
         str(path),
     ]
-    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return RunningCrossHair(process, command, time.perf_counter())
+
+
+def finish_crosshair(running: RunningCrossHair, total_timeout: float = DEFAULT_TOTAL_TIMEOUT) -> CrossHairReport:
+    """Wait for CrossHair (at most ``total_timeout`` seconds from its start) and read its report."""
+    remaining = max(0.0, total_timeout - (time.perf_counter() - running.started))
     try:
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=total_timeout)
+        stdout, stderr = running.process.communicate(timeout=remaining)
     except subprocess.TimeoutExpired:
-        return CrossHairReport(
-            _results_from(""), time.perf_counter() - start, command, None, f"stopped after {total_timeout:g} s"
-        )
-    seconds = time.perf_counter() - start
-    results = _results_from(completed.stdout)
+        running.process.kill()
+        running.process.communicate()
+        seconds = time.perf_counter() - running.started
+        return CrossHairReport(_results_from(""), seconds, running.command, None, f"stopped after {total_timeout:g} s")
+    seconds = time.perf_counter() - running.started
+    results = _results_from(stdout)
+    code = running.process.returncode
     error = ""
-    if completed.returncode not in (0, 1) or (completed.returncode == 1 and not any(r.conditions for r in results)):
-        error = (completed.stderr.strip().splitlines() or [f"exit code {completed.returncode}"])[-1]
-    return CrossHairReport(results, seconds, command, completed.returncode, error)
+    if code not in (0, 1) or (code == 1 and not any(c.severity == "error" for r in results for c in r.conditions)):
+        error = (stderr.strip().splitlines() or [f"exit code {code}"])[-1]
+    return CrossHairReport(results, seconds, running.command, code, error)
 
 
 def _results_from(output: str) -> list[ContractResult]:

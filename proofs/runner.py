@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import pkgutil
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,12 +35,29 @@ DEFAULT_TASK_TIMEOUT = 300.0
 # --------------------------------------------------------------------------------------
 
 
+#: Theorem modules that failed to import during :func:`discover`, with the error.
+IMPORT_ERRORS: list[tuple[str, str]] = []
+
+
 def discover(package: str = "referee.proofs") -> dict[str, Theorem]:
-    """Import every module under ``package`` (recursively), registering their theorems."""
+    """Import every module under ``package`` (recursively), registering their theorems.
+
+    A module that fails to import is recorded in :data:`IMPORT_ERRORS` (and ``referee
+    prove`` fails naming it) while the others still run.
+    """
     root = importlib.import_module(package)
-    for info in pkgutil.walk_packages(root.__path__, root.__name__ + "."):
-        importlib.import_module(info.name)
+    IMPORT_ERRORS.clear()
+    for info in pkgutil.walk_packages(root.__path__, root.__name__ + ".", onerror=_record_error):
+        try:
+            importlib.import_module(info.name)
+        except Exception as error:  # noqa: BLE001 - reported by name, the rest still runs
+            _record_error(info.name, error)
     return THEOREMS
+
+
+def _record_error(name: str, error: BaseException | None = None) -> None:
+    error = error if error is not None else sys.exc_info()[1]
+    IMPORT_ERRORS.append((name, f"{type(error).__name__}: {error}"))
 
 
 def select(theorems: Iterable[Theorem], pattern: str | None) -> list[Theorem]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -60,21 +59,19 @@ def prove_command(
     """Prove every theorem (with vacuity and mutant checks) and check the helpers' contracts."""
     err = Console(stderr=True)
     theorems = runner.select(runner.discover().values(), pattern)
+    for module, error in runner.IMPORT_ERRORS:
+        err.print(f"[red]error:[/] theorem module {module} failed to import: {error}", highlight=False)
     if not theorems:
         err.print(f"[red]error:[/] no theorem matches -k {pattern!r} (by name or clause id); nothing to prove")
         raise typer.Exit(EXIT_USAGE)
 
-    crosshair: dict[str, Any] = {}
-    thread = None
-    if not no_crosshair:
-        thread = threading.Thread(target=_run_crosshair, args=(crosshair,), daemon=True)
-        thread.start()
+    from referee.proofs import contracts
 
+    running = None if no_crosshair else contracts.start_crosshair()
     suite = _run_with_progress(theorems, jobs, rlimit, timeout, err, quiet=json_output)
-    if thread is not None:
-        thread.join()
-    report = crosshair.get("report")
-    problems = suite.problems()
+    report = None if running is None else contracts.finish_crosshair(running)
+    problems = [f"{module}: import failed: {error}" for module, error in runner.IMPORT_ERRORS]
+    problems += suite.problems()
     if report is not None and not report.ok:
         problems += _crosshair_problems(report)
 
@@ -86,12 +83,6 @@ def prove_command(
         out = Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
         _print_human(out, suite, report, problems, pattern, jobs)
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
-
-
-def _run_crosshair(into: dict[str, Any]) -> None:
-    from referee.proofs.contracts import run_crosshair
-
-    into["report"] = run_crosshair()
 
 
 def _run_with_progress(
