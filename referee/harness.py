@@ -51,7 +51,7 @@ class CheckOptions:
     backend: str = "hypothesis"
     shrink: bool = True
     #: At most this many engine calls are spent shrinking a failure.
-    shrink_budget: int = 3000
+    shrink_budget: int = 1500
     #: The command that reproduces this run, minus the seed (printed with every failure).
     command: str = "referee check"
 
@@ -227,7 +227,6 @@ def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> by
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
     """Run the differential check; never raises for anything the engine does."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import HypothesisWarning
@@ -281,7 +280,10 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     )
     if options.backend != "hypothesis":
         config["backend"] = options.backend
-    test = hypothesis_seed(seed)(settings(**config)(given(strategy)(run)))
+    # Hypothesis' @seed would switch the example database off; the seed is set the way
+    # @seed sets it, and the database stays on, so a stored failure is still replayed first.
+    run._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    test = settings(**config)(given(strategy)(run))
     test._hypothesis_internal_add_digest = _digest(engine, options, kinds)  # type: ignore[attr-defined]
 
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds)

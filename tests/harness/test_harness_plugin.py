@@ -43,7 +43,7 @@ def test_fixture_mode_with_the_engine_given_by_a_fixture(pytester: pytest.Pytest
         "from referee.examples.mutants import load\n"
         "@pytest.fixture(scope='session')\n"
         "def referee_engine():\n"
-        "    return load('missing_dormant_gate').run\n"
+        "    return load('shield_before_insurance').run\n"
     )
     pytester.makepyfile("def test_rules(referee_area):\n    referee_area.check()\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "--referee-examples", "200", "--referee-seed", "2",

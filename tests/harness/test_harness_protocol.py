@@ -130,6 +130,7 @@ def _other_names_in_tables() -> set[str]:
     from referee.protocol import UNIT_FIELDS
 
     names = set(UNIT_FIELDS) | set(FAULT_KINDS) | set(ACTION_KINDS) | {"protocol", "id", "ruleset", "board", "actions", "events"}
+    names |= {"full", "state", "fields"}  # comparison modes
     for kind in ACTION_KINDS.values():
         names |= {f.name for f in kind.fields}
     from referee.actions import HIT_FIELDS
