@@ -23,7 +23,6 @@ import time
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
 
-from referee.compare import Comparison
 from referee.engines import PythonEngine, SubprocessEngine, python_command
 from referee.examples.mutants import MUTANTS, load
 from referee.harness import CheckOptions, check

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -139,5 +138,3 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
         words += ["--max-actions", str(max_actions)]
     return shlex.join(words)
 
-
-_ = sys

@@ -68,6 +68,7 @@ _DAMAGE_SHAPE = st.sampled_from(("plain", "exact", "exact", "insurance", "nonpos
 _PLAIN = st.integers(1, 120)
 _MULTIPLE = st.integers(1, 12)
 _INSURANCE_POINTS = st.integers(1, 6)
+_SPARE_POINTS = st.integers(0, 2)
 _NONPOSITIVE = st.sampled_from((0, -1, -25))
 _LARGE = st.integers(1, 2000)
 
@@ -260,7 +261,7 @@ def _damage_kinds(kinds: tuple[str, ...]) -> Any:
     return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
 
 
-_BOUNDARY_PAIR = st.sampled_from((False, False, True))
+_BOUNDARY_PAIR = st.sampled_from(("none", "none", "armor", "insurance"))
 _ARMED = st.sampled_from((False, True))
 _RETALIATION = st.integers(1, 9)
 _ROLLS = st.lists(st.booleans(), max_size=2)
@@ -272,12 +273,21 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
     """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
     target = pick(draw, units)
     override: dict[str, Any] = {}
-    if draw(_BOUNDARY_PAIR):
+    pair = draw(_BOUNDARY_PAIR)
+    if pair == "armor":
         # Armor and damage chosen together, on an exact boundary of the curve, past the flat step.
         armor = draw(_ROOT) ** 2
         step = armor_boundary_step(armor)
         amount = max((past_flat(armor, step) + draw(_MULTIPLE)) * step + draw(_NEIGHBOUR), 0)
         override = {"armor": armor}
+        target = {**target, **override}
+    elif pair == "insurance":
+        # 24/25/26 around an Insurance point: no Armor, k points, 25k damage and its neighbours.
+        points = draw(_INSURANCE_POINTS)
+        amount = 25 * points + draw(_NEIGHBOUR)
+        plain = draw(st.booleans())
+        held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
+        override = {"armor": 0, "has_cap": False, "insurance": held if plain else 0, "subrogated": 0 if plain else held}
         target = {**target, **override}
     else:
         amount = draw_damage(draw, target["armor"])

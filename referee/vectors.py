@@ -21,7 +21,6 @@ Layout of an exported folder (documented in ``docs/protocol.md``)::
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 import time
@@ -295,7 +294,7 @@ def discover(template: Template) -> tuple[Vars, list[Any], list[tuple[Site, Any]
     """Run a template symbolically; its variables, side conditions and branch points."""
     from referee.model import arith
 
-    from .actions import ACTION_KINDS, decode_action
+    from .actions import ACTION_KINDS
 
     load_all_model_modules()
     codes = {}
@@ -336,7 +335,6 @@ def discover(template: Template) -> tuple[Vars, list[Any], list[tuple[Site, Any]
                 kind.run(board, action, DEFAULT)
         finally:
             sys.setprofile(previous)
-    _ = decode_action  # the concrete action is decoded later, from the scenario JSON
     return variables, list(context.side_conditions), points
 
 
@@ -348,29 +346,6 @@ def _values(variables: Vars, model: Any) -> dict[str, Any]:
         value = model.eval(term, model_completion=True)
         values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
     return values
-
-
-def solve(formulas: list[Any], variables: Vars, rlimit: int = RLIMIT) -> tuple[str, dict[str, Any] | None]:
-    """``("sat", values)``, ``("unsat", None)`` or ``("unknown", None)``, in a fresh context."""
-    import z3
-
-    ctx = z3.Context()
-    solver = z3.Solver(ctx=ctx)
-    solver.set("rlimit", rlimit)
-    solver.set("random_seed", 0)
-    for f in formulas:
-        solver.add((z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx))
-    answer = solver.check()
-    if answer == z3.unsat:
-        return "unsat", None
-    if answer != z3.sat:
-        return "unknown", None
-    model = solver.model()
-    values = {}
-    for name, term in variables.created.items():
-        value = model.eval(term.translate(ctx), model_completion=True)
-        values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
-    return "sat", values
 
 
 # --------------------------------------------------------------------------------------
@@ -666,5 +641,3 @@ def run_vectors(folder: Path, engine: Any, comparison: Any) -> list[VectorResult
                 results.append(VectorResult(entry["path"], entry["clauses"], "pass"))
     return results
 
-
-_ = contextlib
