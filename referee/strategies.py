@@ -261,7 +261,11 @@ def _damage_kinds(kinds: tuple[str, ...]) -> Any:
     return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
 
 
-_BOUNDARY_PAIR = st.sampled_from(("none", "none", "armor", "insurance"))
+_BOUNDARY_PAIR = st.sampled_from(("none", "none", "armor", "insurance", "shield"))
+_SHIELD_HIT = st.integers(1, 60)
+_SHIELD_POOL = st.integers(1, 50)
+_MULTIPLIER = st.integers(2, 3)
+_BOSS = st.sampled_from((False, False, False, True))
 _ARMED = st.sampled_from((False, True))
 _RETALIATION = st.integers(1, 9)
 _ROLLS = st.lists(st.booleans(), max_size=2)
@@ -289,6 +293,11 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
         override = {"armor": 0, "has_cap": False, "insurance": held if plain else 0, "subrogated": 0 if plain else held}
         target = {**target, **override}
+    elif pair == "shield":
+        # a Shield that breaks under a multiplied drain: the pool not a multiple of the multiplier
+        amount = draw(_SHIELD_HIT)
+        override = {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": draw(_SHIELD_POOL)}
+        target = {**target, **override}
     else:
         amount = draw_damage(draw, target["armor"])
     enemies = [u["uid"] for u in units if u["side"] != target["side"]]
@@ -314,7 +323,11 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
     if name == "hit" and draw(_ARMED):
         # the target answers: every retaliation it could carry, small and distinct
         override.update(thorns=draw(_RETALIATION), riposte=draw(_RETALIATION), retort=draw(_RETALIATION), reflect=True)
+    if name == "hit" and draw(_BOSS):
+        override.update(is_boss=True, is_tool=False, is_hub=False, reflect=True)
     action["_align"] = {target["uid"]: {**align_target(draw, target, amount), **override}}
+    if pair == "shield" and source is not None:
+        action["_align"][source] = {"shield_multiplier": draw(_MULTIPLIER)}
     return action
 
 
