@@ -155,7 +155,7 @@ def _print_human(
     satisfiable = sum(r.vacuity.status == "satisfiable" for r in suite.theorems)
     checks = sum(2 + len(r.mutants) for r in suite.theorems)
     summary = (
-        f"{len(suite.theorems)} theorems: {suite.count('proved')} proved, "
+        f"{len(suite.theorems)} theorem{'s' if len(suite.theorems) != 1 else ''}: {suite.count('proved')} proved, "
         f"{suite.count('counterexample')} counterexample, {suite.count('unknown')} unknown, "
         f"{len(suite.theorems) - suite.count('proved') - suite.count('counterexample') - suite.count('unknown')} other; "
         f"vacuity {satisfiable}/{len(suite.theorems)} satisfiable; mutants {killed}/{mutants} killed; "
