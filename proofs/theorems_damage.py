@@ -25,6 +25,7 @@ from referee.model.events import EventLog
 from referee.model.ruleset import DEFAULT, Ruleset
 from referee.model.state import Board, Unit
 
+from . import theorems_armor
 from .assumptions import is_well_formed_board
 from .core import Mutant, Obligation, Vars, all_of, theorem
 
@@ -58,10 +59,10 @@ class Run:
         return self.before.unit("s"), self.after.unit("s")
 
 
-def damage_board(v: Vars, **recipient: Any) -> Board:
-    """The recipient ``r`` (some fields optionally replaced) and the source ``s`` on the other half."""
-    r = v.unit("r", side=0)
-    return Board((replace(r, **recipient) if recipient else r, v.unit("s", side=1)))
+def damage_board(v: Vars, source: dict[str, Any] | None = None, **recipient: Any) -> Board:
+    """The recipient ``r`` and the source ``s`` on the other half (some fields of either optionally replaced)."""
+    r, s = v.unit("r", side=0), v.unit("s", side=1)
+    return Board((replace(r, **recipient), replace(s, **(source or {}))))
 
 
 def run_damage(v: Vars, kind: str, board: Board | None = None, ruleset: Ruleset = DEFAULT) -> Run:
@@ -108,6 +109,21 @@ def compute_vitality_left(before: Unit, after: Unit) -> Any:
     return ite(or_(is_revived(before, after), not_(after.alive)), before.vitality, before.vitality - after.vitality)
 
 
+def compute_armor_input(v: Vars, board: Board, kind: str = "hit", ruleset: Ruleset = DEFAULT) -> Any:
+    """The very term the pipeline hands to its Armor step for ``run_damage(v, kind, board)``.
+
+    Built with the pipeline's own gate functions, so that a lemma about the Armor step at this
+    term speaks of the same fresh integers as the pipeline (``least_such_that`` is shared within
+    one encoding). Should the pipeline change, the terms stop matching and the theorems that
+    rely on it fail to prove (an encoding defect), never pass silently.
+    """
+    r = board.unit("r")
+    instance = DamageInstance("r", v.int("amount"), "s", kind, allows_dormant=v.bool("allows_dormant"))
+    amount = damage.compute_entering_amount(r, instance)
+    entering = ite(damage.is_passing_gates(r, instance, amount), amount, 0)
+    return ite(damage.is_ignored(r, instance, entering, ruleset), 0, entering)
+
+
 def is_reachable_by(r: Unit, kind: str, allows_dormant: Any) -> Any:
     """From the rule text: alive, no Tool or Hub, and not Dormant unless allowed or a tick (500.1-1..3, 500.1i)."""
     tick = kind in TICKS
@@ -144,13 +160,6 @@ def _points_absorb_30(damage_left: Any, spent: Any) -> Any:
 def _points_spent_off_by_one(points: Any, damage_left: Any) -> Any:
     """``floor(d/25) + 1`` for ``ceil(d/25)``: one point too many on an exact multiple of 25."""
     return min_(max_(points, 0), floordiv(damage_left, 25) + 1)
-
-
-def _flat_added(damage_left: Any, armor_value: Any) -> Any:
-    """A sign slip: the flat reduction is added."""
-    from referee.model.armor import compute_flat_reduction
-
-    return max_(damage_left + compute_flat_reduction(armor_value), 0)
 
 
 def _spend_defences_refunds_insurance(recipient: Unit, m: Any) -> Unit:
@@ -193,6 +202,49 @@ def _shield_absorbs_its_pool(shield: Any, multiplier: Any, damage_left: Any, rul
 def _killed_only_below_zero(before: Unit, after: Unit) -> Any:
     """``< 0`` for ``<= 0``: a unit at exactly 0 Vitality stays alive."""
     return and_(before.alive, after.vitality < 0)
+
+
+def _armor_with_wrong_sign(recipient: Unit, instance: DamageInstance, damage_left: Any, ruleset: Ruleset) -> Any:
+    """The pipeline hands its Armor step the Armor with the wrong sign."""
+    from referee.model.armor import apply_armor_flat, apply_armor_percentage
+
+    if damage.is_ignoring_armor(instance):
+        return damage_left
+    return apply_armor_flat(apply_armor_percentage(damage_left, -recipient.armor, ruleset), recipient.armor)
+
+
+def _armor_by_magnitude(recipient: Unit, instance: DamageInstance, damage_left: Any, ruleset: Ruleset) -> Any:
+    """The pipeline hands its Armor step the size of the Armor, forgetting its sign."""
+    from referee.model.armor import apply_armor_flat, apply_armor_percentage
+
+    if damage.is_ignoring_armor(instance):
+        return damage_left
+    size = max_(recipient.armor, -recipient.armor)
+    return apply_armor_flat(apply_armor_percentage(damage_left, size, ruleset), size)
+
+
+def _cap_discards_everything_above(recipient: Unit, damage_left: Any) -> Any:
+    """Misreads 500.1-7: an instance above the cap is discarded whole instead of truncated."""
+    return ite(and_(recipient.has_cap, damage_left > max_(recipient.cap, 0)), 0, damage_left)
+
+
+def _points_spent_floor(points: Any, damage_left: Any) -> Any:
+    """``floor`` for ``ceil``: a point is spent only on a full 25, and the rest slips through."""
+    return min_(max_(points, 0), floordiv(damage_left, 25))
+
+
+def _percentage_only(recipient: Unit, instance: DamageInstance, damage_left: Any, ruleset: Ruleset) -> Any:
+    """The Armor step applies only the percentage ..."""
+    from referee.model.armor import apply_armor_percentage
+
+    return damage_left if damage.is_ignoring_armor(instance) else apply_armor_percentage(damage_left, recipient.armor, ruleset)
+
+
+def _cap_then_flat(recipient: Unit, damage_left: Any) -> Any:
+    """... and the flat reduction is applied after the cap."""
+    from referee.model.armor import apply_armor_flat
+
+    return apply_armor_flat(_original["apply_incoming_cap"](recipient, damage_left), recipient.armor)
 
 
 def _cap_forgotten(recipient: Unit, damage_left: Any) -> Any:
@@ -257,25 +309,6 @@ def _ignored_with_zero_charges(recipient: Unit, instance: DamageInstance, enteri
     return and_(entering > 0, recipient.ignore_charges >= 0)
 
 
-def _flat_for_any_sign(armor_value: Any) -> Any:
-    """Negative Armor gives a flat reduction of its size (an ``abs`` slip)."""
-    return floordiv(max_(armor_value, -armor_value), 5)
-
-
-def _negative_armor_reduces(damage_left: Any, armor_value: Any, ruleset: Ruleset = DEFAULT) -> Any:
-    """Negative Armor treated as positive Armor of the same size (a sign slip)."""
-    from referee.model import armor
-
-    return armor.compute_surviving_after_positive_armor(damage_left, -armor_value)
-
-
-def _positive_armor_amplifies(damage_left: Any, armor_value: Any) -> Any:
-    """Positive Armor treated as negative (the opposite sign slip)."""
-    from referee.model import armor
-
-    return armor.compute_surviving_after_negative_armor(damage_left, -armor_value)
-
-
 def _venom_meets_armor(instance: DamageInstance) -> bool:
     """Only Burn sets the ignore-Armor flag; Venom is forgotten."""
     return instance.kind in ("burn", "reflect")
@@ -298,9 +331,9 @@ def _tick_not_adjusted(recipient: Unit, instance: DamageInstance) -> Any:
     return instance.amount
 
 
-def _discard_reported_for_anyone(recipient: Unit, amount: Any) -> Any:
-    """A Tool or Hub reports the discard even when dead or for no damage (the literal gate order)."""
-    return recipient.discards_combat
+def _discard_reported_for_the_dead(recipient: Unit, amount: Any) -> Any:
+    """A dead Tool or Hub still reports the discard (the literal gate order, against INT-016)."""
+    return and_(amount > 0, recipient.discards_combat)
 
 
 def _credit_counts_insurance(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog):
@@ -367,12 +400,17 @@ D = "referee.model.damage"
 ABSORB_WHOLE = Mutant("point_absorbs_25_even_against_less", f"{D}:compute_points_absorbed", _points_absorb_whole)
 ABSORB_30 = Mutant("point_absorbs_up_to_30", f"{D}:compute_points_absorbed", _points_absorb_30)
 SPENT_OFF_BY_ONE = Mutant("extra_point_on_exact_multiple_of_25", f"{D}:compute_points_spent", _points_spent_off_by_one)
-FLAT_ADDED = Mutant("flat_reduction_added", f"{D}:apply_armor_flat", _flat_added)
 REFUNDS_INSURANCE = Mutant("insurance_spent_added_back", f"{D}:spend_defences", _spend_defences_refunds_insurance)
 REFUNDS_SUBROGATED = Mutant("subrogated_spent_added_back", f"{D}:spend_defences", _spend_defences_refunds_subrogated)
 DRAIN_NO_MULTIPLIER = Mutant("shield_drain_forgets_multiplier", f"{D}:compute_shield_drain", _shield_drain_forgets_multiplier)
 SHIELD_POOL_ABSORBED = Mutant("shield_absorbs_its_pool", f"{D}:compute_shield_absorbed", _shield_absorbs_its_pool)
 KILLED_BELOW_ZERO = Mutant("dies_only_below_zero", "referee.model.vitality:is_killed_by_vitality", _killed_only_below_zero)
+ARMOR_SIGN_SLIP = Mutant("pipeline_negates_armor", f"{D}:apply_armor", _armor_with_wrong_sign)
+ARMOR_MAGNITUDE = Mutant("pipeline_reads_armor_magnitude", f"{D}:apply_armor", _armor_by_magnitude)
+CAP_DISCARDS_ALL = Mutant("cap_discards_the_whole_instance", f"{D}:apply_incoming_cap", _cap_discards_everything_above)
+POINTS_SPENT_FLOOR = Mutant("points_spent_only_on_full_25s", f"{D}:compute_points_spent", _points_spent_floor)
+FLAT_AFTER_CAP = Mutant("flat_reduction_after_the_cap", f"{D}:apply_armor", _percentage_only,
+                        also=((f"{D}:apply_incoming_cap", _cap_then_flat),))  # fmt: skip
 CAP_FORGOTTEN = Mutant("cap_forgotten", f"{D}:apply_incoming_cap", _cap_forgotten)
 CAP_BEFORE_ARMOR = Mutant("cap_applied_before_armor", f"{D}:apply_armor", _armor_after_cap,
                           also=((f"{D}:apply_incoming_cap", _cap_already_applied),))  # fmt: skip
@@ -383,17 +421,12 @@ DORMANT_TICKS = Mutant("dormancy_stops_ticks", f"{D}:is_reachable", _reachable_d
 DORMANT_HITS = Mutant("dormancy_forgotten", f"{D}:is_reachable", _reachable_forgets_dormancy)
 IGNORE_RAW = Mutant("ignore_charge_reads_raw_amount", f"{D}:is_ignored", _ignored_on_raw_amount)
 IGNORE_ZERO = Mutant("ignore_with_zero_charges", f"{D}:is_ignored", _ignored_with_zero_charges)
-FLAT_ANY_SIGN = Mutant("negative_armor_flat_reduction", "referee.model.armor:compute_flat_reduction", _flat_for_any_sign)
-NEGATIVE_REDUCES = Mutant("negative_armor_reduces", "referee.model.armor:compute_surviving_after_negative_armor",
-                          _negative_armor_reduces)  # fmt: skip
-POSITIVE_AMPLIFIES = Mutant("positive_armor_amplifies", "referee.model.armor:compute_surviving_after_positive_armor",
-                            _positive_armor_amplifies)  # fmt: skip
 VENOM_ARMOR = Mutant("venom_meets_armor", f"{D}:is_ignoring_armor", _venom_meets_armor)
 TICKS_ARMOR = Mutant("ticks_meet_armor", f"{D}:is_ignoring_armor", _ticks_meet_armor)
 TICK_AT_LEAST_ONE = Mutant("reduced_tick_deals_one", f"{D}:compute_adjusted_tick", _tick_floored_at_one)
 TICK_UNADJUSTED = Mutant("tick_enters_unadjusted", f"{D}:compute_entering_amount", _tick_not_adjusted)
-DISCARD_LOUD = Mutant("discard_reported_for_dead_or_nothing", f"{D}:is_discarded_by_tool_or_hub",
-                      _discard_reported_for_anyone)  # fmt: skip
+DISCARD_LOUD = Mutant("discard_reported_for_a_dead_tool", f"{D}:is_discarded_by_tool_or_hub",
+                      _discard_reported_for_the_dead)  # fmt: skip
 CREDIT_INSURANCE = Mutant("credit_counts_insurance", f"{D}:process_vitality_damage", _credit_counts_insurance)
 CREDIT_DRAINED = Mutant("credit_counts_shield_drained", f"{D}:process_vitality_damage", _credit_counts_shield_drained)
 PAYBACK_PER_POINT = Mutant("payback_25_per_point", f"{D}:process_subrogation_payback", _payback_per_point)
@@ -485,7 +518,7 @@ def nothing_above_the_cap_reaches_shield_or_vitality(v: Vars) -> Obligation:
     claims = []
     for kind in ("hit", "burn"):
         run = run_damage(v, kind)
-        (rb, ra), out = run.r(), run.out
+        rb, out = run.before.unit("r"), run.out
         taken = out.subrogated_absorbed + out.insurance_absorbed + out.shield_absorbed + out.vitality_lost
         claims.append(or_(not_(rb.has_cap), taken <= max_(rb.cap, 0)))
     return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
@@ -520,46 +553,99 @@ def ignore_charge_spent_only_on_positive_reachable_instance_and_nothing_else_cha
     return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
 
 
-@theorem("combat:500.1-5", "combat:500.1-6", "combat:500.2a", "combat:500.2b", mutants=[FLAT_ADDED, POSITIVE_AMPLIFIES])
+#: The Armor step's monotonicity, proved in ``theorems_armor`` (one lemma per sign case).
+ARMOR_MONOTONE = (
+    theorems_armor.more_armor_never_means_more_damage_when_non_negative,
+    theorems_armor.more_armor_never_means_more_damage_when_negative,
+    theorems_armor.more_armor_never_means_more_damage_across_zero,
+)
+#: The squared Armor tests, left uninterpreted in proofs that reason from Armor lemmas only.
+ARMOR_TESTS = ("referee.model.armor:covers_with_positive_armor", "referee.model.armor:covers_with_mirrored_negative_armor")
+
+
+@theorem("combat:500.1-5", "combat:500.1-6", "combat:500.2a", "combat:500.2b", "combat:500.2d",
+         mutants=[ARMOR_SIGN_SLIP, CAP_DISCARDS_ALL], lemmas=ARMOR_MONOTONE, abstract=ARMOR_TESTS)  # fmt: skip
 def more_armor_never_means_more_damage(v: Vars) -> Obligation:
     """Of two recipients differing only in Armor, the one with more never loses more Vitality, Shield or Insurance points to the same hit."""
     low = run_damage(v, "hit")
-    high = run_damage(v, "hit", damage_board(v, armor=v.int("more_armor")))
+    more = v.int("more_armor")
+    high = run_damage(v, "hit", damage_board(v, armor=more))
     (rl, al), (_, ah) = low.r(), high.r()
+    d = compute_armor_input(v, low.before)
+    facts = [v.lemma(lemma, damage=d, armor=rl.armor, more_armor=more) for lemma in ARMOR_MONOTONE]
     return Obligation(
-        assume=all_of(is_well_formed_board(low.before), rl.armor <= v.int("more_armor")),
+        assume=all_of(is_well_formed_board(low.before), rl.armor <= more, *facts),
         claim=all_of(
             high.out.vitality_lost <= low.out.vitality_lost,
-            ah.shield >= al.shield,
-            ah.insurance >= al.insurance,
-            ah.subrogated >= al.subrogated,
+            ah.shield >= al.shield, ah.insurance >= al.insurance, ah.subrogated >= al.subrogated,
+        ),  # fmt: skip
+    )
+
+
+@theorem("combat:500.1-5", "combat:500.1-6", mutants=[FLAT_AFTER_CAP])
+def armor_matters_only_through_what_it_lets_through(v: Vars) -> Obligation:
+    """A hit that enters a recipient with any Armor ends exactly as a hit of what that Armor let through would end on the same recipient at 0 Armor."""
+    armored = run_damage(v, "hit")
+    bare_board = damage_board(v, armor=0)
+    after, _, out = damage.resolve_damage(
+        bare_board, DamageInstance("r", v.int("let_through"), "s", "hit", allows_dormant=v.bool("allows_dormant"))
+    )
+    return Obligation(
+        assume=all_of(is_well_formed_board(armored.before), armored.out.entered, out.entered,
+                      out.after_armor == armored.out.after_armor),  # fmt: skip
+        claim=all_of(
+            is_same_unit(armored.after.unit("r"), after.unit("r"), ignoring=("armor",)),
+            is_same_unit(armored.after.unit("s"), after.unit("s")),
+            armored.out.vitality_lost == out.vitality_lost,
         ),
     )
 
 
-@theorem("combat:500.2d", "combat:500.1-5", "combat:500.1-6", mutants=[NEGATIVE_REDUCES, FLAT_ANY_SIGN])
+@theorem("combat:500.1-7", "combat:500.1-8", "combat:500.1-9", "combat:500.1-10", "combat:500.1-12", "combat:500.1-13",
+         mutants=[CAP_DISCARDS_ALL, POINTS_SPENT_FLOOR])  # fmt: skip
+def more_damage_past_armor_never_means_less_lost(v: Vars) -> Obligation:
+    """Of two hits on the same recipient at 0 Armor, the larger never takes less Vitality, Shield or Insurance points."""
+    board = damage_board(v, armor=0)
+    small = run_damage(v, "hit", board)
+    large_after, _, large = damage.resolve_damage(
+        board, DamageInstance("r", v.int("larger"), "s", "hit", allows_dormant=v.bool("allows_dormant"))
+    )
+    rs, rl = small.after.unit("r"), large_after.unit("r")
+    return Obligation(
+        assume=all_of(is_well_formed_board(small.before), v.int("amount") <= v.int("larger")),
+        claim=all_of(
+            large.vitality_lost >= small.out.vitality_lost,
+            rl.shield <= rs.shield, rl.insurance <= rs.insurance, rl.subrogated <= rs.subrogated,
+        ),  # fmt: skip
+    )
+
+
+@theorem("combat:500.2d", "combat:500.1-5", "combat:500.1-6", mutants=[ARMOR_SIGN_SLIP, ARMOR_MAGNITUDE],
+         lemmas=[theorems_armor.more_armor_never_means_more_damage_across_zero], abstract=ARMOR_TESTS)  # fmt: skip
 def negative_armor_never_reduces_pipeline_damage(v: Vars) -> Obligation:
-    """A recipient with negative Armor takes at least what Armor let through at 0, and never loses less Vitality or Shield than it would with 0 Armor."""
+    """A recipient with negative Armor never loses less Vitality, Shield or Insurance points to a hit than the same recipient at 0 Armor."""
     negative = run_damage(v, "hit")
     zero = run_damage(v, "hit", damage_board(v, armor=0))
     (rn, an), (_, az) = negative.r(), zero.r()
+    fact = v.lemma(theorems_armor.more_armor_never_means_more_damage_across_zero,
+                   damage=compute_armor_input(v, negative.before), armor=rn.armor, more_armor=0)  # fmt: skip
     return Obligation(
-        assume=all_of(is_well_formed_board(negative.before), rn.armor < 0),
+        assume=all_of(is_well_formed_board(negative.before), rn.armor < 0, fact),
         claim=all_of(
             negative.out.after_armor >= zero.out.after_armor,
             negative.out.vitality_lost >= zero.out.vitality_lost,
-            an.shield <= az.shield,
-        ),
+            an.shield <= az.shield, an.insurance <= az.insurance, an.subrogated <= az.subrogated,
+        ),  # fmt: skip
     )
 
 
 @theorem("combat:500.1d", mutants=[VENOM_ARMOR, TICKS_ARMOR])
 def burn_and_venom_ticks_are_unaffected_by_armor(v: Vars) -> Obligation:
-    """A Burn or Venom tick does the same to two recipients that differ only in Armor: same board afterwards, same events."""
+    """A Burn or Venom tick does to a recipient with any Armor exactly what it does to the same recipient at 0 Armor."""
     claims = []
     for kind in TICKS:
         one = run_damage(v, kind)
-        other = run_damage(v, kind, damage_board(v, armor=v.int("other_armor")))
+        other = run_damage(v, kind, damage_board(v, armor=0))
         claims += [
             is_same_unit(one.after.unit("r"), other.after.unit("r"), ignoring=("armor",)),
             is_same_unit(one.after.unit("s"), other.after.unit("s")),
@@ -571,13 +657,13 @@ def burn_and_venom_ticks_are_unaffected_by_armor(v: Vars) -> Obligation:
 
 @theorem("combat:500.1h", mutants=[TICK_AT_LEAST_ONE, TICK_UNADJUSTED])
 def a_tick_reduced_to_zero_changes_nothing(v: Vars) -> Obligation:
-    """A Burn or Venom tick that Prismbreak and the tick reductions bring to 0 or below changes nothing and reports at most that it was prevented."""
+    """A positive Burn or Venom tick that Prismbreak and the tick reductions bring to 0 or below changes nothing and reports at most that it was prevented."""
     claims, assumes = [], []
     for kind in TICKS:
         run = run_damage(v, kind)
         claims += [is_same_board(run.before, run.after), emits_only(run.log, ("tick_prevented",))]
         assumes.append(compute_tick_entering(run.before.unit("r"), kind, v.int("amount")) <= 0)
-    return Obligation(assume=all_of(is_well_formed_board(run.before), *assumes), claim=all_of(*claims))
+    return Obligation(assume=all_of(is_well_formed_board(run.before), v.int("amount") > 0, *assumes), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-2", "combat:500.1i", mutants=[DORMANT_TICKS, DORMANT_HITS])
@@ -620,8 +706,8 @@ def insured_damage_is_credited_to_nobody(v: Vars) -> Obligation:
     claims = []
     for kind in ("hit", "burn"):
         run = run_damage(v, kind)
-        (rb, ra), out = run.r(), run.out
-        credited = out.shield_absorbed + compute_vitality_left(rb, ra)
+        out = run.out
+        credited = out.shield_absorbed + out.vitality_lost
         claims += [
             amounts_when(run.log, "credit", "s", lambda amount: amount == credited),
             emitted(run.log, "credit", "s") == (credited > 0),
