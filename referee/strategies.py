@@ -360,6 +360,7 @@ def draw_bloodletting(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, 
 
 ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance")
 _ALIGN = st.sampled_from(ALIGNMENTS)
+_DEFY = st.booleans()
 
 
 def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, Any]:
@@ -374,8 +375,10 @@ def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, An
         return {"armor": 0, "insurance": max(target["insurance"], 1), "subrogated": 0}
     after_layers = max(left - 25 * (target["insurance"] + target["subrogated"]), 0)
     if how.startswith("vitality") and target["alive"]:
-        vitality = max(after_layers + (1 if how == "vitality+1" else 0), 1)
-        return {"vitality": vitality, "max_vitality": max(target["max_vitality"], vitality)}
+        # Vitality equal to what reaches it (past Insurance and Shield): exactly lethal, or one short
+        reaching = max(after_layers - max(target["shield"], 0), 0) or after_layers
+        vitality = max(reaching + (1 if how == "vitality+1" else 0), 1)
+        return {"vitality": vitality, "max_vitality": max(target["max_vitality"], vitality), "defy_death": draw(_DEFY)}
     if how.startswith("shield") and target["alive"]:
         return {"shield": max(after_layers - (1 if how == "shield-1" else 0), 0), "shield_multiplier": 1}
     return {}
