@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
 from referee.engines import PythonEngine, SubprocessEngine, python_command
@@ -32,25 +32,31 @@ SEED = 20261130
 
 
 def baseline(examples: int, batch: int = 1) -> float:
-    """Scenarios per second: plain Hypothesis drawing the same scenarios, a no-op engine."""
+    """Scenarios per second: plain Hypothesis drawing the same scenarios for a no-op engine.
+
+    Same strategy, batch shape, phases, seed handling and settings as ``referee check``
+    (``referee.harness.check``), so the difference is the harness: engine calls, the
+    model, decoding and comparison.
+    """
     count = 0
 
-    @seed(SEED)
-    @settings(
-        max_examples=max(1, examples // batch),
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(st.lists(scenarios(), min_size=1, max_size=batch))
     def noop(batch_scenarios: list) -> None:
         nonlocal count
         count += len(batch_scenarios)
 
+    noop._hypothesis_internal_use_seed = SEED  # as check() does
+    test = settings(
+        max_examples=max(1, examples // batch),
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target],
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        print_blob=False,
+    )(given(st.lists(scenarios(), min_size=batch, max_size=batch))(noop))
     start = time.perf_counter()
-    noop()
+    test()
     return count / (time.perf_counter() - start)
 
 
