@@ -261,7 +261,7 @@ def _damage_kinds(kinds: tuple[str, ...]) -> Any:
     return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
 
 
-_BOUNDARY_PAIR = st.sampled_from(("none", "none", "armor", "insurance", "shield"))
+_BOUNDARY_PAIR = st.sampled_from(("none", "armor", "armor", "insurance", "shield"))
 _SHIELD_HIT = st.integers(1, 60)
 _SHIELD_POOL = st.integers(1, 50)
 _MULTIPLIER = st.integers(2, 3)

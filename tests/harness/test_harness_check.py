@@ -151,3 +151,12 @@ def test_every_mutant_is_killed_within_the_budget(name, in_tmp):
     mutant = BY_NAME[name]
     report = check(PythonEngine(load(name).run), options(kinds=mutant.kinds, examples=3000, shrink=False))
     assert report.status == "mismatch", f"{name} survived {report.scenarios_run} scenarios"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [m.name for m in MUTANTS])
+def test_every_mutant_is_killed_over_json_lines(name, engine_cmd, in_tmp):
+    mutant = BY_NAME[name]
+    with SubprocessEngine(engine_cmd("--mutant", name), batch_size=32) as engine:
+        report = check(engine, options(kinds=mutant.kinds, examples=3000, shrink=False))
+    assert report.status == "mismatch", f"{name} survived {report.scenarios_run} scenarios over JSON lines"
