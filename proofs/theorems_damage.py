@@ -191,12 +191,19 @@ def _shield_drain_forgets_multiplier(shield: Any, multiplier: Any, damage_left: 
     return min_(max_(shield, 0), damage_left)
 
 
-def _shield_absorbs_its_pool(shield: Any, multiplier: Any, damage_left: Any, ruleset: Ruleset = DEFAULT) -> Any:
-    """A holding pool reports the pool as absorbed, not the damage: the surplus comes back as healing."""
-    from referee.model.shield import compute_damage_to_break
+def _vessel_spent_without_dying(board: Board, uid: str, dies: Any, killer: str | None, log: EventLog) -> Board:
+    """Forgets the death guard on the Vessel: any Vitality loss spends one and restores full Vitality."""
+    from referee.model.vitality import announce_macabre, clear_combat_state, revive_from_vessel
 
-    holds = multiplier * damage_left <= shield
-    return ite(holds, shield, min_(damage_left, compute_damage_to_break(shield, multiplier, ruleset)))
+    unit = board.unit(uid)
+    log.emit("death", when=dies, unit=uid, other=killer)
+    dead = ite(dies, clear_combat_state(unit), unit)
+    announce_macabre(board, unit, dies, log)
+    log.emit("deathrattle", when=and_(dies, unit.deathrattle), unit=uid)
+    uses_vessel = unit.vessels > 0
+    log.emit("vessel_revival", when=uses_vessel, unit=uid)
+    log.emit("everlasting_scheduled", when=and_(dies, not_(uses_vessel), unit.everlasting), unit=uid)
+    return board.with_unit(revive_from_vessel(dead, uses_vessel))
 
 
 def _killed_only_below_zero(before: Unit, after: Unit) -> Any:
@@ -403,7 +410,7 @@ SPENT_OFF_BY_ONE = Mutant("extra_point_on_exact_multiple_of_25", f"{D}:compute_p
 REFUNDS_INSURANCE = Mutant("insurance_spent_added_back", f"{D}:spend_defences", _spend_defences_refunds_insurance)
 REFUNDS_SUBROGATED = Mutant("subrogated_spent_added_back", f"{D}:spend_defences", _spend_defences_refunds_subrogated)
 DRAIN_NO_MULTIPLIER = Mutant("shield_drain_forgets_multiplier", f"{D}:compute_shield_drain", _shield_drain_forgets_multiplier)
-SHIELD_POOL_ABSORBED = Mutant("shield_absorbs_its_pool", f"{D}:compute_shield_absorbed", _shield_absorbs_its_pool)
+VESSEL_WITHOUT_DEATH = Mutant("vessel_spent_without_dying", "referee.model.vitality:process_death", _vessel_spent_without_dying)
 KILLED_BELOW_ZERO = Mutant("dies_only_below_zero", "referee.model.vitality:is_killed_by_vitality", _killed_only_below_zero)
 ARMOR_SIGN_SLIP = Mutant("pipeline_negates_armor", f"{D}:apply_armor", _armor_with_wrong_sign)
 ARMOR_MAGNITUDE = Mutant("pipeline_reads_armor_magnitude", f"{D}:apply_armor", _armor_by_magnitude)
@@ -442,18 +449,21 @@ BREAK_FLOOR_PLUS_ONE = Mutant("shield_break_floor_plus_one", "referee.model.shie
 # --------------------------------------------------------------------------------------
 
 
-@theorem("combat:500.1-13", "combat:500.1-10", mutants=[SHIELD_POOL_ABSORBED])
+@theorem("combat:500.1-13", "combat:500.4d", mutants=[VESSEL_WITHOUT_DEATH])
 def vitality_never_rises_or_goes_below_zero(v: Vars) -> Obligation:
-    """No damage instance raises a unit's Vitality or leaves it below 0, unless it died and a Vessel revived it at full Vitality."""
-    claims, assumes = [], []
+    """No damage instance raises a unit's Vitality or leaves it below 0, unless the unit lost all of it and a Vessel revived it at full Vitality."""
+    claims = []
     for kind in KINDS:
         run = run_damage(v, kind)
-        assumes.append(is_well_formed_board(run.before))
+        lost = {"r": run.out.vitality_lost, "s": run.out.subrogation_paid}
         for uid in ("r", "s"):
             before, after = run.before.unit(uid), run.after.unit(uid)
-            claims.append(ite(is_revived(before, after), after.vitality == after.max_vitality,
-                              and_(0 <= after.vitality, after.vitality <= before.vitality)))  # fmt: skip
-    return Obligation(assume=all_of(*assumes), claim=all_of(*claims))
+            claims.append(ite(
+                is_revived(before, after),
+                and_(lost[uid] == before.vitality, after.vitality == after.max_vitality),
+                and_(0 <= after.vitality, after.vitality <= before.vitality),
+            ))  # fmt: skip
+    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-13", "combat:500.4a", mutants=[KILLED_BELOW_ZERO])
@@ -564,7 +574,7 @@ ARMOR_TESTS = ("referee.model.armor:covers_with_positive_armor", "referee.model.
 
 
 @theorem("combat:500.1-5", "combat:500.1-6", "combat:500.2a", "combat:500.2b", "combat:500.2d",
-         mutants=[ARMOR_SIGN_SLIP, CAP_DISCARDS_ALL], lemmas=ARMOR_MONOTONE, abstract=ARMOR_TESTS)  # fmt: skip
+         mutants=[POINTS_SPENT_FLOOR, CAP_DISCARDS_ALL], lemmas=ARMOR_MONOTONE, abstract=ARMOR_TESTS)  # fmt: skip
 def more_armor_never_means_more_damage(v: Vars) -> Obligation:
     """Of two recipients differing only in Armor, the one with more never loses more Vitality, Shield or Insurance points to the same hit."""
     low = run_damage(v, "hit")
