@@ -199,7 +199,10 @@ def start_crosshair(per_condition_timeout: float = DEFAULT_PER_CONDITION_TIMEOUT
 
 def finish_crosshair(running: RunningCrossHair, total_timeout: float = DEFAULT_TOTAL_TIMEOUT) -> CrossHairReport:
     """Wait for CrossHair (at most ``total_timeout`` seconds from its start) and read its report."""
-    remaining = max(0.0, total_timeout - (time.perf_counter() - running.started))
+    # Already finished (the proofs took longer): read it, however long ago it started.
+    remaining = None if running.process.poll() is not None else max(
+        1.0, total_timeout - (time.perf_counter() - running.started)
+    )
     try:
         stdout, stderr = running.process.communicate(timeout=remaining)
     except subprocess.TimeoutExpired:

@@ -202,7 +202,7 @@ def _print_crosshair(out: Console, report: Any) -> None:
         table.add_row(result.helper, _style(result.status), str(len(result.conditions)))
     out.print(table)
     note = "confirmed = CrossHair reports 'Confirmed over all paths' for every condition"
-    out.print(f"{note}; CrossHair ran {report.seconds:.1f} s", highlight=False)
+    out.print(f"{note}; CrossHair ran alongside the proofs, collected after {report.seconds:.1f} s", highlight=False)
     if report.error:
         out.print(f"[red]CrossHair did not complete:[/] {report.error}")
 
