@@ -82,3 +82,15 @@ def test_every_doc_page_is_reachable_from_the_guide_hub():
     pages = {p.resolve() for p in (ROOT / "docs").rglob("*") if p.suffix in (".md", ".json") and p != hub}
     orphans = sorted(p.relative_to(ROOT).as_posix() for p in pages - linked)
     assert not orphans, f"link these from docs/index.md: {orphans}"
+
+
+def test_docs_check_exits_non_zero_exactly_when_a_page_is_stale():
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    result = CliRunner().invoke(app, ["docs", "--check"])
+    stale = docgen.stale_pages()
+    assert result.exit_code == (1 if stale else 0), result.output
+    for page in stale:
+        assert f"out of date: {page}" in result.output
