@@ -127,6 +127,15 @@ class Mitigation:
         return self.after_shield - self.redirected - self.remainder
 
 
+def is_nothing_moved(instance: DamageInstance) -> bool:
+    """Concretely, a redirect moved no damage: the receiver's instance would do nothing at all (500.1-3).
+
+    A shortcut of the concrete run only (most redirects move nothing); a symbolic run always
+    builds the receiver's whole instance, which then does nothing for 0.
+    """
+    return instance.redirected and not is_symbolic(instance.amount) and instance.amount == 0
+
+
 def quiet_outcome(target: str) -> DamageOutcome:
     """The outcome of an instance that did nothing at all (500.1-3)."""
     return DamageOutcome(target, False, 0, 0, 0, 0, 0, 0, 0, 0, False, 0, False, False, False)
@@ -438,8 +447,8 @@ def process_damage_instance(
 ) -> tuple[Board, DamageOutcome]:
     """One instance, step by step (500.1); events go to ``log``."""
     recipient = board.unit(instance.target)
-    if not is_symbolic(instance.amount) and instance.amount <= 0:  # 500.1-3: nothing happens
-        return board, replace(quiet_outcome(recipient.uid), amount=compute_entering_amount(recipient, instance))
+    if is_nothing_moved(instance):
+        return board, quiet_outcome(recipient.uid)
     source = board.unit(instance.source) if board.has(instance.source) else None
     multiplier = compute_multiplier(source.shield_multiplier) if source is not None else 1
     amount = compute_entering_amount(recipient, instance)

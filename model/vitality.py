@@ -10,13 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from .arith import and_, ite, not_
+from .arith import and_, is_symbolic, ite, not_
 from .clauses import combat
 from .events import EventLog
 from .state import Board, Bool, Int, Unit
 
 #: The runes that lose their accumulated bonus when Vitality is lost (500.6c, 500.8d).
 VITALITY_LOSS_RUNES = ("adrenaline", "momentum", "bolster")
+
+
+def is_known_false(condition: Bool) -> bool:
+    """A concrete ``False``: lets the concrete run skip copying a unit that would come out unchanged."""
+    return not is_symbolic(condition) and not condition
 
 
 @combat.implements("500.6c", "500.8d")
@@ -27,6 +32,8 @@ def process_vitality_loss_listeners(unit: Unit, lost: Int, log: EventLog) -> Uni
     for rune in VITALITY_LOSS_RUNES:
         log.emit("rune_reset", when=and_(happened, getattr(unit, rune) > 0), unit=unit.uid, detail=rune)
     log.emit("threshold_reevaluated", when=happened, unit=unit.uid)
+    if is_known_false(happened):
+        return unit  # concretely nothing left: the unit is unchanged (no copy)
     return replace(unit, **{rune: ite(happened, 0, getattr(unit, rune)) for rune in VITALITY_LOSS_RUNES})
 
 
@@ -59,6 +66,8 @@ def revive_from_vessel(unit: Unit, revives: Bool) -> Unit:
 @combat.implements("500.4a", "500.4b", "500.4c", "500.4d", "500.6d", "500.8h", "500.8j")
 def process_death(board: Board, uid: str, dies: Bool, killer: str | None, log: EventLog) -> Board:
     """Resolve a death when ``dies`` holds: announce it, Macabre, deathrattle, then revival (500.4)."""
+    if is_known_false(dies):
+        return board  # concretely no death: every event below is off and the unit is unchanged
     unit = board.unit(uid)
     log.emit("death", when=dies, unit=uid, other=killer)
     dead = ite(dies, clear_combat_state(unit), unit)
@@ -88,7 +97,7 @@ def lose_vitality(
     """
     unit = board.unit(uid)
     lost = ite(unit.alive, ite(amount <= unit.vitality, amount, unit.vitality), 0)
-    after = replace(unit, vitality=unit.vitality - lost)
+    after = unit if is_known_false(lost != 0) else replace(unit, vitality=unit.vitality - lost)
     if announce is not None:
         announce(lost)
     after = process_vitality_loss_listeners(after, lost, log)
