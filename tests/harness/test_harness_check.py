@@ -160,3 +160,11 @@ def test_every_mutant_is_killed_over_json_lines(name, engine_cmd, in_tmp):
     with SubprocessEngine(engine_cmd("--mutant", name), batch_size=32) as engine:
         report = check(engine, options(kinds=mutant.kinds, examples=3000, shrink=False))
     assert report.status == "mismatch", f"{name} survived {report.scenarios_run} scenarios over JSON lines"
+
+
+@pytest.mark.slow
+def test_crosshair_backend_runs_for_a_python_engine(in_tmp):
+    """The optional CrossHair search backend (hypothesis-crosshair) drives a Python engine."""
+    report = check(PythonEngine(clean_engine), options(examples=5, kinds=("cost",), backend="crosshair"))
+    assert report.status == "pass", report.text()
+    assert report.scenarios_run >= 1
