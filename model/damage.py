@@ -472,7 +472,9 @@ def process_damage_instance(
     redirect_open = False if receiver is None else is_reachable(receiver, instance.kind, instance.allows_dormant)
     m = compute_mitigation(recipient, instance, entering, multiplier, redirect_open, recipient.redirect_cap, ruleset)
 
-    board = board.with_unit(spend_defences(board.unit(recipient.uid), m))
+    current = board.unit(recipient.uid)
+    spent = spend_defences(current, m)
+    board = board if spent is current else board.with_unit(spent)
     log.emit("ignore_charge_spent", when=m.ignored, unit=recipient.uid, other=instance.source)
     process_insurance_events(recipient, m, "subrogated", log)
     board, paid = process_subrogation_payback(board, recipient, source, m.subrogated_absorbed, ruleset, log)
