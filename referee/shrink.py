@@ -9,7 +9,8 @@ with the model:
 
 1. drop an action, drop a hit of a composite action;
 2. drop a unit no action and no other unit refers to;
-3. set a unit field, or an optional action field, back to its protocol default;
+3. set a unit field, or an optional action field, back to its protocol default; move a unit
+   to side 0, row 0, column 0 when that cell is free;
 4. move a number towards 0: to 0, to half, one step closer.
 
 Every candidate is a valid scenario (it decodes, and a living unit keeps
@@ -58,9 +59,15 @@ def _referenced(scenario: dict[str, Any]) -> set[str]:
     return {n for n in names if n}
 
 
-def _towards_zero(value: int) -> list[int]:
-    out = [0, value // 2 if value > 0 else -((-value) // 2), value - 1 if value > 0 else value + 1]
-    return [v for v in dict.fromkeys(out) if v != value and abs(v) < abs(value)]
+#: Where a number shrinks to, when not 0 (a Shield multiplier below 1 means 1 anyway).
+NUMBER_FLOOR = {"shield_multiplier": 1}
+
+
+def _towards_zero(value: int, floor: int = 0) -> list[int]:
+    """Smaller versions of ``value``: the floor, half way there, one step closer."""
+    offset = value - floor
+    out = [floor, floor + (offset // 2 if offset > 0 else -((-offset) // 2)), value - 1 if offset > 0 else value + 1]
+    return [v for v in dict.fromkeys(out) if v != value and abs(v - floor) < abs(offset)]
 
 
 def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -88,6 +95,12 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 if name == "max_vitality":
                     changed["board"][i]["vitality"] = min(unit.get("vitality", 100), UNIT_DEFAULTS[name]) or 0
                 yield changed
+    for i, unit in enumerate(board):
+        for name in ("side", "row", "col"):
+            if unit.get(name, 0) != 0:  # a move to the first cell (decoding rejects a shared cell)
+                changed = copy.deepcopy(scenario)
+                changed["board"][i][name] = 0
+                yield changed
     for i, action in enumerate(actions):
         for name, simplest in ACTION_SIMPLEST.items():
             if name in action and action[name] != simplest:
@@ -97,7 +110,7 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
     for i, unit in enumerate(board):
         for name, value in unit.items():
             if type(value) is int and name not in ("side", "row", "col"):
-                for smaller in _towards_zero(value):
+                for smaller in _towards_zero(value, NUMBER_FLOOR.get(name, 0)):
                     changed = copy.deepcopy(scenario)
                     changed["board"][i][name] = smaller
                     yield changed
