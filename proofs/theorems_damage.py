@@ -777,3 +777,19 @@ def shield_break_encoding_is_functional(v: Vars) -> Obligation:
             floor_k == shield.compute_damage_to_break(pool, m, FLOOR_SHIELD),
         ),
     )
+
+
+@theorem("combat:500.2d", mutants=[theorems_armor.FORGETS_MINIMALITY])
+def reciprocal_negative_armor_encoding_is_functional(v: Vars) -> Obligation:
+    """Any s meeting least_such_that's defining conditions for negative Armor under the reciprocal reading is the model's amplified damage."""
+    from referee.model import armor
+
+    d, a, other = v.int("damage"), v.int("armor"), v.int("other")
+    covers = lambda s: armor.covers_with_reciprocal_negative_armor(s, d, a)  # noqa: E731
+    high = d + d * max_(-a, 1)
+    return Obligation(
+        assume=all_of(
+            d >= 0, a < 0, d <= other, other <= high, covers(other), or_(other == d, not_(covers(other - 1)))
+        ),
+        claim=other == armor.compute_surviving_after_negative_armor(d, a, theorems_armor.RECIPROCAL),
+    )

@@ -7,6 +7,9 @@ root, the Shield break point), can only agree, so the side conditions pin one va
 
 from __future__ import annotations
 
+import multiprocessing
+from typing import Any
+
 import pytest
 import z3
 
@@ -85,20 +88,23 @@ def test_500_1_damage_theorem_is_proved_non_vacuous_and_kills_its_mutants(
 
 
 #: (kind, ruleset) pairs: every path through the Armor step and the Shield break point.
+#: With the Armor step in the query Z3's effort depends on the process (measured for hit/default:
+#: 4.7M rlimit under most PYTHONHASHSEED values, 53M under others), so the hit cases are a long
+#: campaign; in the default run the Armor step's own functionality is proved by
+#: ``positive_armor_encoding_is_functional``, ``negative_armor_encoding_is_functional`` and
+#: ``reciprocal_negative_armor_encoding_is_functional``, the Shield's by ``shield_break_encoding_is_functional``.
 FUNCTIONALITY_CASES = [
-    pytest.param("hit", DEFAULT, id="hit-default"),
-    pytest.param("hit", Ruleset(negative_armor="reciprocal"), id="hit-reciprocal-negative-armor"),
     pytest.param("burn", DEFAULT, id="burn-default"),
     pytest.param("burn", FLOOR_SHIELD, id="burn-floor-shield"),
     pytest.param("reflect", DEFAULT, id="reflect-default"),
-    # Armor and the floor Shield break together need ~80M rlimit (about 11 s): a long campaign.
+    pytest.param("hit", DEFAULT, id="hit-default", marks=pytest.mark.slow),
+    pytest.param("hit", Ruleset(negative_armor="reciprocal"), id="hit-reciprocal-negative-armor", marks=pytest.mark.slow),
     pytest.param("hit", FLOOR_SHIELD, id="hit-floor-shield", marks=pytest.mark.slow),
 ]
 
 
-@covers("combat:500.2a", "combat:500.2c", "combat:500.2d", "combat:500.1-10")
-@pytest.mark.parametrize(("kind", "ruleset"), FUNCTIONALITY_CASES)
-def test_500_1_pipeline_encoding_is_functional(kind: str, ruleset: Ruleset) -> None:
+def _disagreement(kind: str, ruleset: Ruleset) -> str:
+    """Z3's answer to: can two symbolic runs of one instance on one well-formed state disagree?"""
     variables = core.Vars()
     with symbolic() as context:
         one = run_damage(variables, kind, ruleset=ruleset)
@@ -110,9 +116,29 @@ def test_500_1_pipeline_encoding_is_functional(kind: str, ruleset: Ruleset) -> N
             one.out.vitality_lost == two.out.vitality_lost,
         )
         well_formed = is_well_formed_board(one.before)
-    assert len(context.side_conditions) >= 8, "each run should introduce its own least_such_that integers"
-    fresh = z3.Context()  # as the proof core does: no lemmas or caches inherited from earlier queries
-    solver = z3.Solver(ctx=fresh)
-    solver.set("rlimit", 40_000_000)
-    solver.add(*[f.translate(fresh) for f in [*context.side_conditions, well_formed, z3.Not(agree)]])
-    assert solver.check() == z3.unsat, solver.reason_unknown()
+    if len(context.side_conditions) < 8:
+        return "each run should introduce its own least_such_that integers"
+    solver = z3.Solver()
+    solver.set("rlimit", 200_000_000)
+    solver.add(*context.side_conditions, well_formed, z3.Not(agree))
+    answer = solver.check()
+    return str(answer) if answer != z3.unknown else f"unknown ({solver.reason_unknown()})"
+
+
+def _in_fresh_process(kind: str, ruleset: Ruleset, connection: Any) -> None:
+    connection.send(_disagreement(kind, ruleset))
+    connection.close()
+
+
+@covers("combat:500.2a", "combat:500.2c", "combat:500.2d", "combat:500.1-10")
+@pytest.mark.parametrize(("kind", "ruleset"), FUNCTIONALITY_CASES)
+def test_500_1_pipeline_encoding_is_functional(kind: str, ruleset: Ruleset) -> None:
+    # A forked process per check, as the proof runner does: Z3 answers erratically after other queries.
+    fork = multiprocessing.get_context("fork")
+    receiver, sender = fork.Pipe(duplex=False)
+    process = fork.Process(target=_in_fresh_process, args=(kind, ruleset, sender), daemon=True)
+    process.start()
+    sender.close()
+    answer = receiver.recv() if receiver.poll(300) else "no answer within 300 s"
+    process.join(5)
+    assert answer == "unsat"
