@@ -11,6 +11,18 @@ Where a theorem speaks of several kinds of instance it runs each kind on the sam
 and claims the property for all of them. Where it needs a quantity the rules define (an
 adjusted tick, a legal payer) it writes that quantity from the rule text rather than
 reading the model's helper, so a mutant of the helper cannot move both sides at once.
+
+Comparing two hits through two symbolic Armor values is beyond Z3 within the rlimit (the
+squared square-root tests of both runs together; measured: unknown after 20M rlimit, and
+170 s even with the Armor step's order assumed). So :func:`more_armor_never_means_more_damage`
+and :func:`negative_armor_never_reduces_pipeline_damage` leave the squared tests
+uninterpreted (``abstract=``) and reason from the Armor step's monotonicity, proved in
+``theorems_armor`` and instantiated (``lemmas=``) at the very term the pipeline hands its
+Armor step (:func:`compute_armor_input`). Without those instances the same query has a
+spurious counterexample, so the lemmas are what the proof rests on. Their mutants are
+judged on the exact encoding and are pipeline bugs, since a bug in the Armor step itself
+would also falsify the lemma instances; the Armor step's own bugs are refuted in
+``theorems_armor``.
 """
 
 from __future__ import annotations
