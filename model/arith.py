@@ -31,9 +31,17 @@ class SymbolicBranchError(TypeError):
     """Model code asked Python for the truth of a symbolic condition."""
 
 
+#: Types that are never symbolic; checking membership here first keeps the concrete path fast.
+_CONCRETE_TYPES = frozenset({bool, int, str, type(None), tuple})
+
+
 def is_symbolic(*values: Any) -> bool:
     """True when any value is a Z3 term (checked without importing Z3)."""
-    return any(type(v).__module__.startswith("z3") for v in values)
+    for v in values:
+        kind = type(v)
+        if kind not in _CONCRETE_TYPES and kind.__module__.startswith("z3"):
+            return True
+    return False
 
 
 def _z3():
@@ -47,6 +55,10 @@ def ite(condition: Any, then: Any, otherwise: Any) -> Any:
 
     Dataclass values (a :class:`~referee.model.state.Unit`) are chosen field by field.
     """
+    if condition is True:  # the concrete path, first and cheapest
+        return then
+    if condition is False:
+        return otherwise
     if not is_symbolic(condition):
         return then if condition else otherwise
     if is_dataclass(then):
@@ -67,17 +79,25 @@ def ite(condition: Any, then: Any, otherwise: Any) -> Any:
 
 def not_(condition: Any) -> Any:
     """Logical negation of a bool or a Z3 Boolean."""
+    if condition is True or condition is False:
+        return not condition
     return _z3().Not(condition) if is_symbolic(condition) else not condition
 
 
 def and_(*conditions: Any) -> Any:
     """Logical conjunction of bools or Z3 Booleans."""
-    return _z3().And(*conditions) if is_symbolic(*conditions) else all(conditions)
+    for c in conditions:
+        if c is not True and c is not False:
+            return _z3().And(*conditions) if is_symbolic(*conditions) else all(conditions)
+    return all(conditions)
 
 
 def or_(*conditions: Any) -> Any:
     """Logical disjunction of bools or Z3 Booleans."""
-    return _z3().Or(*conditions) if is_symbolic(*conditions) else any(conditions)
+    for c in conditions:
+        if c is not True and c is not False:
+            return _z3().Or(*conditions) if is_symbolic(*conditions) else any(conditions)
+    return any(conditions)
 
 
 def min_(a: Any, b: Any) -> Any:

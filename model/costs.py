@@ -16,7 +16,6 @@ moves and the ``bloodletting_paid`` channel reports 9 (500.8i).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from .arith import and_, ite, max_, min_, not_, or_
@@ -155,8 +154,7 @@ def pay_vitality_cost(
     log.emit("defy_death", when=defied, unit=payer, amount=max_(amount, 0) - price)  # what it kept (INT-102)
     scrapped = and_(pays, scraps_shield(unit, kind))
     log.emit("shield_scrapped", when=scrapped, unit=payer, amount=unit.shield)
-    unit = replace(
-        unit,
+    unit = unit.evolve(
         defy_death=ite(defied, False, unit.defy_death),
         shield=ite(scrapped, 0, unit.shield),
         max_vitality=compute_max_vitality_after(unit, price, kind),

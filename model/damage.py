@@ -338,8 +338,7 @@ def spend_defences(recipient: Unit, m: Mitigation) -> Unit:
     """The recipient's spent layers: an ignore charge, Insurance points, Shield, the defy-death charge."""
     if is_spending_nothing(m):
         return recipient
-    return replace(
-        recipient,
+    return recipient.evolve(
         ignore_charges=recipient.ignore_charges - ite(m.ignored, 1, 0),
         subrogated=recipient.subrogated - m.subrogated_spent,
         insurance=recipient.insurance - m.insurance_spent,

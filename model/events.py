@@ -106,6 +106,8 @@ class EventLog:
     entries: list[Guarded] = field(default_factory=list)
 
     def emit(self, name: str, when: Any = True, **payload: Any) -> None:
+        if when is False:  # the concrete path, first and cheapest
+            return
         if is_symbolic(when):
             self.entries.append(Guarded(when, Event(name, **payload)))
         elif when:

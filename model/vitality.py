@@ -8,7 +8,6 @@ way (500.4, 500.6d, 500.8j). Both roads end here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from .arith import and_, is_symbolic, ite, not_
 from .clauses import combat
@@ -34,7 +33,7 @@ def process_vitality_loss_listeners(unit: Unit, lost: Int, log: EventLog) -> Uni
     log.emit("threshold_reevaluated", when=happened, unit=unit.uid)
     if is_known_false(happened):
         return unit  # concretely nothing left: the unit is unchanged (no copy)
-    return replace(unit, **{rune: ite(happened, 0, getattr(unit, rune)) for rune in VITALITY_LOSS_RUNES})
+    return unit.evolve(**{rune: ite(happened, 0, getattr(unit, rune)) for rune in VITALITY_LOSS_RUNES})
 
 
 @combat.implements("500.1-13", "500.4a")
@@ -46,7 +45,7 @@ def is_killed_by_vitality(before: Unit, after: Unit) -> Bool:
 @combat.implements("500.4b")
 def clear_combat_state(unit: Unit) -> Unit:
     """On death the combat state is cleared: no Vitality, Shield or running bonuses remain (500.4b, INT-010)."""
-    return replace(unit, alive=False, vitality=0, shield=0, adrenaline=0, momentum=0, bolster=0)
+    return unit.evolve(alive=False, vitality=0, shield=0, adrenaline=0, momentum=0, bolster=0)
 
 
 @combat.implements("500.4c")
@@ -60,7 +59,7 @@ def announce_macabre(board: Board, dead: Unit, dies: Bool, log: EventLog) -> Non
 @combat.implements("500.4d", "500.9b", "500.9c")
 def revive_from_vessel(unit: Unit, revives: Bool) -> Unit:
     """A Phylactery unit spends a Vessel and returns at full Vitality in its own cell (500.4d, 500.9b-c)."""
-    return ite(revives, replace(unit, alive=True, vitality=unit.max_vitality, vessels=unit.vessels - 1), unit)
+    return ite(revives, unit.evolve(alive=True, vitality=unit.max_vitality, vessels=unit.vessels - 1), unit)
 
 
 @combat.implements("500.4a", "500.4b", "500.4c", "500.4d", "500.6d", "500.8h", "500.8j")
@@ -97,7 +96,7 @@ def lose_vitality(
     """
     unit = board.unit(uid)
     lost = ite(unit.alive, ite(amount <= unit.vitality, amount, unit.vitality), 0)
-    after = unit if is_known_false(lost != 0) else replace(unit, vitality=unit.vitality - lost)
+    after = unit if is_known_false(lost != 0) else unit.evolve(vitality=unit.vitality - lost)
     if announce is not None:
         announce(lost)
     after = process_vitality_loss_listeners(after, lost, log)

@@ -14,7 +14,7 @@ from typing import Any
 from referee.model import bloodletting
 from referee.model.arith import and_, ite, max_, not_, or_
 from referee.model.events import EventLog
-from referee.model.state import Board, Unit
+from referee.model.state import UNIT_FIELDS, Board, Unit
 
 from .core import Mutant, Obligation, Vars, all_of, theorem
 from .theorems_costs import is_well_formed
@@ -142,7 +142,7 @@ def bloodletting_payer_is_the_first_eligible_unit_in_reading_order(v: Vars) -> O
 def is_unchanged(before: Board, after: Board) -> Any:
     """Every number and flag of every unit is as it was."""
     return and_(*[getattr(a, f) == getattr(b, f) for a, b in zip(before.units, after.units, strict=True)
-                  for f in Unit.__slots__ if f not in ("uid", "side", "row", "col", "redirect_to", "intercept_by")])  # fmt: skip
+                  for f in UNIT_FIELDS if f not in ("uid", "side", "row", "col", "redirect_to", "intercept_by")])  # fmt: skip
 
 
 def _step_board(v: Vars) -> Board:

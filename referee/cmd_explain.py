@@ -25,7 +25,7 @@ from referee.model.armor import apply_armor_percentage
 from referee.model.damage import DamageInstance, DamageOutcome, is_ignoring_armor, resolve_damage
 from referee.model.events import EventLog
 from referee.model.ruleset import Ruleset
-from referee.model.state import Board, Unit
+from referee.model.state import UNIT_FIELDS, Board, Unit
 from referee.model.ticks import is_damage_over_time
 
 
@@ -247,7 +247,7 @@ def changes(before: Board, after: Board) -> list[str]:
     out = []
     for old in before.units:
         new = after.unit(old.uid)
-        diffs = [f"{f} {getattr(old, f)} -> {getattr(new, f)}" for f in old.__slots__ if getattr(old, f) != getattr(new, f)]
+        diffs = [f"{f} {getattr(old, f)} -> {getattr(new, f)}" for f in UNIT_FIELDS if getattr(old, f) != getattr(new, f)]
         if diffs:
             out.append(f"{old.uid}: " + ", ".join(diffs))
     return out

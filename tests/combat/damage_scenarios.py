@@ -19,7 +19,7 @@ def board(*units: Unit) -> Board:
     """A board with each unit in its own column (row 0), in the order given."""
     placed = []
     for col, u in enumerate(units):
-        placed.append(Unit(**{**{f: getattr(u, f) for f in u.__slots__}, "col": col}))
+        placed.append(u.evolve(col=col))
     return Board(tuple(placed))
 
 

@@ -10,7 +10,7 @@ from referee.model.damage import DamageInstance
 from referee.model.events import EventLog
 from referee.model.retaliation import ScenarioError, compute_reflect_amount, resolve_hit
 from referee.model.ruleset import DEFAULT, Ruleset
-from referee.model.state import Board, Unit
+from referee.model.state import UNIT_FIELDS, Board, Unit
 from referee.specs.trace import covers
 
 
@@ -238,7 +238,7 @@ def test_500_7l_reflect_is_not_an_activation_and_applies_nothing_else():
     b = duel(BOSS, {"vitality": 50})
     after, log = hit(b, "r", 200)
     a0, a1 = b.unit("a"), after.unit("a")
-    changed = {f for f in a0.__slots__ if getattr(a0, f) != getattr(a1, f)}
+    changed = {f for f in UNIT_FIELDS if getattr(a0, f) != getattr(a1, f)}
     assert changed == {"vitality"}  # no Shatter, no status: only the damage
     assert names(log)[names(log).index("reflect"):] == [
         "reflect", "credit", "feast", "vitality_lost", "threshold_reevaluated",

@@ -25,7 +25,7 @@ def place(*units: Unit) -> Board:
     for u in units:
         col = cols.get(u.side, 0)
         cols[u.side] = col + 1
-        placed.append(Unit(**{**{f: getattr(u, f) for f in u.__slots__}, "col": col}))
+        placed.append(u.evolve(col=col))
     return Board(tuple(placed))
 
 

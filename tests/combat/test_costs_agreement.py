@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from referee.model import bloodletting, costs, retaliation
 from referee.model.arith import symbolic
 from referee.model.events import EventLog
-from referee.model.state import Board, Unit
+from referee.model.state import UNIT_FIELDS, Board, Unit
 from referee.proofs.core import Vars
 from referee.specs.trace import covers
 
@@ -52,7 +52,7 @@ class Values:
 
 
 def concrete_board(board: Board, evaluate: Values) -> Board:
-    return Board(tuple(Unit(**{f: evaluate(getattr(u, f)) for f in u.__slots__}) for u in board.units))
+    return Board(tuple(Unit(**{f: evaluate(getattr(u, f)) for f in UNIT_FIELDS}) for u in board.units))
 
 
 def concrete_events(log: EventLog, evaluate: Values) -> list[tuple[Any, ...]]:
