@@ -674,6 +674,10 @@ class Engine:
 
 def run(scenario: dict[str, Any]) -> dict[str, Any]:
     """The in-process entry point: a scenario (JSON object) to an observation."""
+    if scenario.get("rulebook") == "play":  # playing cards and activating abilities: examples/play_engine.py
+        from referee.examples.play_engine import run_play
+
+        return run_play(scenario)
     board = Board([Unit(u) for u in scenario["board"]])
     engine = Engine(board, scenario.get("ruleset", {}))
     for action in scenario["actions"]:

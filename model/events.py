@@ -66,6 +66,11 @@ EVENT_NAMES: dict[str, str] = {
     "bloodletting_paid": "the Bloodletting-paid channel (unit: the payer; other: the caster; amount moved)",
     "activation_aborted": "no eligible Bloodletting payer: the activation stops before damage",
     "activation_failed": "a Bloodletting payment that moved no Vitality failed the ability",
+    # The play rulebook (350-359, 399): one outcome per action (unit: the card or source object's oid)
+    "played": "a card finished the play process (350.1)",
+    "play_cancelled": "a play was undone (358.5; detail: the failing check, e.g. 358.2)",
+    "activated": "an ability's cost was paid and its linked effect happened (399, 203)",
+    "activation_cancelled": "an activation was undone (358.5; detail: the failing check, e.g. 358.2 or 399)",
 }
 
 

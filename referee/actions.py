@@ -57,6 +57,19 @@ class ActionKind:
     #: Unit fields the kind reads or writes, so strategies can leave the others at default.
     unit_fields: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The rulebook whose scenarios carry it: ``combat`` (a board of units) or ``play`` (a
+    #: play state, :mod:`referee.play`). A scenario's actions all belong to its rulebook.
+    rulebook: str = "combat"
+
+
+def kinds_of(rulebook: str) -> tuple[str, ...]:
+    """The registered action kinds of one rulebook, in registration order."""
+    return tuple(name for name, kind in ACTION_KINDS.items() if kind.rulebook == rulebook)
+
+
+def default_kinds() -> tuple[str, ...]:
+    """The kinds a check draws when none are chosen: the combat ones (play kinds are chosen by name)."""
+    return kinds_of("combat")
 
 
 ACTION_KINDS: dict[str, ActionKind] = {}
@@ -78,6 +91,9 @@ def decode_action(path: str, data: Any, board: Board) -> dict[str, Any]:
     if name not in ACTION_KINDS:
         raise ProtocolError(f"{path}.kind", f"unknown action kind {name!r} (known: {', '.join(ACTION_KINDS)})")
     kind = ACTION_KINDS[name]
+    if kind.rulebook != "combat":
+        raise ProtocolError(f"{path}.kind", f"a {name!r} action belongs to the {kind.rulebook} rulebook "
+                            f"(the scenario needs \"rulebook\": \"{kind.rulebook}\")")
     known = {"kind"} | {f.name for f in kind.fields}
     unknown = [key for key in data if key not in known]
     if unknown:
@@ -167,6 +183,9 @@ def action_schemas() -> list[dict[str, Any]]:
     """One JSON Schema per action kind (the scenario schema's ``oneOf``)."""
     out = []
     for kind in ACTION_KINDS.values():
+        if "schema" in kind.extra:
+            out.append(kind.extra["schema"]())
+            continue
         properties: dict[str, Any] = {"kind": {"const": kind.name}}
         for f in kind.fields:
             if f.type == "hits":
@@ -334,8 +353,40 @@ def _register_damage() -> None:
     )
 
 
+def _register_play() -> None:
+    from referee import play
+
+    def draw_play(name: str):
+        return lambda draw, state: _strategies().draw_play_action(draw, state, name)
+
+    register(
+        ActionKind(
+            name="play_card",
+            summary=play.PLAY_CARD_SUMMARY,
+            chapters=("play:350.1", "play:356.2", "play:357.1", "play:358.2"),
+            fields=(),
+            run=play.run_play_card,
+            draw=draw_play("play_card"),
+            extra={"decode": play.decode_play_card, "schema": play.play_card_schema},
+            rulebook="play",
+        )
+    )
+    register(
+        ActionKind(
+            name="activate",
+            summary=play.ACTIVATE_SUMMARY,
+            chapters=("play:399", "play:403.1.a", "play:358.2"),
+            fields=(),
+            run=play.run_activate,
+            draw=draw_play("activate"),
+            extra={"decode": play.decode_activate, "schema": play.activate_schema},
+            rulebook="play",
+        )
+    )
+
+
 def _load() -> None:
-    for registrar in (_register_damage, _register_cost):
+    for registrar in (_register_damage, _register_cost, _register_play):
         try:
             registrar()
         except ImportError as error:  # the chapter's model is not written yet

@@ -116,6 +116,11 @@ def compare(model: Observation, engine: Observation, how: Comparison) -> list[Di
         found = first_event_divergence(model.events or (), engine.events or (), how.events or frozenset())
         if found is not None:
             out.append(found)
+    if model.state is not None:  # the play rulebook: the final play state
+        from .play import state_divergences as play_state_divergences
+
+        out.extend(play_state_divergences(model.state, engine.state))
+        return out
     out.extend(state_divergences(model, engine, how.unit_fields))
     return out
 

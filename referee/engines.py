@@ -327,7 +327,10 @@ def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tup
     if isinstance(answer, EngineFault):
         return answer
     try:
-        observation = decode_observation(answer, fields_needed=fields_needed, events_needed=events_needed)
+        observation = decode_observation(
+            answer, fields_needed=fields_needed, events_needed=events_needed,
+            rulebook=scenario.get("rulebook", "combat") if isinstance(scenario, dict) else "combat",
+        )
     except ProtocolError as error:
         return EngineFault(error.kind, str(error), scenario, json.dumps(answer)[:2000])
     sid = scenario.get("id")

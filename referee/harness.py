@@ -29,7 +29,7 @@ from typing import Any
 
 from referee.model.ruleset import DEFAULT, Ruleset
 
-from .actions import ACTION_KINDS, run_actions
+from .actions import ACTION_KINDS, default_kinds, run_actions
 from .compare import Comparison, Divergence, compare
 from .engines import Engine, EngineFault, check_answer
 from .protocol import Observation, ProtocolError, decode_scenario
@@ -184,12 +184,22 @@ class _Mismatch(AssertionError):
 def model_observation(scenario: dict[str, Any]) -> Observation:
     """Run a scenario through the model."""
     decoded = decode_scenario(scenario)
+    if decoded.rulebook == "play":
+        from .play import run_play
+
+        state, events = run_play(decoded.state, decoded.actions, decoded.rules)
+        return Observation(board=decoded.board, events=events, id=decoded.id, state=state)
     board, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
     return Observation(board=board, events=log.events(), id=decoded.id)
 
 
 def model_trail(scenario: dict[str, Any]) -> list[Step]:
     decoded = decode_scenario(scenario)
+    if decoded.rulebook == "play":
+        from .play import run_play
+
+        _, steps = record(run_play, decoded.state, decoded.actions, decoded.rules)
+        return steps
     _, steps = record(run_actions, decoded.board, decoded.actions, decoded.ruleset)
     return steps
 
@@ -233,7 +243,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
 
     from .strategies import scenarios
 
-    kinds = tuple(options.kinds or ACTION_KINDS)
+    kinds = tuple(options.kinds or default_kinds())
     unknown = [k for k in kinds if k not in ACTION_KINDS]
     if unknown:
         raise ValueError(f"unknown action kind(s) {', '.join(unknown)} (known: {', '.join(ACTION_KINDS)})")

@@ -228,6 +228,10 @@ class Scenario:
     actions: tuple[dict[str, Any], ...]
     id: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: ``combat`` (the board above) or ``play`` (``state`` and ``rules`` below, the board empty).
+    rulebook: str = "combat"
+    state: Any = None  # a referee.model.play.state.PlayState
+    rules: Any = None  # a referee.model.play.rules.PlayRules
 
 
 def ruleset_from_json(path: str, data: Any) -> Ruleset:
@@ -245,7 +249,12 @@ def decode_scenario(data: Any, path: str = "scenario") -> Scenario:
 
     data = require_object(path, data)
     check_protocol(path, data)
-    known = ("protocol", "id", "ruleset", "board", "actions")
+    rulebook = data.get("rulebook", "combat")
+    if rulebook == "play":
+        return decode_play_scenario(data, path)
+    if rulebook != "combat":
+        raise ProtocolError(f"{path}.rulebook", f"expected one of combat, play, got {json.dumps(rulebook)}")
+    known = ("protocol", "id", "rulebook", "ruleset", "board", "actions")
     unknown = [key for key in data if key not in known]
     if unknown:
         raise ProtocolError(f"{path}.{unknown[0]}", f"unknown scenario field (known: {', '.join(known)})")
@@ -259,6 +268,37 @@ def decode_scenario(data: Any, path: str = "scenario") -> Scenario:
         raise ProtocolError(f"{path}.actions", "expected at least one action")
     decoded = tuple(decode_action(f"{path}.actions[{i}]", a, board) for i, a in enumerate(actions))
     return Scenario(board=board, ruleset=ruleset, actions=decoded, id=sid, raw=data)
+
+
+def decode_play_scenario(data: dict[str, Any], path: str = "scenario") -> Scenario:
+    """A play-rulebook scenario (``"rulebook": "play"``): the play state, play rules and play actions."""
+    from referee import play
+    from referee.actions import ACTION_KINDS
+
+    known = ("protocol", "id", "rulebook", "rules", "state", "actions")
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise ProtocolError(f"{path}.{unknown[0]}", f"unknown play scenario field (known: {', '.join(known)})")
+    sid = data.get("id")
+    if sid is not None:
+        check_value(f"{path}.id", sid, "string")
+    rules = play.rules_from_json(f"{path}.rules", data.get("rules", {}))
+    state = play.state_from_json(f"{path}.state", require(path, data, "state"))
+    actions = require_list(f"{path}.actions", require(path, data, "actions"))
+    if not actions:
+        raise ProtocolError(f"{path}.actions", "expected at least one action")
+    decoded = []
+    for i, action in enumerate(actions):
+        where = f"{path}.actions[{i}]"
+        action = require_object(where, action)
+        name = require(where, action, "kind")
+        kind = ACTION_KINDS.get(name) if isinstance(name, str) else None
+        if kind is None or kind.rulebook != "play":
+            known_kinds = ", ".join(k for k, v in ACTION_KINDS.items() if v.rulebook == "play")
+            raise ProtocolError(f"{where}.kind", f"unknown play action kind {name!r} (known: {known_kinds})")
+        decoded.append(kind.extra["decode"](where, action, state))
+    return Scenario(board=Board(()), ruleset=DEFAULT, actions=tuple(decoded), id=sid, raw=data,
+                    rulebook="play", state=state, rules=rules)
 
 
 def encode_scenario(
@@ -286,6 +326,8 @@ class Observation:
     board: Board
     events: tuple[Event, ...] | None
     id: str | None = None
+    #: The final play state, for a play-rulebook scenario (the board is then empty).
+    state: Any = None
 
 
 def encode_observation(board: Board, events: tuple[Event, ...] | list[Event], sid: str | None = None) -> dict[str, Any]:
@@ -303,6 +345,7 @@ def decode_observation(
     *,
     fields_needed: tuple[str, ...] | None = None,
     events_needed: bool = True,
+    rulebook: str = "combat",
 ) -> Observation:
     """Check and decode an engine's observation.
 
@@ -316,12 +359,32 @@ def decode_observation(
     sid = data.get("id")
     if sid is not None:
         check_value(f"{path}.id", sid, "string")
-    board = board_from_json(f"{path}.board", require(path, data, "board"), complete=True, only=fields_needed)
+    state = None
+    if rulebook == "play":
+        from referee import play
+
+        state = play.state_from_json(f"{path}.state", require(path, data, "state"), complete=True)
+        board = Board(())
+    else:
+        board = board_from_json(f"{path}.board", require(path, data, "board"), complete=True, only=fields_needed)
     events = None
     if events_needed or "events" in data:
         raw = require_list(f"{path}.events", require(path, data, "events"))
         events = tuple(event_from_json(f"{path}.events[{i}]", e) for i, e in enumerate(raw))
-    return Observation(board=board, events=events, id=sid)
+    return Observation(board=board, events=events, id=sid, state=state)
+
+
+def encode_play_observation(state: Any, events: tuple[Event, ...] | list[Event], sid: str | None = None) -> dict[str, Any]:
+    """A play-rulebook observation: the final play state and one outcome event per action."""
+    from referee import play
+
+    out: dict[str, Any] = {"protocol": PROTOCOL}
+    if sid is not None:
+        out["id"] = sid
+    out["rulebook"] = "play"
+    out["state"] = play.state_to_json(state)
+    out["events"] = [event_to_json(e) for e in events]
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -393,47 +456,80 @@ def _ruleset_choices() -> dict[str, tuple[str, ...]]:
 
 
 def scenario_schema() -> dict[str, Any]:
-    from referee.actions import action_schemas
+    from referee import play
+    from referee.actions import ACTION_KINDS, action_schemas
 
+    combat_actions = [a for a in action_schemas() if ACTION_KINDS[a["title"]].rulebook == "combat"]
+    play_actions = [a for a in action_schemas() if ACTION_KINDS[a["title"]].rulebook == "play"]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://referee.invalid/schema/scenario.schema.json",
         "title": f"referee scenario ({PROTOCOL})",
-        "description": "A starting board, a ruleset and the actions to run, with every chance roll explicit.",
-        "type": "object",
-        "properties": {
-            "protocol": {"const": PROTOCOL},
-            "id": {"type": "string", "description": "echoed back in the observation"},
-            "ruleset": {"$ref": "#/$defs/ruleset"},
-            "board": {"type": "array", "items": {"$ref": "#/$defs/unit"}},
-            "actions": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/action"}},
-        },
-        "required": ["protocol", "board", "actions"],
-        "additionalProperties": False,
+        "description": "A starting board (combat) or play state (play), the options and the actions to run, "
+        "with every chance roll explicit.",
+        "oneOf": [{"$ref": "#/$defs/combat_scenario"}, {"$ref": "#/$defs/play_scenario"}],
         "$defs": {
+            "combat_scenario": {
+                "type": "object",
+                "properties": {
+                    "protocol": {"const": PROTOCOL},
+                    "id": {"type": "string", "description": "echoed back in the observation"},
+                    "rulebook": {"const": "combat", "default": "combat"},
+                    "ruleset": {"$ref": "#/$defs/ruleset"},
+                    "board": {"type": "array", "items": {"$ref": "#/$defs/unit"}},
+                    "actions": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/action"}},
+                },
+                "required": ["protocol", "board", "actions"],
+                "additionalProperties": False,
+            },
+            "play_scenario": {
+                "type": "object",
+                "properties": {
+                    "protocol": {"const": PROTOCOL},
+                    "id": {"type": "string", "description": "echoed back in the observation"},
+                    "rulebook": {"const": "play"},
+                    "rules": play.rules_schema(),
+                    "state": {"$ref": "#/$defs/play_state"},
+                    "actions": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/play_action"}},
+                },
+                "required": ["protocol", "rulebook", "state", "actions"],
+                "additionalProperties": False,
+            },
             "unit": unit_schema(["uid"]),
             "ruleset": ruleset_schema(),
-            "action": {"oneOf": action_schemas()},
+            "action": {"oneOf": combat_actions},
+            "play_state": play.state_schema(complete=False),
+            "play_action": {"oneOf": play_actions},
         },
     }
 
 
 def observation_schema() -> dict[str, Any]:
+    from referee import play
+
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://referee.invalid/schema/observation.schema.json",
         "title": f"referee observation ({PROTOCOL})",
-        "description": "The final board and the ordered events an engine reports for one scenario.",
+        "description": "The final board (combat) or play state (play) and the ordered events an engine reports "
+        "for one scenario.",
         "type": "object",
         "properties": {
             "protocol": {"const": PROTOCOL},
             "id": {"type": "string", "description": "the scenario's id, echoed"},
+            "rulebook": {"type": "string", "enum": ["combat", "play"], "description": "optional; the scenario's rulebook"},
             "board": {"type": "array", "items": {"$ref": "#/$defs/unit"}},
+            "state": {"$ref": "#/$defs/play_state"},
             "events": {"type": "array", "items": {"$ref": "#/$defs/event"}},
         },
-        "required": ["protocol", "board"],
+        "required": ["protocol"],
+        "anyOf": [{"required": ["board"]}, {"required": ["state"]}],
         "additionalProperties": True,
-        "$defs": {"unit": unit_schema(list(PLACEMENT_FIELDS)), "event": event_schema()},
+        "$defs": {
+            "unit": unit_schema(list(PLACEMENT_FIELDS)),
+            "play_state": play.state_schema(complete=True),
+            "event": event_schema(),
+        },
     }
 
 

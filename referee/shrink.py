@@ -39,6 +39,8 @@ def is_valid(scenario: dict[str, Any]) -> bool:
         decode_scenario(scenario)
     except (ProtocolError, ValueError, TypeError):
         return False
+    if scenario.get("rulebook") == "play":
+        return True
     for unit in scenario["board"]:
         alive, vitality, maximum = unit.get("alive", True), unit.get("vitality", 100), unit.get("max_vitality", 100)
         if alive and not 1 <= vitality <= maximum:
@@ -72,6 +74,11 @@ def _towards_zero(value: int, floor: int = 0) -> list[int]:
 
 def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Simpler versions of ``scenario``, coarsest first."""
+    if scenario.get("rulebook") == "play":
+        from .play import candidates as play_candidates
+
+        yield from play_candidates(scenario)
+        return
     actions, board = scenario["actions"], scenario["board"]
     for i in range(len(actions)):
         if len(actions) > 1:
