@@ -33,6 +33,12 @@ class Mutant:
     new: str
     #: The action kinds that reach the bug (``referee check --kinds``); used by the kill table.
     kinds: tuple[str, ...] = ("damage",)
+    #: The file of ``examples/`` the line is in: the combat engine, or the play rulebook's.
+    source: str = "engine.py"
+
+    @property
+    def path(self) -> Path:
+        return ENGINE_SOURCE.with_name(self.source)
 
 
 MUTANTS: tuple[Mutant, ...] = (
@@ -256,6 +262,62 @@ MUTANTS: tuple[Mutant, ...] = (
         "        if paid < 0 and (self.defied_fails or was_tool):\n",
         ("bloodletting",),
     ),
+    # --- the play rulebook (examples/play_engine.py) ------------------------------------
+    Mutant(
+        "discount_before_increases", "play:356.3", "discounts applied to the total before the increases are added",
+        "        stages = (self.add_increases, self.apply_discounts)\n",
+        "        stages = (self.apply_discounts, self.add_increases)\n",
+        ("play_card", "activate"), "play_engine.py",
+    ),
+    Mutant(
+        "cost_below_zero", "play:356.6", "a discount bigger than the cost takes it below 0",
+        "        return max(amount - reduction, 0)\n",
+        "        return amount - reduction\n",
+        ("play_card", "activate"), "play_engine.py",
+    ),
+    Mutant(
+        "exhausted_can_pay_exhaust", "play:414.1.b", "an exhausted rune or unit can be exhausted again to pay",
+        '        return self.game.is_friendly(card) and card.zone == "board" and not card.exhausted\n',
+        '        return self.game.is_friendly(card) and card.zone == "board"\n',
+        ("play_card", "activate"), "play_engine.py",
+    ),
+    Mutant(
+        "empty_trash_recycle_allowed", "play:416.3", "recycling from a trash with too few cards counts as paid",
+        "            if len(targets) != count or len(set(targets)) != count:\n",
+        "            if len(set(targets)) != len(targets):\n",
+        ("activate", "play_card"), "play_engine.py",
+    ),
+    Mutant(
+        "failed_play_not_undone", "play:358.5", "a cancelled play keeps what it did so far (card on the chain, costs paid)",
+        '            game.restore(snapshot)\n            self.events.append({"name": "play_cancelled"',
+        '            pass\n            self.events.append({"name": "play_cancelled"',
+        ("play_card",), "play_engine.py",
+    ),
+    Mutant(
+        "unit_enters_ready", "play:359.2.c", "a played unit enters the board ready",
+        "            card.location = location\n            card.exhausted = True\n",
+        "            card.location = location\n            card.exhausted = False\n",
+        ("play_card",), "play_engine.py",
+    ),
+    Mutant(
+        "component_discount_on_every_additional", "play:356.4.c",
+        "a discount for optional additional costs also reduces the mandatory ones",
+        '        return target == "additional" or (target == "optional_additional" and component.get("optional", False))\n',
+        '        return target in ("additional", "optional_additional")\n',
+        ("play_card",), "play_engine.py",
+    ),
+    Mutant(
+        "declined_optional_cost_charged", "play:355.1.a", "an optional additional cost is charged though declined",
+        '            owed = not component.get("optional", False) or choice\n',
+        "            owed = True\n",
+        ("play_card",), "play_engine.py",
+    ),
+    Mutant(
+        "declining_to_pay_accepted", "play:444.2.a", "a plan that never pays the resources counts them as paid",
+        "        self.resources_paid = total.is_free()\n",
+        "        self.resources_paid = True\n",
+        ("play_card", "activate"), "play_engine.py",
+    ),
 )
 
 BY_NAME = {m.name: m for m in MUTANTS}
@@ -263,16 +325,16 @@ BY_NAME = {m.name: m for m in MUTANTS}
 
 def mutated_source(mutant: Mutant) -> str:
     """The engine's source with the mutant's one line changed (exactly one occurrence)."""
-    source = ENGINE_SOURCE.read_text()
+    source = mutant.path.read_text()
     count = source.count(mutant.old)
     if count != 1:
-        raise ValueError(f"mutant {mutant.name}: its snippet occurs {count} times in engine.py (must be once)")
+        raise ValueError(f"mutant {mutant.name}: its snippet occurs {count} times in {mutant.source} (must be once)")
     return source.replace(mutant.old, mutant.new)
 
 
 def changed_lines(mutant: Mutant) -> list[str]:
     """The lines that differ between the clean and the mutated engine (``-``/``+`` lines)."""
-    clean = ENGINE_SOURCE.read_text().splitlines()
+    clean = mutant.path.read_text().splitlines()
     mutated = mutated_source(mutant).splitlines()
     return [
         line
@@ -289,9 +351,10 @@ def load(name: str) -> types.ModuleType:
     if name not in BY_NAME:
         raise KeyError(f"unknown mutant {name!r} (known: {', '.join(BY_NAME)})")
     if name not in _LOADED:
+        mutant = BY_NAME[name]
         module = types.ModuleType(f"referee.examples.engine_mutant_{name}")
-        module.__file__ = str(ENGINE_SOURCE)
-        code = compile(mutated_source(BY_NAME[name]), f"<engine.py, mutant {name}>", "exec")
+        module.__file__ = str(mutant.path)
+        code = compile(mutated_source(mutant), f"<{mutant.source}, mutant {name}>", "exec")
         exec(code, module.__dict__)
         _LOADED[name] = module
     return _LOADED[name]
