@@ -111,6 +111,15 @@ class CheckReport:
             "replay": self.replay,
         }
 
+    def _compared(self) -> str:
+        described = self.comparison.describe()
+        play = [k for k in self.kinds if k in ACTION_KINDS and ACTION_KINDS[k].rulebook == "play"]
+        if play and len(play) == len(self.kinds):  # play scenarios: the whole play state is compared
+            return "every field of the play state; " + described.split("; ", 1)[-1]
+        if play:
+            return described + " (play scenarios: every field of the play state)"
+        return described
+
     def text(self) -> str:
         head = {
             "pass": "PASS",
@@ -123,7 +132,7 @@ class CheckReport:
             f"  engine:   {self.engine}",
             f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}); "
             f"action kinds: {', '.join(self.kinds)}",
-            f"  compared: {self.comparison.describe()}",
+            f"  compared: {self._compared()}",
         ]
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
@@ -154,6 +163,10 @@ def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
     """The scenario with every unit field and ruleset option at its default left out (still valid)."""
     from .protocol import UNIT_DEFAULTS
 
+    if scenario.get("rulebook") == "play":
+        from .play import compact
+
+        return compact(scenario)
     out = dict(scenario)
     if isinstance(out.get("ruleset"), dict):
         defaults = DEFAULT.to_json()

@@ -613,3 +613,53 @@ def candidates(scenario: dict[str, Any]):
                 changed = copy.deepcopy(scenario)
                 _set(changed, path, smaller)
                 yield changed
+
+
+# --------------------------------------------------------------------------------------
+# The compact form, for reports
+# --------------------------------------------------------------------------------------
+
+_DROPPABLE = {"energy": 0, "any_power": 0, "nonstandard": [], "optional": False, "either": False,
+              "applies_to": "total", "increases": [], "discounts": [], "additional": [], "pay_optional": [],
+              "location": 0, "count": 1, "modifiers": {}, "targets": [], "power": {},
+              "any_power_from": list(DOMAINS)}
+
+
+def _compact_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_compact_value(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        item = _compact_value(item)
+        if key in DOMAINS and item == 0:
+            continue
+        if key in _DROPPABLE and item == _DROPPABLE[key] and key not in ("kind", "plan"):
+            continue
+        out[key] = item
+    return out
+
+
+def compact(scenario: dict[str, Any]) -> dict[str, Any]:
+    """A play scenario with every field at its protocol default left out (still valid, same meaning)."""
+    out = dict(scenario)
+    if out.get("rules") == {"either_discount": "energy_first"}:
+        del out["rules"]
+    state = out.get("state")
+    if isinstance(state, dict) and isinstance(state.get("objects"), list):
+        state = dict(state)
+        state["objects"] = [
+            {k: v for k, v in o.items() if k == "oid" or OBJECT_DEFAULTS.get(k, object()) != v} if isinstance(o, dict) else o
+            for o in state["objects"]
+        ]
+        if isinstance(state.get("pool"), dict):
+            state["pool"] = _compact_value(state["pool"])
+        if state.get("player") == 0:
+            del state["player"]
+        if state.get("location_count") == 3:
+            del state["location_count"]
+        out["state"] = state
+    if isinstance(out.get("actions"), list):
+        out["actions"] = [_compact_value(a) for a in out["actions"]]
+    return out
