@@ -40,6 +40,9 @@ from .protocol import PROTOCOL, encode_observation, encode_scenario, unit_to_jso
 VECTORS_FORMAT = "referee-vectors/1"
 #: The Z3 resource limit per branch query (machine independent, like the proofs).
 RLIMIT = 4_000_000
+#: A wall-clock safety net only: Z3's nonlinear arithmetic does not always honour the rlimit.
+#: A query stopped by it counts as unknown, never as covered.
+SAFETY_TIMEOUT_MS = 120_000
 
 
 # --------------------------------------------------------------------------------------
@@ -338,12 +341,12 @@ def discover(template: Template) -> tuple[Vars, list[Any], list[tuple[Site, Any]
     return variables, list(context.side_conditions), points
 
 
-def _values(variables: Vars, model: Any) -> dict[str, Any]:
+def _values(variables: Vars, model: Any, ctx: Any) -> dict[str, Any]:
     import z3
 
     values = {}
     for name, term in variables.created.items():
-        value = model.eval(term, model_completion=True)
+        value = model.eval(term.translate(ctx), model_completion=True)
         values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
     return values
 
@@ -411,12 +414,19 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
             say(f"  {template.name}: symbolic run failed ({type(error).__name__}: {first_line})")
             coverage.failed_templates.append(template.name)
             continue
+        # A fresh Z3 context per template: Z3's speed on these nonlinear queries depends on
+        # what the process asked before (measured: 17 s alone, no answer in 12 minutes after
+        # the proof tests had run in the same process), and the rlimit does not always stop it.
+        ctx = z3.Context()
         solvers = {}
         for relaxed in (False, True):
-            solvers[relaxed] = z3.Solver()
+            solvers[relaxed] = z3.Solver(ctx=ctx)
             solvers[relaxed].set("rlimit", RLIMIT)
             solvers[relaxed].set("random_seed", 0)
-            solvers[relaxed].add(*[z3.BoolVal(f) if isinstance(f, bool) else f for f in [*side, *validity(variables, relaxed)]])
+            solvers[relaxed].set("timeout", SAFETY_TIMEOUT_MS)
+            solvers[relaxed].add(
+                *[(z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx) for f in [*side, *validity(variables, relaxed)]]
+            )
         models: list[Any] = []
         found = 0
         for site, condition in points:
@@ -425,7 +435,7 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
                 branch = f"{site.key}={polarity}"
                 if branch in coverage.covered:
                     continue
-                goal = condition if polarity == "true" else z3.Not(condition)
+                goal = (condition if polarity == "true" else z3.Not(condition)).translate(ctx)
                 model = next((m for m in models if z3.is_true(m.eval(goal, model_completion=True))), None)
                 answer = "sat" if model is not None else None
                 for relaxed in (False, True):
@@ -443,7 +453,7 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
                         answer = "unsat" if result == z3.unsat else "unknown"
                     solver.pop()
                 if answer == "sat":
-                    values = _values(variables, model)
+                    values = _values(variables, model, ctx)
                     try:
                         vector = _concrete_vector(template, values, branch)
                     except Exception as error:
