@@ -233,21 +233,25 @@ def run_query(
     if not z3.is_bool(wanted):
         raise QueryError("the condition must be true or false, not a number")
     legal = and_(*[is_well_formed_unit(u) for u in before.units])
+    formulas = [z3.BoolVal(f) if isinstance(f, bool) else f for f in (*context.side_conditions, legal, wanted)]
     for seed in seeds:
-        solver = z3.Solver()
+        # A fresh context per attempt, as the proof runner does: no answer depends on what
+        # the process asked Z3 before.
+        ctx = z3.Context()
+        solver = z3.Solver(ctx=ctx)
         solver.set("rlimit", rlimit)
         solver.set("random_seed", seed)
-        solver.add(*context.side_conditions, legal, wanted)
+        solver.add(*[f.translate(ctx) for f in formulas])
         answer = solver.check()
         if answer == z3.unsat:
             return QueryAnswer("impossible", condition, detail="no legal two-unit state satisfies the condition")
         if answer == z3.sat:
-            return _replay(tree, condition, variables, solver.model(), kind, action, ruleset)
+            return _replay(tree, condition, variables, solver.model(), ctx, kind, action, ruleset)
     return QueryAnswer("unknown", condition, detail=f"Z3 gave no answer within rlimit {rlimit} (seeds {list(seeds)})")
 
 
 def _replay(
-    tree: ast.Expression, condition: str, variables: Any, model: Any, kind: str, action: str, ruleset: Ruleset
+    tree: ast.Expression, condition: str, variables: Any, model: Any, ctx: Any, kind: str, action: str, ruleset: Ruleset
 ) -> QueryAnswer:
     """Turn Z3's witness into a protocol scenario, run it through the model, and check the condition."""
     import z3
@@ -258,7 +262,7 @@ def _replay(
 
     values: dict[str, Any] = {}
     for name, term in variables.created.items():
-        value = model.eval(term, model_completion=True)
+        value = model.eval(term.translate(ctx), model_completion=True)
         values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
     concrete = Vars(values)
     board = _board(concrete)
