@@ -66,6 +66,13 @@ def throughput(engine, examples: int) -> tuple[float, str]:
     return report.scenarios_run / report.seconds, report.status
 
 
+def _rulebook_kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """Every action kind of the rulebook the mutant's kinds belong to (combat or play)."""
+    from referee.actions import ACTION_KINDS, kinds_of
+
+    return kinds_of(ACTION_KINDS[kinds[0]].rulebook)
+
+
 def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = False) -> list[tuple]:
     rows = []
     for mutant in MUTANTS:
@@ -77,7 +84,7 @@ def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = Fals
             examples=budget,
             seed=SEED,
             database=None,
-            kinds=None if all_kinds else mutant.kinds,
+            kinds=_rulebook_kinds(mutant.kinds) if all_kinds else mutant.kinds,
             shrink=False,
         )
         report = check(engine, options)
@@ -107,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-budget", type=int, default=3000)
     parser.add_argument("--skip-kill", action="store_true")
     parser.add_argument("--skip-throughput", action="store_true")
-    parser.add_argument("--all-kinds", action="store_true", help="draw every action kind for every mutant")
+    parser.add_argument("--all-kinds", action="store_true", help="draw every action kind of its rulebook for every mutant")
     parser.add_argument("--only", default="", help="mutant names, comma-separated")
     args = parser.parse_args(argv)
 
