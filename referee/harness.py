@@ -47,6 +47,8 @@ class CheckOptions:
     max_actions: int = 2
     comparison: Comparison = field(default_factory=Comparison)
     ruleset: Ruleset = DEFAULT
+    #: The play rulebook's readings (a ``PlayRules``; None: the defaults), sent with every play scenario.
+    play_rules: Any = None
     database: str | None = DATABASE_DIR
     backend: str = "hypothesis"
     shrink: bool = True
@@ -241,7 +243,8 @@ def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tupl
 
 def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> bytes:
     key = json.dumps(
-        [engine.name, list(kinds), options.max_actions, options.comparison.to_json(), options.ruleset.to_json()],
+        [engine.name, list(kinds), options.max_actions, options.comparison.to_json(), options.ruleset.to_json()]
+        + ([repr(options.play_rules)] if options.play_rules is not None else []),
         sort_keys=True,
     )
     return hashlib.sha256(key.encode()).digest()
@@ -265,7 +268,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
     start = time.perf_counter()
     strategy = st.lists(
-        scenarios(kinds=kinds, max_actions=options.max_actions, ruleset=options.ruleset),
+        scenarios(kinds=kinds, max_actions=options.max_actions, ruleset=options.ruleset, play_rules=options.play_rules),
         min_size=batch,  # full batches: a JSON-lines engine gets ``batch`` scenarios per write
         max_size=batch,
     )

@@ -400,6 +400,7 @@ def scenarios(
     max_actions: int = 2,
     ruleset: Ruleset = DEFAULT,
     max_units: int = 3,
+    play_rules: Any = None,
 ) -> dict[str, Any]:
     """A complete, valid scenario (JSON) over the chosen action kinds (default: the combat ones).
 
@@ -413,7 +414,7 @@ def scenarios(
     if play_names:
         combat_names = tuple(n for n in names if n not in play_names)
         if not combat_names or draw(_PLAY_OR_COMBAT):
-            return draw_play_scenario(draw, play_names, max_actions)
+            return draw_play_scenario(draw, play_names, max_actions, play_rules)
         names = combat_names
     key = ("kinds", names)
     if key not in _STRATEGY_CACHE:
@@ -630,7 +631,7 @@ def draw_play_action(draw: Any, state: dict[str, Any], name: str) -> dict[str, A
             "modifiers": modifiers, "plan": _draw_plan(draw, state, printed["nonstandard"])}
 
 
-def draw_play_scenario(draw: Any, kinds: tuple[str, ...], max_actions: int = 2) -> dict[str, Any]:
+def draw_play_scenario(draw: Any, kinds: tuple[str, ...], max_actions: int = 2, play_rules: Any = None) -> dict[str, Any]:
     """A valid play-rulebook scenario: a play state and 1..max_actions play actions, the pool aligned to the first."""
     from .actions import ACTION_KINDS
 
@@ -642,5 +643,5 @@ def draw_play_scenario(draw: Any, kinds: tuple[str, ...], max_actions: int = 2) 
     steps = _ACTION_COUNTS.setdefault(max_actions, st.integers(1, max(max_actions, 1)))
     actions = [ACTION_KINDS[draw(kind_choice)].draw(draw, state) for _ in range(draw(steps))]
     _align_pool(draw, state, actions[0])
-    return {"protocol": PROTOCOL, "rulebook": "play", "rules": {"either_discount": "energy_first"},
-            "state": state, "actions": actions}
+    rules = {"either_discount": play_rules.either_discount if play_rules is not None else "energy_first"}
+    return {"protocol": PROTOCOL, "rulebook": "play", "rules": rules, "state": state, "actions": actions}

@@ -175,3 +175,24 @@ def test_every_play_mutant_is_killed_over_json_lines_on_several_seeds(name, seed
 def test_clean_engine_passes_a_long_play_campaign(in_tmp):
     report = check(PythonEngine(clean_engine), options(examples=10_000, seed=11))
     assert report.status == "pass", report.text()
+
+
+def test_the_play_reading_is_chosen_with_ruleset_and_sent_with_every_play_scenario(in_tmp):
+    result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--kinds", "play_card,activate",
+                                      "--ruleset", "either_discount=power_first", "--examples", "300", "--seed", "5",
+                                      "--database", "", "--json"])
+    assert result.exit_code == 0, result.output
+    bad = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--kinds", "play_card",
+                                   "--ruleset", "either_discount=sideways"])
+    assert bad.exit_code == 2 and "either_discount" in bad.output
+
+
+def test_a_power_first_scenario_differs_from_energy_first_on_an_either_discount():
+    scenario = frigid_touch()
+    scenario["state"]["pool"] = {"energy": 2, "power": {"fury": 1}}
+    scenario["actions"][0]["modifiers"]["discounts"][0]["applies_to"] = "total"
+    energy_first = model_observation(scenario).state.pool
+    scenario["rules"] = {"either_discount": "power_first"}
+    power_first = model_observation(scenario).state.pool
+    assert energy_first != power_first
+    assert clean_engine(scenario)["state"]["pool"]["energy"] == power_first.energy
