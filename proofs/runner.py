@@ -219,8 +219,23 @@ def answer(thm: Theorem, task: Task, rlimit: int | None = None) -> Verdict:
     return check_mutant(thm, mutant, rlimit=rlimit)
 
 
+def _reset_main_z3_context() -> None:
+    """Give the forked child a pristine main Z3 context.
+
+    The child inherits every term the parent ever built. Z3's search on the nonlinear
+    Armor queries depends on term ids, so a theorem proved in under a second in a fresh
+    process ran out of resources when the parent had built other encodings first (seen in
+    the test suite). Building the encoding in a fresh main context makes each verdict
+    independent of what ran before.
+    """
+    import z3
+
+    z3.z3._main_ctx = None
+
+
 def _child(connection: Any, thm: Theorem, task: Task, rlimit: int | None) -> None:
     try:
+        _reset_main_z3_context()
         verdict = answer(thm, task, rlimit)
     except BaseException as error:  # noqa: BLE001 - reported, never lost
         verdict = Verdict("error", 0.0, detail=f"{type(error).__name__}: {error}")

@@ -44,7 +44,7 @@ def test_register_entries_are_complete_and_numbered_in_order():
 
 
 def test_every_play_option_cites_an_entry_that_names_it_and_states_its_default():
-    """Each ``PlayRules`` field's comment cites its entry (``#: PLAY-003 (...)``); the entry names the option."""
+    """Each ``PlayRules`` field's comment cites its entry (``#: PLAY-003 (...)``), and the entry names the option."""
     source = inspect.getsource(PlayRules)
     cited = dict((field, entry) for entry, field in re.findall(r"#: (PLAY-\d{3}) .*\n\s+(\w+):", source))
     register = {e["id"]: e for e in entries()}
@@ -52,7 +52,7 @@ def test_every_play_option_cites_an_entry_that_names_it_and_states_its_default()
         entry = register[cited[f.name]]
         assert f"PlayRules.{f.name}" in entry["why"], entry["id"]
         assert entry["default"].startswith(str(f.default)), entry["id"]
-        assert "option" not in entry, "the register's option key names combat Ruleset fields only"
+        assert entry.get("option") == f.name, f"{entry['id']} must name its selectable option {f.name!r}"
 
 
 def test_every_register_entry_cited_in_code_exists_and_every_entry_is_cited():
