@@ -15,7 +15,9 @@ from typing import Any
 from referee.model import costs, vitality
 from referee.model.arith import and_, ceildiv, ite, max_, min_, not_, or_
 from referee.model.events import EventLog
-from referee.model.state import Board, Unit
+from referee.model.state import Board
+
+from .assumptions import is_well_formed_unit
 
 from .core import Mutant, Obligation, Vars, all_of, theorem
 
@@ -37,17 +39,8 @@ UNTOUCHED = ("insurance", "subrogated", "ignore_charges", "armor", "has_cap", "c
 # --------------------------------------------------------------------------------------
 
 
-def is_well_formed(u: Unit) -> Any:
-    """A legal unit: counts non-negative, Vitality within ``(0, max]`` while alive and 0 once dead, one role at most."""
-    counts = [getattr(u, f) >= 0 for f in ("shield", "insurance", "subrogated", "ignore_charges", "vessels",
-                                            "adrenaline", "momentum", "bolster", "thorns", "riposte", "retort")]  # fmt: skip
-    roles = [
-        not_(and_(u.is_tool, u.is_hub)),
-        not_(and_(u.is_tool, u.is_boss)),
-        not_(and_(u.is_hub, u.is_boss)),
-    ]
-    life = ite(u.alive, and_(u.vitality > 0, u.vitality <= u.max_vitality), u.vitality == 0)
-    return and_(*counts, *roles, life, u.max_vitality > 0)
+#: A legal unit (shared with every other chapter's theorems).
+is_well_formed = is_well_formed_unit
 
 
 def emitted(log: EventLog, name: str, unit: str | None = None) -> Any:

@@ -34,6 +34,7 @@ from referee.model.clauses import IMPLEMENTATIONS, clauses_of, load_all_model_mo
 from referee.model.events import EventLog
 from referee.model.ruleset import DEFAULT
 from referee.model.state import Board, Unit
+from referee.proofs.core import Vars
 
 from .protocol import PROTOCOL, encode_observation, encode_scenario, unit_to_json
 
@@ -43,47 +44,6 @@ RLIMIT = 4_000_000
 #: A wall-clock safety net only: Z3's nonlinear arithmetic does not always honour the rlimit.
 #: A query stopped by it counts as unknown, never as covered.
 SAFETY_TIMEOUT_MS = 120_000
-
-
-# --------------------------------------------------------------------------------------
-# Variables (the same idea as proofs.core.Vars: symbolic, or the values of a model)
-# --------------------------------------------------------------------------------------
-
-
-class Vars:
-    def __init__(self, values: dict[str, Any] | None = None) -> None:
-        self.values = values
-        self.created: dict[str, Any] = {}
-
-    def int(self, name: str) -> Any:
-        return self._get(name, "int")
-
-    def bool(self, name: str) -> Any:
-        return self._get(name, "bool")
-
-    def _get(self, name: str, sort: str) -> Any:
-        if name not in self.created:
-            if self.values is None:
-                import z3
-
-                self.created[name] = z3.Int(name) if sort == "int" else z3.Bool(name)
-            else:
-                self.created[name] = self.values.get(name, 0 if sort == "int" else False)
-        return self.created[name]
-
-    def unit(self, uid: str, side: int, row: int, col: int, **fixed: Any) -> Unit:
-        """A unit whose numbers and flags are variables ``uid.field``, except ``fixed`` ones."""
-        from dataclasses import fields
-
-        values: dict[str, Any] = {}
-        for f in fields(Unit):
-            if f.name in ("uid", "side", "row", "col") or f.name in fixed:
-                continue
-            if isinstance(f.default, bool):
-                values[f.name] = self.bool(f"{uid}.{f.name}")
-            elif isinstance(f.default, int):
-                values[f.name] = self.int(f"{uid}.{f.name}")
-        return Unit(uid=uid, side=side, row=row, col=col, **values, **fixed)
 
 
 #: Bounds on every variable, by field name: small, readable, and inside what the strategies draw.
@@ -177,9 +137,9 @@ def _damage_templates() -> list[Template]:
                         refs["intercept_by"] = "c"
                     if shape == "redirect":
                         refs["redirect_to"] = "c"
-                    a = v.unit("a", 0, 0, 0, **refs)
-                    b = v.unit("b", 1, 0, 1, redirect_to=None, intercept_by=None)
-                    c = v.unit("c", 0, 0, 2, redirect_to=None, intercept_by=None)
+                    a = v.unit("a", side=0, row=0, col=0, **refs)
+                    b = v.unit("b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
+                    c = v.unit("c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
                     source = None if lane == "overtime" else ("c" if shape == "ally_source" else "b")
                     action = {
                         "kind": action_kind,
@@ -204,9 +164,9 @@ def _cost_templates() -> list[Template]:
         for who in ("none", "enemy", "ally", "self"):
 
             def build(v: Vars, kind=kind, who=who) -> tuple[Board, dict[str, Any]]:
-                a = v.unit("a", 0, 0, 0, redirect_to=None, intercept_by=None)
-                b = v.unit("b", 1, 0, 1, redirect_to=None, intercept_by=None)
-                c = v.unit("c", 0, 0, 2, redirect_to=None, intercept_by=None)
+                a = v.unit("a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
+                b = v.unit("b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
+                c = v.unit("c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
                 beneficiary = {"none": None, "enemy": "b", "ally": "c", "self": "a"}[who]
                 action = {"kind": "cost", "payer": "a", "amount": v.int("action.amount"), "cost_kind": kind,
                           "beneficiary": beneficiary}
@@ -239,9 +199,9 @@ def _bloodletting_templates() -> list[Template]:
 
         def build(v: Vars, caster_fixed=caster_fixed, ally_fixed=ally_fixed) -> tuple[Board, dict[str, Any]]:
             plain = {"alive": True, "entrapped": False, "is_boss": False, "is_tool": False, "is_hub": False}
-            a = v.unit("a", 0, 1, 0, redirect_to=None, intercept_by=None, **{**plain, **caster_fixed})
-            c = v.unit("c", 0, 0, 2, redirect_to=None, intercept_by=None, **{**plain, **ally_fixed})
-            b = v.unit("b", 1, 0, 1, redirect_to=None, intercept_by=None)
+            a = v.unit("a", side=0, row=1, col=0, redirect_to=None, intercept_by=None, **{**plain, **caster_fixed})
+            c = v.unit("c", side=0, row=0, col=2, redirect_to=None, intercept_by=None, **{**plain, **ally_fixed})
+            b = v.unit("b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
             hit = {"target": "b", "amount": v.int("action.amount"), "damage_kind": "hit",
                    "allows_dormant": False, "riposte_rolls": [v.bool("action.roll0")]}
             action = {"kind": "bloodletting", "caster": "a", "cost": v.int("action.cost"), "hits": [hit]}
