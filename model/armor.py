@@ -16,7 +16,7 @@ from __future__ import annotations
 from .arith import and_, floordiv, ite, least_such_that, max_, or_
 from .clauses import combat
 from .ruleset import DEFAULT, Ruleset
-from .state import Int
+from .state import Int, Unit
 
 #: The constant in sqrt(A) / (sqrt(A) + 20) (500.2a).
 ARMOR_CURVE = 20
@@ -84,3 +84,20 @@ def compute_flat_reduction(armor: Int) -> Int:
 def apply_armor_flat(damage: Int, armor: Int) -> Int:
     """500.1-6: the flat reduction, after the percentage, per instance, never below 0 (500.2b, 500.2f)."""
     return max_(damage - compute_flat_reduction(armor), 0)
+
+
+#: Debuffs that lower Armor, with no floor at 0 (500.2e).
+ARMOR_SHREDDING_DEBUFFS = ("crush", "repossess")
+#: Debuffs that read like Armor shred but touch Power and Speed only (500.2e).
+NON_ARMOR_DEBUFFS = ("piercing_roar", "crippling_scream")
+
+
+@combat.implements("500.2e")
+def apply_armor_debuff(unit: Unit, debuff: str, amount: Int) -> Unit:
+    """Crush and Repossess lower Armor, past 0 if need be; Piercing Roar and Crippling Scream leave it (500.2e)."""
+    if debuff in ARMOR_SHREDDING_DEBUFFS:
+        return unit.evolve(armor=unit.armor - max_(amount, 0))
+    if debuff in NON_ARMOR_DEBUFFS:
+        return unit
+    known = ", ".join(ARMOR_SHREDDING_DEBUFFS + NON_ARMOR_DEBUFFS)
+    raise ValueError(f"unknown debuff {debuff!r} (known: {known})")

@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 from damage_scenarios import board, enemy, hit, unit
 
-from referee.model.armor import apply_armor_flat, apply_armor_percentage, compute_flat_reduction
+from referee.model.armor import apply_armor_debuff, apply_armor_flat, apply_armor_percentage, compute_flat_reduction
 from referee.model.ruleset import Ruleset
 from referee.specs.trace import covers
 
@@ -139,6 +139,26 @@ def test_500_2e_a_unit_driven_to_negative_armor_takes_amplified_damage_through_t
     b = board(unit("a", armor=-25, shield=4), enemy())
     after, _, out = hit(b, "a", 20)
     assert out.after_armor == 24 and out.shield_absorbed == 4 and after.unit("a").vitality == 80
+
+
+@covers("combat:500.2e")
+def test_500_2e_crush_and_repossess_drive_armor_below_zero():
+    # 10 Armor, Crush for 30: 10 - 30 = -20, not floored at 0; Repossess stacks on top: -20 - 5 = -25.
+    crushed = apply_armor_debuff(unit("a", armor=10), "crush", 30)
+    assert crushed.armor == -20
+    assert apply_armor_debuff(crushed, "repossess", 5).armor == -25
+
+
+@covers("combat:500.2e")
+def test_500_2e_piercing_roar_and_crippling_scream_never_touch_armor():
+    a = unit("a", armor=40)
+    assert apply_armor_debuff(a, "piercing_roar", 30) == a
+    assert apply_armor_debuff(a, "crippling_scream", 30) == a
+
+
+def test_invalid_500_2e_unknown_debuff_is_named():
+    with pytest.raises(ValueError, match="'sunder'"):
+        apply_armor_debuff(unit("a"), "sunder", 5)
 
 
 # --------------------------------------------------------------------------------------
