@@ -55,6 +55,12 @@ def prove_command(
         runner.DEFAULT_TASK_TIMEOUT, "--timeout", min=1, help="Wall-clock safety net per check, in seconds."
     ),
     no_crosshair: bool = typer.Option(False, "--no-crosshair", help="Skip the CrossHair contract checks."),
+    record: Path | None = typer.Option(
+        Path(".referee") / "proofs.json",
+        "--record",
+        help="Also save the JSON document here, where `referee clauses` reads the 'proved' status from.",
+    ),
+    no_record: bool = typer.Option(False, "--no-record", help="Do not save the run."),
 ) -> None:
     """Prove every theorem (with vacuity and mutant checks) and check the helpers' contracts."""
     err = Console(stderr=True)
@@ -77,12 +83,24 @@ def prove_command(
 
     if junit is not None:
         _write_junit(junit, suite)
+    document = _json_document(suite, report, problems, pattern)
+    if record is not None and not no_record:
+        _save_record(record, document, err)
     if json_output:
-        print(json.dumps(_json_document(suite, report, problems, pattern), indent=2))
+        print(json.dumps(document, indent=2))
     else:
         out = Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
         _print_human(out, suite, report, problems, pattern, jobs)
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
+
+
+def _save_record(path: Path, document: dict[str, Any], err: Console) -> None:
+    """Save the run for `referee clauses`; a path that cannot be written is reported, not fatal."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(document, indent=2) + "\n")
+    except OSError as error:
+        err.print(f"[yellow]warning:[/] could not record the run in {path}: {error}", highlight=False)
 
 
 def _run_with_progress(
