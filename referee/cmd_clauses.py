@@ -24,7 +24,7 @@ MARK = {True: "✓", False: "·", None: "?"}
 #: Column headings for the five statuses (the legend under the table spells them out).
 SHORT = {"modeled": "mod", "encoded": "enc", "proved": "prv", "tested": "tst", "documented": "doc"}
 STATUS_HELP = "one of: modeled, encoded, proved, tested, documented"
-PROOFS_HELP = "a recorded `referee prove --json` run (default: .referee/proofs.json in the repository, if present)"
+PROOFS_HELP = "a recorded proof run (default: .referee/proofs.json in the repository, as `referee prove` records it)"
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -10,8 +10,8 @@ typed there: :func:`trace` computes it from what the code declares.
 * **encoded**: a theorem in :data:`referee.proofs.core.THEOREMS` names the clause, after every
   module under ``referee.proofs`` (recursively) is imported.
 * **proved**: read from a recorded proof run, never computed here (``clauses`` does not run the
-  provers). The run is the JSON of ``referee prove --json`` saved to ``.referee/proofs.json`` at
-  the repository root (or a path given explicitly). With no such file, ``proved`` is ``None``
+  provers). The run is the JSON document ``referee prove`` records in ``.referee/proofs.json``
+  (run from the repository root; the same document ``--json`` prints), or a path given explicitly. With no such file, ``proved`` is ``None``
   (unknown) for every clause. With one, ``proved`` is ``True`` exactly when the clause has at least
   one theorem and *every* theorem now naming it is recorded with status ``proved`` (and, where
   the record has one, a ``satisfiable`` vacuity check); a theorem recorded otherwise
@@ -555,7 +555,7 @@ def trace(proofs_file: Path | None = None, *, root: Path | None | Callable[[], P
         proofs_file = root / PROOFS_FILE
     results = read_proof_results(proofs_file) if proofs_file is not None else None
     if results is None:
-        notes.append(f"no recorded proof run ({PROOFS_FILE}): 'proved' is unknown; run `referee prove --json > {PROOFS_FILE}`")
+        notes.append(f"no recorded proof run ({PROOFS_FILE}): 'proved' is unknown; `referee prove` records one")
 
     unknown = _unknown_refs("model", model, catalogue) + _unknown_refs("theorem", theorems, catalogue)
     unknown += test_problems + _unknown_refs("test", tests or {}, catalogue)
