@@ -17,6 +17,11 @@ Layout of an exported folder (documented in ``docs/protocol.md``)::
     manifest.json                    every vector, its clauses and branch, and the coverage
     combat/500/500.1-7/0001.json     {"scenario": ..., "expected": ..., "clauses": [...], "branch": ...}
     boundary/0001-armor-exact-third.json
+    play/357/357.2/0001-kill-then-discard.json   a hand-written play case (referee/play_vectors.py)
+
+The play rulebook has no Z3 templates yet: its vectors are the hand-written cases of
+:mod:`referee.play_vectors`, each expected observation computed by the model; the manifest's
+``rulebooks`` entry says which method produced each rulebook's vectors.
 """
 
 from __future__ import annotations
@@ -322,8 +327,10 @@ class Vector:
     expected: dict[str, Any]
     clauses: list[str]
     branch: str  # the branch key and polarity, or "boundary: <name>"
-    source: str  # the template, or "boundary"
+    source: str  # the template, "boundary", or "play-case"
     path: str = ""
+    #: The clause that files a hand-written play case (``play:<chapter>/<clause>/``).
+    primary: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "expected": self.expected, "clauses": self.clauses,
@@ -433,6 +440,10 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
     coverage.unreachable -= coverage.unknown
     if only is None:
         vectors += boundary_vectors()
+    if only is None or "play".startswith(only) or only.startswith("play"):
+        from .play_vectors import play_vectors
+
+        vectors += play_vectors()
     return vectors, coverage
 
 
@@ -538,6 +549,8 @@ def export(folder: Path, vectors: list[Vector], coverage: Coverage) -> dict[str,
     for vector in vectors:
         if vector.source == "boundary":
             sub = Path("boundary")
+        elif vector.source == "play-case":
+            sub = _clause_folder(vector.primary)
         else:
             primary = coverage.sites[vector.branch.rsplit("=", 1)[0]].clauses
             sub = _clause_folder(primary[0]) if primary else Path("unclaused")
@@ -545,8 +558,10 @@ def export(folder: Path, vectors: list[Vector], coverage: Coverage) -> dict[str,
         name = f"{counters[sub]:04d}"
         if vector.source == "boundary":
             name += "-" + vector.branch.removeprefix("boundary: ")
+        elif vector.source == "play-case":
+            name += "-" + vector.branch.removeprefix("play case: ")
         vector.path = str(sub / f"{name}.json")
-        if vector.source != "boundary":
+        if vector.source not in ("boundary", "play-case"):
             coverage.covered[vector.branch] = vector.path
         (folder / sub).mkdir(parents=True, exist_ok=True)
         (folder / vector.path).write_text(json.dumps(vector.to_json(), indent=1) + "\n")
@@ -554,10 +569,24 @@ def export(folder: Path, vectors: list[Vector], coverage: Coverage) -> dict[str,
             by_clause.setdefault(clause, []).append(vector.path)
         entries.append({"path": vector.path, "clauses": vector.clauses, "branch": vector.branch,
                         "source": vector.source, "actions": [a["kind"] for a in vector.scenario["actions"]]})
+    from .play_vectors import METHOD as PLAY_METHOD
+
+    rulebooks: dict[str, int] = {}
+    for vector in vectors:
+        rulebook = vector.scenario.get("rulebook", "combat")
+        rulebooks[rulebook] = rulebooks.get(rulebook, 0) + 1
     manifest = {
         "format": VECTORS_FORMAT,
         "protocol": PROTOCOL,
         "ruleset": DEFAULT.to_json(),
+        "rulebooks": {
+            rulebook: {"vectors": count,
+                       "method": PLAY_METHOD if rulebook == "play" else
+                       "Z3 branch discovery over the templates of referee/vectors.py (one vector per branch of "
+                       "every tagged model function), plus the hand-written BOUNDARY_CASES; every expected "
+                       "observation computed by running the model"}
+            for rulebook, count in sorted(rulebooks.items())
+        },
         "vectors": entries,
         "clauses": {clause: paths for clause, paths in sorted(by_clause.items())},
         "branches": {
@@ -566,7 +595,8 @@ def export(folder: Path, vectors: list[Vector], coverage: Coverage) -> dict[str,
             "unreachable": sorted(coverage.unreachable),
             "unknown": sorted(coverage.unknown),
             "templates_not_run": coverage.failed_templates,
-            "note": "unreachable: Z3 proved no scenario of any template takes the branch, within the bounds "
+            "note": "the combat rulebook's branches only (the play vectors are hand-written cases, see "
+                    "rulebooks.play.method); unreachable: Z3 proved no scenario of any template takes the branch, within the bounds "
                     "of referee.vectors.BOUNDS widened by RELAXED",
         },
     }
@@ -604,7 +634,8 @@ def run_vectors(folder: Path, engine: Any, comparison: Any) -> list[VectorResult
             if isinstance(observed, EngineFault):
                 results.append(VectorResult(entry["path"], entry["clauses"], "fault", observed.describe()))
                 continue
-            divergences = compare(decode_observation(expected), observed, comparison)
+            rulebook = scenario.get("rulebook", "combat")
+            divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison)
             if divergences:
                 results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe()))
             else:
