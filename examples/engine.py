@@ -649,6 +649,11 @@ class Engine:
         payer = self.board.get(action["payer"])
         self.costs.pay(payer, action["amount"], action["cost_kind"], action.get("beneficiary"))
 
+    def do_armor_debuff(self, action: dict[str, Any]) -> None:
+        unit = self.board.get(action["target"])
+        if action["debuff"] in ("crush", "repossess"):
+            unit.armor -= max(action["amount"], 0)  # Armor may go negative (500.2e)
+
     @staticmethod
     def hit_of(action: dict[str, Any], source: str | None = None) -> Hit:
         return Hit(action["target"], action["amount"], action.get("source", source),

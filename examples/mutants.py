@@ -49,6 +49,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "        return math.ceil(damage * (1 - math.sqrt(armor) / (math.sqrt(armor) + 20)))\n",
     ),
     Mutant(
+        "armor_floored_at_zero", "combat:500.2e", "Crush stops at 0 Armor instead of driving it negative",
+        "            unit.armor -= max(action[\"amount\"], 0)  # Armor may go negative (500.2e)\n",
+        "            unit.armor = max(unit.armor - max(action[\"amount\"], 0), 0)  # Armor may go negative (500.2e)\n",
+        kinds=("armor_debuff",),
+    ),
+    Mutant(
         "floor_instead_of_ceil", "combat:500.2c", "surviving damage rounded down instead of up",
         "        return self.corrected(guess, damage, armor)\n",
         "        return int(20 * damage / (math.sqrt(armor) + 20))\n",

@@ -254,6 +254,31 @@ def _register_cost() -> None:
     )
 
 
+def _register_armor_debuff() -> None:
+    from referee.model import armor
+
+    def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
+        target = board.unit(action["target"])
+        return board.with_unit(armor.apply_armor_debuff(target, action["debuff"], action["amount"])), EventLog()
+
+    register(
+        ActionKind(
+            name="armor_debuff",
+            summary="A debuff landing on one unit (500.2e): Crush and Repossess lower Armor past 0; "
+            "Piercing Roar and Crippling Scream leave Armor alone. Emits no event.",
+            chapters=("combat:500.2",),
+            fields=(
+                Field("target", "unit", "uid of the unit debuffed"),
+                Field("debuff", armor.ARMOR_SHREDDING_DEBUFFS + armor.NON_ARMOR_DEBUFFS, "which debuff"),
+                Field("amount", "integer", "the debuff's amount (a negative one lowers nothing)"),
+            ),
+            run=run,
+            draw=lambda draw, units: _strategies().draw_armor_debuff(draw, units),
+            unit_fields=("armor",),
+        )
+    )
+
+
 DAMAGE_UNIT_FIELDS = (
     "alive", "vitality", "max_vitality", "dormant", "is_tool", "is_hub", "is_boss", "ignore_charges",
     "armor", "has_cap", "cap", "subrogated", "insurance", "shield", "defy_death", "shield_multiplier",
@@ -386,7 +411,7 @@ def _register_play() -> None:
 
 
 def _load() -> None:
-    for registrar in (_register_damage, _register_cost, _register_play):
+    for registrar in (_register_damage, _register_cost, _register_armor_debuff, _register_play):
         try:
             registrar()
         except ImportError as error:  # the chapter's model is not written yet

@@ -248,6 +248,23 @@ def draw_cost(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def draw_armor_debuff(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
+    """A debuff aimed at driving Armor exactly to 0, just past it, or leaving it alone (500.2e)."""
+    from referee.model.armor import ARMOR_SHREDDING_DEBUFFS, NON_ARMOR_DEBUFFS
+
+    target = pick(draw, units)
+    armor = target["armor"]
+    amount = draw(st.sampled_from([armor, armor + 1, armor - 1, 0, -3])) if draw(st.booleans()) else draw(
+        st.integers(-5, 60)
+    )
+    return {
+        "kind": "armor_debuff",
+        "target": target["uid"],
+        "debuff": draw(st.sampled_from(ARMOR_SHREDDING_DEBUFFS + NON_ARMOR_DEBUFFS)),
+        "amount": amount,
+    }
+
+
 _STRATEGY_CACHE: dict[Any, Any] = {}
 
 

@@ -181,6 +181,21 @@ def _cost_templates() -> list[Template]:
     return out
 
 
+def _armor_debuff_templates() -> list[Template]:
+    from referee.model.armor import ARMOR_SHREDDING_DEBUFFS, NON_ARMOR_DEBUFFS
+
+    out = []
+    for debuff in ARMOR_SHREDDING_DEBUFFS + NON_ARMOR_DEBUFFS:
+
+        def build(v: Vars, debuff=debuff) -> tuple[Board, dict[str, Any]]:
+            a = v.unit("a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
+            action = {"kind": "armor_debuff", "target": "a", "debuff": debuff, "amount": v.int("action.amount")}
+            return Board((a,)), action
+
+        out.append(Template(f"armor_debuff/{debuff}", build))
+    return out
+
+
 #: Bloodletting's payer is structure (reading order over concrete flags): one template per situation.
 BLOODLETTING_SHAPES = {
     "ally_pays": ({}, {}),
@@ -226,6 +241,8 @@ def templates() -> list[Template]:
         out += _cost_templates()
     if "bloodletting" in ACTION_KINDS:
         out += _bloodletting_templates()
+    if "armor_debuff" in ACTION_KINDS:
+        out += _armor_debuff_templates()
     return out
 
 
