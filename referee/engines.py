@@ -206,8 +206,11 @@ class SubprocessEngine(Engine):
 
         def read() -> None:
             assert process.stdout is not None
-            for line in process.stdout:
-                lines.put(line)
+            try:
+                for line in process.stdout:
+                    lines.put(line)
+            except (OSError, ValueError):  # the harness closed the pipe to restart a faulty engine
+                pass
             lines.put(_EOF)
 
         def write() -> None:
