@@ -56,9 +56,10 @@ def prove_command(
     ),
     no_crosshair: bool = typer.Option(False, "--no-crosshair", help="Skip the CrossHair contract checks."),
     record: Path | None = typer.Option(
-        Path(".referee") / "proofs.json",
+        None,
         "--record",
-        help="Also save the JSON document here, where `referee clauses` reads the 'proved' status from.",
+        help="Also save the JSON document here. Default: .referee/proofs.json (where `referee clauses` reads "
+        "'proved') for a complete run; a -k run is saved only where --record says.",
     ),
     no_record: bool = typer.Option(False, "--no-record", help="Do not save the run."),
 ) -> None:
@@ -84,6 +85,8 @@ def prove_command(
     if junit is not None:
         _write_junit(junit, suite)
     document = _json_document(suite, report, problems, pattern)
+    if record is None and pattern is None:
+        record = DEFAULT_RECORD  # a partial run must not replace the record of a complete one
     if record is not None and not no_record:
         _save_record(record, document, err)
     if json_output:
@@ -92,6 +95,10 @@ def prove_command(
         out = Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
         _print_human(out, suite, report, problems, pattern, jobs)
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
+
+
+#: Where a complete run is recorded for `referee clauses`.
+DEFAULT_RECORD = Path(".referee") / "proofs.json"
 
 
 def _save_record(path: Path, document: dict[str, Any], err: Console) -> None:

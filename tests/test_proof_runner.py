@@ -194,7 +194,7 @@ def test_json_record_shape(suite: runner.SuiteResult) -> None:
 
 def _cli(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
     monkeypatch.setattr(runner, "discover", lambda package="referee.proofs": REGISTRY)
-    result = CliRunner().invoke(app, ["prove", "--no-crosshair", "--jobs", "2", *args])
+    result = CliRunner().invoke(app, ["prove", "--no-crosshair", "--no-record", "--jobs", "2", *args])
     return result.exit_code, result.stdout
 
 

@@ -24,3 +24,9 @@ def test_no_record_writes_nothing(tmp_path: Path) -> None:
     args = ["prove", "-k", "surviving_damage_rounds_up", "--no-crosshair", "--record", str(record), "--no-record"]
     assert CliRunner().invoke(app, args).exit_code == 0
     assert not record.exists()
+
+
+def test_a_selected_run_does_not_replace_the_complete_record(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(app, ["prove", "-k", "surviving_damage_rounds_up", "--no-crosshair"]).exit_code == 0
+    assert not (tmp_path / ".referee" / "proofs.json").exists()
