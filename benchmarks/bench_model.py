@@ -19,9 +19,9 @@ import random
 import time
 from collections import defaultdict
 
-from referee.model.damage import DamageInstance, resolve_damage
-from referee.model.ruleset import DEFAULT
-from referee.model.state import Board, Unit
+from referee.model.combat.damage import DamageInstance, resolve_damage
+from referee.model.combat.ruleset import DEFAULT
+from referee.model.combat.state import Board, Unit
 
 TARGET_PER_SECOND = 50_000
 

@@ -53,7 +53,7 @@ def _z3():
 def ite(condition: Any, then: Any, otherwise: Any) -> Any:
     """``then`` if ``condition`` else ``otherwise``; a Z3 ``If`` for a symbolic condition.
 
-    Dataclass values (a :class:`~referee.model.state.Unit`) are chosen field by field.
+    Dataclass values (a :class:`~referee.model.combat.state.Unit`) are chosen field by field.
     """
     if condition is True:  # the concrete path, first and cheapest
         return then

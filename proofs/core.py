@@ -25,17 +25,19 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.model.arith import and_, is_symbolic, not_, or_, symbolic
 from referee.model.clauses import ClauseId, parse_clause_id
-from referee.model.state import Unit
 
 #: The default resource limit for one check (Z3 ``rlimit`` units, machine independent).
 DEFAULT_RLIMIT = 20_000_000
 #: Seeds tried in turn while the answer is ``unknown``.
 RETRY_SEEDS = (0, 1, 2)
 
+
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------------------
 # Variables: symbolic while proving, concrete while replaying
@@ -97,20 +99,21 @@ class Vars:
         self._facts.append(fact)
         return fact
 
-    def unit(self, uid: str, *, side: int = 0, row: int = 0, col: int = 0, **fixed: Any) -> Unit:
-        """A unit whose every numeric and Boolean field is a variable ``uid.field``.
+    def record(self, cls: type[T], prefix: str, **fixed: Any) -> T:
+        """A ``cls`` record whose every int and bool field is a variable ``prefix.field``.
 
-        ``fixed`` pins fields to given values (for example ``redirect_to=None``).
+        ``fixed`` pins fields to given values (for example ``redirect_to=None``); a rulebook
+        builds its own symbolic records (a combat unit, a play object) on this.
         """
         values: dict[str, Any] = {}
-        for f in fields(Unit):
-            if f.name in ("uid", "side", "row", "col") or f.name in fixed:
+        for f in fields(cls):
+            if f.name in fixed:
                 continue
             if isinstance(f.default, bool):
-                values[f.name] = self.bool(f"{uid}.{f.name}")
+                values[f.name] = self.bool(f"{prefix}.{f.name}")
             elif isinstance(f.default, int):
-                values[f.name] = self.int(f"{uid}.{f.name}")
-        return Unit(uid=uid, side=side, row=row, col=col, **values, **fixed)
+                values[f.name] = self.int(f"{prefix}.{f.name}")
+        return cls(**values, **fixed)
 
 
 # --------------------------------------------------------------------------------------

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.model.events import EventLog
-from referee.model.ruleset import Ruleset
-from referee.model.state import Board
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board
 
 from .protocol import ProtocolError, check_value, require_list, require_object
 
@@ -217,7 +217,7 @@ def _strategies():
 
 
 def _register_cost() -> None:
-    from referee.model import costs
+    from referee.model.combat import costs
 
     def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
         log = EventLog()
@@ -255,7 +255,7 @@ def _register_cost() -> None:
 
 
 def _register_armor_debuff() -> None:
-    from referee.model import armor
+    from referee.model.combat import armor
 
     def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
         target = board.unit(action["target"])
@@ -290,7 +290,7 @@ RETALIATION_UNIT_FIELDS = ("thorns", "riposte", "retort", "reflect")
 
 def _register_damage() -> None:
     global HIT_FIELDS
-    from referee.model import damage
+    from referee.model.combat import damage
 
     kinds = tuple(damage.DAMAGE_KINDS)
     HIT_FIELDS = (
@@ -333,7 +333,7 @@ def _register_damage() -> None:
         )
     )
     try:
-        from referee.model import retaliation
+        from referee.model.combat import retaliation
     except ImportError:
         return
 
@@ -352,7 +352,7 @@ def _register_damage() -> None:
         )
     )
     try:
-        from referee.model import bloodletting
+        from referee.model.combat import bloodletting
     except ImportError:
         return
 

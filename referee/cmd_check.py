@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from referee.model.ruleset import Ruleset
+from referee.model.combat.ruleset import Ruleset
 
 
 def parse_ruleset(options: list[str] | None) -> Ruleset:

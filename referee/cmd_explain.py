@@ -21,12 +21,12 @@ from typing import Any
 
 import typer
 
-from referee.model.armor import apply_armor_percentage
-from referee.model.damage import DamageInstance, DamageOutcome, is_ignoring_armor, resolve_damage
+from referee.model.combat.armor import apply_armor_percentage
+from referee.model.combat.damage import DamageInstance, DamageOutcome, is_ignoring_armor, resolve_damage
 from referee.model.events import EventLog
-from referee.model.ruleset import Ruleset
-from referee.model.state import UNIT_FIELDS, Board, Unit
-from referee.model.ticks import is_damage_over_time
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import UNIT_FIELDS, Board, Unit
+from referee.model.combat.ticks import is_damage_over_time
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ def compact_scenario(scenario: dict) -> dict:
     """The scenario with unit fields and ruleset options at their defaults left out (it still decodes)."""
     from dataclasses import fields
 
-    from referee.model.ruleset import DEFAULT
-    from referee.model.state import Unit
+    from referee.model.combat.ruleset import DEFAULT
+    from referee.model.combat.state import Unit
 
     defaults = {f.name: f.default for f in fields(Unit)}
     board = [{k: v for k, v in unit.items() if k in ("uid", "side") or defaults.get(k) != v} for unit in scenario["board"]]
@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
 
         Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
         """
-        from referee.model.ruleset import DEFAULT, Ruleset
+        from referee.model.combat.ruleset import DEFAULT, Ruleset
         from referee.query import QueryError, run_query
 
         console = Console()

@@ -114,7 +114,7 @@ def render_interpretations(entries: list[Entry]) -> str:
         "",
         "Where the rules are silent or ambiguous the model picks a reading and records it here.",
         "Where engines may plausibly differ, the reading is a named option of the ruleset",
-        "(`referee.model.ruleset.Ruleset`) and an engine can be checked under the reading it",
+        "(`referee.model.combat.ruleset.Ruleset`) and an engine can be checked under the reading it",
         "implements. The entries are data in `specs/interpretations/*.toml`.",
     ]
     if not entries:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.model.ruleset import DEFAULT, Ruleset
+from referee.model.combat.ruleset import DEFAULT, Ruleset
 
 from .actions import ACTION_KINDS, default_kinds, run_actions
 from .compare import Comparison, Divergence, compare

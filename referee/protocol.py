@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from referee.model.events import EVENT_NAMES, Event
-from referee.model.ruleset import DEFAULT, Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.state import Board, Unit
 
 PROTOCOL = "referee/1"
 

@@ -33,8 +33,9 @@ from typing import Any
 
 from referee.model.arith import and_, is_symbolic, not_, or_, symbolic
 from referee.model.events import EVENT_NAMES, EventLog
-from referee.model.ruleset import DEFAULT, Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.state import Board, Unit
+from referee.proofs.combat.symbolic import symbolic_unit
 
 #: Names a condition may use, and what they are.
 QUERY_NAMES = {
@@ -172,12 +173,12 @@ def _compare(op: ast.cmpop, left: Any, right: Any) -> Any:
 
 
 def _resolve(board: Board, action: str, kind: str, amount: Any, ruleset: Ruleset) -> tuple[Board, EventLog, Any]:
-    from referee.model.damage import DamageInstance, resolve_damage
+    from referee.model.combat.damage import DamageInstance, resolve_damage
 
     instance = DamageInstance(target="target", amount=amount, source="source", kind=kind)
     if action == "damage":
         return resolve_damage(board, instance, ruleset)
-    from referee.model.retaliation import resolve_hit
+    from referee.model.combat.retaliation import resolve_hit
 
     after, log = resolve_hit(board, instance, ruleset)
     _, _, outcome = resolve_damage(board, instance, ruleset)
@@ -196,8 +197,8 @@ def _namespace(before: Board, after: Board, amount: Any, outcome: Any) -> dict[s
 
 
 def _board(variables: Any) -> Board:
-    target = variables.unit("target", side=0, redirect_to=None, intercept_by=None)
-    source = variables.unit("source", side=1, redirect_to=None, intercept_by=None)
+    target = symbolic_unit(variables, "target", side=0, redirect_to=None, intercept_by=None)
+    source = symbolic_unit(variables, "source", side=1, redirect_to=None, intercept_by=None)
     return Board((target, source))
 
 
@@ -213,8 +214,8 @@ def run_query(
     """Find a legal scenario of one damage instance where ``condition`` holds, or say it cannot."""
     import z3
 
-    from referee.model.damage import DAMAGE_KINDS
-    from referee.proofs.assumptions import is_well_formed_unit
+    from referee.model.combat.damage import DAMAGE_KINDS
+    from referee.proofs.combat.assumptions import is_well_formed_unit
     from referee.proofs.core import Vars
 
     if kind not in DAMAGE_KINDS:

@@ -28,8 +28,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from referee.model.armor import apply_armor_flat, apply_armor_percentage
-from referee.model.ruleset import DEFAULT, Ruleset
+from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage
+from referee.model.combat.ruleset import DEFAULT, Ruleset
 
 from .protocol import PROTOCOL, UNIT_DEFAULTS, UNIT_FIELDS
 
@@ -227,7 +227,7 @@ _COST_PLAIN = st.integers(1, 300)
 
 
 def draw_cost(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
-    from referee.model.costs import COST_KINDS
+    from referee.model.combat.costs import COST_KINDS
 
     payer = pick(draw, units)
     vitality = payer["vitality"]
@@ -250,7 +250,7 @@ def draw_cost(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
 
 def draw_armor_debuff(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     """A debuff aimed at driving Armor exactly to 0, just past it, or leaving it alone (500.2e)."""
-    from referee.model.armor import ARMOR_SHREDDING_DEBUFFS, NON_ARMOR_DEBUFFS
+    from referee.model.combat.armor import ARMOR_SHREDDING_DEBUFFS, NON_ARMOR_DEBUFFS
 
     target = pick(draw, units)
     armor = target["armor"]

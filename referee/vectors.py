@@ -37,11 +37,12 @@ from typing import Any
 from referee.model.arith import is_symbolic, symbolic
 from referee.model.clauses import IMPLEMENTATIONS, clauses_of, load_all_model_modules
 from referee.model.events import EventLog
-from referee.model.ruleset import DEFAULT
-from referee.model.state import Board, Unit
+from referee.model.combat.ruleset import DEFAULT
+from referee.model.combat.state import Board, Unit
 from referee.proofs.core import Vars
 
 from .protocol import PROTOCOL, encode_observation, encode_scenario, unit_to_json
+from referee.proofs.combat.symbolic import symbolic_unit
 
 VECTORS_FORMAT = "referee-vectors/1"
 #: The Z3 resource limit per branch query (machine independent, like the proofs).
@@ -127,7 +128,7 @@ class Template:
 
 
 def _damage_templates() -> list[Template]:
-    from referee.model.damage import DAMAGE_KINDS
+    from referee.model.combat.damage import DAMAGE_KINDS
 
     out = []
     for action_kind in ("damage", "hit"):
@@ -142,9 +143,9 @@ def _damage_templates() -> list[Template]:
                         refs["intercept_by"] = "c"
                     if shape == "redirect":
                         refs["redirect_to"] = "c"
-                    a = v.unit("a", side=0, row=0, col=0, **refs)
-                    b = v.unit("b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
-                    c = v.unit("c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
+                    a = symbolic_unit(v, "a", side=0, row=0, col=0, **refs)
+                    b = symbolic_unit(v, "b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
+                    c = symbolic_unit(v, "c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
                     source = None if lane == "overtime" else ("c" if shape == "ally_source" else "b")
                     action = {
                         "kind": action_kind,
@@ -162,16 +163,16 @@ def _damage_templates() -> list[Template]:
 
 
 def _cost_templates() -> list[Template]:
-    from referee.model.costs import COST_KINDS
+    from referee.model.combat.costs import COST_KINDS
 
     out = []
     for kind in COST_KINDS:
         for who in ("none", "enemy", "ally", "self"):
 
             def build(v: Vars, kind=kind, who=who) -> tuple[Board, dict[str, Any]]:
-                a = v.unit("a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
-                b = v.unit("b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
-                c = v.unit("c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
+                a = symbolic_unit(v, "a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
+                b = symbolic_unit(v, "b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
+                c = symbolic_unit(v, "c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
                 beneficiary = {"none": None, "enemy": "b", "ally": "c", "self": "a"}[who]
                 action = {"kind": "cost", "payer": "a", "amount": v.int("action.amount"), "cost_kind": kind,
                           "beneficiary": beneficiary}
@@ -182,13 +183,13 @@ def _cost_templates() -> list[Template]:
 
 
 def _armor_debuff_templates() -> list[Template]:
-    from referee.model.armor import ARMOR_SHREDDING_DEBUFFS, NON_ARMOR_DEBUFFS
+    from referee.model.combat.armor import ARMOR_SHREDDING_DEBUFFS, NON_ARMOR_DEBUFFS
 
     out = []
     for debuff in ARMOR_SHREDDING_DEBUFFS + NON_ARMOR_DEBUFFS:
 
         def build(v: Vars, debuff=debuff) -> tuple[Board, dict[str, Any]]:
-            a = v.unit("a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
+            a = symbolic_unit(v, "a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
             action = {"kind": "armor_debuff", "target": "a", "debuff": debuff, "amount": v.int("action.amount")}
             return Board((a,)), action
 
@@ -208,7 +209,7 @@ BLOODLETTING_SHAPES = {
 
 def _bloodletting_step(board: Board, action: dict[str, Any]) -> Any:
     """The Bloodletting step alone (800.4): the cost, the payer, the outcome; the hits are the hit templates'."""
-    from referee.model.bloodletting import process_bloodletting
+    from referee.model.combat.bloodletting import process_bloodletting
 
     return process_bloodletting(board, action["caster"], action["cost"], EventLog(), DEFAULT)
 
@@ -219,9 +220,9 @@ def _bloodletting_templates() -> list[Template]:
 
         def build(v: Vars, caster_fixed=caster_fixed, ally_fixed=ally_fixed) -> tuple[Board, dict[str, Any]]:
             plain = {"alive": True, "entrapped": False, "is_boss": False, "is_tool": False, "is_hub": False}
-            a = v.unit("a", side=0, row=1, col=0, redirect_to=None, intercept_by=None, **{**plain, **caster_fixed})
-            c = v.unit("c", side=0, row=0, col=2, redirect_to=None, intercept_by=None, **{**plain, **ally_fixed})
-            b = v.unit("b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
+            a = symbolic_unit(v, "a", side=0, row=1, col=0, redirect_to=None, intercept_by=None, **{**plain, **caster_fixed})
+            c = symbolic_unit(v, "c", side=0, row=0, col=2, redirect_to=None, intercept_by=None, **{**plain, **ally_fixed})
+            b = symbolic_unit(v, "b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
             hit = {"target": "b", "amount": v.int("action.amount"), "damage_kind": "hit",
                    "allows_dormant": False, "riposte_rolls": [v.bool("action.roll0")]}
             action = {"kind": "bloodletting", "caster": "a", "cost": v.int("action.cost"), "hits": [hit]}

@@ -13,7 +13,7 @@ Entries are data, one TOML file per chapter in ``specs/interpretations/``, each 
     option = "negative_armor"           # optional: the Ruleset field that selects the reading
 
 When ``option`` is given it names the field that selects the reading, in
-``referee.model.ruleset.Ruleset`` for ``INT-nnn`` entries and ``referee.model.play.rules.PlayRules``
+``referee.model.combat.ruleset.Ruleset`` for ``INT-nnn`` entries and ``referee.model.play.rules.PlayRules``
 for ``PLAY-nnn`` entries, and ``default`` starts with that field's default value (``"mirror"``,
 or ``"mirror: ..."``); the field's comment cites the entry id. ``tests/test_catalogue.py`` holds the two against each other.
 

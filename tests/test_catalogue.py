@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.model.clauses import ClauseId
-from referee.model.ruleset import Ruleset
+from referee.model.combat.ruleset import Ruleset
 from referee.specs import catalogue as cat
 from referee.specs.register import RegisterError, load_register, load_register_file
 

@@ -2,7 +2,7 @@
 
 Where the seed is silent and engines may plausibly differ, the reading is a named option
 here rather than a hidden constant, and an engine can be checked under the reading it
-implements. The combat options live in :mod:`referee.model.ruleset`; the play rulebook
+implements. The combat options live in :mod:`referee.model.combat.ruleset`; the play rulebook
 keeps its own so that it does not depend on the combat model.
 """
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model.damage import DamageInstance, DamageOutcome, resolve_damage
+from referee.model.combat.damage import DamageInstance, DamageOutcome, resolve_damage
 from referee.model.events import EventLog
-from referee.model.ruleset import DEFAULT, Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.state import Board, Unit
 
 
 def unit(uid: str, side: int = 0, **fields: Any) -> Unit:

@@ -13,9 +13,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from referee.model.damage import DAMAGE_KINDS, DamageInstance
-from referee.model.ruleset import Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.damage import DAMAGE_KINDS, DamageInstance
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board, Unit
 
 #: The board every generated scenario uses: "a" is hit; "b" is its redirector, "c" its
 #: interceptor, "t" a Tool, all on side 0; "e" the attacker on side 1.

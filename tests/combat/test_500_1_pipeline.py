@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from damage_scenarios import board, enemy, events, hit, names, unit
 
-from referee.model.damage import DamageInstance, resolve_damage
-from referee.model.ruleset import Ruleset
+from referee.model.combat.damage import DamageInstance, resolve_damage
+from referee.model.combat.ruleset import Ruleset
 from referee.specs.trace import covers
 
 # --------------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from fractions import Fraction
 import pytest
 from damage_scenarios import board, enemy, hit, unit
 
-from referee.model.armor import apply_armor_debuff, apply_armor_flat, apply_armor_percentage, compute_flat_reduction
-from referee.model.ruleset import Ruleset
+from referee.model.combat.armor import apply_armor_debuff, apply_armor_flat, apply_armor_percentage, compute_flat_reduction
+from referee.model.combat.ruleset import Ruleset
 from referee.specs.trace import covers
 
 RECIPROCAL = Ruleset(negative_armor="reciprocal")

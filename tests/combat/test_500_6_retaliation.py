@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from referee.model.damage import DamageInstance
+from referee.model.combat.damage import DamageInstance
 from referee.model.events import EventLog
-from referee.model.retaliation import resolve_hit
-from referee.model.ruleset import DEFAULT, Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.retaliation import resolve_hit
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.state import Board, Unit
 from referee.specs.trace import covers
 
 

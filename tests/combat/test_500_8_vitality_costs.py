@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from referee.model import costs
-from referee.model.bloodletting import activate_with_bloodletting
-from referee.model.damage import DamageInstance
+from referee.model.combat import costs
+from referee.model.combat.bloodletting import activate_with_bloodletting
+from referee.model.combat.damage import DamageInstance
 from referee.model.events import EventLog
-from referee.model.state import Board, Unit
+from referee.model.combat.state import Board, Unit
 from referee.specs.trace import covers
 
 CHANNEL = {"bloodletting": "bloodletting_paid", "interest": "cost_paid", "self_destruct": "cost_paid", "retaliation": "thorns"}

@@ -6,17 +6,17 @@ from typing import Any
 
 import pytest
 
-from referee.model.bloodletting import (
+from referee.model.combat.bloodletting import (
     activate_with_bloodletting,
     choose_bloodletting_payer,
     process_bloodletting,
     read_cost_paid,
     resolve_bloodletting,
 )
-from referee.model.damage import DamageInstance
+from referee.model.combat.damage import DamageInstance
 from referee.model.events import EventLog
-from referee.model.ruleset import Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board, Unit
 from referee.specs.trace import covers
 
 

@@ -17,12 +17,13 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.model import bloodletting, costs, retaliation
+from referee.model.combat import bloodletting, costs, retaliation
 from referee.model.arith import symbolic
 from referee.model.events import EventLog
-from referee.model.state import UNIT_FIELDS, Board, Unit
+from referee.model.combat.state import UNIT_FIELDS, Board, Unit
 from referee.proofs.core import Vars
 from referee.specs.trace import covers
+from referee.proofs.combat.symbolic import symbolic_unit
 
 CHANNEL = {"bloodletting": "bloodletting_paid", "interest": "cost_paid", "self_destruct": "cost_paid", "retaliation": "thorns"}
 
@@ -108,7 +109,7 @@ def symbolic_payer_indices() -> tuple[Vars, dict[str, Any]]:
 
 
 def _cost(v: Vars, kind: str, log: EventLog) -> Board:
-    board = Board((v.unit("p", side=0), v.unit("q", side=1)))
+    board = Board((symbolic_unit(v, "p", side=0), symbolic_unit(v, "q", side=1)))
     after, _ = costs.pay_vitality_cost(board, "p", v.int("amount"), kind, log, channel=CHANNEL[kind], beneficiary="q")
     return after
 
@@ -136,8 +137,8 @@ def test_cost_encoding_agrees_with_the_model(p, q, amount, kind):
 
 def _bleed(v: Vars, log: EventLog) -> tuple[Board, Any]:
     free = dict(alive=True, entrapped=False, is_boss=False)
-    board = Board((v.unit("p", side=0, row=0, col=0, **free), v.unit("c", side=0, row=1, col=0, **free),
-                   v.unit("q", side=1, **free)))  # fmt: skip
+    board = Board((symbolic_unit(v, "p", side=0, row=0, col=0, **free), symbolic_unit(v, "c", side=0, row=1, col=0, **free),
+                   symbolic_unit(v, "q", side=1, **free)))  # fmt: skip
     return bloodletting.process_bloodletting(board, "c", v.int("printed"), log)
 
 
@@ -164,7 +165,7 @@ FLAGS = (".alive", ".entrapped", ".is_boss", ".is_tool", ".is_hub")
 
 
 def _grid(v: Vars) -> Board:
-    return Board(tuple(v.unit(f"u{s}{r}{col}", side=s, row=r, col=col) for s in (0, 1) for r in range(2) for col in range(3)))
+    return Board(tuple(symbolic_unit(v, f"u{s}{r}{col}", side=s, row=r, col=col) for s in (0, 1) for r in range(2) for col in range(3)))
 
 
 @covers("combat:800.4b", "combat:800.4c", "combat:800.4e")

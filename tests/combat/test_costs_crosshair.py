@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from referee.model.bloodletting import compute_bloodletting_cost
-from referee.model.retaliation import compute_reflect_amount
+from referee.model.combat.bloodletting import compute_bloodletting_cost
+from referee.model.combat.retaliation import compute_reflect_amount
 from referee.specs.trace import covers
 
 

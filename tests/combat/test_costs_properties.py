@@ -13,13 +13,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.model import costs
-from referee.model.bloodletting import NO_PAYER, choose_bloodletting_payer, process_bloodletting
-from referee.model.damage import DamageInstance
+from referee.model.combat import costs
+from referee.model.combat.bloodletting import NO_PAYER, choose_bloodletting_payer, process_bloodletting
+from referee.model.combat.damage import DamageInstance
 from referee.model.events import EVENT_NAMES, EventLog
-from referee.model.retaliation import compute_reflect_amount, resolve_hit
-from referee.model.ruleset import Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.retaliation import compute_reflect_amount, resolve_hit
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board, Unit
 from referee.specs.trace import covers
 
 CHANNEL = {"bloodletting": "bloodletting_paid", "interest": "cost_paid", "self_destruct": "cost_paid", "retaliation": "thorns"}
@@ -150,7 +150,7 @@ def test_only_enemy_attackers_ever_pay_retaliation_and_each_at_most_once_per_cha
 @settings(max_examples=200, deadline=None)
 @given(hits())
 def test_retort_only_on_landed_damage_and_thorns_on_every_damage_event(scenario):
-    from referee.model.damage import resolve_damage
+    from referee.model.combat.damage import resolve_damage
 
     board, instance = scenario
     _, _, outcome = resolve_damage(board, instance)

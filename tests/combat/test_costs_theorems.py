@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-import referee.proofs.theorems_bloodletting
-import referee.proofs.theorems_costs
-import referee.proofs.theorems_retaliation  # noqa: F401  (registers the theorems)
+import referee.proofs.combat.bloodletting_theorems
+import referee.proofs.combat.costs_theorems
+import referee.proofs.combat.retaliation_theorems  # noqa: F401  (registers the theorems)
 from referee.proofs.core import THEOREMS, check_mutant, check_vacuity, prove
 from referee.specs.trace import covers
 
-MODULES = ("referee.proofs.theorems_costs", "referee.proofs.theorems_retaliation", "referee.proofs.theorems_bloodletting")
+MODULES = ("referee.proofs.combat.costs_theorems", "referee.proofs.combat.retaliation_theorems", "referee.proofs.combat.bloodletting_theorems")
 COST_THEOREMS = sorted((t for t in THEOREMS.values() if t.module in MODULES), key=lambda t: t.name)
 COST_MUTANTS = [(t, m) for t in COST_THEOREMS for m in t.mutants]
 

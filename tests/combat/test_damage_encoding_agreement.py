@@ -20,11 +20,12 @@ from damage_strategies import scenarios
 from hypothesis import given, settings
 
 from referee.model.arith import symbolic
-from referee.model.damage import DamageInstance, DamageOutcome, quiet_outcome, resolve_damage
-from referee.model.ruleset import Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.damage import DamageInstance, DamageOutcome, quiet_outcome, resolve_damage
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board, Unit
 from referee.proofs.core import Vars
 from referee.specs.trace import covers
+from referee.proofs.combat.symbolic import symbolic_unit
 
 STRUCTURE = ("uid", "side", "row", "col", "redirect_to", "intercept_by")
 
@@ -42,7 +43,7 @@ def encoding(structure: tuple[Any, ...]) -> tuple[Vars, list[Any], Board, list[A
     with symbolic() as context:
         board = Board(
             tuple(
-                v.unit(uid, side=side, row=row, col=col, redirect_to=redirect_to, intercept_by=intercept_by)
+                symbolic_unit(v, uid, side=side, row=row, col=col, redirect_to=redirect_to, intercept_by=intercept_by)
                 for uid, side, row, col, redirect_to, intercept_by in units
             )
         )

@@ -5,9 +5,9 @@ from __future__ import annotations
 from damage_strategies import scenarios
 from hypothesis import given, settings
 
-from referee.model.damage import DamageOutcome, resolve_damage
+from referee.model.combat.damage import DamageOutcome, resolve_damage
 from referee.model.events import EVENT_NAMES
-from referee.model.insurance import POINT_ABSORBS
+from referee.model.combat.insurance import POINT_ABSORBS
 from referee.specs.trace import covers
 
 EXAMPLES = settings(max_examples=120, deadline=None)

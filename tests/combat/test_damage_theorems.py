@@ -14,13 +14,14 @@ import pytest
 import z3
 
 from referee.model.arith import and_, symbolic
-from referee.model.ruleset import DEFAULT, Ruleset
-from referee.proofs import core, runner, theorems_armor, theorems_damage
-from referee.proofs.assumptions import is_well_formed_board
-from referee.proofs.theorems_damage import FLOOR_SHIELD, is_same_board, run_damage
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.proofs import core, runner
+from referee.proofs.combat import armor_theorems, damage_theorems
+from referee.proofs.combat.assumptions import is_well_formed_board
+from referee.proofs.combat.damage_theorems import FLOOR_SHIELD, is_same_board, run_damage
 from referee.specs.trace import covers
 
-DAMAGE_THEOREMS = [t for t in core.THEOREMS.values() if t.module == theorems_damage.__name__]
+DAMAGE_THEOREMS = [t for t in core.THEOREMS.values() if t.module == damage_theorems.__name__]
 
 #: The theorems the foundation issue asks for, by the property each states.
 REQUIRED = (
@@ -43,7 +44,7 @@ REQUIRED = (
 )
 
 
-#: Lemmas the damage theorems are proved from, all Armor theorems: ``tests/test_theorems_armor.py``
+#: Lemmas the damage theorems are proved from, all Armor theorems: ``tests/combat/test_armor_theorems.py``
 #: proves each of them, so this file does not prove them a second time.
 LEMMAS = sorted({lemma for t in DAMAGE_THEOREMS for lemma in t.lemmas})
 
@@ -56,7 +57,7 @@ def damage_suite() -> dict[str, runner.TheoremResult]:
 def test_every_lemma_is_an_armor_theorem_proved_by_its_own_suite() -> None:
     assert LEMMAS, "more_armor_never_means_more_damage is proved from the Armor step's monotonicity"
     for name in LEMMAS:
-        assert core.THEOREMS[name].module == theorems_armor.__name__  # the suite tests/test_theorems_armor.py runs
+        assert core.THEOREMS[name].module == armor_theorems.__name__  # the suite tests/combat/test_armor_theorems.py runs
 
 
 def test_the_required_theorems_are_registered_with_clauses_and_mutants() -> None:
@@ -78,7 +79,7 @@ def test_500_1_damage_theorem_is_proved_non_vacuous_and_kills_its_mutants(
     damage_suite: dict[str, runner.TheoremResult], name: str
 ) -> None:
     result = damage_suite[name]
-    assert set(result.unproved_lemmas) <= set(LEMMAS)  # not run here: proved in tests/test_theorems_armor.py
+    assert set(result.unproved_lemmas) <= set(LEMMAS)  # not run here: proved in tests/combat/test_armor_theorems.py
     assert [p for p in result.problems() if "uses lemma" not in p] == []
     assert result.status == "proved"
     assert result.vacuity.status == "satisfiable"

@@ -134,7 +134,7 @@ def _other_names_in_tables() -> set[str]:
     for kind in ACTION_KINDS.values():
         names |= {f.name for f in kind.fields}
     from referee.actions import HIT_FIELDS
-    from referee.model.ruleset import Ruleset
+    from referee.model.combat.ruleset import Ruleset
     from dataclasses import fields
 
     names |= {f.name for f in HIT_FIELDS} | {f.name for f in fields(Ruleset)} | {"name", "unit", "amount", "other", "detail"}

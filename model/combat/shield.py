@@ -13,8 +13,8 @@ exceeds 5, so the pool breaks: 5 drained, ``ceil(5/2) = 3`` absorbed, 7 carries 
 
 from __future__ import annotations
 
-from .arith import ceildiv, floordiv, is_symbolic, ite, least_such_that, max_, min_
-from .clauses import combat
+from ..arith import ceildiv, floordiv, is_symbolic, ite, least_such_that, max_, min_
+from ..clauses import combat
 from .ruleset import DEFAULT, Ruleset
 from .state import Int
 

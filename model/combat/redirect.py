@@ -12,8 +12,8 @@ symbolic.
 
 from __future__ import annotations
 
-from .arith import and_, max_, min_, not_, or_
-from .clauses import combat
+from ..arith import and_, max_, min_, not_, or_
+from ..clauses import combat
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 from .ticks import is_damage_over_time

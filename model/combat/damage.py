@@ -28,11 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .arith import and_, is_symbolic, ite, max_, min_, not_, or_
+from ..arith import and_, is_symbolic, ite, max_, min_, not_, or_
 from .armor import apply_armor_flat, apply_armor_percentage
-from .clauses import combat
+from ..clauses import combat
 from .costs import pay_vitality_cost
-from .events import EventLog
+from ..events import EventLog
 from .insurance import compute_points_absorbed, compute_points_spent
 from .redirect import compute_redirected, get_ally, is_reachable
 from .ruleset import DEFAULT, Ruleset

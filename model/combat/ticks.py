@@ -10,8 +10,8 @@ reduction 2 becomes ``ceil(3*7/2) = 11``, then ``11 - 3 = 8``, then ``8 - 2 = 6`
 
 from __future__ import annotations
 
-from .arith import ceildiv, ite
-from .clauses import combat
+from ..arith import ceildiv, ite
+from ..clauses import combat
 from .state import Int, Unit
 
 #: The instance kinds that are damage-over-time ticks (500.1d, 500.1h, 500.1i).

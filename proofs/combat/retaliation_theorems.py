@@ -1,6 +1,6 @@
 """Theorems of 500.6 and 500.7: what retaliates, against whom, and the boss Reflect rune.
 
-The hit-level theorems run the model's own :func:`~referee.model.retaliation.resolve_hit`
+The hit-level theorems run the model's own :func:`~referee.model.combat.retaliation.resolve_hit`
 (the damage pipeline, then what answers it) on a recipient ``r`` and an attacker ``a`` on
 opposite halves, every number and flag a variable, and Riposte's roll a Boolean variable.
 """
@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model import costs, damage, retaliation
+from referee.model.combat import costs, damage, retaliation
 from referee.model.arith import and_, floordiv, max_, min_, not_, or_
 from referee.model.arith import ite as ite_
-from referee.model.damage import DamageInstance
+from referee.model.combat.damage import DamageInstance
 from referee.model.events import EventLog
-from referee.model.state import Board
+from referee.model.combat.state import Board
 
-from .core import Mutant, Obligation, Vars, all_of, theorem
-from .theorems_costs import emitted, is_well_formed
+from ..core import Mutant, Obligation, Vars, all_of, theorem
+from .costs_theorems import emitted, is_well_formed
+from .symbolic import symbolic_unit
 
 ANSWERS = ("thorns", "riposte", "retort")
 
@@ -33,7 +34,7 @@ def hit_board(v: Vars, *, ally: bool = False, armor: bool = True) -> Board:
     does not depend on how much Armor removes pins it to 0 and says so in its bound.
     """
     pinned = UNREAD if armor else {**UNREAD, "armor": 0, "shield_multiplier": 1}
-    return Board((v.unit("r", side=1, row=0, col=0, **pinned), v.unit("a", side=1 if ally else 0, row=0, col=1, **pinned)))
+    return Board((symbolic_unit(v, "r", side=1, row=0, col=0, **pinned), symbolic_unit(v, "a", side=1 if ally else 0, row=0, col=1, **pinned)))
 
 
 NO_ARMOR = "Armor 0 and Shield multiplier 1 on both units (the claim reads no amount they remove)"
@@ -105,33 +106,33 @@ def _credit_staggers(payer, retaliator, lost, log):
     log.emit("stagger", when=and_(lost > 0, payer.is_boss), unit=payer.uid, amount=lost)
 
 
-REFLECT_FLOOR_ONLY = Mutant("reflect_without_minimum", "referee.model.retaliation:compute_reflect_amount",
+REFLECT_FLOOR_ONLY = Mutant("reflect_without_minimum", "referee.model.combat.retaliation:compute_reflect_amount",
                             _reflect_floor_only, "5% rounded down, with no minimum of 1")  # fmt: skip
-REFLECT_ALWAYS_ONE = Mutant("reflect_even_when_nothing_landed", "referee.model.retaliation:compute_reflect_amount",
+REFLECT_ALWAYS_ONE = Mutant("reflect_even_when_nothing_landed", "referee.model.combat.retaliation:compute_reflect_amount",
                             _reflect_at_least_one_always, "the minimum of 1 applies when nothing landed")  # fmt: skip
-REFLECT_CEIL = Mutant("reflect_rounded_up", "referee.model.retaliation:compute_reflect_amount",
+REFLECT_CEIL = Mutant("reflect_rounded_up", "referee.model.combat.retaliation:compute_reflect_amount",
                       lambda landed: -floordiv(-5 * landed, 100), "5% rounded up")  # fmt: skip
-REFLECT_FIFTY = Mutant("reflect_fifty_percent", "referee.model.retaliation:compute_reflect_amount",
+REFLECT_FIFTY = Mutant("reflect_fifty_percent", "referee.model.combat.retaliation:compute_reflect_amount",
                        _reflect_fifty_percent, "50% instead of 5%")  # fmt: skip
-REFLECT_AS_HIT = Mutant("reflect_answered_by_retaliation", "referee.model.retaliation:process_reflect",
+REFLECT_AS_HIT = Mutant("reflect_answered_by_retaliation", "referee.model.combat.retaliation:process_reflect",
                         _reflect_as_a_hit, "the Reflect is a hit that the attacker's Thorns and Riposte answer")  # fmt: skip
-RETALIATION_ANSWERED = Mutant("retaliation_answers_retaliation", "referee.model.retaliation:pay_retaliation",
+RETALIATION_ANSWERED = Mutant("retaliation_answers_retaliation", "referee.model.combat.retaliation:pay_retaliation",
                               _retaliation_answered, "the payer's Thorns answer the retaliation it pays")  # fmt: skip
 RETORT_ON_EVENT = Mutant(
-    "retort_on_absorbed_hit", "referee.model.retaliation:is_landed", lambda outcome: outcome.damage_event,
+    "retort_on_absorbed_hit", "referee.model.combat.retaliation:is_landed", lambda outcome: outcome.damage_event,
     "Retort answers any damage event, as Thorns does",
 )  # fmt: skip
 THORNS_ON_LANDED = Mutant(
-    "thorns_only_on_landed", "referee.model.retaliation:is_answerable_event", lambda outcome: outcome.vitality_lost > 0,
+    "thorns_only_on_landed", "referee.model.combat.retaliation:is_answerable_event", lambda outcome: outcome.vitality_lost > 0,
     "Thorns and Riposte read whether damage landed",
 )  # fmt: skip
-FEAST_FROM_BOSS = Mutant("feast_from_boss", "referee.model.costs:process_retaliation_credit", _credit_always_feeds,
+FEAST_FROM_BOSS = Mutant("feast_from_boss", "referee.model.combat.costs:process_retaliation_credit", _credit_always_feeds,
                          "retaliation into a boss feeds Feast")  # fmt: skip
-STAGGER = Mutant("retaliation_staggers", "referee.model.costs:process_retaliation_credit", _credit_staggers,
+STAGGER = Mutant("retaliation_staggers", "referee.model.combat.costs:process_retaliation_credit", _credit_staggers,
                  "retaliation into a boss advances Stagger")  # fmt: skip
 NO_SIDE_CHECK = Mutant(
-    "sides_never_checked", "referee.model.retaliation:is_hostile", lambda board, recipient, attacker: True,
-    "retaliation does not check sides", also=(("referee.model.costs:compute_side_refusal", lambda *args: None),),
+    "sides_never_checked", "referee.model.combat.retaliation:is_hostile", lambda board, recipient, attacker: True,
+    "retaliation does not check sides", also=(("referee.model.combat.costs:compute_side_refusal", lambda *args: None),),
 )  # fmt: skip
 
 
@@ -188,7 +189,7 @@ def thorns_answer_every_damage_event_and_retort_only_landed_damage(v: Vars) -> O
 @theorem("combat:500.6f", "combat:500.6g", mutants=[FEAST_FROM_BOSS, STAGGER])
 def retaliation_into_a_boss_scores_but_feeds_no_feast_and_no_stagger(v: Vars) -> Obligation:
     """The retaliator is credited with what its retaliation took; Feast only against a non-boss; a boss checks Phasebreak and never Stagger."""
-    board = Board((v.unit("p", side=0), v.unit("q", side=1)))
+    board = Board((symbolic_unit(v, "p", side=0), symbolic_unit(v, "q", side=1)))
     log = EventLog()
     _, lost = costs.pay_vitality_cost(board, "p", v.int("amount"), "retaliation", log, channel="thorns", beneficiary="q")
     p = board.unit("p")
@@ -236,9 +237,9 @@ def _reflect_meets_armor(board, boss, instance, outcome, log, ruleset):
     return board
 
 
-SOURCE_ONLY = Mutant("only_the_source_is_answered", "referee.model.retaliation:compute_attackers", _only_the_source_answers,
+SOURCE_ONLY = Mutant("only_the_source_is_answered", "referee.model.combat.retaliation:compute_attackers", _only_the_source_answers,
                      "a tick attributed to several enemies answers only its source")  # fmt: skip
-REFLECT_MEETS_ARMOR = Mutant("reflect_meets_attacker_armor", "referee.model.retaliation:process_reflect",
+REFLECT_MEETS_ARMOR = Mutant("reflect_meets_attacker_armor", "referee.model.combat.retaliation:process_reflect",
                              _reflect_meets_armor, "the Reflect is reduced by the attacker's Armor")  # fmt: skip
 
 
@@ -246,7 +247,7 @@ REFLECT_MEETS_ARMOR = Mutant("reflect_meets_attacker_armor", "referee.model.reta
 def a_tick_attributed_to_several_enemies_answers_each(v: Vars) -> Obligation:
     """When a Burn tick attributed to two enemies is a damage event, Thorns make each of them pay, once."""
     pinned = {**UNREAD, "armor": 0, "shield_multiplier": 1}
-    board = Board((v.unit("r", side=1, **pinned), v.unit("a", side=0, col=0, **pinned), v.unit("b", side=0, col=1, **pinned)))
+    board = Board((symbolic_unit(v, "r", side=1, **pinned), symbolic_unit(v, "a", side=0, col=0, **pinned), symbolic_unit(v, "b", side=0, col=1, **pinned)))
     tick = DamageInstance(target="r", amount=v.int("amount"), source="a", kind="burn", appliers=("a", "b"),
                           riposte_rolls=(v.bool("roll_a"), v.bool("roll_b")))  # fmt: skip
     after, log, outcome = damage.resolve_damage(board, tick)
@@ -265,8 +266,8 @@ def a_tick_attributed_to_several_enemies_answers_each(v: Vars) -> Obligation:
 @theorem("combat:500.7j", "combat:500.7i", mutants=[REFLECT_MEETS_ARMOR], bound="attacker Armor in 0..400; boss Armor 0")
 def reflect_skips_the_attackers_armor(v: Vars) -> Obligation:
     """Against an attacker with no Insurance, Shield, cap, ignore charge or defy-death rune, a Reflect takes exactly its amount from Vitality (up to what it has), whatever the attacker's Armor."""
-    boss = v.unit("r", side=1, is_boss=True, reflect=True, armor=0, thorns=0, riposte=0, retort=0, subrogated=0, **UNREAD)
-    attacker = v.unit("a", side=0, insurance=0, subrogated=0, shield=0, ignore_charges=0, defy_death=False, has_cap=False,
+    boss = symbolic_unit(v, "r", side=1, is_boss=True, reflect=True, armor=0, thorns=0, riposte=0, retort=0, subrogated=0, **UNREAD)
+    attacker = symbolic_unit(v, "a", side=0, insurance=0, subrogated=0, shield=0, ignore_charges=0, defy_death=False, has_cap=False,
                       thorns=0, riposte=0, retort=0, **UNREAD)  # fmt: skip
     board = Board((boss, attacker))
     instance = DamageInstance(target="r", amount=v.int("amount"), source="a", kind="hit")

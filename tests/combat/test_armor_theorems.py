@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from referee.proofs import core, runner
-from referee.proofs import theorems_armor
-from referee.proofs.theorems_armor import compute_armor_step, is_ceiling_of_positive_armor_share
+from referee.proofs.combat import armor_theorems
+from referee.proofs.combat.armor_theorems import compute_armor_step, is_ceiling_of_positive_armor_share
 from referee.specs.trace import covers
 
-ARMOR_THEOREMS = [t for t in core.THEOREMS.values() if t.module == theorems_armor.__name__]
+ARMOR_THEOREMS = [t for t in core.THEOREMS.values() if t.module == armor_theorems.__name__]
 
 
 @pytest.fixture(scope="module")

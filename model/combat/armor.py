@@ -13,8 +13,8 @@ and ``59 * 9 = 531 >= 20 * 28 = 560`` does not, so 60 survives, where a float gi
 
 from __future__ import annotations
 
-from .arith import and_, floordiv, ite, least_such_that, max_, or_
-from .clauses import combat
+from ..arith import and_, floordiv, ite, least_such_that, max_, or_
+from ..clauses import combat
 from .ruleset import DEFAULT, Ruleset
 from .state import Int, Unit
 

@@ -2,7 +2,7 @@
 
 The Armor step is the percentage (pipeline step 500.1-5) followed by the flat reduction
 (500.1-6); :func:`compute_armor_step` composes the two model functions exactly as the
-pipeline does, through the module so that a mutant patched into ``referee.model.armor``
+pipeline does, through the module so that a mutant patched into ``referee.model.combat.armor``
 is seen.
 
 Where a theorem needs ``sqrt(A)`` it never uses a float or a real square root: a
@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model import armor
+from referee.model.combat import armor
 from referee.model.arith import and_, floordiv, ite, least_such_that, max_, not_, or_
-from referee.model.ruleset import DEFAULT, Ruleset
+from referee.model.combat.ruleset import DEFAULT, Ruleset
 
-from .core import Mutant, Obligation, Vars, all_of, theorem
+from ..core import Mutant, Obligation, Vars, all_of, theorem
 
 RECIPROCAL = Ruleset(negative_armor="reciprocal")
 
@@ -183,92 +183,92 @@ def _least_without_minimality(predicate: Any, low: Any, high: Any, hint: str) ->
 
 FLOOR_INSTEAD_OF_CEIL = Mutant(
     "floor_instead_of_ceil",
-    "referee.model.armor:compute_surviving_after_positive_armor",
+    "referee.model.combat.armor:compute_surviving_after_positive_armor",
     _floor_surviving_after_positive_armor,
     "surviving damage rounded down instead of up",
 )
 STRICT_BOUNDARY = Mutant(
     "strict_inequality_at_boundary",
-    "referee.model.armor:covers_with_positive_armor",
+    "referee.model.combat.armor:covers_with_positive_armor",
     _strict_covers_with_positive_armor,
     "`>` for `>=` in the squared test: wrong exactly at perfect squares",
 )
 NEGATIVE_FLAT = Mutant(
     "negative_armor_flat_amplification",
-    "referee.model.armor:compute_flat_reduction",
+    "referee.model.combat.armor:compute_flat_reduction",
     _flat_reduction_for_any_armor,
     "negative Armor gives a negative flat reduction",
 )
 NO_FLAT = Mutant(
     "flat_reduction_forgotten",
-    "referee.model.armor:compute_flat_reduction",
+    "referee.model.combat.armor:compute_flat_reduction",
     _no_flat_reduction,
     "no flat reduction",
 )
 UNCAPPED_FLAT = Mutant(
     "flat_reduction_below_zero",
-    "referee.model.armor:apply_armor_flat",
+    "referee.model.combat.armor:apply_armor_flat",
     _flat_reduction_uncapped,
     "the flat reduction may leave negative damage",
 )
 SQUARED_WITHOUT_SIGN_GUARD = Mutant(
     "squared_without_sign_guard",
-    "referee.model.armor:covers_with_positive_armor",
+    "referee.model.combat.armor:covers_with_positive_armor",
     _covers_squared_without_sign_guard,
     "squares both sides without checking the right side is positive",
 )
 DENOMINATOR_WITHOUT_ROOT = Mutant(
     "denominator_without_root",
-    "referee.model.armor:compute_surviving_after_positive_armor",
+    "referee.model.combat.armor:compute_surviving_after_positive_armor",
     _surviving_with_denominator_without_root,
     "sqrt(A)/(A+20) for sqrt(A)/(sqrt(A)+20)",
 )
 FLAT_ADDED = Mutant(
     "flat_reduction_added",
-    "referee.model.armor:apply_armor_flat",
+    "referee.model.combat.armor:apply_armor_flat",
     _flat_reduction_added,
     "the flat reduction added to the damage",
 )
 FLAT_BEFORE_PERCENTAGE = Mutant(
     "flat_before_percentage",
-    "referee.model.armor:apply_armor_percentage",
+    "referee.model.combat.armor:apply_armor_percentage",
     _percentage_after_flat,
     "the flat reduction applied before the percentage",
-    also=(("referee.model.armor:apply_armor_flat", _flat_already_applied),),
+    also=(("referee.model.combat.armor:apply_armor_flat", _flat_already_applied),),
 )
 NEGATIVE_REDUCES = Mutant(
     "negative_armor_reduces",
-    "referee.model.armor:compute_surviving_after_negative_armor",
+    "referee.model.combat.armor:compute_surviving_after_negative_armor",
     _negative_armor_reduces,
     "negative Armor treated as positive (sign slip)",
 )
 NEGATIVE_TYPO = Mutant(
     "negative_denominator_without_root",
-    "referee.model.armor:compute_surviving_after_negative_armor",
+    "referee.model.combat.armor:compute_surviving_after_negative_armor",
     _negative_denominator_without_root,
     "sqrt(B)/(B+20) for sqrt(B)/(sqrt(B)+20) in the amplification",
 )
 FLAT_FROM_SIX = Mutant(
     "first_flat_point_at_six",
-    "referee.model.armor:compute_flat_reduction",
+    "referee.model.combat.armor:compute_flat_reduction",
     _flat_reduction_from_six,
     "5 Armor gives no flat reduction (`>` for `>=`)",
 )
 MAGNITUDE_FLAT = Mutant(
     "negative_armor_flat_reduction",
-    "referee.model.armor:compute_flat_reduction",
+    "referee.model.combat.armor:compute_flat_reduction",
     _flat_reduction_from_magnitude,
     "negative Armor gives a flat reduction of |A|/5",
 )
 POSITIVE_AMPLIFIES = Mutant(
     "positive_armor_amplifies",
-    "referee.model.armor:compute_surviving_after_positive_armor",
+    "referee.model.combat.armor:compute_surviving_after_positive_armor",
     _positive_armor_amplifies,
     "positive Armor treated as negative (sign slip)",
 )
 SKIPPED_FOR_SMALL_HITS = Mutant(
     "percentage_skipped_for_small_hits",
-    "referee.model.armor:compute_surviving_after_positive_armor",
+    "referee.model.combat.armor:compute_surviving_after_positive_armor",
     _percentage_skipped_for_small_hits,
     "hits under 20 damage skip the percentage",
 )
@@ -387,7 +387,7 @@ def armor_shortfalls_add_up(v: Vars) -> Obligation:
     "combat:500.2c",
     mutants=[SKIPPED_FOR_SMALL_HITS],
     lemmas=[more_survivors_still_cover_the_damage, less_damage_is_still_covered],
-    abstract=["referee.model.armor:covers_with_positive_armor"],
+    abstract=["referee.model.combat.armor:covers_with_positive_armor"],
 )
 def more_damage_never_leaves_less_after_percentage(v: Vars) -> Obligation:
     """With non-negative Armor, more incoming damage never leaves less after the percentage reduction."""
@@ -411,7 +411,7 @@ def more_damage_never_leaves_less_after_percentage(v: Vars) -> Obligation:
     "combat:500.2c",
     mutants=[SEARCH_OFF_BY_ONE],
     lemmas=[more_survivors_still_cover_the_damage, armor_shortfalls_add_up, more_damage_never_leaves_less_after_percentage],
-    abstract=["referee.model.armor:covers_with_positive_armor"],
+    abstract=["referee.model.combat.armor:covers_with_positive_armor"],
 )
 def splitting_damage_gains_at_most_one_point_of_rounding(v: Vars) -> Obligation:
     """With non-negative Armor, two instances survive the percentage with at most 1 more point than their sum would."""
@@ -444,7 +444,7 @@ def splitting_damage_gains_at_most_one_point_of_rounding(v: Vars) -> Obligation:
     "combat:500.2f",
     mutants=[NO_FLAT, FLAT_FROM_SIX],
     lemmas=[splitting_damage_gains_at_most_one_point_of_rounding, more_damage_never_leaves_less_after_percentage],
-    abstract=["referee.model.armor:covers_with_positive_armor"],
+    abstract=["referee.model.combat.armor:covers_with_positive_armor"],
 )
 def flat_reduction_is_per_instance(v: Vars) -> Obligation:
     """With at least 5 Armor, splitting damage into two instances never lets more through than one instance."""

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model import bloodletting
+from referee.model.combat import bloodletting
 from referee.model.arith import and_, ite, max_, not_, or_
 from referee.model.events import EventLog
-from referee.model.state import UNIT_FIELDS, Board, Unit
+from referee.model.combat.state import UNIT_FIELDS, Board, Unit
 
-from .core import Mutant, Obligation, Vars, all_of, theorem
-from .theorems_costs import is_well_formed
+from ..core import Mutant, Obligation, Vars, all_of, theorem
+from .costs_theorems import is_well_formed
+from .symbolic import symbolic_unit
 
 ROWS, COLS = 2, 3
 BOUND = f"two halves of {ROWS} rows x {COLS} columns, every cell occupied (a dead unit stands for an empty cell)"
@@ -25,7 +26,7 @@ BOUND = f"two halves of {ROWS} rows x {COLS} columns, every cell occupied (a dea
 
 def grid(v: Vars) -> Board:
     """The bounded board: a unit with variable flags in every cell of both halves."""
-    return Board(tuple(v.unit(f"u{s}{r}{c}", side=s, row=r, col=c) for s in (0, 1) for r in range(ROWS) for c in range(COLS)))
+    return Board(tuple(symbolic_unit(v, f"u{s}{r}{c}", side=s, row=r, col=c) for s in (0, 1) for r in range(ROWS) for c in range(COLS)))
 
 
 def is_eligible_by_rule(unit: Unit) -> Any:
@@ -86,29 +87,29 @@ def _last_eligible(eligible):
     return index
 
 
-COLUMN_MAJOR = Mutant("column_major_order", "referee.model.bloodletting:compute_reading_order", _column_major,
+COLUMN_MAJOR = Mutant("column_major_order", "referee.model.combat.bloodletting:compute_reading_order", _column_major,
                       "reads down each column instead of across each row")  # fmt: skip
-WHOLE_BOARD = Mutant("other_half_not_skipped", "referee.model.bloodletting:compute_reading_order", _whole_board,
+WHOLE_BOARD = Mutant("other_half_not_skipped", "referee.model.combat.bloodletting:compute_reading_order", _whole_board,
                      "units on the other half are candidates")  # fmt: skip
-SKIPS_TOOLS = Mutant("tools_skipped", "referee.model.bloodletting:is_eligible_payer", _skips_tools,
+SKIPS_TOOLS = Mutant("tools_skipped", "referee.model.combat.bloodletting:is_eligible_payer", _skips_tools,
                      "Tools and Hubs are skipped, making the cost free instead of failing")  # fmt: skip
-KEEPS_BOSSES = Mutant("boss_not_skipped", "referee.model.bloodletting:is_eligible_payer", _keeps_bosses,
+KEEPS_BOSSES = Mutant("boss_not_skipped", "referee.model.combat.bloodletting:is_eligible_payer", _keeps_bosses,
                       "a boss on the caster's side may pay")  # fmt: skip
-KEEPS_ENTRAPPED = Mutant("entrapped_not_skipped", "referee.model.bloodletting:is_eligible_payer", _keeps_entrapped,
+KEEPS_ENTRAPPED = Mutant("entrapped_not_skipped", "referee.model.combat.bloodletting:is_eligible_payer", _keeps_entrapped,
                          "an Entrapped unit may be chosen")  # fmt: skip
-BOSS_LIKE_ANYONE = Mutant("boss_caster_uses_reading_order", "referee.model.bloodletting:compute_payer_index",
+BOSS_LIKE_ANYONE = Mutant("boss_caster_uses_reading_order", "referee.model.combat.bloodletting:compute_payer_index",
                           _boss_like_anyone, "a boss caster does not pay its own cost")  # fmt: skip
-LAST_ELIGIBLE = Mutant("last_eligible_pays", "referee.model.bloodletting:compute_first_eligible_index", _last_eligible,
+LAST_ELIGIBLE = Mutant("last_eligible_pays", "referee.model.combat.bloodletting:compute_first_eligible_index", _last_eligible,
                        "the last eligible unit in reading order pays")  # fmt: skip
-REDUCTION_IGNORED = Mutant("reduction_ignored", "referee.model.bloodletting:compute_bloodletting_cost",
+REDUCTION_IGNORED = Mutant("reduction_ignored", "referee.model.combat.bloodletting:compute_bloodletting_cost",
                            lambda printed, reduction: max_(printed, 0), "the reduction rune is not applied")  # fmt: skip
-NO_SKIP = Mutant("zero_cost_not_skipped", "referee.model.bloodletting:is_skipped", lambda cost: False,
+NO_SKIP = Mutant("zero_cost_not_skipped", "referee.model.combat.bloodletting:is_skipped", lambda cost: False,
                  "a cost of 0 still goes to the payer (and, moving nothing, fails)")  # fmt: skip
-TOOL_FREE = Mutant("tool_first_pays_nothing_and_continues", "referee.model.bloodletting:is_failed_payment",
+TOOL_FREE = Mutant("tool_first_pays_nothing_and_continues", "referee.model.combat.bloodletting:is_failed_payment",
                    lambda payer, attempted, paid, ruleset: False, "a payment that moves nothing does not fail")  # fmt: skip
 
 ONLY_TOOLS_FAIL = Mutant(
-    "defied_to_zero_continues", "referee.model.bloodletting:is_failed_payment",
+    "defied_to_zero_continues", "referee.model.combat.bloodletting:is_failed_payment",
     lambda payer, attempted, paid, ruleset: and_(attempted, paid <= 0, payer.discards_combat),
     "only a Tool or Hub fails: a payment defy-death brings to 0 goes on (the other reading of INT-103)",
 )  # fmt: skip
@@ -148,8 +149,8 @@ def is_unchanged(before: Board, after: Board) -> Any:
 def _step_board(v: Vars) -> Board:
     """Caster ``c`` behind an eligible ``p`` (so ``p`` is chosen), and an enemy ``q``; numbers are variables."""
     free = dict(alive=True, entrapped=False, is_boss=False)
-    return Board((v.unit("p", side=0, row=0, col=0, **free), v.unit("c", side=0, row=1, col=0, **free),
-                  v.unit("q", side=1, **free)))  # fmt: skip
+    return Board((symbolic_unit(v, "p", side=0, row=0, col=0, **free), symbolic_unit(v, "c", side=0, row=1, col=0, **free),
+                  symbolic_unit(v, "q", side=1, **free)))  # fmt: skip
 
 
 @theorem("combat:800.4m", "combat:800.4l", mutants=[REDUCTION_IGNORED, NO_SKIP])
@@ -193,9 +194,9 @@ def _abort_even_when_skipped(cost):
     return False
 
 
-DEATH_FAILS = Mutant("lethal_payment_stops_the_activation", "referee.model.bloodletting:is_failed_payment",
+DEATH_FAILS = Mutant("lethal_payment_stops_the_activation", "referee.model.combat.bloodletting:is_failed_payment",
                      _death_fails_the_ability, "a payment that kills its payer stops the activation")  # fmt: skip
-ABORT_AT_ZERO = Mutant("abort_before_skip", "referee.model.bloodletting:is_skipped", _abort_even_when_skipped,
+ABORT_AT_ZERO = Mutant("abort_before_skip", "referee.model.combat.bloodletting:is_skipped", _abort_even_when_skipped,
                        "a cost reduced to 0 still looks for a payer, and aborts without one")  # fmt: skip
 
 
@@ -214,10 +215,10 @@ def lethal_bloodletting_payment_lets_the_activation_continue(v: Vars) -> Obligat
 def no_eligible_payer_aborts_exactly_when_a_cost_is_due(v: Vars) -> Obligation:
     """With no eligible unit on the caster's half, a due cost aborts the activation and changes nothing; a cost reduced to 0 is skipped instead."""
     blocked = [
-        v.unit("dead", side=0, row=0, col=0, alive=False, entrapped=False, is_boss=False),
-        v.unit("boss", side=0, row=0, col=1, alive=True, entrapped=False, is_boss=True),
-        v.unit("c", side=0, row=1, col=0, alive=True, entrapped=True, is_boss=False),
-        v.unit("q", side=1, row=0, col=0, alive=True, entrapped=False, is_boss=False),
+        symbolic_unit(v, "dead", side=0, row=0, col=0, alive=False, entrapped=False, is_boss=False),
+        symbolic_unit(v, "boss", side=0, row=0, col=1, alive=True, entrapped=False, is_boss=True),
+        symbolic_unit(v, "c", side=0, row=1, col=0, alive=True, entrapped=True, is_boss=False),
+        symbolic_unit(v, "q", side=1, row=0, col=0, alive=True, entrapped=False, is_boss=False),
     ]
     before = Board(tuple(blocked))
     log = EventLog()

@@ -11,8 +11,8 @@ Worked example: 60 damage into 2 Subrogated and 5 plain points. The Subrogated p
 
 from __future__ import annotations
 
-from .arith import ceildiv, max_, min_
-from .clauses import combat
+from ..arith import ceildiv, max_, min_
+from ..clauses import combat
 from .state import Int
 
 #: The most one Insurance point absorbs (500.1-8, 500.1-9, 500.1a).

@@ -1,8 +1,8 @@
 """Theorems of 500.8 Vitality costs: what a cost never touches, what it can take, and who dies.
 
-Every theorem runs the model's own :func:`~referee.model.costs.pay_vitality_cost` on
+Every theorem runs the model's own :func:`~referee.model.combat.costs.pay_vitality_cost` on
 symbolic units (DESIGN, proofs/ way (a)), once per cost kind, through the module so that
-a mutant patched into ``referee.model.costs`` or ``referee.model.vitality`` is seen.
+a mutant patched into ``referee.model.combat.costs`` or ``referee.model.combat.vitality`` is seen.
 The board is a payer ``p`` and an enemy ``q`` on the other half, both with every numeric
 and Boolean field a variable; :func:`is_well_formed` states what a legal unit looks like.
 """
@@ -12,14 +12,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from referee.model import costs, vitality
+from referee.model.combat import costs, vitality
 from referee.model.arith import and_, ceildiv, ite, max_, min_, not_, or_
 from referee.model.events import EventLog
-from referee.model.state import Board
+from referee.model.combat.state import Board
 
 from .assumptions import is_well_formed_unit
 
-from .core import Mutant, Obligation, Vars, all_of, theorem
+from ..core import Mutant, Obligation, Vars, all_of, theorem
+from .symbolic import symbolic_unit
 
 #: The channel each kind reports on in these theorems (retaliation: Thorns, say).
 CHANNELS = {"bloodletting": "bloodletting_paid", "interest": "cost_paid", "self_destruct": "cost_paid", "retaliation": "thorns"}
@@ -56,7 +57,7 @@ def amounts_when(log: EventLog, name: str, unit: str, claim: Any) -> Any:
 
 def cost_board(v: Vars) -> Board:
     """A payer ``p`` on one half and an enemy ``q`` on the other, every number and flag a variable."""
-    return Board((v.unit("p", side=0), v.unit("q", side=1)))
+    return Board((symbolic_unit(v, "p", side=0), symbolic_unit(v, "q", side=1)))
 
 
 def run_cost(v: Vars, kind: str) -> tuple[Board, Board, EventLog, Any]:
@@ -181,55 +182,55 @@ def _max_vitality_debited_by_every_cost(unit, price, kind):
     return unit.max_vitality - price
 
 
-SHIELD_FIRST = Mutant("cost_through_shield", "referee.model.vitality:lose_vitality", _lose_vitality_through_shield,
+SHIELD_FIRST = Mutant("cost_through_shield", "referee.model.combat.vitality:lose_vitality", _lose_vitality_through_shield,
                       "the cost is absorbed by Shield before Vitality")  # fmt: skip
-IGNORE_CHARGE = Mutant("ignore_charge_discards_cost", "referee.model.costs:pay_vitality_cost", _pay_spending_ignore_charge,
+IGNORE_CHARGE = Mutant("ignore_charge_discards_cost", "referee.model.combat.costs:pay_vitality_cost", _pay_spending_ignore_charge,
                        "a damage-ignore charge is spent and the cost discarded")  # fmt: skip
-INSURANCE = Mutant("insurance_meets_cost", "referee.model.costs:pay_vitality_cost", _pay_spending_insurance,
+INSURANCE = Mutant("insurance_meets_cost", "referee.model.combat.costs:pay_vitality_cost", _pay_spending_insurance,
                    "Insurance points absorb the cost")  # fmt: skip
 UNCLAMPED = Mutant(
-    "debt_carried_forward", "referee.model.vitality:lose_vitality", _lose_vitality_unclamped,
-    "no clamp to the payer's Vitality", also=(("referee.model.costs:compute_price", _price_unclamped),),
+    "debt_carried_forward", "referee.model.combat.vitality:lose_vitality", _lose_vitality_unclamped,
+    "no clamp to the payer's Vitality", also=(("referee.model.combat.costs:compute_price", _price_unclamped),),
 )  # fmt: skip
 NEGATIVE_HEALS = Mutant(
-    "negative_price_heals", "referee.model.costs:compute_price", _price_negative_heals,
+    "negative_price_heals", "referee.model.combat.costs:compute_price", _price_negative_heals,
     "a negative price is paid, healing the payer",
 )  # fmt: skip
-DAMAGE_FANOUT = Mutant("cost_fires_damage_taken", "referee.model.vitality:lose_vitality", _lose_vitality_announcing_damage,
+DAMAGE_FANOUT = Mutant("cost_fires_damage_taken", "referee.model.combat.vitality:lose_vitality", _lose_vitality_announcing_damage,
                        "the shared loss step fires on-damage-taken for a cost")  # fmt: skip
 PRINTED_PRICE = Mutant(
-    "listeners_read_printed_price", "referee.model.vitality:lose_vitality", _lose_vitality_announcing_price,
+    "listeners_read_printed_price", "referee.model.combat.vitality:lose_vitality", _lose_vitality_announcing_price,
     "the channel carries the price asked, not the Vitality moved",
-    also=(("referee.model.costs:compute_price", _price_unclamped),),
+    also=(("referee.model.combat.costs:compute_price", _price_unclamped),),
 )  # fmt: skip
 SELF_DESTRUCT_AS_DAMAGE = Mutant(
-    "self_destruct_absorbed_by_shield", "referee.model.costs:scraps_shield", lambda unit, kind: False,
+    "self_destruct_absorbed_by_shield", "referee.model.combat.costs:scraps_shield", lambda unit, kind: False,
     "the self-destruct's Shield is damaged rather than scrapped, and absorbs part of it",
-    also=(("referee.model.vitality:lose_vitality", _lose_vitality_through_shield),),
+    also=(("referee.model.combat.vitality:lose_vitality", _lose_vitality_through_shield),),
 )  # fmt: skip
-SHIELD_TRIGGER = Mutant("cost_fires_shield_damaged", "referee.model.vitality:lose_vitality",
+SHIELD_TRIGGER = Mutant("cost_fires_shield_damaged", "referee.model.combat.vitality:lose_vitality",
                         _lose_vitality_through_shield_with_trigger, "the cost drains Shield and fires its trigger")  # fmt: skip
 SELF_DESTRUCT_DEFIED = Mutant(
-    "defy_death_answers_self_destruct", "referee.model.costs:DEFY_DEATH_ANSWERS",
+    "defy_death_answers_self_destruct", "referee.model.combat.costs:DEFY_DEATH_ANSWERS",
     {**costs.DEFY_DEATH_ANSWERS, "self_destruct": True}, "defy-death saves a self-destruct",  # type: ignore[arg-type]
 )  # fmt: skip
 INTEREST_DEFIED = Mutant(
-    "defy_death_answers_interest", "referee.model.costs:DEFY_DEATH_ANSWERS",
+    "defy_death_answers_interest", "referee.model.combat.costs:DEFY_DEATH_ANSWERS",
     {**costs.DEFY_DEATH_ANSWERS, "interest": True}, "defy-death saves an Interest payment",  # type: ignore[arg-type]
 )  # fmt: skip
 RETALIATION_NOT_DEFIED = Mutant(
-    "defy_death_ignores_retaliation", "referee.model.costs:DEFY_DEATH_ANSWERS",
+    "defy_death_ignores_retaliation", "referee.model.combat.costs:DEFY_DEATH_ANSWERS",
     {**costs.DEFY_DEATH_ANSWERS, "retaliation": False}, "defy-death does not answer retaliation",  # type: ignore[arg-type]
 )  # fmt: skip
-SELF_DESTRUCT_IGNORED = Mutant("ignore_charge_stops_self_destruct", "referee.model.costs:compute_price",
+SELF_DESTRUCT_IGNORED = Mutant("ignore_charge_stops_self_destruct", "referee.model.combat.costs:compute_price",
                                _self_destruct_stopped_by_ignore_charge, "an ignore charge talks a self-destruct out of it")  # fmt: skip
-FORGETS_ENTRAPPED = Mutant("entrapped_payer_pays", "referee.model.costs:compute_refusal_reasons", _refusal_forgets_entrapped,
+FORGETS_ENTRAPPED = Mutant("entrapped_payer_pays", "referee.model.combat.costs:compute_refusal_reasons", _refusal_forgets_entrapped,
                            "an Entrapped payer is not refused")  # fmt: skip
-TOOLS_PAY = Mutant("tools_pay_costs", "referee.model.costs:compute_price", _price_charges_tools,
+TOOLS_PAY = Mutant("tools_pay_costs", "referee.model.combat.costs:compute_price", _price_charges_tools,
                    "a Tool or Hub pays like any unit")  # fmt: skip
-NO_DEBIT = Mutant("interest_never_debits", "referee.model.costs:compute_max_vitality_after", _max_vitality_never_debited,
+NO_DEBIT = Mutant("interest_never_debits", "referee.model.combat.costs:compute_max_vitality_after", _max_vitality_never_debited,
                   "Interest leaves maximum Vitality alone")  # fmt: skip
-EVERY_DEBIT = Mutant("every_cost_debits", "referee.model.costs:compute_max_vitality_after", _max_vitality_debited_by_every_cost,
+EVERY_DEBIT = Mutant("every_cost_debits", "referee.model.combat.costs:compute_max_vitality_after", _max_vitality_debited_by_every_cost,
                      "every cost lowers maximum Vitality")  # fmt: skip
 
 
@@ -370,11 +371,11 @@ def _no_macabre_for_costs(board, dead, dies, log):
     return None
 
 
-RUNES_FORGOTTEN = Mutant("bolster_not_reset", "referee.model.vitality:VITALITY_LOSS_RUNES", ("adrenaline", "momentum"),
+RUNES_FORGOTTEN = Mutant("bolster_not_reset", "referee.model.combat.vitality:VITALITY_LOSS_RUNES", ("adrenaline", "momentum"),
                          "Bolster is left out of the runes that reset")  # type: ignore[arg-type]  # fmt: skip
-LISTENERS_SKIPPED = Mutant("cost_skips_loss_listeners", "referee.model.vitality:process_vitality_loss_listeners",
+LISTENERS_SKIPPED = Mutant("cost_skips_loss_listeners", "referee.model.combat.vitality:process_vitality_loss_listeners",
                            _listeners_for_damage_only, "Vitality lost to a cost does not reach the loss listeners")  # fmt: skip
-NO_MACABRE = Mutant("cost_death_without_macabre", "referee.model.vitality:announce_macabre", _no_macabre_for_costs,
+NO_MACABRE = Mutant("cost_death_without_macabre", "referee.model.combat.vitality:announce_macabre", _no_macabre_for_costs,
                     "a death by cost fires no Macabre")  # fmt: skip
 
 

@@ -1,9 +1,9 @@
 """Theorems of 500.1 and 500.2 over the whole damage pipeline, run symbolically.
 
-Every theorem runs the model's own :func:`~referee.model.damage.resolve_damage` on symbolic
+Every theorem runs the model's own :func:`~referee.model.combat.damage.resolve_damage` on symbolic
 units (DESIGN, proofs/ way (a)): a recipient ``r`` on one half and the instance's source
 ``s`` on the other, every number and flag of both a variable, and a symbolic amount. The
-pipeline is called through its module, so a mutant patched into ``referee.model.damage``
+pipeline is called through its module, so a mutant patched into ``referee.model.combat.damage``
 (or into the module a helper comes from) is what runs. Structure stays concrete: no
 redirect ally is on the board, so the lethal and the ally redirect do not take part here.
 
@@ -17,12 +17,12 @@ squared square-root tests of both runs together; measured: unknown after 20M rli
 170 s even with the Armor step's order assumed). So :func:`more_armor_never_means_more_damage`
 and :func:`negative_armor_never_reduces_pipeline_damage` leave the squared tests
 uninterpreted (``abstract=``) and reason from the Armor step's monotonicity, proved in
-``theorems_armor`` and instantiated (``lemmas=``) at the very term the pipeline hands its
+``armor_theorems`` and instantiated (``lemmas=``) at the very term the pipeline hands its
 Armor step (:func:`compute_armor_input`). Without those instances the same query has a
 spurious counterexample, so the lemmas are what the proof rests on. Their mutants are
 judged on the exact encoding and are pipeline bugs, since a bug in the Armor step itself
 would also falsify the lemma instances; the Armor step's own bugs are refuted in
-``theorems_armor``.
+``armor_theorems``.
 """
 
 from __future__ import annotations
@@ -30,16 +30,17 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from referee.model import damage
+from referee.model.combat import damage
 from referee.model.arith import and_, ceildiv, floordiv, ite, max_, min_, not_, or_
-from referee.model.damage import DamageInstance, DamageOutcome
+from referee.model.combat.damage import DamageInstance, DamageOutcome
 from referee.model.events import EventLog
-from referee.model.ruleset import DEFAULT, Ruleset
-from referee.model.state import Board, Unit
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.state import Board, Unit
 
-from . import theorems_armor
+from . import armor_theorems
 from .assumptions import is_well_formed_board
-from .core import Mutant, Obligation, Vars, all_of, theorem
+from ..core import Mutant, Obligation, Vars, all_of, theorem
+from .symbolic import symbolic_unit
 
 #: The Unit fields that are state (numbers and flags); identity and redirect links are structure.
 STATE_FIELDS = tuple(f.name for f in fields(Unit) if isinstance(f.default, (bool, int)) and f.name not in ("side", "row", "col"))
@@ -73,7 +74,7 @@ class Run:
 
 def damage_board(v: Vars, source: dict[str, Any] | None = None, **recipient: Any) -> Board:
     """The recipient ``r`` and the source ``s`` on the other half (some fields of either optionally replaced)."""
-    r, s = v.unit("r", side=0), v.unit("s", side=1)
+    r, s = symbolic_unit(v, "r", side=0), symbolic_unit(v, "s", side=1)
     return Board((replace(r, **recipient), replace(s, **(source or {}))))
 
 
@@ -205,7 +206,7 @@ def _shield_drain_forgets_multiplier(shield: Any, multiplier: Any, damage_left: 
 
 def _vessel_spent_without_dying(board: Board, uid: str, dies: Any, killer: str | None, log: EventLog) -> Board:
     """Forgets the death guard on the Vessel: any Vitality loss spends one and restores full Vitality."""
-    from referee.model.vitality import announce_macabre, clear_combat_state, revive_from_vessel
+    from referee.model.combat.vitality import announce_macabre, clear_combat_state, revive_from_vessel
 
     unit = board.unit(uid)
     log.emit("death", when=dies, unit=uid, other=killer)
@@ -225,7 +226,7 @@ def _killed_only_below_zero(before: Unit, after: Unit) -> Any:
 
 def _armor_with_wrong_sign(recipient: Unit, instance: DamageInstance, damage_left: Any, ruleset: Ruleset) -> Any:
     """The pipeline hands its Armor step the Armor with the wrong sign."""
-    from referee.model.armor import apply_armor_flat, apply_armor_percentage
+    from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage
 
     if damage.is_ignoring_armor(instance):
         return damage_left
@@ -234,7 +235,7 @@ def _armor_with_wrong_sign(recipient: Unit, instance: DamageInstance, damage_lef
 
 def _armor_by_magnitude(recipient: Unit, instance: DamageInstance, damage_left: Any, ruleset: Ruleset) -> Any:
     """The pipeline hands its Armor step the size of the Armor, forgetting its sign."""
-    from referee.model.armor import apply_armor_flat, apply_armor_percentage
+    from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage
 
     if damage.is_ignoring_armor(instance):
         return damage_left
@@ -254,14 +255,14 @@ def _points_spent_floor(points: Any, damage_left: Any) -> Any:
 
 def _percentage_only(recipient: Unit, instance: DamageInstance, damage_left: Any, ruleset: Ruleset) -> Any:
     """The Armor step applies only the percentage ..."""
-    from referee.model.armor import apply_armor_percentage
+    from referee.model.combat.armor import apply_armor_percentage
 
     return damage_left if damage.is_ignoring_armor(instance) else apply_armor_percentage(damage_left, recipient.armor, ruleset)
 
 
 def _cap_then_flat(recipient: Unit, damage_left: Any) -> Any:
     """... and the flat reduction is applied after the cap."""
-    from referee.model.armor import apply_armor_flat
+    from referee.model.combat.armor import apply_armor_flat
 
     return apply_armor_flat(_original["apply_incoming_cap"](recipient, damage_left), recipient.armor)
 
@@ -282,7 +283,7 @@ def _cap_already_applied(recipient: Unit, damage_left: Any) -> Any:
 
 def _reachable_forgets_tools_and_hubs(unit: Unit, kind: str, allows_dormant: Any) -> Any:
     """A Tool or Hub is treated as an ordinary target."""
-    from referee.model.ticks import is_damage_over_time
+    from referee.model.combat.ticks import is_damage_over_time
 
     dormancy_shuts = and_(unit.dormant, not_(or_(allows_dormant, is_damage_over_time(kind))))
     return and_(unit.alive, not_(dormancy_shuts))
@@ -290,7 +291,7 @@ def _reachable_forgets_tools_and_hubs(unit: Unit, kind: str, allows_dormant: Any
 
 def _reachable_forgets_hubs(unit: Unit, kind: str, allows_dormant: Any) -> Any:
     """Only Tools discard damage; Hubs are forgotten."""
-    from referee.model.ticks import is_damage_over_time
+    from referee.model.combat.ticks import is_damage_over_time
 
     dormancy_shuts = and_(unit.dormant, not_(or_(allows_dormant, is_damage_over_time(kind))))
     return and_(unit.alive, not_(unit.is_tool), not_(dormancy_shuts))
@@ -298,7 +299,7 @@ def _reachable_forgets_hubs(unit: Unit, kind: str, allows_dormant: Any) -> Any:
 
 def _reachable_forgets_alive(unit: Unit, kind: str, allows_dormant: Any) -> Any:
     """A dead recipient is not gated out."""
-    from referee.model.ticks import is_damage_over_time
+    from referee.model.combat.ticks import is_damage_over_time
 
     dormancy_shuts = and_(unit.dormant, not_(or_(allows_dormant, is_damage_over_time(kind))))
     return and_(not_(unit.discards_combat), not_(dormancy_shuts))
@@ -340,7 +341,7 @@ def _ticks_meet_armor(instance: DamageInstance) -> bool:
 
 def _tick_floored_at_one(recipient: Unit, tick: Any) -> Any:
     """A reduced tick still deals at least 1."""
-    from referee.model.ticks import compute_prismbroken_tick
+    from referee.model.combat.ticks import compute_prismbroken_tick
 
     return max_(compute_prismbroken_tick(recipient, tick) - recipient.rune_tick_reduction - recipient.forge_tick_reduction, 1)
 
@@ -367,7 +368,7 @@ def _credit_counts_shield_drained(board: Board, recipient: Unit, instance: Damag
 
 
 def _vitality_damage_crediting(board, recipient, instance, m, log, credit):
-    from referee.model.vitality import lose_vitality
+    from referee.model.combat.vitality import lose_vitality
 
     def announce(lost: Any) -> None:
         log.emit("damage_taken", when=and_(lost > 0, instance.kind != "reflect"), unit=recipient.uid,
@@ -387,7 +388,7 @@ def _payback_per_point(board, recipient, source, absorbed, ruleset, log):
 
 def _payback_as_bloodletting(board, recipient, source, absorbed, ruleset, log):
     """The payback is charged as a plain cost: a Dormant source is not refused (500.6e)."""
-    from referee.model.costs import pay_vitality_cost
+    from referee.model.combat.costs import pay_vitality_cost
 
     if source is None or source.uid == recipient.uid or source.side == recipient.side:
         return board, 0
@@ -415,15 +416,15 @@ def _break_at_floor_plus_one(shield_pool: Any, multiplier: Any, ruleset: Ruleset
     return least_such_that(lambda k: or_(k == pool, k * multiplier > pool), 0, pool, "shield_ceil")
 
 
-D = "referee.model.damage"
+D = "referee.model.combat.damage"
 ABSORB_WHOLE = Mutant("point_absorbs_25_even_against_less", f"{D}:compute_points_absorbed", _points_absorb_whole)
 ABSORB_30 = Mutant("point_absorbs_up_to_30", f"{D}:compute_points_absorbed", _points_absorb_30)
 SPENT_OFF_BY_ONE = Mutant("extra_point_on_exact_multiple_of_25", f"{D}:compute_points_spent", _points_spent_off_by_one)
 REFUNDS_INSURANCE = Mutant("insurance_spent_added_back", f"{D}:spend_defences", _spend_defences_refunds_insurance)
 REFUNDS_SUBROGATED = Mutant("subrogated_spent_added_back", f"{D}:spend_defences", _spend_defences_refunds_subrogated)
 DRAIN_NO_MULTIPLIER = Mutant("shield_drain_forgets_multiplier", f"{D}:compute_shield_drain", _shield_drain_forgets_multiplier)
-VESSEL_WITHOUT_DEATH = Mutant("vessel_spent_without_dying", "referee.model.vitality:process_death", _vessel_spent_without_dying)
-KILLED_BELOW_ZERO = Mutant("dies_only_below_zero", "referee.model.vitality:is_killed_by_vitality", _killed_only_below_zero)
+VESSEL_WITHOUT_DEATH = Mutant("vessel_spent_without_dying", "referee.model.combat.vitality:process_death", _vessel_spent_without_dying)
+KILLED_BELOW_ZERO = Mutant("dies_only_below_zero", "referee.model.combat.vitality:is_killed_by_vitality", _killed_only_below_zero)
 ARMOR_SIGN_SLIP = Mutant("pipeline_negates_armor", f"{D}:apply_armor", _armor_with_wrong_sign)
 ARMOR_MAGNITUDE = Mutant("pipeline_reads_armor_magnitude", f"{D}:apply_armor", _armor_by_magnitude)
 CAP_DISCARDS_ALL = Mutant("cap_discards_the_whole_instance", f"{D}:apply_incoming_cap", _cap_discards_everything_above)
@@ -452,7 +453,7 @@ PAYBACK_PER_POINT = Mutant("payback_25_per_point", f"{D}:process_subrogation_pay
 PAYBACK_PLAIN_COST = Mutant("payback_as_plain_cost", f"{D}:process_subrogation_payback", _payback_as_bloodletting)
 DEFY_STRICT = Mutant("defy_misses_exactly_lethal", f"{D}:is_defied", _defy_strict)
 DEFY_MAX = Mutant("defy_reads_max_vitality", f"{D}:is_defied", _defy_reads_max_vitality)
-BREAK_FLOOR_PLUS_ONE = Mutant("shield_break_floor_plus_one", "referee.model.shield:compute_damage_to_break",
+BREAK_FLOOR_PLUS_ONE = Mutant("shield_break_floor_plus_one", "referee.model.combat.shield:compute_damage_to_break",
                               _break_at_floor_plus_one)  # fmt: skip
 
 
@@ -575,14 +576,14 @@ def ignore_charge_spent_only_on_positive_reachable_instance_and_nothing_else_cha
     return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
 
 
-#: The Armor step's monotonicity, proved in ``theorems_armor`` (one lemma per sign case).
+#: The Armor step's monotonicity, proved in ``armor_theorems`` (one lemma per sign case).
 ARMOR_MONOTONE = (
-    theorems_armor.more_armor_never_means_more_damage_when_non_negative,
-    theorems_armor.more_armor_never_means_more_damage_when_negative,
-    theorems_armor.more_armor_never_means_more_damage_across_zero,
+    armor_theorems.more_armor_never_means_more_damage_when_non_negative,
+    armor_theorems.more_armor_never_means_more_damage_when_negative,
+    armor_theorems.more_armor_never_means_more_damage_across_zero,
 )
 #: The squared Armor tests, left uninterpreted in proofs that reason from Armor lemmas only.
-ARMOR_TESTS = ("referee.model.armor:covers_with_positive_armor", "referee.model.armor:covers_with_mirrored_negative_armor")
+ARMOR_TESTS = ("referee.model.combat.armor:covers_with_positive_armor", "referee.model.combat.armor:covers_with_mirrored_negative_armor")
 
 
 @theorem("combat:500.1-5", "combat:500.1-6", "combat:500.2a", "combat:500.2b", "combat:500.2d",
@@ -643,13 +644,13 @@ def more_damage_past_armor_never_means_less_lost(v: Vars) -> Obligation:
 
 
 @theorem("combat:500.2d", "combat:500.1-5", "combat:500.1-6", mutants=[ARMOR_SIGN_SLIP, ARMOR_MAGNITUDE],
-         lemmas=[theorems_armor.more_armor_never_means_more_damage_across_zero], abstract=ARMOR_TESTS)  # fmt: skip
+         lemmas=[armor_theorems.more_armor_never_means_more_damage_across_zero], abstract=ARMOR_TESTS)  # fmt: skip
 def negative_armor_never_reduces_pipeline_damage(v: Vars) -> Obligation:
     """A recipient with negative Armor never loses less Vitality, Shield or Insurance points to a hit than the same recipient at 0 Armor."""
     negative = run_damage(v, "hit")
     zero = run_damage(v, "hit", damage_board(v, armor=0))
     (rn, an), (_, az) = negative.r(), zero.r()
-    fact = v.lemma(theorems_armor.more_armor_never_means_more_damage_across_zero,
+    fact = v.lemma(armor_theorems.more_armor_never_means_more_damage_across_zero,
                    damage=compute_armor_input(v, negative.before), armor=rn.armor, more_armor=0)  # fmt: skip
     return Obligation(
         assume=all_of(is_well_formed_board(negative.before), rn.armor < 0, fact),
@@ -772,7 +773,7 @@ def defy_death_leaves_the_unit_alive(v: Vars) -> Obligation:
 @theorem("combat:500.1-10", mutants=[BREAK_FLOOR_PLUS_ONE])
 def shield_break_encoding_is_functional(v: Vars) -> Obligation:
     """Any k meeting least_such_that's defining conditions for a breaking Shield pool is the model's absorbed damage, under both rounding readings."""
-    from referee.model import shield
+    from referee.model.combat import shield
 
     pool, m = v.int("shield"), v.int("multiplier")
     ceil_k, floor_k = v.int("ceil_k"), v.int("floor_k")
@@ -791,10 +792,10 @@ def shield_break_encoding_is_functional(v: Vars) -> Obligation:
     )
 
 
-@theorem("combat:500.2d", mutants=[theorems_armor.FORGETS_MINIMALITY])
+@theorem("combat:500.2d", mutants=[armor_theorems.FORGETS_MINIMALITY])
 def reciprocal_negative_armor_encoding_is_functional(v: Vars) -> Obligation:
     """Any s meeting least_such_that's defining conditions for negative Armor under the reciprocal reading is the model's amplified damage."""
-    from referee.model import armor
+    from referee.model.combat import armor
 
     d, a, other = v.int("damage"), v.int("armor"), v.int("other")
     covers = lambda s: armor.covers_with_reciprocal_negative_armor(s, d, a)  # noqa: E731
@@ -803,5 +804,5 @@ def reciprocal_negative_armor_encoding_is_functional(v: Vars) -> Obligation:
         assume=all_of(
             d >= 0, a < 0, d <= other, other <= high, covers(other), or_(other == d, not_(covers(other - 1)))
         ),
-        claim=other == armor.compute_surviving_after_negative_armor(d, a, theorems_armor.RECIPROCAL),
+        claim=other == armor.compute_surviving_after_negative_armor(d, a, armor_theorems.RECIPROCAL),
     )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .arith import and_, is_symbolic, ite, not_
-from .clauses import combat
-from .events import EventLog
+from ..arith import and_, is_symbolic, ite, not_
+from ..clauses import combat
+from ..events import EventLog
 from .state import Board, Bool, Int, Unit
 
 #: The runes that lose their accumulated bonus when Vitality is lost (500.6c, 500.8d).

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .arith import and_, ite, max_, min_, not_, or_
-from .clauses import combat
-from .events import EventLog
+from ..arith import and_, ite, max_, min_, not_, or_
+from ..clauses import combat
+from ..events import EventLog
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 from .vitality import lose_vitality

@@ -1,7 +1,7 @@
 """500.6, 500.7 Retaliation: the enemy that damaged you loses Vitality, and the boss Reflect rune.
 
 Thorns, Riposte, Retort and Subrogated Insurance are one mechanic: a Vitality cost paid by
-the damaging enemy (500.6a), through :func:`~referee.model.costs.pay_vitality_cost` with the
+the damaging enemy (500.6a), through :func:`~referee.model.combat.costs.pay_vitality_cost` with the
 ``retaliation`` kind, which refuses dead, Entrapped and Dormant payers (500.6e), the
 retaliator itself and its allies (500.6h), lets defy-death answer (500.6d), credits the
 retaliator with Feast except against a boss (500.6f) and checks a boss's Phasebreak but
@@ -30,10 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arith import and_, floordiv, is_symbolic, ite, max_, not_, or_
-from .clauses import combat
+from ..arith import and_, floordiv, is_symbolic, ite, max_, not_, or_
+from ..clauses import combat
 from .costs import pay_vitality_cost
-from .events import EventLog
+from ..events import EventLog
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 

@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arith import SymbolicBranchError, and_, is_symbolic, ite, max_, min_, not_, or_
-from .clauses import combat
+from ..arith import SymbolicBranchError, and_, is_symbolic, ite, max_, min_, not_, or_
+from ..clauses import combat
 from .costs import pay_vitality_cost
-from .events import EventLog
+from ..events import EventLog
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 

@@ -101,7 +101,7 @@ class Unit:
     @property
     def discards_combat(self) -> Bool:
         """Tools and Hubs discard every combat interaction (500.1-1, 500.8e, 800.4d)."""
-        from .arith import or_
+        from ..arith import or_
 
         return or_(self.is_tool, self.is_hub)
 

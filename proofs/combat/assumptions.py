@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.model.arith import and_, ite, not_
-from referee.model.state import Board, Unit
+from referee.model.combat.state import Board, Unit
 
 #: Counters and pools that never go below 0 in a reachable state.
 NON_NEGATIVE_FIELDS = (

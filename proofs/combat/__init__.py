@@ -1,0 +1,1 @@
+"""Z3 theorems over the combat rulebook's model."""
