@@ -415,12 +415,3 @@ def run_play(scenario: dict[str, Any]) -> dict[str, Any]:
     if "id" in scenario:
         observation["id"] = scenario["id"]
     return observation
-
-
-def run(scenario: dict[str, Any]) -> dict[str, Any]:
-    """Either rulebook (the combat one is the example engine's)."""
-    if scenario.get("rulebook") == "play":
-        return run_play(scenario)
-    from referee.examples import engine
-
-    return engine.run(scenario)

@@ -9,34 +9,19 @@ from typing import Optional
 
 import typer
 
-from referee.model.combat.ruleset import Ruleset
 
 
-def parse_ruleset(options: list[str] | None) -> Ruleset:
-    """``--ruleset name=value`` pairs to a Ruleset (integers where the option is one)."""
-    return parse_rules(options)[0]
+def parse_rules(options: list[str] | None) -> dict[str, object]:
+    """``--ruleset name=value`` pairs to each rulebook's readings (by the rulebook that owns the name)."""
+    from .rulebooks import rules_from_options
 
-
-def parse_rules(options: list[str] | None):
-    """``--ruleset name=value`` pairs to the combat Ruleset and the play rulebook's PlayRules.
-
-    An option named like a ``PlayRules`` field (``either_discount``) is a play reading; every
-    other one is a combat ruleset option.
-    """
-    from dataclasses import fields
-
-    from referee.model.play.rules import PlayRules
-
-    play_names = {f.name for f in fields(PlayRules)}
-    data: dict[str, object] = {}
-    play: dict[str, object] = {}
+    pairs: dict[str, object] = {}
     for item in options or []:
         name, sep, value = item.partition("=")
         if not sep:
             raise ValueError(f"--ruleset {item!r}: expected name=value")
-        target = play if name.strip() in play_names else data
-        target[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
-    return Ruleset.from_json(data), PlayRules.from_json(play)
+        pairs[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return rules_from_options(pairs)
 
 
 def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
@@ -89,7 +74,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             comparison = Comparison.from_options(compare_mode, fields, events)
-            chosen_ruleset, chosen_play_rules = parse_rules(ruleset)
+            chosen_rules = parse_rules(ruleset)
             chosen_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
             the_engine = make_engine(python, engine, timeout, batch)
         except ValueError as error:
@@ -105,8 +90,7 @@ def register(app: typer.Typer) -> None:
             kinds=chosen_kinds,
             max_actions=max_actions,
             comparison=comparison,
-            ruleset=chosen_ruleset,
-            play_rules=chosen_play_rules,
+            rules=chosen_rules,
             database=database or None,
             backend=backend,
             command=command,

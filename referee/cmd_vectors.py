@@ -23,17 +23,24 @@ def register(app: typer.Typer) -> None:
         from .vectors import export, generate
 
         say = (lambda text: None) if quiet else (lambda text: typer.echo(text, err=True))
-        vectors, coverage = generate(progress=say, only=only)
-        manifest = export(folder, vectors, coverage)
-        branches = manifest["branches"]
-        typer.echo(
-            f"wrote {len(vectors)} vectors to {folder} covering {len(manifest['clauses'])} clauses; "
-            f"branches: {len(branches['covered'])} covered, {len(branches['unreachable'])} unreachable "
-            f"(proved by Z3), {len(branches['unknown'])} unknown, of {branches['total']}"
-        )
-        if branches["unknown"]:
+        generated = generate(progress=say, only=only)
+        manifest = export(folder, generated)
+        typer.echo(f"wrote {len(generated.vectors)} vectors to {folder} covering {len(manifest['clauses'])} clauses")
+        unknown = []
+        for name, book in manifest["rulebooks"].items():
+            branches = book["branches"]
+            if branches is None:
+                typer.echo(f"  {name}: {book['vectors']} vectors ({book['method'].split(',')[0]})")
+                continue
+            typer.echo(
+                f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
+                f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
+                f"of {branches['total']}"
+            )
+            unknown += branches["unknown"]
+        if unknown:
             typer.echo("unknown branches (no answer within the resource limit):", err=True)
-            for branch in branches["unknown"]:
+            for branch in unknown:
                 typer.echo(f"  {branch}", err=True)
             raise typer.Exit(1)
 

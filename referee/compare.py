@@ -19,10 +19,13 @@ from typing import Any
 
 from referee.model.events import EVENT_NAMES, Event
 
-from .protocol import UNIT_FIELDS, Observation, PLACEMENT_FIELDS
+from . import rulebooks
+from .rulebook import Divergence  # noqa: F401 - part of this module's interface
+from .wire import Observation
 
 MODES = ("full", "state", "fields")
-STATE_FIELDS = tuple(name for name in UNIT_FIELDS if name not in PLACEMENT_FIELDS)
+#: Every state field some rulebook can be compared on (``--compare fields``).
+STATE_FIELDS = tuple(dict.fromkeys(f for book in rulebooks.RULEBOOKS.values() for f in book.state_fields))
 
 
 @dataclass(frozen=True)
@@ -61,15 +64,18 @@ class Comparison:
         return cls(fields=chosen, events=names)
 
     @property
-    def unit_fields(self) -> tuple[str, ...]:
-        return STATE_FIELDS if self.fields is None else self.fields
+    def unit_fields(self) -> tuple[str, ...] | None:
+        """The state fields compared (``None``: every field of the rulebook's state)."""
+        return self.fields
 
     @property
     def compares_events(self) -> bool:
         return self.events is not None
 
-    def describe(self) -> str:
-        fields = "every unit field" if self.fields is None else "unit fields " + ", ".join(self.fields)
+    def describe(self, rulebook: str | None = None) -> str:
+        """What is compared, in words (the state in ``rulebook``'s terms; the default rulebook's if None)."""
+        book = rulebooks.get(rulebook) if rulebook else rulebooks.default()
+        fields = book.describe_state(self.fields)
         if self.events is None:
             events = "events not compared"
         elif self.events == frozenset(EVENT_NAMES):
@@ -80,67 +86,22 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "fields": list(self.unit_fields),
+            "fields": None if self.fields is None else list(self.fields),
             "events": None if self.events is None else sorted(self.events),
             "description": self.describe(),
         }
 
 
-@dataclass(frozen=True)
-class Divergence:
-    """The first place the engine and the model disagree."""
-
-    where: str  # "state" or "events"
-    path: str  # board.b.shield, events[3], events[3].amount, board.c
-    model: Any
-    engine: Any
-    event_index: int | None = None  # index in the model's full event sequence, for the trail
-
-    def describe(self) -> str:
-        return f"{self.path}: model {_show(self.model)}, engine {_show(self.engine)}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"where": self.where, "path": self.path, "model": self.model, "engine": self.engine}
-
-
-def _show(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
-
-
-def compare(model: Observation, engine: Observation, how: Comparison) -> list[Divergence]:
+def compare(model: Observation, engine: Observation, how: Comparison, rulebook: str | None = None) -> list[Divergence]:
     """Every divergence, events first (the earliest point in time), then the final state."""
     out: list[Divergence] = []
     if how.compares_events:
         found = first_event_divergence(model.events or (), engine.events or (), how.events or frozenset())
         if found is not None:
             out.append(found)
-    if model.state is not None:  # the play rulebook: the final play state
-        from .play import state_divergences as play_state_divergences
-
-        out.extend(play_state_divergences(model.state, engine.state))
-        return out
-    out.extend(state_divergences(model, engine, how.unit_fields))
-    return out
-
-
-def state_divergences(model: Observation, engine: Observation, names: tuple[str, ...]) -> list[Divergence]:
-    out = []
-    theirs = {u.uid: u for u in engine.board.units}
-    ours = {u.uid: u for u in model.board.units}
-    for unit in model.board.units:
-        other = theirs.get(unit.uid)
-        if other is None:
-            out.append(Divergence("state", f"board.{unit.uid}", "present", "absent"))
-            continue
-        for name in (*PLACEMENT_FIELDS[1:], *names):
-            a, b = getattr(unit, name), getattr(other, name)
-            if a != b or type(a) is not type(b):
-                out.append(Divergence("state", f"board.{unit.uid}.{name}", a, b))
-    for uid in theirs:
-        if uid not in ours:
-            out.append(Divergence("state", f"board.{uid}", "absent", "present"))
+    book = rulebooks.get(rulebook) if rulebook else rulebooks.default()
+    fields = how.fields if how.fields is not None else book.state_fields
+    out.extend(book.state_divergences(model, engine, fields))
     return out
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .protocol import ProtocolError, decode_observation
+from .protocol import ProtocolError, decode_observation, rulebook_of
 
 FAULT_KINDS = ("crash", "hang", "garbage", "schema", "missing")
 DEFAULT_TIMEOUT = 5.0
@@ -332,7 +332,7 @@ def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tup
     try:
         observation = decode_observation(
             answer, fields_needed=fields_needed, events_needed=events_needed,
-            rulebook=scenario.get("rulebook", "combat") if isinstance(scenario, dict) else "combat",
+            rulebook=rulebook_of(scenario),
         )
     except ProtocolError as error:
         return EngineFault(error.kind, str(error), scenario, json.dumps(answer)[:2000])

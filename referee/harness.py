@@ -27,13 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.model.combat.ruleset import DEFAULT, Ruleset
-
-from .actions import ACTION_KINDS, default_kinds, run_actions
+from . import rulebooks
 from .compare import Comparison, Divergence, compare
 from .engines import Engine, EngineFault, check_answer
-from .protocol import Observation, ProtocolError, decode_scenario
-from .trail import Step, clauses_applied, cut, record
+from .protocol import Observation, ProtocolError, decode_scenario, rulebook_of
+from .rulebooks import ACTION_KINDS, default_kinds
+from .trail import Step, clauses_applied, cut
 
 DATABASE_DIR = ".referee/examples"
 FAILURES_DIR = ".referee/failures"
@@ -46,9 +45,9 @@ class CheckOptions:
     kinds: tuple[str, ...] | None = None
     max_actions: int = 2
     comparison: Comparison = field(default_factory=Comparison)
-    ruleset: Ruleset = DEFAULT
-    #: The play rulebook's readings (a ``PlayRules``; None: the defaults), sent with every play scenario.
-    play_rules: Any = None
+    #: Each rulebook's readings, by rulebook name (a rulebook not named here: its defaults),
+    #: sent with every scenario of that rulebook (``--ruleset name=value``).
+    rules: dict[str, Any] = field(default_factory=dict)
     database: str | None = DATABASE_DIR
     backend: str = "hypothesis"
     shrink: bool = True
@@ -114,13 +113,12 @@ class CheckReport:
         }
 
     def _compared(self) -> str:
-        described = self.comparison.describe()
-        play = [k for k in self.kinds if k in ACTION_KINDS and ACTION_KINDS[k].rulebook == "play"]
-        if play and len(play) == len(self.kinds):  # play scenarios: the whole play state is compared
-            return "every field of the play state; " + described.split("; ", 1)[-1]
-        if play:
-            return described + " (play scenarios: every field of the play state)"
-        return described
+        """What was compared, in the terms of each rulebook the kinds drew from."""
+        books = list(dict.fromkeys(ACTION_KINDS[k].rulebook for k in self.kinds if k in ACTION_KINDS))
+        if len(books) <= 1:
+            return self.comparison.describe(books[0] if books else None)
+        states = "; ".join(f"{b} scenarios: {rulebooks.get(b).describe_state(self.comparison.fields)}" for b in books)
+        return f"{states}; " + self.comparison.describe(books[0]).split("; ", 1)[-1]
 
     def text(self) -> str:
         head = {
@@ -162,25 +160,8 @@ class CheckReport:
 
 
 def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
-    """The scenario with every unit field and ruleset option at its default left out (still valid)."""
-    from .protocol import UNIT_DEFAULTS
-
-    if scenario.get("rulebook") == "play":
-        from .play import compact
-
-        return compact(scenario)
-    out = dict(scenario)
-    if isinstance(out.get("ruleset"), dict):
-        defaults = DEFAULT.to_json()
-        out["ruleset"] = {k: v for k, v in out["ruleset"].items() if defaults.get(k, object()) != v}
-        if not out["ruleset"]:
-            del out["ruleset"]
-    if isinstance(out.get("board"), list):
-        out["board"] = [
-            {k: v for k, v in u.items() if k == "uid" or UNIT_DEFAULTS.get(k, object()) != v} if isinstance(u, dict) else u
-            for u in out["board"]
-        ]
-    return out
+    """The scenario with what is at its protocol default left out (still valid)."""
+    return rulebooks.of_scenario(scenario).compact(scenario)
 
 
 class _Stop(BaseException):
@@ -197,26 +178,17 @@ class _Mismatch(AssertionError):
 
 
 def model_observation(scenario: dict[str, Any]) -> Observation:
-    """Run a scenario through the model."""
+    """Run a scenario (JSON) through the model: the final state and the events."""
     decoded = decode_scenario(scenario)
-    if decoded.rulebook == "play":
-        from .play import run_play
-
-        state, events = run_play(decoded.state, decoded.actions, decoded.rules)
-        return Observation(board=decoded.board, events=events, id=decoded.id, state=state)
-    board, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
-    return Observation(board=board, events=log.events(), id=decoded.id)
+    book = rulebooks.get(decoded.rulebook)
+    state, events = book.run(decoded)
+    return book.observation(state, events, decoded.id)
 
 
 def model_trail(scenario: dict[str, Any]) -> list[Step]:
-    decoded = decode_scenario(scenario)
-    if decoded.rulebook == "play":
-        from .play import run_play
-
-        _, steps = record(run_play, decoded.state, decoded.actions, decoded.rules)
-        return steps
-    _, steps = record(run_actions, decoded.board, decoded.actions, decoded.ruleset)
-    return steps
+    """The model's clause trail for a scenario: every tagged function it called, and its events."""
+    decode_scenario(scenario)
+    return rulebooks.of_scenario(scenario).observe(scenario)[2]
 
 
 def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tuple[str, Any]:
@@ -232,7 +204,7 @@ def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tupl
     )
     if isinstance(observed, EngineFault):
         return "fault", observed
-    divergences = compare(expected, observed, comparison)
+    divergences = compare(expected, observed, comparison, rulebook_of(scenario))
     return ("mismatch", divergences) if divergences else ("ok", None)
 
 
@@ -243,8 +215,8 @@ def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tupl
 
 def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> bytes:
     key = json.dumps(
-        [engine.name, list(kinds), options.max_actions, options.comparison.to_json(), options.ruleset.to_json()]
-        + ([repr(options.play_rules)] if options.play_rules is not None else []),
+        [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
+         {name: repr(rules) for name, rules in sorted(options.rules.items())}],
         sort_keys=True,
     )
     return hashlib.sha256(key.encode()).digest()
@@ -268,7 +240,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
     start = time.perf_counter()
     strategy = st.lists(
-        scenarios(kinds=kinds, max_actions=options.max_actions, ruleset=options.ruleset, play_rules=options.play_rules),
+        scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules),
         min_size=batch,  # full batches: a JSON-lines engine gets ``batch`` scenarios per write
         max_size=batch,
     )

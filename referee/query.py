@@ -257,8 +257,9 @@ def _replay(
     """Turn Z3's witness into a protocol scenario, run it through the model, and check the condition."""
     import z3
 
-    from referee.actions import run_actions
-    from referee.protocol import decode_scenario, encode_observation, encode_scenario
+    from referee.protocol import decode_scenario
+    from referee.rulebooks.combat.codec import encode_observation, encode_scenario
+    from referee.rulebooks.combat.run import run_actions
     from referee.proofs.core import Vars
 
     values: dict[str, Any] = {}

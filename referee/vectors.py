@@ -1,622 +1,103 @@
 """Conformance vectors: scenario/expected-observation pairs any engine can replay without Python.
 
-How they are found (DESIGN, proofs/ way (a)): each action runs through the model *on Z3
-terms* (inside ``arith.symbolic()``), from a handful of structural templates (who is on
-the board, who redirects to whom, which lane). While it runs, a profiler notes every
-symbolic branch point inside a tagged model function: each ``ite`` condition and each
-guarded event. A branch is the pair (call site, polarity). For every branch not yet
-covered, Z3 is asked for values that take it, under the same validity bounds the
-strategies respect; the values are turned back into a concrete scenario (the template
-run on numbers), the concrete model produces the expected observation, and the vector is
-filed under its clause. A branch Z3 proves impossible in every template is listed as
-unreachable; one it cannot decide within the resource limit is listed as unknown. Then
-hand-written boundary cases are added (``BOUNDARY_CASES``).
+Each rulebook finds its own vectors (``referee/rulebooks/<name>/vectors.py``: the combat
+rulebook by Z3 branch discovery over the model, the play rulebook from hand-written cases),
+every expected observation computed by running the model. This module files them and runs
+them. Layout of an exported folder (documented in ``docs/protocol.md``)::
 
-Layout of an exported folder (documented in ``docs/protocol.md``)::
+    manifest.json                                   every vector: rulebook, kinds, clauses, ruleset
+    combat/damage/500.1-7/0001.json                 {"scenario": ..., "expected": ..., "clauses": [...], ...}
+    combat/hit/500.2c/0003-armor-exact-third.json   a hand-written boundary case
+    play/play_card/357.2/0001-kill-then-discard.json
 
-    manifest.json                    every vector, its clauses and branch, and the coverage
-    combat/500/500.1-7/0001.json     {"scenario": ..., "expected": ..., "clauses": [...], "branch": ...}
-    boundary/0001-armor-exact-third.json
-    play/357/357.2/0001-kill-then-discard.json   a hand-written play case (referee/play_vectors.py)
-
-The play rulebook has no Z3 templates yet: its vectors are the hand-written cases of
-:mod:`referee.play_vectors`, each expected observation computed by the model; the manifest's
-``rulebooks`` entry says which method produced each rulebook's vectors.
+A vector is filed by rulebook, then the kind of its first action, then its primary clause.
 """
 
 from __future__ import annotations
 
 import json
-import sys
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.model.arith import is_symbolic, symbolic
-from referee.model.clauses import IMPLEMENTATIONS, clauses_of, load_all_model_modules
-from referee.model.events import EventLog
-from referee.model.combat.ruleset import DEFAULT
-from referee.model.combat.state import Board, Unit
-from referee.proofs.core import Vars
-
-from .protocol import PROTOCOL, encode_observation, encode_scenario, unit_to_json
-from referee.proofs.combat.symbolic import symbolic_unit
+from . import rulebooks
+from .compare import compare
+from .engines import EngineFault, check_answer
+from .protocol import PROTOCOL, decode_observation, rulebook_of
+from .rulebook import Vector
 
 VECTORS_FORMAT = "referee-vectors/1"
-#: The Z3 resource limit per branch query (machine independent, like the proofs).
-RLIMIT = 4_000_000
-#: A wall-clock safety net only: Z3's nonlinear arithmetic does not always honour the rlimit.
-#: A query stopped by it counts as unknown, never as covered.
-SAFETY_TIMEOUT_MS = 120_000
-
-
-#: Bounds on every variable, by field name: small, readable, and inside what the strategies draw.
-BOUNDS: dict[str, tuple[int, int]] = {
-    "max_vitality": (1, 300),
-    "armor": (-400, 3000),
-    "ignore_charges": (0, 3),
-    "subrogated": (0, 4),
-    "insurance": (0, 4),
-    "vessels": (0, 2),
-    "shield": (0, 10000),
-    "cap": (0, 300),
-    "shield_multiplier": (1, 3),
-    "rune_tick_reduction": (0, 30),
-    "forge_tick_reduction": (0, 30),
-    "thorns": (0, 30),
-    "riposte": (0, 30),
-    "retort": (0, 30),
-    "redirect_cap": (0, 100),
-    "adrenaline": (0, 20),
-    "momentum": (0, 20),
-    "bolster": (0, 20),
-    "bloodletting_reduction": (0, 20),
-    "amount": (-30, 3000),
-    "cost": (-10, 400),
-}
-
-
-#: Wider bounds, tried only for a branch no scenario inside ``BOUNDS`` takes: the model's guards
-#: against a negative Shield, cap or multiplier are branches too, and deserve a vector.
-RELAXED: dict[str, tuple[int, int]] = {"shield": (-5, 10000), "shield_multiplier": (-1, 3), "redirect_cap": (-5, 100),
-                                       "cap": (-5, 300)}
-
-
-def validity(variables: Vars, relaxed: bool = False) -> list[Any]:
-    """The constraints that make a board a valid scenario (every unit's numbers in bounds)."""
-    import z3
-
-    bounds = {**BOUNDS, **RELAXED} if relaxed else BOUNDS
-    out = []
-    units: dict[str, dict[str, Any]] = {}
-    for name, term in variables.created.items():
-        owner, _, attribute = name.rpartition(".")
-        units.setdefault(owner, {})[attribute] = term
-        if attribute in bounds and z3.is_int(term):
-            low, high = bounds[attribute]
-            out += [term >= low, term <= high]
-    for owner, values in units.items():
-        alive = values.get("alive", True)
-        vitality, maximum = values.get("vitality"), values.get("max_vitality")
-        if vitality is not None and maximum is not None:
-            out.append(z3.If(alive, z3.And(vitality >= 1, vitality <= maximum), vitality == 0) if is_symbolic(alive)
-                       else (z3.And(vitality >= 1, vitality <= maximum) if alive else vitality == 0))
-        kinds = [values[k] for k in ("is_tool", "is_hub", "is_boss") if k in values and is_symbolic(values[k])]
-        if len(kinds) > 1:
-            out.append(z3.AtMost(*kinds, 1))
-        if "shield" in values and is_symbolic(alive):
-            out.append(z3.Implies(z3.Not(alive), values["shield"] == 0))
-    return out
-
-
-# --------------------------------------------------------------------------------------
-# Templates: the structure of a scenario, with its numbers left to Z3
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Template:
-    """A board shape and an action, built from variables (symbolic or concrete)."""
-
-    name: str
-    build: Callable[[Vars], tuple[Board, dict[str, Any]]]
-    #: What runs on Z3 terms, when the action's own model function branches on structure
-    #: in Python (a Bloodletting activation stops or goes on): ``run(board, action)``.
-    symbolic_run: Callable[[Board, dict[str, Any]], Any] | None = None
-
-
-def _damage_templates() -> list[Template]:
-    from referee.model.combat.damage import DAMAGE_KINDS
-
-    out = []
-    for action_kind in ("damage", "hit"):
-        for lane in DAMAGE_KINDS:
-            for shape in ("plain", "intercept", "redirect", "ally_source"):
-                if action_kind == "hit" and lane not in ("hit", "burn", "reflect", "overtime") and shape != "plain":
-                    continue
-
-                def build(v: Vars, lane=lane, shape=shape, action_kind=action_kind) -> tuple[Board, dict[str, Any]]:
-                    refs: dict[str, Any] = {"redirect_to": None, "intercept_by": None}
-                    if shape == "intercept":
-                        refs["intercept_by"] = "c"
-                    if shape == "redirect":
-                        refs["redirect_to"] = "c"
-                    a = symbolic_unit(v, "a", side=0, row=0, col=0, **refs)
-                    b = symbolic_unit(v, "b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
-                    c = symbolic_unit(v, "c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
-                    source = None if lane == "overtime" else ("c" if shape == "ally_source" else "b")
-                    action = {
-                        "kind": action_kind,
-                        "target": "a",
-                        "amount": v.int("action.amount"),
-                        "source": source,
-                        "damage_kind": lane,
-                        "allows_dormant": v.bool("action.allows_dormant"),
-                        "riposte_rolls": [v.bool("action.roll0"), v.bool("action.roll1"), v.bool("action.roll2")],
-                    }
-                    return Board((a, b, c)), action
-
-                out.append(Template(f"{action_kind}/{lane}/{shape}", build))
-    return out
-
-
-def _cost_templates() -> list[Template]:
-    from referee.model.combat.costs import COST_KINDS
-
-    out = []
-    for kind in COST_KINDS:
-        for who in ("none", "enemy", "ally", "self"):
-
-            def build(v: Vars, kind=kind, who=who) -> tuple[Board, dict[str, Any]]:
-                a = symbolic_unit(v, "a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
-                b = symbolic_unit(v, "b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
-                c = symbolic_unit(v, "c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
-                beneficiary = {"none": None, "enemy": "b", "ally": "c", "self": "a"}[who]
-                action = {"kind": "cost", "payer": "a", "amount": v.int("action.amount"), "cost_kind": kind,
-                          "beneficiary": beneficiary}
-                return Board((a, b, c)), action
-
-            out.append(Template(f"cost/{kind}/{who}", build))
-    return out
-
-
-def _armor_debuff_templates() -> list[Template]:
-    from referee.model.combat.armor import ARMOR_SHREDDING_DEBUFFS, NON_ARMOR_DEBUFFS
-
-    out = []
-    for debuff in ARMOR_SHREDDING_DEBUFFS + NON_ARMOR_DEBUFFS:
-
-        def build(v: Vars, debuff=debuff) -> tuple[Board, dict[str, Any]]:
-            a = symbolic_unit(v, "a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
-            action = {"kind": "armor_debuff", "target": "a", "debuff": debuff, "amount": v.int("action.amount")}
-            return Board((a,)), action
-
-        out.append(Template(f"armor_debuff/{debuff}", build))
-    return out
-
-
-#: Bloodletting's payer is structure (reading order over concrete flags): one template per situation.
-BLOODLETTING_SHAPES = {
-    "ally_pays": ({}, {}),
-    "caster_pays": ({}, {"alive": False, "vitality": 0}),
-    "boss_caster": ({"is_boss": True}, {}),
-    "nobody_eligible": ({"entrapped": True}, {"alive": False, "vitality": 0}),
-    "tool_pays": ({}, {"is_tool": True}),
-}
-
-
-def _bloodletting_step(board: Board, action: dict[str, Any]) -> Any:
-    """The Bloodletting step alone (800.4): the cost, the payer, the outcome; the hits are the hit templates'."""
-    from referee.model.combat.bloodletting import process_bloodletting
-
-    return process_bloodletting(board, action["caster"], action["cost"], EventLog(), DEFAULT)
-
-
-def _bloodletting_templates() -> list[Template]:
-    out = []
-    for shape, (caster_fixed, ally_fixed) in BLOODLETTING_SHAPES.items():
-
-        def build(v: Vars, caster_fixed=caster_fixed, ally_fixed=ally_fixed) -> tuple[Board, dict[str, Any]]:
-            plain = {"alive": True, "entrapped": False, "is_boss": False, "is_tool": False, "is_hub": False}
-            a = symbolic_unit(v, "a", side=0, row=1, col=0, redirect_to=None, intercept_by=None, **{**plain, **caster_fixed})
-            c = symbolic_unit(v, "c", side=0, row=0, col=2, redirect_to=None, intercept_by=None, **{**plain, **ally_fixed})
-            b = symbolic_unit(v, "b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
-            hit = {"target": "b", "amount": v.int("action.amount"), "damage_kind": "hit",
-                   "allows_dormant": False, "riposte_rolls": [v.bool("action.roll0")]}
-            action = {"kind": "bloodletting", "caster": "a", "cost": v.int("action.cost"), "hits": [hit]}
-            return Board((a, b, c)), action
-
-        out.append(Template(f"bloodletting/{shape}", build, _bloodletting_step))
-    return out
-
-
-def templates() -> list[Template]:
-    from .actions import ACTION_KINDS
-
-    out: list[Template] = []
-    if "damage" in ACTION_KINDS:
-        out += [t for t in _damage_templates() if t.name.split("/")[0] in ACTION_KINDS]
-    if "cost" in ACTION_KINDS:
-        out += _cost_templates()
-    if "bloodletting" in ACTION_KINDS:
-        out += _bloodletting_templates()
-    if "armor_debuff" in ACTION_KINDS:
-        out += _armor_debuff_templates()
-    return out
-
-
-# --------------------------------------------------------------------------------------
-# Branch discovery
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Site:
-    """Where a symbolic branch is decided: the tagged function and the model source line."""
-
-    function: str
-    clauses: tuple[str, ...]
-    line: str  # module:lineno of the model code that asked
-    what: str  # "ite" or "event:<name>"
-
-    @property
-    def key(self) -> str:
-        return f"{self.function}@{self.line}:{self.what}"
-
-
-def _model_caller(frame: Any) -> str:
-    """The first frame outside ``arith`` that led here: the model line deciding the branch."""
-    while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        if module.startswith("referee.model") and not module.endswith(".arith"):
-            return f"{module.removeprefix('referee.model.')}:{frame.f_lineno}"
-        frame = frame.f_back
-    return "?"
-
-
-def discover(template: Template) -> tuple[Vars, list[Any], list[tuple[Site, Any]]]:
-    """Run a template symbolically; its variables, side conditions and branch points."""
-    from referee.model import arith
-
-    from .actions import ACTION_KINDS
-
-    load_all_model_modules()
-    codes = {}
-    for functions in IMPLEMENTATIONS.values():
-        for function in functions:
-            code = getattr(function, "__code__", None)
-            if code is not None:
-                codes[code] = (f"{function.__module__.removeprefix('referee.model.')}.{function.__name__}",
-                               tuple(str(c) for c in clauses_of(function)))
-    ite_code, emit_code = arith.ite.__code__, EventLog.emit.__code__
-    variables = Vars()
-    points: list[tuple[Site, Any]] = []
-    stack: list[Any] = []
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        code = frame.f_code
-        if event == "call":
-            if code in codes:
-                stack.append((frame, codes[code]))
-            elif (code is ite_code or code is emit_code) and stack:
-                condition = frame.f_locals.get("condition" if code is ite_code else "when")
-                if is_symbolic(condition):
-                    name, ids = stack[-1][1]
-                    what = "ite" if code is ite_code else f"event:{frame.f_locals.get('name')}"
-                    points.append((Site(name, ids, _model_caller(frame.f_back), what), condition))
-        elif event == "return" and stack and stack[-1][0] is frame:
-            stack.pop()
-
-    with symbolic() as context:
-        board, action = template.build(variables)
-        kind = ACTION_KINDS[action["kind"]]
-        previous = sys.getprofile()
-        sys.setprofile(profile)
-        try:
-            if template.symbolic_run is not None:
-                template.symbolic_run(board, action)
-            else:
-                kind.run(board, action, DEFAULT)
-        finally:
-            sys.setprofile(previous)
-    return variables, list(context.side_conditions), points
-
-
-def _values(variables: Vars, model: Any, ctx: Any) -> dict[str, Any]:
-    import z3
-
-    values = {}
-    for name, term in variables.created.items():
-        value = model.eval(term.translate(ctx), model_completion=True)
-        values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
-    return values
-
-
-# --------------------------------------------------------------------------------------
-# Vectors
-# --------------------------------------------------------------------------------------
 
 
 @dataclass
-class Vector:
-    scenario: dict[str, Any]
-    expected: dict[str, Any]
-    clauses: list[str]
-    branch: str  # the branch key and polarity, or "boundary: <name>"
-    source: str  # the template, "boundary", or "play-case"
-    path: str = ""
-    #: The clause that files a hand-written play case (``play:<chapter>/<clause>/``).
-    primary: str = ""
+class Generated:
+    """The vectors of every rulebook, and each rulebook's branch coverage (None: not measured)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "expected": self.expected, "clauses": self.clauses,
-                "branch": self.branch, "source": self.source}
+    vectors: list[Vector]
+    coverage: dict[str, Any]
 
 
-@dataclass
-class Coverage:
-    covered: dict[str, str] = field(default_factory=dict)  # branch (key + polarity) -> vector path
-    unreachable: set[str] = field(default_factory=set)
-    unknown: set[str] = field(default_factory=set)
-    sites: dict[str, Site] = field(default_factory=dict)
-    failed_templates: list[str] = field(default_factory=list)
-
-    def branches(self) -> list[str]:
-        return sorted(f"{key}={polarity}" for key in self.sites for polarity in ("true", "false"))
-
-    def open_branches(self) -> list[str]:
-        return [b for b in self.branches() if b not in self.covered and b not in self.unreachable]
+def generate(progress: Callable[[str], None] | None = None, only: str | None = None) -> Generated:
+    """Every rulebook's vectors (``only``: a template or rulebook name prefix)."""
+    found: list[Vector] = []
+    coverage: dict[str, Any] = {}
+    for name, book in rulebooks.RULEBOOKS.items():
+        vectors, branches = book.vectors(progress, only)
+        found += vectors
+        coverage[name] = branches
+    return Generated(found, coverage)
 
 
-def _concrete_vector(template: Template, values: dict[str, Any], branch: str) -> Vector:
-    from .harness import model_observation, model_trail
-    from .trail import clauses_applied
-
-    board, action = template.build(Vars(values))
-    scenario = encode_scenario(board, [action], DEFAULT)
-    observed = model_observation(scenario)
-    expected = encode_observation(observed.board, observed.events)
-    clauses = clauses_applied(model_trail(scenario))
-    return Vector(scenario, expected, clauses, branch, template.name)
+def vector_folder(vector: Vector) -> Path:
+    """``<rulebook>/<kind of the first action>/<primary clause>``."""
+    rulebook = rulebook_of(vector.scenario)
+    kind = vector.scenario["actions"][0]["kind"]
+    clause = vector.primary.partition(":")[2] or "unclaused"
+    return Path(rulebook) / kind / clause
 
 
-def generate(progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Coverage]:
-    """Every branch vector Z3 can find across the templates, then the boundary cases."""
-    import z3
-
-    say = progress or (lambda text: None)
-    vectors: list[Vector] = []
-    coverage = Coverage()
-    chosen = [t for t in templates() if only is None or t.name.startswith(only)]
-    for template in chosen:
-        start = time.perf_counter()
-        try:
-            variables, side, points = discover(template)
-        except Exception as error:  # a template the symbolic run cannot take: report, go on
-            first_line = str(error).splitlines()[0][:160] if str(error) else ""
-            say(f"  {template.name}: symbolic run failed ({type(error).__name__}: {first_line})")
-            coverage.failed_templates.append(template.name)
-            continue
-        # A fresh Z3 context per template: Z3's speed on these nonlinear queries depends on
-        # what the process asked before (measured: 17 s alone, no answer in 12 minutes after
-        # the proof tests had run in the same process), and the rlimit does not always stop it.
-        ctx = z3.Context()
-        solvers = {}
-        for relaxed in (False, True):
-            solvers[relaxed] = z3.Solver(ctx=ctx)
-            solvers[relaxed].set("rlimit", RLIMIT)
-            solvers[relaxed].set("random_seed", 0)
-            solvers[relaxed].set("timeout", SAFETY_TIMEOUT_MS)
-            solvers[relaxed].add(
-                *[(z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx) for f in [*side, *validity(variables, relaxed)]]
-            )
-        models: list[Any] = []
-        found = 0
-        for site, condition in points:
-            coverage.sites.setdefault(site.key, site)
-            for polarity in ("true", "false"):
-                branch = f"{site.key}={polarity}"
-                if branch in coverage.covered:
-                    continue
-                goal = (condition if polarity == "true" else z3.Not(condition)).translate(ctx)
-                model = next((m for m in models if z3.is_true(m.eval(goal, model_completion=True))), None)
-                answer = "sat" if model is not None else None
-                for relaxed in (False, True):
-                    if model is not None:
-                        break
-                    solver = solvers[relaxed]
-                    solver.push()
-                    solver.add(goal)
-                    result = solver.check()
-                    if result == z3.sat:
-                        model, answer = solver.model(), "sat"
-                        if not relaxed:
-                            models.append(model)
-                    else:
-                        answer = "unsat" if result == z3.unsat else "unknown"
-                    solver.pop()
-                if answer == "sat":
-                    values = _values(variables, model, ctx)
-                    try:
-                        vector = _concrete_vector(template, values, branch)
-                    except Exception as error:
-                        say(f"  {template.name}: {branch}: the model refused Z3's input ({error})")
-                        coverage.unknown.add(branch)
-                        continue
-                    vectors.append(vector)
-                    coverage.covered[branch] = ""
-                    found += 1
-                elif answer == "unsat":
-                    coverage.unreachable.add(branch)
-                else:
-                    coverage.unknown.add(branch)
-        say(f"  {template.name}: {len(points)} branch points, {found} new vectors ({time.perf_counter() - start:.1f} s)")
-    coverage.unreachable -= set(coverage.covered)
-    coverage.unknown -= set(coverage.covered)
-    coverage.unreachable -= coverage.unknown
-    if only is None:
-        vectors += boundary_vectors()
-    if only is None or "play".startswith(only) or only.startswith("play"):
-        from .play_vectors import play_vectors
-
-        vectors += play_vectors()
-    return vectors, coverage
-
-
-# --------------------------------------------------------------------------------------
-# Hand-written boundary cases
-# --------------------------------------------------------------------------------------
-
-
-def _scenario(units: list[dict[str, Any]], actions: list[dict[str, Any]]) -> dict[str, Any]:
-    board = Board(tuple(Unit(**u) for u in units))
-    return {"protocol": PROTOCOL, "ruleset": DEFAULT.to_json(), "board": [unit_to_json(u) for u in board.units],
-            "actions": actions}
-
-
-def _hit(amount: int, target: str = "a", source: str | None = "b", kind: str = "damage", lane: str = "hit") -> dict:
-    return {"kind": kind, "target": target, "amount": amount, "source": source, "damage_kind": lane,
-            "allows_dormant": False, "riposte_rolls": [True]}
-
-
-ENEMY = {"uid": "b", "side": 1, "col": 1}
-
-#: Boundary cases, by hand: where engines go wrong. Each: (name, units, actions).
-BOUNDARY_CASES: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
-    ("armor-exact-third-87-into-81", [{"uid": "a", "armor": 81}, ENEMY], [_hit(87)]),
-    ("armor-one-below-exact-third", [{"uid": "a", "armor": 81}, ENEMY], [_hit(86)]),
-    ("armor-one-above-exact-third", [{"uid": "a", "armor": 81}, ENEMY], [_hit(88)]),
-    ("armor-square-minus-one", [{"uid": "a", "armor": 80}, ENEMY], [_hit(87)]),
-    ("armor-square-plus-one", [{"uid": "a", "armor": 82}, ENEMY], [_hit(87)]),
-    ("armor-flat-step-exact", [{"uid": "a", "armor": 25}, ENEMY], [_hit(50)]),
-    ("armor-zero", [{"uid": "a", "armor": 0}, ENEMY], [_hit(40)]),
-    ("armor-negative-mirror", [{"uid": "a", "armor": -81}, ENEMY], [_hit(29)]),
-    ("armor-negative-non-square", [{"uid": "a", "armor": -7}, ENEMY], [_hit(33)]),
-    ("insurance-24", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(24)]),
-    ("insurance-25", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(25)]),
-    ("insurance-26", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(26)]),
-    ("insurance-50-two-points", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(50)]),
-    ("subrogated-26-payback", [{"uid": "a", "subrogated": 1, "insurance": 1}, ENEMY], [_hit(26)]),
-    ("cap-equal-to-damage", [{"uid": "a", "has_cap": True, "cap": 40}, ENEMY], [_hit(40)]),
-    ("cap-one-below-damage", [{"uid": "a", "has_cap": True, "cap": 39}, ENEMY], [_hit(40)]),
-    ("vitality-equal-to-damage", [{"uid": "a", "vitality": 40}, ENEMY], [_hit(40)]),
-    ("vitality-one-above-damage", [{"uid": "a", "vitality": 41}, ENEMY], [_hit(40)]),
-    ("defy-death-exact-lethal", [{"uid": "a", "vitality": 40, "defy_death": True}, ENEMY], [_hit(40)]),
-    ("zero-damage", [{"uid": "a"}, ENEMY], [_hit(0)]),
-    ("negative-damage", [{"uid": "a"}, ENEMY], [_hit(-5)]),
-    ("empty-shield", [{"uid": "a", "shield": 0}, ENEMY], [_hit(30)]),
-    ("shield-exactly-covers", [{"uid": "a", "shield": 30}, ENEMY], [_hit(30)]),
-    ("shield-one-short", [{"uid": "a", "shield": 29}, ENEMY], [_hit(30)]),
-    ("full-shield", [{"uid": "a", "shield": 10000}, ENEMY], [_hit(30)]),
-    ("shield-multiplier-break-odd", [{"uid": "a", "shield": 5}, {**ENEMY, "shield_multiplier": 2}], [_hit(10)]),
-    ("burn-ignores-armor", [{"uid": "a", "armor": 400}, ENEMY], [_hit(20, lane="burn")]),
-    ("prismbroken-odd-tick", [{"uid": "a", "prismbroken": True, "rune_tick_reduction": 3}, ENEMY],
-     [_hit(7, lane="venom")]),
-    ("dormant-discards", [{"uid": "a", "dormant": True}, ENEMY], [_hit(30)]),
-    ("dormant-tick-lands", [{"uid": "a", "dormant": True}, ENEMY], [_hit(30, lane="burn")]),
-    ("cost-equal-to-vitality", [{"uid": "a", "vitality": 30, "shield": 50}],
-     [{"kind": "cost", "payer": "a", "amount": 30, "cost_kind": "bloodletting", "beneficiary": None}]),
-    ("cost-over-vitality-interest", [{"uid": "a", "vitality": 30}],
-     [{"kind": "cost", "payer": "a", "amount": 31, "cost_kind": "interest", "beneficiary": None}]),
-    ("cost-zero", [{"uid": "a"}], [{"kind": "cost", "payer": "a", "amount": 0, "cost_kind": "bloodletting",
-                                     "beneficiary": None}]),
-    ("cost-negative", [{"uid": "a"}], [{"kind": "cost", "payer": "a", "amount": -5, "cost_kind": "interest",
-                                         "beneficiary": None}]),
-    ("self-destruct-with-shield-and-defy", [{"uid": "a", "shield": 20, "defy_death": True}],
-     [{"kind": "cost", "payer": "a", "amount": 0, "cost_kind": "self_destruct", "beneficiary": None}]),
-    ("thorns-on-insurance-swallowed-hit", [{"uid": "a", "insurance": 1, "thorns": 3, "retort": 4}, ENEMY],
-     [_hit(20, kind="hit")]),
-    ("reflect-5-percent-floor", [{"uid": "a", "is_boss": True, "reflect": True}, ENEMY], [_hit(39, kind="hit")]),
-]
-
-
-def boundary_vectors() -> list[Vector]:
-    from .actions import ACTION_KINDS
-    from .harness import model_observation, model_trail
-    from .trail import clauses_applied
-
-    out = []
-    for name, units, actions in BOUNDARY_CASES:
-        if any(a["kind"] not in ACTION_KINDS for a in actions):
-            continue
-        scenario = _scenario(units, actions)
-        observed = model_observation(scenario)
-        out.append(Vector(scenario, encode_observation(observed.board, observed.events),
-                          clauses_applied(model_trail(scenario)), f"boundary: {name}", "boundary"))
-    return out
-
-
-# --------------------------------------------------------------------------------------
-# Export and run
-# --------------------------------------------------------------------------------------
-
-
-def _clause_folder(clause: str) -> Path:
-    rulebook, _, number = clause.partition(":")
-    return Path(rulebook) / number[:3] / number
-
-
-def export(folder: Path, vectors: list[Vector], coverage: Coverage) -> dict[str, Any]:
-    """Write the vectors and ``manifest.json``; return the manifest."""
-    folder.mkdir(parents=True, exist_ok=True)
+def _file(folder: Path, vectors: list[Vector]) -> list[dict[str, Any]]:
+    """Write each vector to its folder; its manifest entry."""
     counters: dict[Path, int] = {}
-    by_clause: dict[str, list[str]] = {}
     entries = []
     for vector in vectors:
-        if vector.source == "boundary":
-            sub = Path("boundary")
-        elif vector.source == "play-case":
-            sub = _clause_folder(vector.primary)
-        else:
-            primary = coverage.sites[vector.branch.rsplit("=", 1)[0]].clauses
-            sub = _clause_folder(primary[0]) if primary else Path("unclaused")
+        sub = vector_folder(vector)
         counters[sub] = counters.get(sub, 0) + 1
-        name = f"{counters[sub]:04d}"
-        if vector.source == "boundary":
-            name += "-" + vector.branch.removeprefix("boundary: ")
-        elif vector.source == "play-case":
-            name += "-" + vector.branch.removeprefix("play case: ")
+        name = f"{counters[sub]:04d}" + (f"-{vector.label}" if vector.label else "")
         vector.path = str(sub / f"{name}.json")
-        if vector.source not in ("boundary", "play-case"):
-            coverage.covered[vector.branch] = vector.path
         (folder / sub).mkdir(parents=True, exist_ok=True)
         (folder / vector.path).write_text(json.dumps(vector.to_json(), indent=1) + "\n")
+        rulebook = rulebook_of(vector.scenario)
+        entries.append({"path": vector.path, "rulebook": rulebook, "clauses": vector.clauses, "branch": vector.branch,
+                        "source": vector.source, "actions": [a["kind"] for a in vector.scenario["actions"]],
+                        "kinds": sorted({a["kind"] for a in vector.scenario["actions"]})})
+    return entries
+
+
+def export(folder: Path, generated: Generated) -> dict[str, Any]:
+    """Write the vectors and ``manifest.json``; return the manifest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = _file(folder, generated.vectors)
+    by_clause: dict[str, list[str]] = {}
+    for vector in generated.vectors:
         for clause in vector.clauses:
             by_clause.setdefault(clause, []).append(vector.path)
-        entries.append({"path": vector.path, "clauses": vector.clauses, "branch": vector.branch,
-                        "source": vector.source, "actions": [a["kind"] for a in vector.scenario["actions"]]})
-    from .play_vectors import METHOD as PLAY_METHOD
-
-    rulebooks: dict[str, int] = {}
-    for vector in vectors:
-        rulebook = vector.scenario.get("rulebook", "combat")
-        rulebooks[rulebook] = rulebooks.get(rulebook, 0) + 1
+    paths = {v.branch: v.path for v in generated.vectors}
+    counts: dict[str, int] = {}
+    for entry in entries:
+        counts[entry["rulebook"]] = counts.get(entry["rulebook"], 0) + 1
     manifest = {
         "format": VECTORS_FORMAT,
         "protocol": PROTOCOL,
-        "ruleset": DEFAULT.to_json(),
         "rulebooks": {
-            rulebook: {"vectors": count,
-                       "method": PLAY_METHOD if rulebook == "play" else
-                       "Z3 branch discovery over the templates of referee/vectors.py (one vector per branch of "
-                       "every tagged model function), plus the hand-written BOUNDARY_CASES; every expected "
-                       "observation computed by running the model"}
-            for rulebook, count in sorted(rulebooks.items())
+            name: {"vectors": counts.get(name, 0), "method": book.vectors_method,
+                   "ruleset": book.rules_to_json(book.default_rules),
+                   "branches": generated.coverage[name].manifest(paths) if generated.coverage.get(name) else None}
+            for name, book in rulebooks.RULEBOOKS.items()
         },
         "vectors": entries,
         "clauses": {clause: paths for clause, paths in sorted(by_clause.items())},
-        "branches": {
-            "total": len(coverage.branches()),
-            "covered": dict(sorted(coverage.covered.items())),
-            "unreachable": sorted(coverage.unreachable),
-            "unknown": sorted(coverage.unknown),
-            "templates_not_run": coverage.failed_templates,
-            "note": "the combat rulebook's branches only (the play vectors are hand-written cases, see "
-                    "rulebooks.play.method); unreachable: Z3 proved no scenario of any template takes the branch, within the bounds "
-                    "of referee.vectors.BOUNDS widened by RELAXED",
-        },
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
@@ -632,10 +113,6 @@ class VectorResult:
 
 def run_vectors(folder: Path, engine: Any, comparison: Any) -> list[VectorResult]:
     """Replay every vector of an exported folder through an engine; one result per vector."""
-    from .compare import compare
-    from .engines import EngineFault, check_answer
-    from .protocol import decode_observation
-
     manifest = json.loads((folder / "manifest.json").read_text())
     loaded = []
     for i, entry in enumerate(manifest["vectors"]):
@@ -652,8 +129,8 @@ def run_vectors(folder: Path, engine: Any, comparison: Any) -> list[VectorResult
             if isinstance(observed, EngineFault):
                 results.append(VectorResult(entry["path"], entry["clauses"], "fault", observed.describe()))
                 continue
-            rulebook = scenario.get("rulebook", "combat")
-            divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison)
+            rulebook = rulebook_of(scenario)
+            divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison, rulebook)
             if divergences:
                 results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe()))
             else:

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from referee.actions import run_actions
+from referee.rulebooks.combat.run import run_actions
 from referee.cli import app
 from referee.protocol import decode_scenario
 from referee.query import QueryError, parse_condition, run_query

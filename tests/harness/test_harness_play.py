@@ -79,7 +79,7 @@ def test_generated_play_scenarios_decode_validate_and_round_trip(scenario):
     jsonschema.validate(scenario, SCENARIO_SCHEMA)
     decoded = decode_scenario(json.loads(json.dumps(scenario)))
     assert decoded.rulebook == "play" and decoded.state is not None
-    observed = play_engine.run(scenario)
+    observed = play_engine.run_play(scenario)
     jsonschema.validate(observed, OBSERVATION_SCHEMA)
     decode_observation(observed, rulebook="play")
 

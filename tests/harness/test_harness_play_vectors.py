@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.examples.mutants import MUTANTS
 from referee.model.clauses import IMPLEMENTATIONS, load_all_model_modules
-from referee.play_vectors import PLAY_CASES
+from referee.rulebooks.play.vectors import PLAY_CASES
 
 PLAY_MUTANTS = [m for m in MUTANTS if m.source == "play_engine.py"]
 
@@ -40,8 +40,8 @@ def test_play_vectors_layout_and_method(exported: Path):
     assert manifest["rulebooks"]["play"]["vectors"] == len(PLAY_CASES) == len(manifest["vectors"])
     assert "hand-written" in manifest["rulebooks"]["play"]["method"]
     for entry in manifest["vectors"]:
-        rulebook, chapter, clause, name = Path(entry["path"]).parts
-        assert rulebook == "play" and clause.startswith(chapter) and entry["clauses"][0] == f"play:{clause}"
+        rulebook, kind, clause, name = Path(entry["path"]).parts
+        assert rulebook == "play" and kind == entry["actions"][0] and entry["clauses"][0] == f"play:{clause}"
         vector = json.loads((exported / entry["path"]).read_text())
         assert vector["scenario"]["rulebook"] == "play" and vector["expected"]["rulebook"] == "play"
     cancelled = {json.loads((exported / e["path"]).read_text())["expected"]["events"][-1].get("detail") for e in manifest["vectors"]}

@@ -17,10 +17,9 @@ from referee.protocol import (
     ProtocolError,
     decode_observation,
     decode_scenario,
-    encode_observation,
-    encode_scenario,
     schema_text,
 )
+from referee.rulebooks.combat.codec import encode_observation, encode_scenario
 from referee.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,13 +126,13 @@ def _other_names_in_tables() -> set[str]:
     """Backquoted table rows that are not events: unit fields, action fields, fault kinds."""
     from referee.actions import ACTION_KINDS
     from referee.engines import FAULT_KINDS
-    from referee.protocol import UNIT_FIELDS
+    from referee.rulebooks.combat.codec import UNIT_FIELDS
 
     names = set(UNIT_FIELDS) | set(FAULT_KINDS) | set(ACTION_KINDS) | {"protocol", "id", "ruleset", "board", "actions", "events"}
     names |= {"full", "state", "fields"}  # comparison modes
     for kind in ACTION_KINDS.values():
         names |= {f.name for f in kind.fields}
-    from referee.actions import HIT_FIELDS
+    from referee.rulebooks.combat.kinds.damage import HIT_FIELDS
     from referee.model.combat.ruleset import Ruleset
     from dataclasses import fields
 

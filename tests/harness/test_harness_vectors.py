@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.model.clauses import IMPLEMENTATIONS, load_all_model_modules
-from referee.vectors import BOUNDARY_CASES, VECTORS_FORMAT
+from referee.rulebooks.combat.vectors import BOUNDARY_CASES
+from referee.vectors import VECTORS_FORMAT
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_export_covers_every_branch_found_in_the_model(exported: Path):
     manifest = json.loads((exported / "manifest.json").read_text())
     assert manifest["format"] == VECTORS_FORMAT and manifest["protocol"] == "referee/1"
-    branches = manifest["branches"]
+    branches = manifest["rulebooks"]["combat"]["branches"]
     assert branches["unknown"] == [] and branches["templates_not_run"] == []
     assert branches["unreachable"] == [], "a branch no scenario takes: a model guard that can never fire?"
     assert len(branches["covered"]) == branches["total"] > 100
@@ -41,14 +42,12 @@ def test_export_covers_every_modeled_combat_clause(exported: Path):
     assert modeled - set(manifest["clauses"]) == set()
 
 
-def test_layout_is_by_rulebook_chapter_and_clause(exported: Path):
+def test_layout_is_by_rulebook_kind_and_clause(exported: Path):
     manifest = json.loads((exported / "manifest.json").read_text())
     for entry in manifest["vectors"]:
-        parts = Path(entry["path"]).parts
-        if parts[0] == "boundary":
-            continue
-        rulebook, chapter, clause, _ = parts
-        assert rulebook == ("play" if entry["source"] == "play-case" else "combat") and clause.startswith(chapter)
+        rulebook, kind, clause, _ = Path(entry["path"]).parts
+        assert rulebook == entry["rulebook"] == ("play" if entry["source"] == "play-case" else "combat")
+        assert kind == entry["actions"][0] and f"{rulebook}:{clause}" in entry["clauses"]
     boundary = [e for e in manifest["vectors"] if e["source"] == "boundary"]
     assert len(boundary) == len(BOUNDARY_CASES)
     assert any(p.endswith("armor-exact-third-87-into-81.json") for p in (e["path"] for e in boundary))

@@ -20,9 +20,13 @@ from typing import Any
 
 from referee.model.play.rules import DEFAULT_PLAY_RULES
 
-from .protocol import PROTOCOL
+from ...rulebook import Vector
+from ...trail import clauses_applied
+from ...wire import PROTOCOL
+from .codec import encode_observation, state_from_json, state_to_json
+from .run import observe
 
-METHOD = ("hand-written play scenarios (referee/play_vectors.py PLAY_CASES), each expected observation and "
+METHOD = ("hand-written play scenarios (referee/rulebooks/play/vectors.py PLAY_CASES), each expected observation and "
           "clause list computed by running the play model; no Z3 branch discovery for play yet")
 
 PAY = {"step": "pay_resources"}
@@ -31,7 +35,6 @@ PAY = {"step": "pay_resources"}
 def scenario(objects: list[dict[str, Any]], actions: list[dict[str, Any]], energy: int = 0,
              power: dict[str, int] | None = None, rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """A complete play scenario (every object field spelled out by the protocol's decoder)."""
-    from .play import state_from_json, state_to_json
 
     state = state_to_json(state_from_json("state", {"pool": {"energy": energy, "power": power or {}},
                                                     "objects": objects}))
@@ -266,20 +269,13 @@ PLAY_CASES: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
-def play_vectors() -> list[Any]:
+def play_vectors() -> list[Vector]:
     """The play cases as vectors: expected observation and clauses from the model."""
-    from .harness import model_observation, model_trail
-    from .protocol import encode_play_observation
-    from .trail import clauses_applied
-    from .vectors import Vector
-
     out = []
     for name, primary, data in PLAY_CASES:
-        observed = model_observation(data)
+        state, events, steps = observe(data)
         # the clause the case was written for first, then every clause the model applied, in trail order
-        clauses = list(dict.fromkeys([f"play:{primary}", *clauses_applied(model_trail(data))]))
-        vector = Vector(data, encode_play_observation(observed.state, observed.events), clauses,
-                        f"play case: {name}", "play-case")
-        vector.primary = f"play:{primary}"
-        out.append(vector)
+        clauses = list(dict.fromkeys([f"play:{primary}", *clauses_applied(steps)]))
+        out.append(Vector(data, encode_observation(state, events), clauses, f"play case: {name}", "play-case",
+                          primary=f"play:{primary}", label=name))
     return out

@@ -1,0 +1,265 @@
+"""The one interface between a rulebook and the generic tools.
+
+The generic tools (``check``, the engines, the shrink and comparison drivers, reports,
+the vectors runner, the CLI) know a rulebook only through :class:`Rulebook`: they never
+name ``combat`` or ``play``. A rulebook is a package ``referee/rulebooks/<name>/`` whose
+``__init__`` defines ``RULEBOOK``, an object with the attributes and methods below; the
+registry (:mod:`referee.rulebooks`) finds it by walking that folder.
+
+An action kind is declared where its chapter lives, as an :class:`ActionKind`: its JSON
+fields (which give its decoder and its JSON Schema), the model function that runs it, the
+Hypothesis draw for it, and the unit fields it reads. ``docs/architecture.md`` lists the
+files a new kind needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from referee.model.events import Event, EventLog
+
+from .wire import Observation, ProtocolError, Scenario, check_value, require_list, require_object
+
+#: Field types an action may use: ``unit`` (an id present in the state), ``unit?`` (an id
+#: or null), ``integer``, ``boolean``, ``booleans`` (explicit chance rolls), ``objects``
+#: (a list of nested objects with the fields ``items``), or a tuple of allowed strings.
+FieldType = str | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One JSON field of an action: its type, its meaning, its default (``...``: required)."""
+
+    name: str
+    type: FieldType
+    description: str
+    default: Any = ...
+    items: tuple[Field, ...] = ()
+
+    @property
+    def required(self) -> bool:
+        return self.default is ...
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    """One kind of action: its JSON fields, the model function, and its strategy."""
+
+    name: str
+    summary: str
+    #: The clause groups it exercises (``combat:500.8``), used to file conformance vectors.
+    chapters: tuple[str, ...]
+    fields: tuple[Field, ...]
+    #: ``run(state, action, rules) -> (state, log)``: the model, on a decoded action.
+    run: Callable[[Any, dict[str, Any], Any], tuple[Any, EventLog]]
+    #: ``draw(draw, context) -> dict``: draws one action inside a Hypothesis ``composite``
+    #: (a function, not a strategy: building strategies per draw is slow).
+    draw: Callable[[Any, Any], dict[str, Any]]
+    #: Unit fields the kind reads or writes, so strategies can leave the others at default.
+    unit_fields: tuple[str, ...] = ()
+    #: The rulebook whose scenarios carry it (set by the rulebook that declares it).
+    rulebook: str = ""
+    #: Optional hooks: ``decode(path, data, state)`` and ``schema()`` for a kind whose JSON
+    #: form is richer than flat fields.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class HasIds(Protocol):
+    def has(self, uid: str) -> bool: ...
+
+
+def decode_fields(path: str, kind: ActionKind, data: Any, state: HasIds) -> dict[str, Any]:
+    """Check an action against its kind's fields; return it with every optional field filled in."""
+    if "decode" in kind.extra:
+        return kind.extra["decode"](path, data, state)
+    data = require_object(path, data)
+    _check_fields(path, data, ("kind", *(f.name for f in kind.fields)), f"a {kind.name!r} action")
+    return {"kind": kind.name, **_decode_object(path, kind.fields, data, state)}
+
+
+def _decode_object(path: str, fields_: tuple[Field, ...], data: dict[str, Any], state: HasIds) -> dict[str, Any]:
+    return {f.name: decode_field(f"{path}.{f.name}", f, data, state) for f in fields_}
+
+
+def decode_field(where: str, f: Field, data: dict[str, Any], state: HasIds) -> Any:
+    """One field's value (its default when absent), checked against its type."""
+    if f.name not in data:
+        if f.required:
+            raise ProtocolError(where, "missing", kind="missing")
+        return list(f.default) if isinstance(f.default, tuple) else f.default
+    value = data[f.name]
+    if isinstance(f.type, tuple):
+        if value not in f.type:
+            raise ProtocolError(where, f"expected one of {', '.join(f.type)}, got {value!r}")
+    elif f.type == "objects":
+        return [_nested(f"{where}[{i}]", f, item, state) for i, item in enumerate(require_list(where, value))]
+    elif f.type in ("unit", "unit?"):
+        check_value(where, value, "string" if f.type == "unit" else "uid?")
+        if value is not None and not state.has(value):
+            raise ProtocolError(where, f"no unit with uid {value!r} on the board")
+    else:
+        check_value(where, value, f.type)
+    return value
+
+
+def _nested(path: str, f: Field, item: Any, state: HasIds) -> dict[str, Any]:
+    item = require_object(path, item)
+    _check_fields(path, item, tuple(g.name for g in f.items), f"a {f.name.removesuffix('s')}")
+    return _decode_object(path, f.items, item, state)
+
+
+def _check_fields(path: str, data: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise ProtocolError(f"{path}.{unknown[0]}", f"unknown field for {what} (known: {', '.join(sorted(known))})")
+
+
+_FIELD_SCHEMAS = {
+    "unit": {"type": "string"},
+    "unit?": {"type": ["string", "null"]},
+    "integer": {"type": "integer"},
+    "boolean": {"type": "boolean"},
+    "booleans": {"type": "array", "items": {"type": "boolean"}},
+}
+
+
+def field_schema(f: Field) -> dict[str, Any]:
+    """The JSON Schema of one action field."""
+    if isinstance(f.type, tuple):
+        prop: dict[str, Any] = {"type": "string", "enum": list(f.type)}
+    elif f.type == "objects":
+        prop = {"type": "array", "items": object_schema(f.items)}
+    else:
+        prop = dict(_FIELD_SCHEMAS[f.type])
+    prop["description"] = f.description
+    if not f.required and f.type != "objects":
+        prop["default"] = list(f.default) if isinstance(f.default, tuple) else f.default
+    return prop
+
+
+def object_schema(fields_: tuple[Field, ...], **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {**extra, **{f.name: field_schema(f) for f in fields_}},
+        "required": [*(["kind"] if "kind" in extra else []), *(f.name for f in fields_ if f.required)],
+        "additionalProperties": False,
+    }
+
+
+def action_schema(kind: ActionKind) -> dict[str, Any]:
+    """One action kind's JSON Schema (a ``oneOf`` branch of its rulebook's actions)."""
+    if "schema" in kind.extra:
+        return kind.extra["schema"]()
+    return {"title": kind.name, "description": kind.summary, **object_schema(kind.fields, kind={"const": kind.name})}
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """A place the engine and the model disagree."""
+
+    where: str  # "state" or "events"
+    path: str  # board.b.shield, events[3], events[3].amount, board.c, state.pool.energy
+    model: Any
+    engine: Any
+    event_index: int | None = None  # index in the model's full event sequence, for the trail
+
+    def describe(self) -> str:
+        import json
+
+        return f"{self.path}: model {json.dumps(self.model)}, engine {json.dumps(self.engine)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"where": self.where, "path": self.path, "model": self.model, "engine": self.engine}
+
+
+class Rulebook(Protocol):
+    """What a rulebook package provides (``referee/rulebooks/<name>/__init__.py: RULEBOOK``)."""
+
+    #: The rulebook's name, as in clause ids (``combat:500.1-7``) and ``scenario.rulebook``.
+    name: str
+    #: The rulebook a scenario without a ``rulebook`` field belongs to (exactly one has it).
+    is_default: bool
+    #: Its action kinds, by name, in the order they are documented and drawn.
+    kinds: dict[str, ActionKind]
+    #: The fields of its state an engine may be compared on (``--compare fields``).
+    state_fields: tuple[str, ...]
+    #: The JSON key of its state in a scenario and an observation (``board``, ``state``).
+    state_key: str
+
+    def rule_options(self) -> tuple[str, ...]:
+        """The names of its readings, as ``--ruleset name=value`` takes them."""
+
+    def rules_from_options(self, values: dict[str, Any]) -> Any:
+        """Its readings object from ``name=value`` pairs (a ValueError names a bad one)."""
+
+    def rules_to_json(self, rules: Any) -> dict[str, Any]:
+        """Its readings as the scenario's rules field spells them out."""
+
+    def decode_scenario(self, data: dict[str, Any], path: str) -> Scenario:
+        """Check and decode a scenario of this rulebook; errors name their path."""
+
+    def run(self, scenario: Scenario) -> tuple[Any, tuple[Event, ...]]:
+        """The model: the final state and the events of a decoded scenario."""
+
+    def observe(self, scenario: dict[str, Any]) -> tuple[Any, tuple[Event, ...], list[Any]]:
+        """The model on a scenario (JSON): final state, events and the clause trail."""
+
+    def observation(self, state: Any, events: tuple[Event, ...], sid: str | None) -> Observation:
+        """The decoded observation of a final state and events (the rulebook's own type)."""
+
+    def encode_observation(self, state: Any, events: tuple[Event, ...], sid: str | None) -> dict[str, Any]:
+        """The observation JSON the model expects for a final state and events."""
+
+    def decode_observation(
+        self, data: dict[str, Any], path: str, *, fields_needed: tuple[str, ...] | None, events_needed: bool
+    ) -> Observation:
+        """An engine's observation, decoded; errors name their path."""
+
+    def state_divergences(self, model: Observation, engine: Observation, fields: tuple[str, ...]) -> list[Divergence]:
+        """Every difference of the final states on ``fields`` (its own state's fields)."""
+
+    def describe_state(self, fields: tuple[str, ...] | None) -> str:
+        """How the state comparison reads in a report (``every unit field``)."""
+
+    def compact(self, scenario: dict[str, Any]) -> dict[str, Any]:
+        """The scenario with what is at its default left out (still valid)."""
+
+    def shrink_candidates(self, scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Simpler versions of a scenario, coarsest first (the shrink driver keeps valid ones)."""
+
+    def is_shrink_valid(self, scenario: dict[str, Any]) -> bool:
+        """Whether a decodable candidate is inside the domain the harness draws from."""
+
+    def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any) -> dict[str, Any]:
+        """A complete, valid scenario over some of its kinds, inside a Hypothesis composite."""
+
+    def scenario_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Its scenario's JSON Schema and the ``$defs`` it refers to."""
+
+    def observation_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Its observation state's JSON Schema property and the ``$defs`` it refers to."""
+
+    def vectors(self, progress: Callable[[str], None] | None, only: str | None) -> tuple[list[Any], Any]:
+        """Its conformance vectors and their branch coverage (``referee vectors export``)."""
+
+
+@dataclass
+class Vector:
+    """A conformance vector: a scenario and the observation the model expects for it."""
+
+    scenario: dict[str, Any]
+    expected: dict[str, Any]
+    clauses: list[str]
+    branch: str  # the branch key and polarity, "boundary: <name>" or "play case: <name>"
+    source: str  # the template, "boundary", or "play-case"
+    path: str = ""
+    #: The clause it is filed under (``<rulebook>/<kind>/<clause>/``).
+    primary: str = ""
+    #: A readable suffix of its file name (``0001-armor-exact-third``).
+    label: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "expected": self.expected, "clauses": self.clauses,
+                "branch": self.branch, "source": self.source}

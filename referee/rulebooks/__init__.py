@@ -1,0 +1,81 @@
+"""The registry of rulebooks: every package in this folder that defines ``RULEBOOK``.
+
+The generic tools look a rulebook up here, by name, by action kind or by scenario, and
+never import a rulebook package themselves: adding a rulebook is adding a folder.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any
+
+from ..rulebook import ActionKind, Rulebook
+from ..wire import ProtocolError, require_object
+
+
+def _discover() -> dict[str, Rulebook]:
+    found: dict[str, Rulebook] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.ispkg:
+            rulebook = importlib.import_module(f"{__name__}.{info.name}").RULEBOOK
+            found[rulebook.name] = rulebook
+    defaults = [r.name for r in found.values() if r.is_default]
+    if len(defaults) != 1:
+        raise RuntimeError(f"exactly one rulebook must be the default, found {defaults}")
+    return dict(sorted(found.items(), key=lambda item: not item[1].is_default))
+
+
+#: Every rulebook, by name, the default one first.
+RULEBOOKS: dict[str, Rulebook] = _discover()
+#: Every action kind of every rulebook, by name (kind names are unique across rulebooks).
+ACTION_KINDS: dict[str, ActionKind] = {name: kind for r in RULEBOOKS.values() for name, kind in r.kinds.items()}
+assert len(ACTION_KINDS) == sum(len(r.kinds) for r in RULEBOOKS.values()), "an action kind name is used twice"
+
+
+def default() -> Rulebook:
+    """The rulebook of a scenario that names none."""
+    return next(iter(RULEBOOKS.values()))
+
+
+def get(name: str) -> Rulebook:
+    """The rulebook called ``name``; a ValueError lists the known ones."""
+    if name not in RULEBOOKS:
+        raise ValueError(f"unknown rulebook {name!r} (known: {', '.join(RULEBOOKS)})")
+    return RULEBOOKS[name]
+
+
+def of_kind(kind: str) -> Rulebook:
+    """The rulebook an action kind belongs to."""
+    return RULEBOOKS[ACTION_KINDS[kind].rulebook]
+
+
+def of_scenario(data: Any, path: str = "scenario") -> Rulebook:
+    """The rulebook a scenario's ``rulebook`` field names (the default when absent)."""
+    name = require_object(path, data).get("rulebook", default().name)
+    if not isinstance(name, str) or name not in RULEBOOKS:
+        import json
+
+        raise ProtocolError(f"{path}.rulebook", f"expected one of {', '.join(RULEBOOKS)}, got {json.dumps(name)}")
+    return RULEBOOKS[name]
+
+
+def kinds_of(rulebook: str) -> tuple[str, ...]:
+    """The action kinds of one rulebook, in their documented order."""
+    return tuple(get(rulebook).kinds)
+
+
+def default_kinds() -> tuple[str, ...]:
+    """The kinds a check draws when none are chosen: the default rulebook's."""
+    return tuple(default().kinds)
+
+
+def rules_from_options(pairs: dict[str, Any]) -> dict[str, Any]:
+    """``name=value`` readings split by the rulebook that owns each name; every rulebook's rules object."""
+    owners = {option: r.name for r in RULEBOOKS.values() for option in r.rule_options()}
+    chosen: dict[str, dict[str, Any]] = {name: {} for name in RULEBOOKS}
+    for option, value in pairs.items():
+        if option not in owners:
+            raise ValueError(f"unknown ruleset option {option!r} (known: {', '.join(sorted(owners))})")
+        chosen[owners[option]][option] = value
+    return {name: RULEBOOKS[name].rules_from_options(values) for name, values in chosen.items()}

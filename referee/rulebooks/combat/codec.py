@@ -1,0 +1,169 @@
+"""The combat rulebook's wire codec: units, boards, rulesets, scenarios and observations as JSON.
+
+A combat scenario is ``{"protocol", "id"?, "rulebook"?: "combat", "ruleset"?, "board", "actions"}``;
+its observation ``{"protocol", "id"?, "board", "events"}``. Unit fields are derived from the
+model's :class:`Unit`, so a new field joins the protocol by itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.state import Board, Unit
+from referee.model.events import Event
+
+from ...wire import (
+    PROTOCOL,
+    Observation,
+    ProtocolError,
+    Scenario,
+    check_value,
+    decode_events,
+    decode_id,
+    observation_envelope,
+    require,
+    require_list,
+    require_object,
+)
+
+#: The fields that place a unit; always concrete, always present.
+PLACEMENT_FIELDS = ("uid", "side", "row", "col")
+
+
+def _field_type(name: str, default: Any) -> str:
+    if name == "uid":
+        return "string"
+    if isinstance(default, bool):
+        return "boolean"
+    if isinstance(default, int):
+        return "integer"
+    return "uid?"  # a reference to another unit, or null
+
+
+#: Every unit field, in the model's order, with its JSON type: ``integer``, ``boolean``,
+#: ``string`` (the uid) or ``uid?`` (another unit's uid, or null).
+UNIT_FIELDS: dict[str, str] = {f.name: _field_type(f.name, f.default) for f in fields(Unit)}
+#: The default of every unit field (a scenario may omit a field; the harness never does).
+UNIT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Unit) if f.name != "uid"}
+
+
+
+
+@dataclass(frozen=True)
+class CombatScenario(Scenario):
+    """A decoded combat scenario: ``board`` is its state, ``ruleset`` its readings."""
+
+    @property
+    def board(self) -> Board:
+        return self.state
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.rules
+
+
+@dataclass(frozen=True)
+class CombatObservation(Observation):
+    """A decoded combat observation: ``board`` is the final state."""
+
+    @property
+    def board(self) -> Board:
+        return self.state
+
+
+# --------------------------------------------------------------------------------------
+# Units and boards
+# --------------------------------------------------------------------------------------
+
+
+def unit_to_json(unit: Unit) -> dict[str, Any]:
+    """Every field of a unit, in the model's order (the canonical, complete form)."""
+    return {name: getattr(unit, name) for name in UNIT_FIELDS}
+
+
+def unit_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[str, ...] | None = None) -> Unit:
+    """A unit from JSON. ``complete`` requires every field; otherwise omitted fields take defaults.
+
+    ``only`` restricts which non-placement fields must be present (an engine checked on a
+    chosen field set need not report the others).
+    """
+    data = require_object(path, data)
+    values: dict[str, Any] = {}
+    for name, kind in UNIT_FIELDS.items():
+        must = complete and (only is None or name in only or name in PLACEMENT_FIELDS)
+        if name not in data:
+            if must or name == "uid":
+                raise ProtocolError(f"{path}.{name}", "missing", kind="missing")
+            continue
+        values[name] = check_value(f"{path}.{name}", data[name], kind)
+    unknown = [key for key in data if key not in UNIT_FIELDS]
+    if unknown:
+        raise ProtocolError(f"{path}.{unknown[0]}", f"unknown unit field (known: {', '.join(UNIT_FIELDS)})")
+    if values.get("side", 0) not in (0, 1):
+        raise ProtocolError(f"{path}.side", f"expected 0 or 1, got {values['side']}")
+    return Unit(**values)
+
+
+def board_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[str, ...] | None = None) -> Board:
+    units = tuple(
+        unit_from_json(f"{path}[{i}]", item, complete=complete, only=only)
+        for i, item in enumerate(require_list(path, data))
+    )
+    seen: dict[str, int] = {}
+    cells: dict[tuple[int, int, int], int] = {}
+    for i, unit in enumerate(units):
+        if unit.uid in seen:
+            raise ProtocolError(f"{path}[{i}].uid", f"duplicate uid {unit.uid!r} (also at [{seen[unit.uid]}])")
+        seen[unit.uid] = i
+        if unit.position in cells:
+            raise ProtocolError(f"{path}[{i}]", f"cell {list(unit.position)} already holds {path}[{cells[unit.position]}]")
+        cells[unit.position] = i
+    for i, unit in enumerate(units):
+        for ref in ("redirect_to", "intercept_by"):
+            target = getattr(unit, ref)
+            if target is not None and target not in seen:
+                raise ProtocolError(f"{path}[{i}].{ref}", f"no unit with uid {target!r} on the board")
+    return Board(units)
+
+
+def board_to_json(board: Board) -> list[dict[str, Any]]:
+    return [unit_to_json(u) for u in board.units]
+
+
+def ruleset_from_json(path: str, data: Any) -> Ruleset:
+    data = require_object(path, data)
+    try:
+        return Ruleset.from_json(data)
+    except (ValueError, TypeError) as error:
+        message = str(error).removeprefix("ruleset").lstrip(".: ")
+        raise ProtocolError(path, message) from None
+
+
+
+def encode_scenario(
+    board: Board, actions: list[dict[str, Any]], ruleset: Ruleset = DEFAULT, sid: str | None = None
+) -> dict[str, Any]:
+    """The canonical scenario: every unit field and every ruleset option spelled out."""
+    out: dict[str, Any] = {"protocol": PROTOCOL}
+    if sid is not None:
+        out["id"] = sid
+    out["ruleset"] = ruleset.to_json()
+    out["board"] = board_to_json(board)
+    out["actions"] = [dict(a) for a in actions]
+    return out
+
+
+def encode_observation(board: Board, events: tuple[Event, ...] | list[Event], sid: str | None = None) -> dict[str, Any]:
+    """The observation JSON of a final board and its events."""
+    return observation_envelope(sid, {"board": board_to_json(board)}, events)
+
+
+def decode_observation(
+    data: dict[str, Any], path: str = "observation", *, fields_needed: tuple[str, ...] | None = None,
+    events_needed: bool = True,
+) -> CombatObservation:
+    """An engine's combat observation: ``fields_needed`` (None: all) must be on every unit."""
+    board = board_from_json(f"{path}.board", require(path, data, "board"), complete=True, only=fields_needed)
+    return CombatObservation(board, decode_events(path, data, events_needed), id=decode_id(path, data))

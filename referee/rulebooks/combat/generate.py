@@ -1,0 +1,49 @@
+"""Drawing a whole combat scenario: a board, then actions of the chosen kinds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+
+from ...wire import PROTOCOL
+from .codec import UNIT_DEFAULTS, UNIT_FIELDS
+from .kinds import KINDS
+from .strategies import _STRATEGY_CACHE, draw_unit, link_allies
+
+_UNIT_COUNTS = {n: st.integers(1, n) for n in range(1, 4)}
+_ACTION_COUNTS: dict[int, Any] = {}
+
+
+def _kind_choice(names: tuple[str, ...]) -> tuple[frozenset[str], Any]:
+    """The unit fields the kinds read, and a strategy choosing among them (built once)."""
+    key = ("kinds", names)
+    if key not in _STRATEGY_CACHE:
+        wanted = frozenset(f for name in names for f in KINDS[name].unit_fields)
+        _STRATEGY_CACHE[key] = (wanted, st.sampled_from(names))
+    return _STRATEGY_CACHE[key]
+
+
+def draw_scenario(
+    draw: Any, kinds: tuple[str, ...], max_actions: int = 2, ruleset: Ruleset | None = None, max_units: int = 3
+) -> dict[str, Any]:
+    """A complete, valid combat scenario (JSON) over ``kinds``: units first, then aligned actions."""
+    wanted, kind_choice = _kind_choice(tuple(kinds))
+    count = draw(_UNIT_COUNTS[min(max(max_units, 1), 3)])
+    units = [draw_unit(draw, i, wanted) for i in range(count)]
+    link_allies(draw, units, wanted)
+    actions = []
+    steps = _ACTION_COUNTS.setdefault(max_actions, st.integers(1, max(max_actions, 1)))
+    for step in range(draw(steps)):
+        action = KINDS[draw(kind_choice)].draw(draw, units)
+        align = action.pop("_align", None) or {}
+        if step == 0:
+            for unit in units:
+                unit.update(align.get(unit["uid"], {}))
+        actions.append(action)
+    return {"protocol": PROTOCOL, "ruleset": (ruleset or DEFAULT).to_json(), "board": units, "actions": actions}
+
+
+assert set(UNIT_DEFAULTS) | {"uid"} == set(UNIT_FIELDS)

@@ -1,0 +1,63 @@
+"""Running a combat scenario through the model: the final board, the events, the clause trail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board
+from referee.model.events import Event, EventLog
+
+from ...trail import Step, record
+from ...wire import Scenario
+from ...rulebook import decode_fields
+from ...wire import ProtocolError, check_known, decode_id, require, require_list, require_object
+from .codec import CombatScenario, board_from_json, ruleset_from_json
+from .kinds import KINDS
+
+
+SCENARIO_FIELDS = ("protocol", "id", "rulebook", "ruleset", "board", "actions")
+
+
+def decode_action(path: str, data: Any, board: Board) -> dict[str, Any]:
+    """One combat action, checked against its kind (every optional field filled in)."""
+    data = require_object(path, data)
+    name = require(path, data, "kind")
+    if name not in KINDS:
+        raise ProtocolError(f"{path}.kind", f"unknown combat action kind {name!r} (known: {', '.join(KINDS)})")
+    return decode_fields(path, KINDS[name], data, board)
+
+
+def decode_scenario(data: dict[str, Any], path: str = "scenario") -> CombatScenario:
+    """Check and decode a combat scenario; every error names its field path."""
+    check_known(path, data, SCENARIO_FIELDS, "scenario")
+    sid = decode_id(path, data)
+    ruleset = ruleset_from_json(f"{path}.ruleset", data.get("ruleset", {}))
+    board = board_from_json(f"{path}.board", require(path, data, "board"))
+    actions = require_list(f"{path}.actions", require(path, data, "actions"))
+    if not actions:
+        raise ProtocolError(f"{path}.actions", "expected at least one action")
+    decoded = tuple(decode_action(f"{path}.actions[{i}]", a, board) for i, a in enumerate(actions))
+    return CombatScenario("combat", board, ruleset, decoded, id=sid, raw=data)
+
+
+def run_actions(board: Board, actions: tuple[dict[str, Any], ...], ruleset: Ruleset) -> tuple[Board, EventLog]:
+    """Run decoded actions through the model, in order; the events of all, in order."""
+    log = EventLog()
+    for action in actions:
+        board, step = KINDS[action["kind"]].run(board, action, ruleset)
+        log.extend(step)
+    return board, log
+
+
+def run(scenario: Scenario) -> tuple[Board, tuple[Event, ...]]:
+    """The model's final board and events for a decoded scenario."""
+    board, log = run_actions(scenario.state, scenario.actions, scenario.rules)
+    return board, log.events()
+
+
+def observe(scenario: dict[str, Any]) -> tuple[Board, tuple[Event, ...], list[Step]]:
+    """A scenario's final board, events and clause trail (for vectors and explain)."""
+    decoded = decode_scenario(scenario)
+    (board, log), steps = record(run_actions, decoded.state, decoded.actions, decoded.rules)
+    return board, log.events(), steps

@@ -1,0 +1,387 @@
+"""Hypothesis strategies for combat scenarios, aimed at the boundaries where engines go wrong.
+
+Uniform random numbers almost never land where an engine's bug lives: a float Armor
+step disagrees with the exact rule on about 1 (damage, Armor) pair in 2,000 (DESIGN).
+So every number here is drawn from a mix of *boundary generators* and a plain range:
+
+* Armor: perfect squares and their neighbours, multiples of 5 and their neighbours
+  (the flat step), 0, and negative Armor (amplification);
+* damage: amounts that divide exactly at the Armor curve (``20*d`` a multiple of
+  ``sqrt(A) + 20``) and their neighbours, multiples of 25 and their neighbours
+  (24/25/26 around an Insurance point), 0 and negative amounts;
+* a second pass *aligns* the target to the action: a cap equal to the damage left after
+  Armor (and one off), Vitality equal to it, a Shield that exactly covers it, empty and
+  full Shields, a cost equal to the payer's Vitality.
+
+Speed: generation, not the model, is the cost of a differential run (DESIGN: ~590 us per
+10-field example). So every strategy here is built once, at import; a choice among the
+board's units is an index draw; and the many fields that are usually at their default
+(flags, runes, retaliation amounts) are drawn *sparsely*, as a short list of
+``(field, value)`` overrides. Everything shrinks towards the plain case: an empty
+override list, the first element of a ``sampled_from``, 0 of an integer range.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import strategies as st
+
+from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage
+
+from .codec import UNIT_DEFAULTS
+
+UIDS = ("a", "b", "c")
+FULL_SHIELD = 10_000
+
+# --------------------------------------------------------------------------------------
+# Numbers
+# --------------------------------------------------------------------------------------
+
+_NEIGHBOUR = st.sampled_from((0, 0, -1, 1))  # exact boundaries twice as often as each neighbour
+_ARMOR_SHAPE = st.sampled_from(("zero", "square", "square", "square", "flat", "negative", "plain"))
+_ROOT = st.integers(1, 60)
+_FIVES = st.integers(0, 100)
+_NEGATIVE_ROOT = st.integers(1, 30)
+_PLAIN_ARMOR = st.integers(-400, 3000)
+
+
+def draw_armor(draw: Any) -> int:
+    """Armor: mostly perfect squares (exact curve boundaries) and their neighbours."""
+    shape = draw(_ARMOR_SHAPE)
+    if shape == "zero":
+        return 0
+    if shape == "square":
+        return draw(_ROOT) ** 2 + draw(_NEIGHBOUR)
+    if shape == "flat":
+        return max(5 * draw(_FIVES) + draw(_NEIGHBOUR), 0)
+    if shape == "negative":
+        return -(draw(_NEGATIVE_ROOT) ** 2) + draw(_NEIGHBOUR)
+    return draw(_PLAIN_ARMOR)
+
+
+ARMOR = st.composite(lambda draw: draw_armor(draw))()
+#: Which damage generator: plain, an exact Armor boundary, an Insurance boundary, non-positive, large.
+_DAMAGE_SHAPE = st.sampled_from(("plain", "exact", "exact", "insurance", "nonpositive", "large"))
+_PLAIN = st.integers(1, 120)
+_MULTIPLE = st.integers(1, 12)
+_INSURANCE_POINTS = st.integers(1, 6)
+_SPARE_POINTS = st.integers(0, 2)
+_NONPOSITIVE = st.sampled_from((0, -1, -25))
+_LARGE = st.integers(1, 2000)
+
+
+def armor_boundary_step(armor: int) -> int | None:
+    """The damage step at which ``armor``'s curve divides exactly (``None``: not a square)."""
+    root = math.isqrt(abs(armor))
+    if root * root != abs(armor):
+        return None
+    return (root + 20) // math.gcd(20, root + 20)
+
+
+def past_flat(armor: int, step: int) -> int:
+    """Half the time 0; otherwise the multiple of ``step`` whose survivors first exceed the flat reduction.
+
+    ``m * step`` damage into ``r*r`` Armor leaves exactly ``20*m*step/(r+20)`` after the
+    percentage; if that is below ``r*r/5`` the flat reduction swallows it and the boundary
+    is invisible. (A bug at a boundary hides behind the next step unless the draw aims past it.)
+    """
+    if armor <= 0:
+        return 0
+    survivors_per_multiple = 20 * step / (math.isqrt(armor) + 20)
+    return int(armor / 5 / survivors_per_multiple)
+
+
+_PAST_FLAT = st.booleans()
+
+
+def draw_damage(draw: Any, armor: int) -> int:
+    """A damage amount, often on a rounding boundary of ``armor`` or of an Insurance point."""
+    shape = draw(_DAMAGE_SHAPE)
+    if shape == "exact":
+        step = armor_boundary_step(armor)
+        if step is not None:
+            base = past_flat(armor, step) if draw(_PAST_FLAT) else 0
+            return max((base + draw(_MULTIPLE)) * step + draw(_NEIGHBOUR), 0)
+        return draw(_PLAIN)
+    if shape == "insurance":
+        return 25 * draw(_INSURANCE_POINTS) + draw(_NEIGHBOUR)
+    if shape == "nonpositive":
+        return draw(_NONPOSITIVE)
+    if shape == "large":
+        return draw(_LARGE)
+    return draw(_PLAIN)
+
+
+def damage_amounts(armor: int) -> st.SearchStrategy[int]:
+    """:func:`draw_damage` as a strategy (for tests and benchmarks)."""
+    return st.composite(lambda draw: draw_damage(draw, armor))()
+
+
+# --------------------------------------------------------------------------------------
+# Units
+# --------------------------------------------------------------------------------------
+
+_SIDE_FLIP = st.booleans()
+_ROW = st.integers(0, 1)
+_MAX_VITALITY = st.one_of(st.just(100), st.integers(1, 300))
+_VITALITY_OFFSET = st.one_of(st.just(0), st.integers(0, 299))  # vitality = max - offset % max
+_ALIVE = st.sampled_from((True, True, True, True, True, True, False))
+_WHAT = st.sampled_from(("unit", "unit", "unit", "unit", "tool", "hub", "boss"))
+_COUNT = st.one_of(st.just(0), st.integers(0, 3))
+_SHIELD = st.one_of(st.just(0), st.integers(0, 150), st.just(FULL_SHIELD))
+
+#: Fields that are usually at their default, drawn as sparse overrides.
+FLAGS = ("dormant", "entrapped", "has_cap", "defy_death", "prismbroken", "reflect", "deathrattle", "everlasting")
+SMALL = {
+    "ignore_charges": st.integers(1, 2),
+    "vessels": st.integers(1, 2),
+    "cap": st.integers(0, 150),
+    "shield_multiplier": st.integers(2, 3),
+    "rune_tick_reduction": st.integers(1, 30),
+    "forge_tick_reduction": st.integers(1, 30),
+    "thorns": st.integers(1, 30),
+    "riposte": st.integers(1, 30),
+    "retort": st.integers(1, 30),
+    "redirect_cap": st.integers(0, 60),
+    "adrenaline": st.integers(1, 20),
+    "momentum": st.integers(1, 20),
+    "bolster": st.integers(1, 20),
+    "bloodletting_reduction": st.integers(1, 20),
+}
+_SPARSE_CACHE: dict[frozenset[str], Any] = {}
+
+
+def sparse_overrides(wanted: frozenset[str]) -> st.SearchStrategy[list[tuple[str, Any]]]:
+    """A short list of ``(field, value)`` overrides among the wanted rare fields (cached)."""
+    if wanted not in _SPARSE_CACHE:
+        options = [st.tuples(st.just(f), st.just(True)) for f in FLAGS if f in wanted]
+        options += [st.tuples(st.just(f), s) for f, s in SMALL.items() if f in wanted]
+        _SPARSE_CACHE[wanted] = st.lists(st.one_of(options), max_size=4) if options else st.just([])
+    return _SPARSE_CACHE[wanted]
+
+
+def draw_unit(draw: Any, index: int, wanted: frozenset[str]) -> dict[str, Any]:
+    """One unit, complete (every protocol field), its rarely-set fields drawn sparsely."""
+    unit: dict[str, Any] = {"uid": UIDS[index], **UNIT_DEFAULTS}
+    unit["side"] = index % 2 if not draw(_SIDE_FLIP) else 1 - index % 2
+    unit["row"] = draw(_ROW)
+    unit["col"] = index
+    maximum = draw(_MAX_VITALITY)
+    unit["max_vitality"] = maximum
+    alive = draw(_ALIVE) if "alive" in wanted else True
+    unit["alive"] = alive
+    unit["vitality"] = maximum - draw(_VITALITY_OFFSET) % maximum if alive else 0
+    what = draw(_WHAT)
+    unit["is_tool"], unit["is_hub"], unit["is_boss"] = what == "tool", what == "hub", what == "boss"
+    if "armor" in wanted:
+        unit["armor"] = draw_armor(draw)
+    for name in ("subrogated", "insurance"):
+        if name in wanted:
+            unit[name] = draw(_COUNT)
+    if "shield" in wanted:
+        unit["shield"] = draw(_SHIELD)
+    for name, value in draw(sparse_overrides(wanted)):
+        unit[name] = value
+    if not alive:
+        unit["shield"] = 0
+        for name in ("adrenaline", "momentum", "bolster"):
+            unit[name] = 0
+    return unit
+
+
+_RARELY = st.sampled_from((False, False, False, False, False, False, True))
+_INDEX = st.integers(0, 2)
+
+
+def pick(draw: Any, items: list[Any]) -> Any:
+    """One of ``items`` by an index draw (shrinks towards the first)."""
+    return items[draw(_INDEX) % len(items)]
+
+
+def link_allies(draw: Any, units: list[dict[str, Any]], wanted: frozenset[str]) -> None:
+    """Point some redirects and interceptors at allies (never at the unit itself)."""
+    for unit in units:
+        allies = [u["uid"] for u in units if u["side"] == unit["side"] and u["uid"] != unit["uid"]]
+        if not allies:
+            continue
+        for name in ("redirect_to", "intercept_by"):
+            if name in wanted and draw(_RARELY):
+                unit[name] = pick(draw, allies)
+
+
+# --------------------------------------------------------------------------------------
+# Action strategies (referenced by the registry in ``referee.actions``)
+# --------------------------------------------------------------------------------------
+
+
+def armor_step(amount: int, armor: int) -> int:
+    """The model's Armor step (percentage then flat) for aligning a boundary."""
+    return apply_armor_flat(apply_armor_percentage(amount, armor), armor)
+
+
+_COST_SHAPE = st.sampled_from(("vitality", "vitality-1", "vitality+1", "zero", "negative", "plain"))
+_COST_PLAIN = st.integers(1, 300)
+
+
+def draw_cost(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
+    from referee.model.combat.costs import COST_KINDS
+
+    payer = pick(draw, units)
+    vitality = payer["vitality"]
+    shape = draw(_COST_SHAPE)
+    amount = {"vitality": vitality, "vitality-1": vitality - 1, "vitality+1": vitality + 1, "zero": 0, "negative": -5}.get(
+        shape
+    )
+    if amount is None:
+        amount = draw(_COST_PLAIN)
+    others = [u["uid"] for u in units if u["uid"] != payer["uid"]]
+    beneficiary = pick(draw, others) if others and draw(st.booleans()) else None
+    return {
+        "kind": "cost",
+        "payer": payer["uid"],
+        "amount": amount,
+        "cost_kind": draw(_cost_kinds(COST_KINDS)),
+        "beneficiary": beneficiary,
+    }
+
+
+_STRATEGY_CACHE: dict[Any, Any] = {}
+
+
+def _cost_kinds(kinds: tuple[str, ...]) -> Any:
+    return _STRATEGY_CACHE.setdefault(("cost", kinds), st.sampled_from(kinds))
+
+
+def _damage_kinds(kinds: tuple[str, ...]) -> Any:
+    """The lanes, with the first (a plain hit, which meets every layer) drawn three times as often."""
+    weighted = (kinds[0], kinds[0], *kinds) if kinds else kinds
+    return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
+
+
+_BOUNDARY_PAIR = st.sampled_from(("none", "armor", "armor", "insurance", "shield"))
+_SHIELD_HIT = st.integers(1, 60)
+_SHIELD_POOL = st.integers(1, 50)
+_MULTIPLIER = st.integers(2, 3)
+_BOSS = st.sampled_from((False, False, False, True))
+_ARMED = st.sampled_from((False, True))
+_RETALIATION = st.integers(1, 9)
+_ROLLS = st.lists(st.booleans(), max_size=2)
+_SOME_ROLLS = st.lists(st.booleans(), min_size=1, max_size=2)
+_SOURCE_SHAPE = st.sampled_from(("enemy", "none", "any", "ally"))
+
+
+def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...], name: str = "damage") -> dict[str, Any]:
+    """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
+    target = pick(draw, units)
+    override: dict[str, Any] = {}
+    pair = draw(_BOUNDARY_PAIR)
+    if pair == "armor":
+        # Armor and damage chosen together, on an exact boundary of the curve, past the flat step.
+        armor = draw(_ROOT) ** 2
+        step = armor_boundary_step(armor)
+        amount = max((past_flat(armor, step) + draw(_MULTIPLE)) * step + draw(_NEIGHBOUR), 0)
+        override = {"armor": armor}
+        target = {**target, **override}
+    elif pair == "insurance":
+        # 24/25/26 around an Insurance point: no Armor, k points, 25k damage and its neighbours.
+        points = draw(_INSURANCE_POINTS)
+        amount = 25 * points + draw(_NEIGHBOUR)
+        plain = draw(st.booleans())
+        held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
+        override = {"armor": 0, "has_cap": False, "insurance": held if plain else 0, "subrogated": 0 if plain else held}
+        target = {**target, **override}
+    elif pair == "shield":
+        # a Shield that breaks under a multiplied drain: the pool not a multiple of the multiplier
+        amount = draw(_SHIELD_HIT)
+        override = {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": draw(_SHIELD_POOL)}
+        target = {**target, **override}
+    else:
+        amount = draw_damage(draw, target["armor"])
+    enemies = [u["uid"] for u in units if u["side"] != target["side"]]
+    others = [u["uid"] for u in units if u["uid"] != target["uid"]]
+    shape = draw(_SOURCE_SHAPE)
+    if shape == "enemy" and enemies:
+        source = pick(draw, enemies)
+    elif shape == "any" and others:
+        source = pick(draw, others)
+    elif shape == "ally" and len(others) > len(enemies):
+        source = pick(draw, [u for u in others if u not in enemies])
+    else:
+        source = None
+    action = {
+        "kind": name,
+        "target": target["uid"],
+        "amount": amount,
+        "source": source,
+        "damage_kind": draw(_damage_kinds(kinds)),
+        "allows_dormant": draw(_RARELY),
+        "riposte_rolls": draw(_SOME_ROLLS if name == "hit" else _ROLLS),
+    }
+    if name == "hit" and draw(_ARMED):
+        # the target answers: every retaliation it could carry, small and distinct
+        override.update(thorns=draw(_RETALIATION), riposte=draw(_RETALIATION), retort=draw(_RETALIATION), reflect=True)
+    if name == "hit" and draw(_BOSS):
+        override.update(is_boss=True, is_tool=False, is_hub=False, reflect=True)
+    action["_align"] = {target["uid"]: {**align_target(draw, target, amount), **override}}
+    if pair == "shield" and source is not None:
+        action["_align"][source] = {"shield_multiplier": draw(_MULTIPLIER)}
+    return action
+
+
+_BLOOD_COST = st.one_of(st.integers(0, 40), st.sampled_from(("vitality", "vitality+1", -3)))
+_HIT_COUNT = st.integers(0, 2)
+
+
+def draw_bloodletting(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any]:
+    """An activation with a Bloodletting cost and zero to two hits by the caster."""
+    caster = pick(draw, units)
+    cost = draw(_BLOOD_COST)
+    if cost == "vitality":
+        cost = caster["vitality"]
+    elif cost == "vitality+1":
+        cost = caster["vitality"] + 1
+    hits = []
+    for _ in range(draw(_HIT_COUNT)):
+        target = pick(draw, units)
+        hits.append(
+            {
+                "target": target["uid"],
+                "amount": draw_damage(draw, target["armor"]),
+                "damage_kind": draw(_damage_kinds(kinds)),
+                "allows_dormant": draw(_RARELY),
+                "riposte_rolls": draw(_SOME_ROLLS),
+            }
+        )
+    return {"kind": "bloodletting", "caster": caster["uid"], "cost": cost, "hits": hits}
+
+
+ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance")
+_ALIGN = st.sampled_from(ALIGNMENTS)
+_DEFY = st.booleans()
+
+
+def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, Any]:
+    """Move one of the target's numbers onto the boundary the damage creates."""
+    how = draw(_ALIGN)
+    if how == "none" or amount <= 0:
+        return {}
+    left = armor_step(amount, target["armor"])
+    if how.startswith("cap"):
+        return {"has_cap": True, "cap": max(left + {"cap": 0, "cap-1": -1, "cap+1": 1}[how], 0)}
+    if how == "insurance":
+        return {"armor": 0, "insurance": max(target["insurance"], 1), "subrogated": 0}
+    after_layers = max(left - 25 * (target["insurance"] + target["subrogated"]), 0)
+    if how.startswith("vitality") and target["alive"]:
+        # Vitality equal to what reaches it (past Insurance and Shield): exactly lethal, or one short
+        reaching = max(after_layers - max(target["shield"], 0), 0) or after_layers
+        vitality = max(reaching + (1 if how == "vitality+1" else 0), 1)
+        return {"vitality": vitality, "max_vitality": max(target["max_vitality"], vitality), "defy_death": draw(_DEFY)}
+    if how.startswith("shield") and target["alive"]:
+        return {"shield": max(after_layers - (1 if how == "shield-1" else 0), 0), "shield_multiplier": 1}
+    return {}
+
+
+# --------------------------------------------------------------------------------------
+# Scenarios

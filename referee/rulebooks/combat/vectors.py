@@ -1,0 +1,398 @@
+"""The combat rulebook's conformance vectors: one per branch of every tagged model function.
+
+How they are found (DESIGN, proofs/ way (a)): each action runs through the model *on Z3
+terms* (inside ``arith.symbolic()``), from a handful of structural templates (who is on
+the board, who redirects to whom, which lane). While it runs, a profiler notes every
+symbolic branch point inside a tagged model function: each ``ite`` condition and each
+guarded event. A branch is the pair (call site, polarity). For every branch not yet
+covered, Z3 is asked for values that take it, under the same validity bounds the
+strategies respect; the values are turned back into a concrete scenario (the template
+run on numbers), the concrete model produces the expected observation, and the vector is
+filed under its clause. A branch Z3 proves impossible in every template is listed as
+unreachable; one it cannot decide within the resource limit is listed as unknown. Then
+hand-written boundary cases are added (``BOUNDARY_CASES``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.model.arith import is_symbolic, symbolic
+from referee.model.clauses import IMPLEMENTATIONS, clauses_of, load_all_model_modules
+from referee.model.combat.ruleset import DEFAULT
+from referee.model.combat.state import Board, Unit
+from referee.model.events import EventLog
+from referee.proofs.core import Vars
+
+from ...rulebook import Vector
+from ...trail import clauses_applied
+from ...wire import PROTOCOL
+from .codec import encode_observation, encode_scenario, unit_to_json
+from .kinds import KINDS
+from .run import observe
+from .templates import Template
+
+METHOD = ("Z3 branch discovery over the templates each combat action kind declares (one vector per branch of "
+          "every tagged model function), plus the hand-written BOUNDARY_CASES; every expected observation "
+          "computed by running the model")
+
+#: The Z3 resource limit per branch query (machine independent, like the proofs).
+RLIMIT = 4_000_000
+#: A wall-clock safety net only: Z3's nonlinear arithmetic does not always honour the rlimit.
+#: A query stopped by it counts as unknown, never as covered.
+SAFETY_TIMEOUT_MS = 120_000
+
+
+#: Bounds on every variable, by field name: small, readable, and inside what the strategies draw.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "max_vitality": (1, 300),
+    "armor": (-400, 3000),
+    "ignore_charges": (0, 3),
+    "subrogated": (0, 4),
+    "insurance": (0, 4),
+    "vessels": (0, 2),
+    "shield": (0, 10000),
+    "cap": (0, 300),
+    "shield_multiplier": (1, 3),
+    "rune_tick_reduction": (0, 30),
+    "forge_tick_reduction": (0, 30),
+    "thorns": (0, 30),
+    "riposte": (0, 30),
+    "retort": (0, 30),
+    "redirect_cap": (0, 100),
+    "adrenaline": (0, 20),
+    "momentum": (0, 20),
+    "bolster": (0, 20),
+    "bloodletting_reduction": (0, 20),
+    "amount": (-30, 3000),
+    "cost": (-10, 400),
+}
+
+
+#: Wider bounds, tried only for a branch no scenario inside ``BOUNDS`` takes: the model's guards
+#: against a negative Shield, cap or multiplier are branches too, and deserve a vector.
+RELAXED: dict[str, tuple[int, int]] = {"shield": (-5, 10000), "shield_multiplier": (-1, 3), "redirect_cap": (-5, 100),
+                                       "cap": (-5, 300)}
+
+
+def validity(variables: Vars, relaxed: bool = False) -> list[Any]:
+    """The constraints that make a board a valid scenario (every unit's numbers in bounds)."""
+    import z3
+
+    bounds = {**BOUNDS, **RELAXED} if relaxed else BOUNDS
+    out = []
+    units: dict[str, dict[str, Any]] = {}
+    for name, term in variables.created.items():
+        owner, _, attribute = name.rpartition(".")
+        units.setdefault(owner, {})[attribute] = term
+        if attribute in bounds and z3.is_int(term):
+            low, high = bounds[attribute]
+            out += [term >= low, term <= high]
+    for owner, values in units.items():
+        alive = values.get("alive", True)
+        vitality, maximum = values.get("vitality"), values.get("max_vitality")
+        if vitality is not None and maximum is not None:
+            out.append(z3.If(alive, z3.And(vitality >= 1, vitality <= maximum), vitality == 0) if is_symbolic(alive)
+                       else (z3.And(vitality >= 1, vitality <= maximum) if alive else vitality == 0))
+        kinds = [values[k] for k in ("is_tool", "is_hub", "is_boss") if k in values and is_symbolic(values[k])]
+        if len(kinds) > 1:
+            out.append(z3.AtMost(*kinds, 1))
+        if "shield" in values and is_symbolic(alive):
+            out.append(z3.Implies(z3.Not(alive), values["shield"] == 0))
+    return out
+
+
+def templates() -> list[Template]:
+    """Every template the combat action kinds declare, in kind order."""
+    return [t for kind in KINDS.values() for t in kind.extra.get("templates", list)()]
+
+
+# --------------------------------------------------------------------------------------
+# Branch discovery
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a symbolic branch is decided: the tagged function and the model source line."""
+
+    function: str
+    clauses: tuple[str, ...]
+    line: str  # module:lineno of the model code that asked
+    what: str  # "ite" or "event:<name>"
+
+    @property
+    def key(self) -> str:
+        return f"{self.function}@{self.line}:{self.what}"
+
+
+def _model_caller(frame: Any) -> str:
+    """The first frame outside ``arith`` that led here: the model line deciding the branch."""
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("referee.model") and not module.endswith(".arith"):
+            return f"{module.removeprefix('referee.model.')}:{frame.f_lineno}"
+        frame = frame.f_back
+    return "?"
+
+
+def discover(template: Template) -> tuple[Vars, list[Any], list[tuple[Site, Any]]]:
+    """Run a template symbolically; its variables, side conditions and branch points."""
+    from referee.model import arith
+
+    load_all_model_modules()
+    codes = {}
+    for functions in IMPLEMENTATIONS.values():
+        for function in functions:
+            code = getattr(function, "__code__", None)
+            if code is not None:
+                codes[code] = (f"{function.__module__.removeprefix('referee.model.')}.{function.__name__}",
+                               tuple(str(c) for c in clauses_of(function)))
+    ite_code, emit_code = arith.ite.__code__, EventLog.emit.__code__
+    variables = Vars()
+    points: list[tuple[Site, Any]] = []
+    stack: list[Any] = []
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        code = frame.f_code
+        if event == "call":
+            if code in codes:
+                stack.append((frame, codes[code]))
+            elif (code is ite_code or code is emit_code) and stack:
+                condition = frame.f_locals.get("condition" if code is ite_code else "when")
+                if is_symbolic(condition):
+                    name, ids = stack[-1][1]
+                    what = "ite" if code is ite_code else f"event:{frame.f_locals.get('name')}"
+                    points.append((Site(name, ids, _model_caller(frame.f_back), what), condition))
+        elif event == "return" and stack and stack[-1][0] is frame:
+            stack.pop()
+
+    with symbolic() as context:
+        board, action = template.build(variables)
+        kind = KINDS[action["kind"]]
+        previous = sys.getprofile()
+        sys.setprofile(profile)
+        try:
+            if template.symbolic_run is not None:
+                template.symbolic_run(board, action)
+            else:
+                kind.run(board, action, DEFAULT)
+        finally:
+            sys.setprofile(previous)
+    return variables, list(context.side_conditions), points
+
+
+def _values(variables: Vars, model: Any, ctx: Any) -> dict[str, Any]:
+    import z3
+
+    values = {}
+    for name, term in variables.created.items():
+        value = model.eval(term.translate(ctx), model_completion=True)
+        values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
+    return values
+
+
+@dataclass
+class Coverage:
+    covered: dict[str, str] = field(default_factory=dict)  # branch (key + polarity) -> vector path
+    unreachable: set[str] = field(default_factory=set)
+    unknown: set[str] = field(default_factory=set)
+    sites: dict[str, Site] = field(default_factory=dict)
+    failed_templates: list[str] = field(default_factory=list)
+
+    def branches(self) -> list[str]:
+        return sorted(f"{key}={polarity}" for key in self.sites for polarity in ("true", "false"))
+
+    def open_branches(self) -> list[str]:
+        return [b for b in self.branches() if b not in self.covered and b not in self.unreachable]
+
+    def manifest(self, paths: dict[str, str]) -> dict[str, Any]:
+        """The manifest's ``branches`` section, each covered branch with its vector's path."""
+        covered = {branch: paths.get(branch, "") for branch in self.covered}
+        return {
+            "total": len(self.branches()),
+            "covered": dict(sorted(covered.items())),
+            "unreachable": sorted(self.unreachable),
+            "unknown": sorted(self.unknown),
+            "templates_not_run": self.failed_templates,
+            "note": "unreachable: Z3 proved no scenario of any template takes the branch, within the bounds "
+                    "of referee.rulebooks.combat.vectors.BOUNDS widened by RELAXED",
+        }
+
+
+#: The first clause of each branch site found so far: the folder its vectors are filed in.
+_SITE_CLAUSE: dict[str, str] = {}
+
+
+def _concrete_vector(template: Template, values: dict[str, Any], branch: str) -> Vector:
+    board, action = template.build(Vars(values))
+    scenario = encode_scenario(board, [action], DEFAULT)
+    board, events, steps = observe(scenario)
+    site = branch.rsplit("=", 1)[0]
+    return Vector(scenario, encode_observation(board, events), clauses_applied(steps), branch, template.name,
+                  primary=_SITE_CLAUSE.get(site, ""))
+
+
+def generate(progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Coverage]:
+    """Every branch vector Z3 can find across the templates, then the boundary cases."""
+    import z3
+
+    say = progress or (lambda text: None)
+    vectors: list[Vector] = []
+    coverage = Coverage()
+    chosen = [t for t in templates() if only is None or t.name.startswith(only)]
+    for template in chosen:
+        start = time.perf_counter()
+        try:
+            variables, side, points = discover(template)
+        except Exception as error:  # a template the symbolic run cannot take: report, go on
+            first_line = str(error).splitlines()[0][:160] if str(error) else ""
+            say(f"  {template.name}: symbolic run failed ({type(error).__name__}: {first_line})")
+            coverage.failed_templates.append(template.name)
+            continue
+        # A fresh Z3 context per template: Z3's speed on these nonlinear queries depends on
+        # what the process asked before (measured: 17 s alone, no answer in 12 minutes after
+        # the proof tests had run in the same process), and the rlimit does not always stop it.
+        ctx = z3.Context()
+        solvers = {}
+        for relaxed in (False, True):
+            solvers[relaxed] = z3.Solver(ctx=ctx)
+            solvers[relaxed].set("rlimit", RLIMIT)
+            solvers[relaxed].set("random_seed", 0)
+            solvers[relaxed].set("timeout", SAFETY_TIMEOUT_MS)
+            solvers[relaxed].add(
+                *[(z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx) for f in [*side, *validity(variables, relaxed)]]
+            )
+        models: list[Any] = []
+        found = 0
+        for site, condition in points:
+            coverage.sites.setdefault(site.key, site)
+            _SITE_CLAUSE.setdefault(site.key, site.clauses[0] if site.clauses else "")
+            for polarity in ("true", "false"):
+                branch = f"{site.key}={polarity}"
+                if branch in coverage.covered:
+                    continue
+                goal = (condition if polarity == "true" else z3.Not(condition)).translate(ctx)
+                model = next((m for m in models if z3.is_true(m.eval(goal, model_completion=True))), None)
+                answer = "sat" if model is not None else None
+                for relaxed in (False, True):
+                    if model is not None:
+                        break
+                    solver = solvers[relaxed]
+                    solver.push()
+                    solver.add(goal)
+                    result = solver.check()
+                    if result == z3.sat:
+                        model, answer = solver.model(), "sat"
+                        if not relaxed:
+                            models.append(model)
+                    else:
+                        answer = "unsat" if result == z3.unsat else "unknown"
+                    solver.pop()
+                if answer == "sat":
+                    values = _values(variables, model, ctx)
+                    try:
+                        vector = _concrete_vector(template, values, branch)
+                    except Exception as error:
+                        say(f"  {template.name}: {branch}: the model refused Z3's input ({error})")
+                        coverage.unknown.add(branch)
+                        continue
+                    vectors.append(vector)
+                    coverage.covered[branch] = ""
+                    found += 1
+                elif answer == "unsat":
+                    coverage.unreachable.add(branch)
+                else:
+                    coverage.unknown.add(branch)
+        say(f"  {template.name}: {len(points)} branch points, {found} new vectors ({time.perf_counter() - start:.1f} s)")
+    coverage.unreachable -= set(coverage.covered)
+    coverage.unknown -= set(coverage.covered)
+    coverage.unreachable -= coverage.unknown
+    if only is None:
+        vectors += boundary_vectors()
+    return vectors, coverage
+
+
+# --------------------------------------------------------------------------------------
+# Hand-written boundary cases
+# --------------------------------------------------------------------------------------
+
+
+def _scenario(units: list[dict[str, Any]], actions: list[dict[str, Any]]) -> dict[str, Any]:
+    board = Board(tuple(Unit(**u) for u in units))
+    return {"protocol": PROTOCOL, "ruleset": DEFAULT.to_json(), "board": [unit_to_json(u) for u in board.units],
+            "actions": actions}
+
+
+def _hit(amount: int, target: str = "a", source: str | None = "b", kind: str = "damage", lane: str = "hit") -> dict:
+    return {"kind": kind, "target": target, "amount": amount, "source": source, "damage_kind": lane,
+            "allows_dormant": False, "riposte_rolls": [True]}
+
+
+ENEMY = {"uid": "b", "side": 1, "col": 1}
+
+#: Boundary cases, by hand: where engines go wrong. Each: (name, units, actions).
+BOUNDARY_CASES: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
+    ("armor-exact-third-87-into-81", [{"uid": "a", "armor": 81}, ENEMY], [_hit(87)]),
+    ("armor-one-below-exact-third", [{"uid": "a", "armor": 81}, ENEMY], [_hit(86)]),
+    ("armor-one-above-exact-third", [{"uid": "a", "armor": 81}, ENEMY], [_hit(88)]),
+    ("armor-square-minus-one", [{"uid": "a", "armor": 80}, ENEMY], [_hit(87)]),
+    ("armor-square-plus-one", [{"uid": "a", "armor": 82}, ENEMY], [_hit(87)]),
+    ("armor-flat-step-exact", [{"uid": "a", "armor": 25}, ENEMY], [_hit(50)]),
+    ("armor-zero", [{"uid": "a", "armor": 0}, ENEMY], [_hit(40)]),
+    ("armor-negative-mirror", [{"uid": "a", "armor": -81}, ENEMY], [_hit(29)]),
+    ("armor-negative-non-square", [{"uid": "a", "armor": -7}, ENEMY], [_hit(33)]),
+    ("insurance-24", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(24)]),
+    ("insurance-25", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(25)]),
+    ("insurance-26", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(26)]),
+    ("insurance-50-two-points", [{"uid": "a", "insurance": 2}, ENEMY], [_hit(50)]),
+    ("subrogated-26-payback", [{"uid": "a", "subrogated": 1, "insurance": 1}, ENEMY], [_hit(26)]),
+    ("cap-equal-to-damage", [{"uid": "a", "has_cap": True, "cap": 40}, ENEMY], [_hit(40)]),
+    ("cap-one-below-damage", [{"uid": "a", "has_cap": True, "cap": 39}, ENEMY], [_hit(40)]),
+    ("vitality-equal-to-damage", [{"uid": "a", "vitality": 40}, ENEMY], [_hit(40)]),
+    ("vitality-one-above-damage", [{"uid": "a", "vitality": 41}, ENEMY], [_hit(40)]),
+    ("defy-death-exact-lethal", [{"uid": "a", "vitality": 40, "defy_death": True}, ENEMY], [_hit(40)]),
+    ("zero-damage", [{"uid": "a"}, ENEMY], [_hit(0)]),
+    ("negative-damage", [{"uid": "a"}, ENEMY], [_hit(-5)]),
+    ("empty-shield", [{"uid": "a", "shield": 0}, ENEMY], [_hit(30)]),
+    ("shield-exactly-covers", [{"uid": "a", "shield": 30}, ENEMY], [_hit(30)]),
+    ("shield-one-short", [{"uid": "a", "shield": 29}, ENEMY], [_hit(30)]),
+    ("full-shield", [{"uid": "a", "shield": 10000}, ENEMY], [_hit(30)]),
+    ("shield-multiplier-break-odd", [{"uid": "a", "shield": 5}, {**ENEMY, "shield_multiplier": 2}], [_hit(10)]),
+    ("burn-ignores-armor", [{"uid": "a", "armor": 400}, ENEMY], [_hit(20, lane="burn")]),
+    ("prismbroken-odd-tick", [{"uid": "a", "prismbroken": True, "rune_tick_reduction": 3}, ENEMY],
+     [_hit(7, lane="venom")]),
+    ("dormant-discards", [{"uid": "a", "dormant": True}, ENEMY], [_hit(30)]),
+    ("dormant-tick-lands", [{"uid": "a", "dormant": True}, ENEMY], [_hit(30, lane="burn")]),
+    ("cost-equal-to-vitality", [{"uid": "a", "vitality": 30, "shield": 50}],
+     [{"kind": "cost", "payer": "a", "amount": 30, "cost_kind": "bloodletting", "beneficiary": None}]),
+    ("cost-over-vitality-interest", [{"uid": "a", "vitality": 30}],
+     [{"kind": "cost", "payer": "a", "amount": 31, "cost_kind": "interest", "beneficiary": None}]),
+    ("cost-zero", [{"uid": "a"}], [{"kind": "cost", "payer": "a", "amount": 0, "cost_kind": "bloodletting",
+                                     "beneficiary": None}]),
+    ("cost-negative", [{"uid": "a"}], [{"kind": "cost", "payer": "a", "amount": -5, "cost_kind": "interest",
+                                         "beneficiary": None}]),
+    ("self-destruct-with-shield-and-defy", [{"uid": "a", "shield": 20, "defy_death": True}],
+     [{"kind": "cost", "payer": "a", "amount": 0, "cost_kind": "self_destruct", "beneficiary": None}]),
+    ("thorns-on-insurance-swallowed-hit", [{"uid": "a", "insurance": 1, "thorns": 3, "retort": 4}, ENEMY],
+     [_hit(20, kind="hit")]),
+    ("reflect-5-percent-floor", [{"uid": "a", "is_boss": True, "reflect": True}, ENEMY], [_hit(39, kind="hit")]),
+]
+
+
+def boundary_vectors() -> list[Vector]:
+    """The hand-written boundary cases, each expected observation from the model."""
+    out = []
+    for name, units, actions in BOUNDARY_CASES:
+        if any(a["kind"] not in KINDS for a in actions):
+            continue
+        scenario = _scenario(units, actions)
+        board, events, steps = observe(scenario)
+        clauses = clauses_applied(steps)
+        out.append(Vector(scenario, encode_observation(board, events), clauses, f"boundary: {name}", "boundary",
+                          primary=clauses[0] if clauses else "", label=name))
+    return out

@@ -1,0 +1,209 @@
+"""The wire format ``referee/1`` that every rulebook shares: versions, errors, events.
+
+A *scenario* is a rulebook's starting state, its readings (the ruleset) and a short list of
+actions, each carrying every chance roll it needs; an *observation* is what an engine reports
+after running it: the final state and the ordered events. Both are plain JSON objects with a
+``"protocol": "referee/1"`` field; ``docs/protocol.md`` is the reference. What the state and
+the actions look like is each rulebook's own codec (``referee/rulebooks/<name>/codec.py``);
+this module holds only what they share.
+
+Decoding never raises a bare ``KeyError`` or ``TypeError``: every problem is a
+:class:`ProtocolError` whose message starts with the path of the offending field, for
+example ``scenario.board[2].armor: expected integer, got "7"``. The same checks classify
+an engine's answer (a wrong type is a schema violation, an absent field a missing field),
+so they are written by hand rather than delegated to a JSON Schema validator, which would
+cost a millisecond per observation; a test holds the two in agreement.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.model.events import EVENT_NAMES, Event
+
+PROTOCOL = "referee/1"
+
+
+class ProtocolError(ValueError):
+    """A scenario or observation that does not follow the protocol.
+
+    ``path`` names the field (``observation.board[1].shield``); ``kind`` is one of
+    ``schema`` (a value of the wrong type or shape) and ``missing`` (an absent field).
+    """
+
+    def __init__(self, path: str, message: str, kind: str = "schema") -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.kind = kind
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def check_value(path: str, value: Any, expected: str) -> Any:
+    """Return ``value`` if it has the JSON type ``expected``; else raise naming ``path``."""
+    ok = {
+        "integer": lambda v: type(v) is int,
+        "boolean": lambda v: type(v) is bool,
+        "string": lambda v: type(v) is str,
+        "uid?": lambda v: v is None or type(v) is str,
+        "string?": lambda v: v is None or type(v) is str,
+        "booleans": lambda v: type(v) is list and all(type(x) is bool for x in v),
+    }[expected]
+    if not ok(value):
+        shown = json.dumps(value) if _type_name(value) in ("string", "integer", "boolean", "null") else _type_name(value)
+        wanted = {"uid?": "string or null", "string?": "string or null", "booleans": "array of booleans"}.get(
+            expected, expected
+        )
+        raise ProtocolError(path, f"expected {wanted}, got {shown}")
+    return value
+
+
+def require_object(path: str, value: Any) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise ProtocolError(path, f"expected object, got {_type_name(value)}")
+    return value
+
+
+def require_list(path: str, value: Any) -> list[Any]:
+    if type(value) is not list:
+        raise ProtocolError(path, f"expected array, got {_type_name(value)}")
+    return value
+
+
+def require(path: str, data: dict[str, Any], key: str) -> Any:
+    if key not in data:
+        raise ProtocolError(f"{path}.{key}", "missing", kind="missing")
+    return data[key]
+
+
+def check_protocol(path: str, data: dict[str, Any]) -> None:
+    version = require(path, data, "protocol")
+    if version != PROTOCOL:
+        raise ProtocolError(f"{path}.protocol", f"expected {PROTOCOL!r}, got {json.dumps(version)}")
+
+
+# --------------------------------------------------------------------------------------
+# Events: one vocabulary for every rulebook (referee.model.events)
+# --------------------------------------------------------------------------------------
+
+#: Event fields and their JSON types.
+EVENT_FIELDS: dict[str, str] = {"name": "string", "unit": "uid?", "amount": "integer", "other": "uid?", "detail": "string?"}
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    return event.to_json()
+
+
+def event_from_json(path: str, data: Any) -> Event:
+    data = require_object(path, data)
+    values = {}
+    for name, kind in EVENT_FIELDS.items():
+        if name not in data:
+            if name == "name":
+                raise ProtocolError(f"{path}.name", "missing", kind="missing")
+            continue
+        values[name] = check_value(f"{path}.{name}", data[name], kind)
+    unknown = [key for key in data if key not in EVENT_FIELDS]
+    if unknown:
+        raise ProtocolError(f"{path}.{unknown[0]}", f"unknown event field (known: {', '.join(EVENT_FIELDS)})")
+    if values["name"] not in EVENT_NAMES:
+        raise ProtocolError(f"{path}.name", f"unknown event name {values['name']!r}")
+    return Event(**values)
+
+
+#: JSON Schema fragments of the field types the codecs use.
+SCHEMA_TYPES = {
+    "integer": {"type": "integer"},
+    "boolean": {"type": "boolean"},
+    "string": {"type": "string"},
+    "uid?": {"type": ["string", "null"]},
+    "string?": {"type": ["string", "null"]},
+    "booleans": {"type": "array", "items": {"type": "boolean"}},
+}
+
+def event_schema() -> dict[str, Any]:
+    properties = {name: dict(SCHEMA_TYPES[kind]) for name, kind in EVENT_FIELDS.items()}
+    properties["name"] = {"type": "string", "enum": sorted(EVENT_NAMES)}
+    return {"type": "object", "properties": properties, "required": ["name"], "additionalProperties": False}
+
+
+
+# --------------------------------------------------------------------------------------
+# Decoded scenarios and observations, whatever the rulebook
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A decoded scenario: the rulebook's starting state, its readings and the actions.
+
+    ``state`` and ``rules`` are the rulebook's own model objects (a combat ``Board`` and
+    ``Ruleset``, a ``PlayState`` and ``PlayRules``); ``actions`` are decoded JSON objects.
+    """
+
+    rulebook: str
+    state: Any
+    rules: Any
+    actions: tuple[dict[str, Any], ...]
+    id: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A decoded observation: the final state and the events (``None`` when not reported)."""
+
+    state: Any
+    events: tuple[Event, ...] | None
+    id: str | None = None
+
+
+def check_known(path: str, data: dict[str, Any], known: tuple[str, ...] | set[str], what: str) -> None:
+    """Raise naming the first key of ``data`` not in ``known``."""
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise ProtocolError(f"{path}.{unknown[0]}", f"unknown {what} field (known: {', '.join(sorted(known) if isinstance(known, set) else known)})")
+
+
+def decode_id(path: str, data: dict[str, Any]) -> str | None:
+    """The optional ``id`` a scenario carries and its observation echoes."""
+    sid = data.get("id")
+    if sid is not None:
+        check_value(f"{path}.id", sid, "string")
+    return sid
+
+
+def decode_events(path: str, data: dict[str, Any], needed: bool) -> tuple[Event, ...] | None:
+    """An observation's ``events`` (required when ``needed``; else read only when present)."""
+    if not (needed or "events" in data):
+        return None
+    raw = require_list(f"{path}.events", require(path, data, "events"))
+    return tuple(event_from_json(f"{path}.events[{i}]", e) for i, e in enumerate(raw))
+
+
+def observation_envelope(sid: str | None, body: dict[str, Any], events: tuple[Event, ...] | list[Event]) -> dict[str, Any]:
+    """An encoded observation: the protocol, the id, the rulebook's state fields, the events."""
+    out: dict[str, Any] = {"protocol": PROTOCOL}
+    if sid is not None:
+        out["id"] = sid
+    out.update(body)
+    out["events"] = [event_to_json(e) for e in events]
+    return out
