@@ -362,8 +362,21 @@ def load(name: str) -> types.ModuleType:
         module.__file__ = str(mutant.path)
         code = compile(mutated_source(mutant), f"<{mutant.source}, mutant {name}>", "exec")
         exec(code, module.__dict__)
+        if not hasattr(module, "run"):  # a mutated play engine: combat scenarios go to the clean engine
+            module.run = _either_rulebook(module.run_play)
         _LOADED[name] = module
     return _LOADED[name]
+
+
+def _either_rulebook(run_play: Any) -> Any:
+    """A play mutant's ``run``: play scenarios to the mutated play engine, combat ones to a clean engine.
+
+    The clean engine is built from its source, like every mutant, so this module imports no engine.
+    """
+    clean = types.ModuleType("referee.examples.engine_clean")
+    clean.__file__ = str(ENGINE_SOURCE)
+    exec(compile(ENGINE_SOURCE.read_text(), clean.__file__, "exec"), clean.__dict__)
+    return lambda scenario: run_play(scenario) if scenario.get("rulebook") == "play" else clean.run(scenario)
 
 
 def __getattr__(name: str) -> Any:

@@ -232,9 +232,12 @@ def _concrete_vector(template: Template, values: dict[str, Any], branch: str) ->
     board, action = template.build(Vars(values))
     scenario = encode_scenario(board, [action], DEFAULT)
     board, events, steps = observe(scenario)
-    site = branch.rsplit("=", 1)[0]
-    return Vector(scenario, encode_observation(board, events), clauses_applied(steps), branch, template.name,
-                  primary=_SITE_CLAUSE.get(site, ""))
+    clauses = clauses_applied(steps)
+    # filed under the clause of the branch's function when the concrete run applies it (a symbolic
+    # run evaluates both sides of an ``ite``, so the function may lie on the path not taken)
+    site_clause = _SITE_CLAUSE.get(branch.rsplit("=", 1)[0], "")
+    primary = site_clause if site_clause in clauses else (clauses[0] if clauses else "")
+    return Vector(scenario, encode_observation(board, events), clauses, branch, template.name, primary=primary)
 
 
 def generate(progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Coverage]:
