@@ -11,6 +11,8 @@ import typer
 
 from referee.model.combat.ruleset import Ruleset
 
+from .engines import DEFAULT_ENGINE_BUDGET
+
 
 def parse_ruleset(options: list[str] | None) -> Ruleset:
     """``--ruleset name=value`` pairs to a Ruleset (integers where the option is one)."""
@@ -74,8 +76,14 @@ def register(app: typer.Typer) -> None:
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
         ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="a ruleset option name=value (repeatable)"),
         max_actions: int = typer.Option(2, "--max-actions", help="actions per scenario (1..N)"),
-        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario before the engine counts as hung"),
+        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario before the engine counts as hung (> 0)"),
         batch: int = typer.Option(32, "--batch", help="scenarios per batch sent to a JSON-lines engine"),
+        engine_budget: float = typer.Option(
+            DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine, in all"
+        ),
+        in_process: bool = typer.Option(
+            False, "--in-process", help="call the --python engine in this process (faster; os._exit in it ends the run)"
+        ),
         json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
         database: str = typer.Option(".referee/examples", "--database", help="Hypothesis example database directory ('' for none)"),
@@ -84,21 +92,25 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
         from .compare import Comparison
-        from .engines import EngineStartError, make_engine
+        from .engines import EngineStartError, install_termination_handler, make_engine
         from .harness import CheckOptions, check, replay
 
+        if backend != "hypothesis" and not python:
+            typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
+            raise typer.Exit(2)
         try:
             comparison = Comparison.from_options(compare_mode, fields, events)
             chosen_ruleset, chosen_play_rules = parse_rules(ruleset)
             chosen_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
-            the_engine = make_engine(python, engine, timeout, batch)
+            # CrossHair runs the engine symbolically: it must be called in this process.
+            the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
+                                     in_process=in_process or backend != "hypothesis")
         except ValueError as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
-        if backend != "hypothesis" and not python:
-            typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
-            raise typer.Exit(2)
-        command = _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions)
+        install_termination_handler()
+        command = _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
+                                 timeout=timeout, batch=batch, in_process=in_process)
         options = CheckOptions(
             examples=examples,
             seed=seed,
@@ -131,15 +143,33 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(report.to_json(), indent=2))
         else:
             typer.echo(report.text())
-        raise typer.Exit(0 if report.ok else 1)
+        raise typer.Exit(exit_code(report))
 
 
-def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions) -> str:
+#: Exit codes of ``referee check``: pass, divergence, usage error, engine fault.
+EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT = 0, 1, 2, 3
+
+
+def exit_code(report) -> int:
+    """0 pass, 1 the engine disagrees with the model, 3 an engine fault (a non-deterministic engine is one)."""
+    if report.ok:
+        return EXIT_PASS
+    return EXIT_ENGINE_FAULT if report.status in ("fault", "nondeterministic") else EXIT_DIVERGENCE
+
+
+def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
+                   timeout: float = 5.0, batch: int = 32, in_process: bool = False) -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
     if engine:
         words += ["--engine", engine]
+    if timeout != 5.0:
+        words += ["--timeout", f"{timeout:g}"]
+    if batch != 32:
+        words += ["--batch", str(batch)]
+    if in_process:
+        words += ["--in-process"]
     words += ["--examples", str(examples)]
     if kinds:
         words += ["--kinds", kinds]
