@@ -45,6 +45,8 @@ def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
     """JUnit XML: one test case per report (per action kind or per run)."""
     from xml.sax.saxutils import escape, quoteattr
 
+    from .junit import xml_text
+
     failures = sum(1 for r in reports if not r.ok)
     seconds = sum(r.seconds for r in reports)
     lines = [
@@ -53,10 +55,10 @@ def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
         f'time="{seconds:.3f}">',
     ]
     for r in reports:
-        name = quoteattr(f"{r.engine} [{', '.join(r.kinds)}]")
+        name = quoteattr(xml_text(f"{r.engine} [{', '.join(r.kinds)}]", 1000))
         lines.append(f'<testcase classname="referee.check" name={name} time="{r.seconds:.3f}">')
         if not r.ok:
-            lines.append(f"<failure message={quoteattr(r.status)}>{escape(r.text())}</failure>")
+            lines.append(f"<failure message={quoteattr(r.status)}>{escape(xml_text(r.text()))}</failure>")
         lines.append("</testcase>")
     lines.append("</testsuite></testsuites>")
     Path(path).parent.mkdir(parents=True, exist_ok=True)

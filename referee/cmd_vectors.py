@@ -103,6 +103,8 @@ def register(app: typer.Typer) -> None:
 def _write_junit(path: str, per_clause: dict[str, list]) -> None:
     from xml.sax.saxutils import escape, quoteattr
 
+    from .junit import xml_text
+
     failures = sum(1 for rs in per_clause.values() if any(r.status != "pass" for r in rs))
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              f'<testsuites><testsuite name="referee vectors" tests="{len(per_clause)}" failures="{failures}">']
@@ -111,7 +113,7 @@ def _write_junit(path: str, per_clause: dict[str, list]) -> None:
         bad = [r for r in rs if r.status != "pass"]
         if bad:
             text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
-            lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(text)}</failure>")
+            lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(xml_text(text))}</failure>")
         lines.append("</testcase>")
     lines.append("</testsuite></testsuites>")
     Path(path).parent.mkdir(parents=True, exist_ok=True)

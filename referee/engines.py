@@ -92,7 +92,7 @@ class EngineFault:
 
 def shown_lines(detail: str, first: int = 4, last: int = 12, width: int = 300) -> list[str]:
     """The first and the last lines of a detail (a Node engine's error line comes first), each cut to ``width``."""
-    lines = detail.rstrip().splitlines()
+    lines = detail.rstrip().split("\n")  # not splitlines(): a stray \x0b or \x1c in stderr is no line break
     if len(lines) > first + last:
         lines = lines[:first] + [f"... ({len(lines) - first - last} lines not shown)"] + lines[-last:]
     return [line if len(line) <= width else line[:width] + "..." for line in lines]
@@ -204,7 +204,7 @@ class PythonEngine(Engine):
 
     def __init__(self, function: Callable[[dict[str, Any]], Any] | str, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.function = load_callable(function) if isinstance(function, str) else function
-        self.name = function if isinstance(function, str) else getattr(function, "__qualname__", "python engine")
+        self.name = function if isinstance(function, str) else _callable_name(function)
         self.timeout = check_timeout(timeout)
         self._alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
@@ -242,6 +242,13 @@ class PythonEngine(Engine):
 
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
         return [self.run_one(s) for s in scenarios]
+
+
+def _callable_name(function: Any) -> str:
+    """``module:qualname``: two engines' functions both called ``run`` are not the same engine."""
+    qualname = getattr(function, "__qualname__", None) or type(function).__qualname__
+    module = getattr(function, "__module__", None)
+    return f"{module}:{qualname}" if module else qualname
 
 
 def _plain_answer(answer: Any, scenario: dict[str, Any]) -> Answer:
@@ -648,9 +655,15 @@ def install_termination_handler() -> None:
         return
 
     def on_signal(signum: int, frame: Any) -> None:
+        # Not SystemExit: Hypothesis would wrap it, and the run's own clean-up may wait on the engine.
         kill_all()
-        sys.stderr.write(f"referee: stopped by signal {signum}; engine processes killed\n")
-        raise SystemExit(128 + signum)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os.write(2, f"referee: stopped by signal {signum}; engine processes killed\n".encode())
+        os._exit(128 + signum)
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
