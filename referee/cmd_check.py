@@ -148,15 +148,20 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(exit_code(report))
 
 
-#: Exit codes of ``referee check``: pass, divergence, usage error, engine fault.
-EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT = 0, 1, 2, 3
+#: Exit codes of ``referee check``: pass, divergence, usage error, engine fault, model defect.
+EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT, EXIT_MODEL = 0, 1, 2, 3, 4
 
 
 def exit_code(report) -> int:
-    """0 pass, 1 the engine disagrees with the model, 3 an engine fault (a non-deterministic engine is one)."""
+    """0 pass; 1 the engine disagrees with the model; 2 an invalid input scenario (``--replay``);
+    3 an engine fault (a non-deterministic engine is one); 4 the model could not run a scenario."""
     if report.ok:
         return EXIT_PASS
-    return EXIT_ENGINE_FAULT if report.status in ("fault", "nondeterministic") else EXIT_DIVERGENCE
+    if report.status in ("fault", "nondeterministic"):
+        return EXIT_ENGINE_FAULT
+    if report.status == "model-error":
+        return EXIT_USAGE if report.error.startswith("invalid scenario") else EXIT_MODEL
+    return EXIT_DIVERGENCE
 
 
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,

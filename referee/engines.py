@@ -224,6 +224,7 @@ class PythonEngine(Engine):
             answer = self.function(_copy(scenario))
             flags["active"] = False
         except _Timeout:
+            flags["active"] = False  # a repeat of the alarm must not interrupt the harness itself
             return EngineFault("hang", f"no answer within {self.timeout:g} s (--timeout)", scenario)
         except (Exception, SystemExit) as error:  # an engine calling sys.exit() crashed too
             tb = traceback.format_exc()

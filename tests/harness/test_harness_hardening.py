@@ -340,3 +340,10 @@ def test_the_replay_command_keeps_timeout_and_batch(in_tmp):
             "--timeout", "2.5", "--batch", "4", "--json"]
     replay = json.loads(CliRunner().invoke(app, args).output)["replay"]
     assert "--timeout 2.5 --batch 4" in replay
+
+
+def test_an_invalid_replay_scenario_is_a_usage_error_not_a_divergence(in_tmp):
+    (in_tmp / "bad.json").write_text(json.dumps({"protocol": PROTOCOL, "board": "nope", "actions": []}))
+    result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--replay", "bad.json"])
+    assert result.exit_code == 2, result.output
+    assert "invalid scenario" in result.output and "Traceback" not in result.output
