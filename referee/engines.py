@@ -227,8 +227,8 @@ class PythonEngine(Engine):
             flags["active"] = False  # a repeat of the alarm must not interrupt the harness itself
             return EngineFault("hang", f"no answer within {self.timeout:g} s (--timeout)", scenario)
         except (Exception, SystemExit) as error:  # an engine calling sys.exit() crashed too
-            tb = traceback.format_exc()
-            return EngineFault("crash", f"the engine raised {type(error).__name__}: {error}", scenario, tb)
+            tb = bounded_text(traceback.format_exc())
+            return EngineFault("crash", f"the engine raised {type(error).__name__}: {_cut(str(error))}", scenario, tb)
         finally:
             flags["active"] = False
             if self._alarm:
@@ -275,8 +275,8 @@ _LIVE: weakref.WeakSet[SubprocessEngine] = weakref.WeakSet()
 class StreamCapture:
     """The head and the tail of a byte stream, and its total size; never more in memory."""
 
-    def __init__(self, head: int = STDERR_HEAD, tail: int = STDERR_TAIL) -> None:
-        self.head_size, self.tail_size = head, tail
+    def __init__(self, head: int = STDERR_HEAD, tail: int = STDERR_TAIL, what: str = "stderr") -> None:
+        self.head_size, self.tail_size, self.what = head, tail, what
         self.head = bytearray()
         self.tail = bytearray()
         self.total = 0
@@ -301,8 +301,19 @@ class StreamCapture:
         left_out = total - len(head) - len(tail)
         if left_out <= 0:
             return (head + tail).decode("utf-8", "replace")
-        middle = f"\n[... {left_out:,} bytes of stderr left out; {total:,} bytes in all ...]\n"
+        middle = f"\n[... {left_out:,} bytes of {self.what} left out; {total:,} bytes in all ...]\n"
         return head.decode("utf-8", "replace") + middle + tail.decode("utf-8", "replace")
+
+
+def _cut(text: str, limit: int = 500) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+
+
+def bounded_text(text: str) -> str:
+    """``text``'s head and tail as :class:`StreamCapture` keeps them (a RecursionError's traceback is long)."""
+    capture = StreamCapture(what="traceback")
+    capture.feed(text.encode("utf-8", "replace"))
+    return capture.text()
 
 
 def _pump(fd: int, on_data: Callable[[bytes], bool], on_end: Callable[[], None], stop: threading.Event) -> None:

@@ -18,7 +18,7 @@ import sys
 import traceback
 from typing import Any
 
-from referee.engines import WORKER_FAULT, load_callable, non_json_path
+from referee.engines import WORKER_FAULT, _cut, bounded_text, load_callable, non_json_path
 
 
 def answer_line(function: Any, scenario: Any) -> str:
@@ -26,7 +26,7 @@ def answer_line(function: Any, scenario: Any) -> str:
     try:
         answer = function(scenario)
     except (Exception, SystemExit) as error:  # an engine calling sys.exit() crashed too
-        return _fault("crash", f"the engine raised {type(error).__name__}: {error}", traceback.format_exc())
+        return _fault("crash", f"the engine raised {type(error).__name__}: {_cut(str(error))}", bounded_text(traceback.format_exc()))
     try:
         return json.dumps(answer, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as error:

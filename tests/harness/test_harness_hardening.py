@@ -347,3 +347,14 @@ def test_an_invalid_replay_scenario_is_a_usage_error_not_a_divergence(in_tmp):
     result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--replay", "bad.json"])
     assert result.exit_code == 2, result.output
     assert "invalid scenario" in result.output and "Traceback" not in result.output
+
+
+def _raise_a_megabyte(scenario: dict) -> dict:
+    raise ValueError("x" * 2**20)
+
+
+def test_a_huge_exception_is_kept_bounded_in_message_and_traceback():
+    fault = PythonEngine(_raise_a_megabyte).run_one(scenario(0))
+    assert fault.kind == "crash" and fault.message.endswith("(1,048,576 characters)") and len(fault.message) < 1000
+    assert len(fault.detail) < 16 * 1024 and "bytes of traceback left out" in fault.detail
+    assert fault.detail.startswith("Traceback")
