@@ -202,13 +202,19 @@ class PythonEngine(Engine):
     what the worker process (:func:`python_worker`) is for.
     """
 
-    def __init__(self, function: Callable[[dict[str, Any]], Any] | str, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, function: Callable[[dict[str, Any]], Any] | str, timeout: float = DEFAULT_TIMEOUT,
+                 engine_budget: float = DEFAULT_ENGINE_BUDGET) -> None:
         self.function = load_callable(function) if isinstance(function, str) else function
         self.name = function if isinstance(function, str) else _callable_name(function)
         self.timeout = check_timeout(timeout)
+        self.engine_budget = check_timeout(engine_budget, "--engine-budget")
+        self.spent = 0.0  # seconds spent in the engine, in all
         self._alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
     def run_one(self, scenario: dict[str, Any]) -> Answer:
+        if self.spent >= self.engine_budget:
+            return EngineFault("hang", f"not run: the run's engine time is spent ({self.spent:.1f} s of "
+                                       f"--engine-budget {self.engine_budget:g} s)", scenario)
         flags = {"active": True, "fired": False}
         previous = None
         if self._alarm:
@@ -234,6 +240,7 @@ class PythonEngine(Engine):
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
+            self.spent += time.perf_counter() - started
         if flags["fired"]:
             took = time.perf_counter() - started
             message = (f"no answer within {self.timeout:g} s (--timeout): it answered after {took:.1f} s, "
@@ -726,7 +733,7 @@ def make_engine(python: str | None, command: str | None, timeout: float, batch_s
     check_timeout(engine_budget, "--engine-budget")
     if python:
         if in_process:
-            return PythonEngine(python, timeout=timeout)
+            return PythonEngine(python, timeout=timeout, engine_budget=engine_budget)
         return python_worker(python, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
     if in_process:
         raise ValueError("--in-process applies to a --python engine only")

@@ -358,3 +358,15 @@ def test_a_huge_exception_is_kept_bounded_in_message_and_traceback():
     assert fault.kind == "crash" and fault.message.endswith("(1,048,576 characters)") and len(fault.message) < 1000
     assert len(fault.detail) < 16 * 1024 and "bytes of traceback left out" in fault.detail
     assert fault.detail.startswith("Traceback")
+
+
+def _slow(scenario: dict) -> dict:
+    time.sleep(0.15)
+    return clean_engine(scenario)
+
+
+def test_an_in_process_engine_is_held_to_the_engine_budget_too():
+    engine = PythonEngine(_slow, timeout=1, engine_budget=0.4)
+    results = [engine.run_one(scenario(i)) for i in range(6)]
+    assert not isinstance(results[0], EngineFault)
+    assert all(isinstance(r, EngineFault) and "engine time is spent" in r.message for r in results[3:])
