@@ -370,3 +370,19 @@ def test_an_in_process_engine_is_held_to_the_engine_budget_too():
     results = [engine.run_one(scenario(i)) for i in range(6)]
     assert not isinstance(results[0], EngineFault)
     assert all(isinstance(r, EngineFault) and "engine time is spent" in r.message for r in results[3:])
+
+
+def test_vectors_run_with_a_dead_engine_fails_fast_not_once_per_vector(tmp_path):
+    vector = {"scenario": {k: v for k, v in scenario(0).items() if k != "id"},
+              "expected": clean_engine(scenario(0)), "clauses": ["combat:500.2c"]}
+    (tmp_path / "v.json").write_text(json.dumps(vector))
+    entries = [{"path": "v.json", "clauses": ["combat:500.2c"]} for _ in range(200)]
+    (tmp_path / "manifest.json").write_text(json.dumps({"format": "referee-vectors/1", "vectors": entries}))
+    started = time.monotonic()
+    result = CliRunner().invoke(app, ["vectors", "run", str(tmp_path), "--engine", faulty_command("exitstart", 1),
+                                      "--batch", "8", "--json"])
+    assert time.monotonic() - started < 10
+    assert result.exit_code == 3, result.output[-2000:]
+    failed = json.loads(result.output)["failed"]
+    assert len(failed) == 200 and "dead start" in failed[0]["detail"]
+    assert all("not run" in f["detail"] for f in failed[1:])
