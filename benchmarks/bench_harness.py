@@ -4,8 +4,8 @@ Run: ``python benchmarks/bench_harness.py [--examples N] [--kill-budget N] [--sk
 
 Printed figures:
 
-* scenarios checked per second, in-process (``--python``) and over JSON lines
-  (``--engine``, with batching), against plain Hypothesis drawing the same scenarios
+* scenarios checked per second, in-process (``--python --in-process``), in a worker
+  process (``--python``, batched) and over JSON lines (``--engine``, with batching), against plain Hypothesis drawing the same scenarios
   for a no-op engine (the target: the harness within 2x of that baseline);
 * for every seeded mutant, the scenarios and seconds until ``referee check`` killed it
   (the target: every mutant in under 30 s), with the clause it breaks.
@@ -23,7 +23,7 @@ import time
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
-from referee.engines import PythonEngine, SubprocessEngine, python_command
+from referee.engines import PythonEngine, SubprocessEngine, python_command, python_worker
 from referee.examples.mutants import MUTANTS, load
 from referee.harness import CheckOptions, check
 from referee.strategies import scenarios
@@ -124,9 +124,13 @@ def main(argv: list[str] | None = None) -> int:
         base1 = baseline(n)
         print(f"  no-op engine, plain Hypothesis, batch 1:     {base1:8.1f} scenarios/s")
         rate, status = throughput(PythonEngine("referee.examples.engine:run"), n)
-        print(f"  in-process (--python), batch 1:              {rate:8.1f} scenarios/s  ({rate / base1:.2f}x baseline, {status})")
+        print(f"  in-process (--python --in-process), batch 1: {rate:8.1f} scenarios/s  ({rate / base1:.2f}x baseline, {status})")
         base32 = baseline(n, 32)
         print(f"  no-op engine, plain Hypothesis, batch 32:    {base32:8.1f} scenarios/s")
+        with python_worker("referee.examples.engine:run", batch_size=32) as engine:
+            worker, status = throughput(engine, n)
+        print(f"  worker process (--python), batch 32:         {worker:8.1f} scenarios/s  ({worker / base32:.2f}x baseline, "
+              f"{worker / rate:.2f}x in-process, {status})")
         with SubprocessEngine(python_command("referee.examples.engine"), batch_size=32) as engine:
             rate, status = throughput(engine, n)
         print(f"  JSON lines (--engine), batch 32:             {rate:8.1f} scenarios/s  ({rate / base32:.2f}x baseline, {status})")

@@ -25,6 +25,7 @@ MARK = {True: "✓", False: "·", None: "?"}
 SHORT = {"modeled": "mod", "encoded": "enc", "proved": "prv", "tested": "tst", "documented": "doc"}
 STATUS_HELP = "one of: modeled, encoded, proved, tested, documented"
 PROOFS_HELP = "a recorded proof run (default: .referee/proofs.json in the repository, as `referee prove` records it)"
+STATE_DIR_HELP = "the folder `referee prove --state-dir` recorded its run in (default: .referee/ at the repository root)"
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -32,14 +33,14 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def _load(proofs: Path | None) -> Any:
+def _load(proofs: Path | None, state_dir: Path | None = None) -> Any:
     from referee.specs.catalogue import CatalogueError, trace
     from referee.specs.register import RegisterError
 
     if proofs is not None and not proofs.is_file():
         _fail(f"proof results file not found: {proofs}")
     try:
-        return trace(proofs)
+        return trace(proofs, state_dir=state_dir)
     except (CatalogueError, RegisterError) as error:
         _fail(str(error))
 
@@ -77,6 +78,7 @@ def list_clauses(
     status: str | None = typer.Option(None, "--status", help=f"only clauses that have this status ({STATUS_HELP})"),
     missing: str | None = typer.Option(None, "--missing", help=f"only clauses that lack this status ({STATUS_HELP})"),
     proofs: Path | None = typer.Option(None, "--proofs", help=PROOFS_HELP),
+    state_dir: Path | None = typer.Option(None, "--state-dir", help=STATE_DIR_HELP),
 ) -> None:
     """List the clauses of both rulebooks and what traces to each."""
     from referee.specs.catalogue import STATUSES
@@ -84,7 +86,7 @@ def list_clauses(
     _check_choice(rulebook, RULEBOOKS, "--rulebook")
     _check_choice(status, STATUSES, "--status")
     _check_choice(missing, STATUSES, "--missing")
-    result = _load(proofs)
+    result = _load(proofs, state_dir)
     rows = [
         row
         for row in result.clauses
@@ -96,6 +98,8 @@ def list_clauses(
         json.dump([row.to_json() for row in rows], sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         _report_problems(result, Console(stderr=True))
+        if result.stale:
+            Console(stderr=True).print(f"[yellow]warning:[/] {escape(result.stale)}", highlight=False)
         return
 
     console = Console()
@@ -120,7 +124,8 @@ def list_clauses(
     legend = ", ".join(f"{short} {name}" for name, short in SHORT.items())
     console.print(f"{legend}.  ✓ has it   · lacks it   ? unknown", style="dim", highlight=False)
     for note in result.notes:
-        console.print(f"note: {escape(note)}", style="dim", highlight=False)
+        stale = note == result.stale
+        console.print(f"{'warning' if stale else 'note'}: {escape(note)}", style="yellow" if stale else "dim", highlight=False)
     _report_problems(result, Console(stderr=True))
 
 
@@ -128,6 +133,7 @@ def show_clause(
     clause: str = typer.Argument(..., help="a clause id, e.g. combat:500.1-7 (or 500.1-7 when unambiguous)"),
     as_json: bool = typer.Option(False, "--json", help="the clause's record as JSON"),
     proofs: Path | None = typer.Option(None, "--proofs", help=PROOFS_HELP),
+    state_dir: Path | None = typer.Option(None, "--state-dir", help=STATE_DIR_HELP),
 ) -> None:
     """Follow one clause to its model code, theorems, tests, doc places and register entries."""
     from referee.specs.catalogue import STATUSES, load_catalogue, resolve_clause_id
@@ -136,7 +142,7 @@ def show_clause(
         clause_id = resolve_clause_id(clause, load_catalogue())
     except ClauseIdError as error:
         _fail(str(error))
-    result = _load(proofs)
+    result = _load(proofs, state_dir)
     row = result.by_id()[clause_id]
     if as_json:
         record = row.to_json()
@@ -224,10 +230,11 @@ def register(app: typer.Typer) -> None:
         status: str | None = typer.Option(None, "--status", help=f"only clauses that have this status ({STATUS_HELP})"),
         missing: str | None = typer.Option(None, "--missing", help=f"only clauses that lack it ({STATUS_HELP})"),
         proofs: Path | None = typer.Option(None, "--proofs", help=PROOFS_HELP),
+        state_dir: Path | None = typer.Option(None, "--state-dir", help=STATE_DIR_HELP),
     ) -> None:
         """List every clause with its status: modeled, encoded, proved, tested, documented."""
         if ctx.invoked_subcommand is None:
-            list_clauses(as_json, rulebook, status, missing, proofs)
+            list_clauses(as_json, rulebook, status, missing, proofs, state_dir)
 
     clauses_app.command("show")(show_clause)
     app.add_typer(clauses_app, name="clauses")

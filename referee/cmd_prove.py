@@ -21,6 +21,7 @@ from rich.table import Table
 from referee.junit import write_junit
 from referee.proofs import runner
 from referee.proofs.core import Verdict
+from referee.specs.proof_record import code_stamp, record_path, write_record
 
 #: Exit codes.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -58,10 +59,14 @@ def prove_command(
     record: Path | None = typer.Option(
         None,
         "--record",
-        help="Also save the JSON document here. Default: .referee/proofs.json (where `referee clauses` reads "
-        "'proved') for a complete run; a -k run is saved only where --record says.",
+        help="Also save the JSON document here. Default: proofs.json in the state dir (where `referee clauses` "
+        "reads 'proved') for a complete run; a -k run is saved only where --record says.",
     ),
     no_record: bool = typer.Option(False, "--no-record", help="Do not save the run."),
+    state_dir: Path | None = typer.Option(
+        None, "--state-dir", help="Where the run is recorded (default: .referee/ at the repository root, whatever "
+        "the current directory; ./.referee/ for a plain install)."
+    ),
 ) -> None:
     """Prove every theorem (with vacuity and mutant checks) and check the helpers' contracts."""
     err = Console(stderr=True)
@@ -85,8 +90,9 @@ def prove_command(
     if junit is not None:
         _write_junit(junit, suite)
     document = _json_document(suite, report, problems, pattern)
+    document["code"] = code_stamp()  # `referee clauses` says when the code changed since
     if record is None and pattern is None:
-        record = DEFAULT_RECORD  # a partial run must not replace the record of a complete one
+        record = record_path(state_dir)  # a partial run must not replace the record of a complete one
     if record is not None and not no_record:
         _save_record(record, document, err)
     if json_output:
@@ -97,15 +103,10 @@ def prove_command(
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
 
 
-#: Where a complete run is recorded for `referee clauses`.
-DEFAULT_RECORD = Path(".referee") / "proofs.json"
-
-
 def _save_record(path: Path, document: dict[str, Any], err: Console) -> None:
-    """Save the run for `referee clauses`; a path that cannot be written is reported, not fatal."""
+    """Save the run for `referee clauses` (atomically); a path that cannot be written is reported, not fatal."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(document, indent=2) + "\n")
+        write_record(path, document)
     except OSError as error:
         err.print(f"[yellow]warning:[/] could not record the run in {path}: {error}", highlight=False)
 

@@ -8,6 +8,8 @@ from typing import Optional
 
 import typer
 
+from .engines import DEFAULT_ENGINE_BUDGET
+
 
 def register(app: typer.Typer) -> None:
     vectors_app = typer.Typer(help="Conformance vectors: export them, or replay them through an engine.", no_args_is_help=True)
@@ -52,14 +54,16 @@ def register(app: typer.Typer) -> None:
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name"),
-        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario"),
+        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario (> 0)"),
         batch: int = typer.Option(64, "--batch", help="scenarios per batch for a JSON-lines engine"),
+        engine_budget: float = typer.Option(DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine"),
+        in_process: bool = typer.Option(False, "--in-process", help="call the --python engine in this process"),
         json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write JUnit XML (one test case per clause)"),
     ) -> None:
         """Replay exported vectors through an engine and report per clause."""
         from .compare import Comparison
-        from .engines import EngineStartError, make_engine
+        from .engines import EngineStartError, install_termination_handler, make_engine
         from .vectors import run_vectors
 
         if not (folder / "manifest.json").is_file():
@@ -67,7 +71,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         try:
             comparison = Comparison.from_options(compare_mode, fields, events)
-            the_engine = make_engine(python, engine, timeout, batch)
+            the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process)
+            install_termination_handler()
             with the_engine:
                 the_engine.start()
                 results = run_vectors(folder, the_engine, comparison)
@@ -98,11 +103,14 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"  ... and {len(failed) - 20} more")
         if junit:
             _write_junit(junit, per_clause)
-        raise typer.Exit(1 if failed else 0)
+        # 1: some vector diverges; 3: no divergence, but the engine faulted (crash, hang, ...).
+        raise typer.Exit(0 if not failed else 1 if any(r.status == "mismatch" for r in failed) else 3)
 
 
 def _write_junit(path: str, per_clause: dict[str, list]) -> None:
     from xml.sax.saxutils import escape, quoteattr
+
+    from .junit import xml_text
 
     failures = sum(1 for rs in per_clause.values() if any(r.status != "pass" for r in rs))
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
@@ -112,7 +120,7 @@ def _write_junit(path: str, per_clause: dict[str, list]) -> None:
         bad = [r for r in rs if r.status != "pass"]
         if bad:
             text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
-            lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(text)}</failure>")
+            lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(xml_text(text))}</failure>")
         lines.append("</testcase>")
     lines.append("</testsuite></testsuites>")
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -8,24 +8,46 @@ engine so that the rest of the batch still runs.
 
 JSON lines: the engine reads one scenario per line on stdin and writes one observation
 per line on stdout, in the same order, flushing after each. The harness writes a whole
-batch before it reads, on a writer thread, while a reader thread drains stdout, so a
-large batch cannot deadlock on full pipes. stderr goes to a temporary file; its tail is
-attached to every fault.
+batch before it reads, on a writer thread, while reader threads drain stdout and stderr,
+so a large batch cannot deadlock on full pipes. Every pipe is a raw file descriptor owned
+by its thread and polled with a short ``select``, so the harness never blocks on a pipe
+that some other process holds open (a wrapper script's daemon keeping stdout open).
+
+The program runs in its own process group (``start_new_session``); the whole group is
+killed on a timeout, a fault, the end of the run and a ``SIGTERM`` to referee
+(:func:`install_termination_handler`). Of its stderr the harness keeps the first and
+the last few KiB and the total size (:class:`StreamCapture`), never the whole stream.
+
+A program that gives no answer at all to the first scenario after it was started (it
+hangs, or exits at once) is a *dead start*: it is not restarted again, and every later
+scenario of the run is a fault at once, instead of one restart and one timeout each. The
+whole run's waiting on the engine is bounded too (``engine_budget``).
+
+``--python package.module:function`` runs the function in a worker process
+(``referee.worker``, a small JSON-lines shim), so that a hang the function itself catches,
+an ``os._exit``, or a non-JSON value is a fault like any other. :class:`PythonEngine` calls
+a function in-process instead (``--in-process``; the pytest plugin and the CrossHair
+backend need it): faster, but an engine that calls ``os._exit`` ends the harness with it.
 """
 
 from __future__ import annotations
 
+import atexit
+import errno
 import importlib
 import json
+import math
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
+import time
 import traceback
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +58,17 @@ FAULT_KINDS = ("crash", "hang", "garbage", "schema", "missing")
 DEFAULT_TIMEOUT = 5.0
 #: The first answer after (re)starting a subprocess may also wait for the engine's startup.
 STARTUP_GRACE = 20.0
+#: The whole run may wait this many seconds on the engine, in all (``--engine-budget``).
+DEFAULT_ENGINE_BUDGET = 900.0
+#: Of an engine's stderr, the first and the last this many bytes are kept (and the total size).
+STDERR_HEAD = 4096
+STDERR_TAIL = 8192
+#: A stdout line longer than this is garbage (the harness stops reading it).
+MAX_LINE_BYTES = 64 * 1024 * 1024
+#: How often the threads and the waiting loop look up from a pipe (seconds).
+POLL = 0.05
+#: The key of a fault line written by ``referee.worker`` instead of an observation.
+WORKER_FAULT = "__referee_worker_fault__"
 
 
 @dataclass
@@ -45,19 +78,31 @@ class EngineFault:
     kind: str  # one of FAULT_KINDS
     message: str
     scenario: dict[str, Any] | None = None
-    detail: str = ""  # stderr tail, traceback, the offending line
+    detail: str = ""  # stderr head and tail, traceback, the offending line
 
     def describe(self) -> str:
         text = f"engine fault ({self.kind}): {self.message}"
         if self.detail:
-            text += "\n" + "\n".join("    " + line for line in self.detail.rstrip().splitlines()[-12:])
+            text += "\n" + "\n".join("    " + line for line in shown_lines(self.detail))
         return text
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "message": self.message, "scenario": self.scenario, "detail": self.detail}
 
 
+def shown_lines(detail: str, first: int = 4, last: int = 12, width: int = 300) -> list[str]:
+    """The first and the last lines of a detail (a Node engine's error line comes first), each cut to ``width``."""
+    lines = detail.rstrip().split("\n")  # not splitlines(): a stray \x0b or \x1c in stderr is no line break
+    if len(lines) > first + last:
+        lines = lines[:first] + [f"... ({len(lines) - first - last} lines not shown)"] + lines[-last:]
+    return [line if len(line) <= width else line[:width] + "..." for line in lines]
+
+
 Answer = dict[str, Any] | EngineFault
+
+
+class EngineStartError(RuntimeError):
+    """The engine program could not be started at all (a usage error, not a fault)."""
 
 
 class Engine:
@@ -82,6 +127,13 @@ class Engine:
         self.close()
 
 
+def check_timeout(timeout: float, option: str = "--timeout") -> float:
+    """A per-scenario timeout must be a positive, finite number of seconds (0 is not 'off')."""
+    if not isinstance(timeout, (int, float)) or not math.isfinite(timeout) or timeout <= 0:
+        raise ValueError(f"{option} {timeout!r}: expected a positive number of seconds (there is no 'off')")
+    return float(timeout)
+
+
 def _copy(value: Any) -> Any:
     """A deep copy of plain JSON data (the engine may mutate what it is given)."""
     if type(value) is dict:
@@ -89,6 +141,31 @@ def _copy(value: Any) -> Any:
     if type(value) is list:
         return [_copy(v) for v in value]
     return value
+
+
+def non_json_path(value: Any, path: str = "observation", depth: int = 0) -> str | None:
+    """Where ``value`` holds something JSON cannot carry (a Decimal, a set, NaN), or None."""
+    if depth > 200:
+        return f"{path}: nested deeper than 200 levels"
+    if value is None or isinstance(value, (bool, int, str)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{path}: {value!r} is not a JSON number"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{path}: key {key!r} is a {type(key).__name__}, not a string"
+            found = non_json_path(item, f"{path}.{key}", depth + 1)
+            if found:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            found = non_json_path(item, f"{path}[{i}]", depth + 1)
+            if found:
+                return found
+        return None
+    return f"{path}: a {type(value).__name__} ({value!r:.60}) is not a JSON value"
 
 
 class _Timeout(BaseException):
@@ -118,43 +195,228 @@ class PythonEngine(Engine):
     """An in-process engine: a callable from a scenario dict to an observation dict.
 
     A raised exception is a ``crash`` fault; a call running past ``timeout`` seconds is
-    interrupted (by ``SIGALRM``, on the main thread) and is a ``hang`` fault.
+    interrupted (by ``SIGALRM``, on the main thread, repeated every 0.1 s so that one bare
+    ``except:`` in the engine does not defeat it) and is a ``hang`` fault, as is a call that
+    returns after swallowing every interrupt. A value JSON cannot carry (a Decimal, a set)
+    is a ``schema`` fault. What no in-process engine can survive is ``os._exit``: that is
+    what the worker process (:func:`python_worker`) is for.
     """
 
-    def __init__(self, function: Callable[[dict[str, Any]], Any] | str, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, function: Callable[[dict[str, Any]], Any] | str, timeout: float = DEFAULT_TIMEOUT,
+                 engine_budget: float = DEFAULT_ENGINE_BUDGET) -> None:
         self.function = load_callable(function) if isinstance(function, str) else function
-        self.name = function if isinstance(function, str) else getattr(function, "__qualname__", "python engine")
-        self.timeout = timeout
+        self.name = function if isinstance(function, str) else _callable_name(function)
+        self.timeout = check_timeout(timeout)
+        self.engine_budget = check_timeout(engine_budget, "--engine-budget")
+        self.spent = 0.0  # seconds spent in the engine, in all
         self._alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
     def run_one(self, scenario: dict[str, Any]) -> Answer:
+        if self.spent >= self.engine_budget:
+            return EngineFault("hang", f"not run: the run's engine time is spent ({self.spent:.1f} s of "
+                                       f"--engine-budget {self.engine_budget:g} s)", scenario)
+        flags = {"active": True, "fired": False}
         previous = None
         if self._alarm:
             def on_alarm(signum: int, frame: Any) -> None:
-                raise _Timeout()
+                flags["fired"] = True
+                if flags["active"]:
+                    raise _Timeout()
 
             previous = signal.signal(signal.SIGALRM, on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.timeout)
+            signal.setitimer(signal.ITIMER_REAL, self.timeout, 0.1)
+        started = time.perf_counter()
         try:
             answer = self.function(_copy(scenario))
+            flags["active"] = False
         except _Timeout:
-            return EngineFault("hang", f"no answer within {self.timeout:g} s", scenario)
+            flags["active"] = False  # a repeat of the alarm must not interrupt the harness itself
+            return EngineFault("hang", f"no answer within {self.timeout:g} s (--timeout)", scenario)
         except (Exception, SystemExit) as error:  # an engine calling sys.exit() crashed too
-            tb = traceback.format_exc()
-            return EngineFault("crash", f"the engine raised {type(error).__name__}: {error}", scenario, tb)
+            tb = bounded_text(traceback.format_exc())
+            return EngineFault("crash", f"the engine raised {type(error).__name__}: {_cut(str(error))}", scenario, tb)
         finally:
+            flags["active"] = False
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
-        if not isinstance(answer, dict):
-            return EngineFault("schema", f"observation: expected a JSON object, got {type(answer).__name__}", scenario)
-        return answer
+            self.spent += time.perf_counter() - started
+        if flags["fired"]:
+            took = time.perf_counter() - started
+            message = (f"no answer within {self.timeout:g} s (--timeout): it answered after {took:.1f} s, "
+                       "having caught the harness's timeout interrupt (a bare except?)")
+            return EngineFault("hang", message, scenario)
+        return _plain_answer(answer, scenario)
 
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
         return [self.run_one(s) for s in scenarios]
 
 
+def _callable_name(function: Any) -> str:
+    """``module:qualname``: two engines' functions both called ``run`` are not the same engine."""
+    qualname = getattr(function, "__qualname__", None) or type(function).__qualname__
+    module = getattr(function, "__module__", None)
+    return f"{module}:{qualname}" if module else qualname
+
+
+def _plain_answer(answer: Any, scenario: dict[str, Any]) -> Answer:
+    """An in-process answer as the JSON it stands for, or a fault naming what JSON cannot carry."""
+    if not isinstance(answer, dict):
+        return EngineFault("schema", f"observation: expected a JSON object, got {type(answer).__name__}", scenario)
+    problem = non_json_path(answer)
+    if problem:
+        return EngineFault("schema", f"{problem} (an answer must be plain JSON data)", scenario)
+    return answer
+
+
+# --------------------------------------------------------------------------------------
+# Subprocess engines: process groups, raw pipes, bounded capture
+# --------------------------------------------------------------------------------------
+
 _EOF = object()
+_TOO_LONG = object()
+#: Every subprocess engine with a live process, for the termination handler.
+_LIVE: weakref.WeakSet[SubprocessEngine] = weakref.WeakSet()
+
+
+class StreamCapture:
+    """The head and the tail of a byte stream, and its total size; never more in memory."""
+
+    def __init__(self, head: int = STDERR_HEAD, tail: int = STDERR_TAIL, what: str = "stderr") -> None:
+        self.head_size, self.tail_size, self.what = head, tail, what
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self._lock = threading.Lock()
+
+    def feed(self, data: bytes) -> None:
+        with self._lock:
+            self.total += len(data)
+            room = self.head_size - len(self.head)
+            if room > 0:
+                self.head += data[:room]
+                data = data[room:]
+            if data:
+                self.tail += data[-self.tail_size:]
+                if len(self.tail) > 2 * self.tail_size:
+                    del self.tail[: len(self.tail) - self.tail_size]
+
+    def text(self) -> str:
+        """Head and tail, with what was left out between them said in bytes."""
+        with self._lock:
+            head, tail, total = bytes(self.head), bytes(self.tail[-self.tail_size:]), self.total
+        left_out = total - len(head) - len(tail)
+        if left_out <= 0:
+            return (head + tail).decode("utf-8", "replace")
+        middle = f"\n[... {left_out:,} bytes of {self.what} left out; {total:,} bytes in all ...]\n"
+        return head.decode("utf-8", "replace") + middle + tail.decode("utf-8", "replace")
+
+
+def _cut(text: str, limit: int = 500) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+
+
+def bounded_text(text: str) -> str:
+    """``text``'s head and tail as :class:`StreamCapture` keeps them (a RecursionError's traceback is long)."""
+    capture = StreamCapture(what="traceback")
+    capture.feed(text.encode("utf-8", "replace"))
+    return capture.text()
+
+
+def _pump(fd: int, on_data: Callable[[bytes], bool], on_end: Callable[[], None], stop: threading.Event) -> None:
+    """Read ``fd`` until EOF, ``stop``, or ``on_data`` returning False; close it; never block for long."""
+    try:
+        while not stop.is_set():
+            ready, _, _ = select.select([fd], [], [], POLL)
+            if not ready:
+                continue
+            data = os.read(fd, 1 << 16)
+            if not data or not on_data(data):
+                break
+    except (OSError, ValueError):
+        pass
+    finally:
+        _close_fd(fd)
+        on_end()
+
+
+def _close_fd(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
+class _LineSplitter:
+    """Bytes to decoded lines on a queue; a line past ``MAX_LINE_BYTES`` ends the stream."""
+
+    def __init__(self, lines: queue.Queue[Any]) -> None:
+        self.lines = lines
+        self.buffer = bytearray()
+        self.scanned = 0
+
+    def feed(self, data: bytes) -> bool:
+        self.buffer += data
+        while True:
+            at = self.buffer.find(b"\n", self.scanned)
+            if at < 0:
+                self.scanned = len(self.buffer)
+                if self.scanned > MAX_LINE_BYTES:
+                    self.lines.put(_TOO_LONG)
+                    return False
+                return True
+            line = bytes(self.buffer[: at + 1])
+            del self.buffer[: at + 1]
+            self.scanned = 0
+            self.lines.put(line.decode("utf-8", "replace"))
+
+    def end(self) -> None:
+        if self.buffer:
+            self.lines.put(bytes(self.buffer).decode("utf-8", "replace"))
+            self.buffer.clear()
+        self.lines.put(_EOF)
+
+
+def _write_all(fd: int, outbox: queue.Queue[bytes | None], stop: threading.Event) -> None:
+    """Write what arrives in ``outbox`` to ``fd`` (non-blocking, polled); close it on None or ``stop``."""
+    try:
+        os.set_blocking(fd, False)
+        while not stop.is_set():
+            try:
+                data = outbox.get(timeout=POLL)
+            except queue.Empty:
+                continue
+            if data is None:
+                return
+            view = memoryview(data)
+            while view and not stop.is_set():
+                _, ready, _ = select.select([], [fd], [], POLL)
+                if not ready:
+                    continue
+                try:
+                    view = view[os.write(fd, view):]
+                except BlockingIOError:
+                    continue
+    except OSError as error:  # EPIPE: the engine closed its stdin
+        if error.errno not in (errno.EPIPE, errno.EBADF):
+            raise
+    finally:
+        _close_fd(fd)
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the engine's process group (itself and whatever it started), then reap it."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, signal.SIGKILL)
+        else:  # pragma: no cover - not POSIX
+            process.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end
+        pass
 
 
 class SubprocessEngine(Engine):
@@ -167,105 +429,104 @@ class SubprocessEngine(Engine):
         batch_size: int = 32,
         env: dict[str, str] | None = None,
         cwd: str | None = None,
+        engine_budget: float = DEFAULT_ENGINE_BUDGET,
+        startup_grace: float = STARTUP_GRACE,
+        worker: bool = False,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ValueError("--engine: empty command")
         self.name = command if isinstance(command, str) else shlex.join(command)
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
+        self.engine_budget = check_timeout(engine_budget, "--engine-budget")
+        self.startup_grace = startup_grace
         self.batch_size = max(1, batch_size)
         self.env = env
         self.cwd = cwd
+        #: Lines of ``referee.worker`` may carry a fault instead of an observation.
+        self.worker = worker
         self.restarts = 0
-        self._process: subprocess.Popen[str] | None = None
+        self.spent = 0.0  # seconds waited on the engine, in all
+        #: Set at the first dead start: the fault every later scenario gets without a restart.
+        self.dead: EngineFault | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._fresh = True
 
     # -- process management ---------------------------------------------------------------
 
     def _start(self) -> None:
-        self._stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
         env = None if self.env is None else {**os.environ, **self.env}
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        stderr_r, stderr_w = os.pipe()
         try:
             self._process = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self._stderr,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-                env=env,
-                cwd=self.cwd,
+                self.argv, stdin=stdin_r, stdout=stdout_w, stderr=stderr_w, env=env, cwd=self.cwd,
+                start_new_session=True,
             )
         except OSError as error:
+            for fd in (stdin_w, stdout_r, stderr_r):
+                _close_fd(fd)
             raise EngineStartError(f"--engine {self.name!r}: cannot start: {error}") from None
+        finally:
+            for fd in (stdin_r, stdout_w, stderr_w):
+                _close_fd(fd)
+        _LIVE.add(self)
         self._lines: queue.Queue[Any] = queue.Queue()
-        self._outbox: queue.Queue[str | None] = queue.Queue()
-        process, lines, outbox = self._process, self._lines, self._outbox
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        self._stop_threads = threading.Event()
+        self._stderr = StreamCapture()
+        splitter = _LineSplitter(self._lines)
+        stderr_done = threading.Event()
+        self._stderr_done = stderr_done
 
-        def read() -> None:
-            assert process.stdout is not None
-            try:
-                for line in process.stdout:
-                    lines.put(line)
-            except (OSError, ValueError):  # the harness closed the pipe to restart a faulty engine
-                pass
-            lines.put(_EOF)
+        def keep_stderr(data: bytes) -> bool:
+            self._stderr.feed(data)
+            return True
 
-        def write() -> None:
-            assert process.stdin is not None
-            while True:
-                text = outbox.get()
-                if text is None:
-                    break
-                try:
-                    process.stdin.write(text)
-                    process.stdin.flush()
-                except (BrokenPipeError, OSError, ValueError):
-                    break
-
-        threading.Thread(target=read, daemon=True).start()
-        threading.Thread(target=write, daemon=True).start()
+        self._threads = [
+            threading.Thread(target=_pump, args=(stdout_r, splitter.feed, splitter.end, self._stop_threads), daemon=True),
+            threading.Thread(target=_pump, args=(stderr_r, keep_stderr, stderr_done.set, self._stop_threads), daemon=True),
+            threading.Thread(target=_write_all, args=(stdin_w, self._outbox, self._stop_threads), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
         self._fresh = True
 
-    def _stop(self) -> None:
+    def _stop(self, graceful: bool = True) -> None:
+        """End the engine: close its stdin and give it a second (when ``graceful``), then kill its group."""
         process = self._process
         self._process = None
         if process is None:
             return
-        self._outbox.put(None)
-        try:
-            if process.stdin:
-                process.stdin.close()
-        except OSError:
-            pass
-        try:
-            process.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        for stream in (process.stdout,):
+        if graceful:
+            self._outbox.put(None)  # the writer closes stdin once what is pending is written
             try:
-                stream and stream.close()
-            except OSError:
+                process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                pass
+        _kill_group(process)
+        self._stop_threads.set()
+        for thread in self._threads:
+            thread.join(timeout=2 * POLL + 0.5)
+        _LIVE.discard(self)
+
+    def kill(self) -> None:
+        """Kill the engine's process group at once (the termination handler's way out)."""
+        process = self._process
+        if process is not None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, AttributeError):
                 pass
 
-    def _kill(self) -> None:
-        if self._process is not None:
-            self._process.kill()
-        self._stop()
+    def _restart_after_fault(self) -> None:
+        self._stop(graceful=False)
         self.restarts += 1
 
-    def _stderr_tail(self) -> str:
-        try:
-            self._stderr.flush()
-            self._stderr.seek(0)
-            text = self._stderr.read()
-            self._stderr.seek(0, 2)
-        except (OSError, ValueError):
-            return ""
-        return "\n".join(text.rstrip().splitlines()[-20:])
+    def _stderr_text(self) -> str:
+        self._stderr_done.wait(timeout=0.2)  # what the engine wrote just before it ended
+        return self._stderr.text()
 
     def start(self) -> None:
         if self._process is None:
@@ -279,50 +540,158 @@ class SubprocessEngine(Engine):
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
         answers: list[Answer] = []
         while len(answers) < len(scenarios):
-            answers.extend(self._run_until_fault(scenarios[len(answers):]))
+            rest = scenarios[len(answers):]
+            if self.dead is not None:
+                answers.extend(self._not_run(s, self.dead) for s in rest)
+            elif self.spent >= self.engine_budget:
+                answers.extend(self._over_budget(s) for s in rest)
+            else:
+                answers.extend(self._run_until_fault(rest))
         return answers
+
+    def _not_run(self, scenario: dict[str, Any], dead: EngineFault) -> EngineFault:
+        message = f"not run: the engine is not restarted after a dead start (the first fault: {dead.message})"
+        return EngineFault(dead.kind, message, scenario, dead.detail)
+
+    def _over_budget(self, scenario: dict[str, Any]) -> EngineFault:
+        message = (f"not run: the run's engine time is spent ({self.spent:.1f} s waited of "
+                   f"--engine-budget {self.engine_budget:g} s)")
+        return EngineFault("hang", message, scenario)
 
     def _run_until_fault(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
         """Answers for a prefix of ``scenarios``, ending at the first fault (the engine is then restarted)."""
         if self._process is None or self._process.poll() is not None:
             if self._process is not None:
-                self._kill()
+                self._restart_after_fault()
             self._start()
-        self._outbox.put("".join(json.dumps(s, separators=(",", ":")) + "\n" for s in scenarios))
+        self._outbox.put(b"".join(json.dumps(s, separators=(",", ":")).encode() + b"\n" for s in scenarios))
         answers: list[Answer] = []
         for scenario in scenarios:
-            wait = self.timeout + (STARTUP_GRACE if self._fresh else 0.0)
-            try:
-                line = self._lines.get(timeout=wait)
-            except queue.Empty:
-                self._kill()
-                answers.append(EngineFault("hang", f"no answer within {self.timeout:g} s", scenario, self._stderr_tail()))
+            fresh = self._fresh
+            line, waited = self._next_line(fresh)
+            if line is None or line is _EOF:
+                fault = self._no_answer_fault(scenario, line, fresh, waited)
+                self._restart_after_fault()
+                if fresh:
+                    self.dead = fault
+                answers.append(fault)
                 return answers
             self._fresh = False
-            if line is _EOF:
-                code = self._process.wait() if self._process else None
-                tail = self._stderr_tail()
-                self._kill()
-                message = f"the engine exited (status {code}) before answering"
-                answers.append(EngineFault("crash", message, scenario, tail))
+            if line is _TOO_LONG:
+                self._restart_after_fault()
+                message = f"a stdout line longer than {MAX_LINE_BYTES:,} bytes (not read further)"
+                answers.append(EngineFault("garbage", message, scenario, self._stderr.text()))
                 return answers
             try:
                 answer = json.loads(line)
-            except ValueError:
-                self._kill()
+            except (ValueError, RecursionError):
+                tail = self._stderr.text()
+                self._restart_after_fault()
                 shown = line.rstrip("\n")
                 shown = shown if len(shown) <= 200 else shown[:200] + "..."
-                answers.append(EngineFault("garbage", f"not a JSON line: {shown!r}", scenario, self._stderr_tail()))
+                answers.append(EngineFault("garbage", f"not a JSON line: {shown!r}", scenario, tail))
                 return answers
+            if self.worker and isinstance(answer, dict) and isinstance(answer.get(WORKER_FAULT), dict):
+                fault = answer[WORKER_FAULT]
+                answers.append(EngineFault(str(fault.get("kind", "crash")), str(fault.get("message", "")), scenario,
+                                           str(fault.get("detail", ""))))
+                continue
             if not isinstance(answer, dict):
                 answers.append(EngineFault("schema", f"observation: expected a JSON object, got {type(answer).__name__}", scenario))
                 continue
             answers.append(answer)
         return answers
 
+    def _wait_for(self, fresh: bool) -> float:
+        wait = self.timeout + (self.startup_grace if fresh else 0.0)
+        return max(0.0, min(wait, self.engine_budget - self.spent))
 
-class EngineStartError(RuntimeError):
-    """The engine program could not be started at all (a usage error, not a fault)."""
+    def _next_line(self, fresh: bool) -> tuple[Any, float]:
+        """The next stdout line, ``_EOF`` (the engine ended), or None (no answer in time); and the seconds waited."""
+        wait = self._wait_for(fresh)
+        started = time.monotonic()
+        deadline = started + wait
+        line: Any = None
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            try:
+                line = self._lines.get(timeout=min(remaining, POLL))
+                break
+            except queue.Empty:
+                pass
+            if self._process is not None and self._process.poll() is not None:
+                # It exited; a process it started may still hold stdout open: do not wait for EOF.
+                try:
+                    line = self._lines.get(timeout=0.2)
+                except queue.Empty:
+                    line = _EOF
+                break
+        waited = time.monotonic() - started
+        self.spent += waited
+        return line, waited
+
+    def _no_answer_fault(self, scenario: dict[str, Any], line: Any, fresh: bool, waited: float) -> EngineFault:
+        startup = " (a freshly started engine's first answer)" if fresh else ""
+        if line is _EOF:
+            code = None
+            if self._process is not None:
+                try:
+                    code = self._process.wait(timeout=1)
+                except subprocess.TimeoutExpired:  # it closed stdout but goes on running
+                    pass
+            message = f"the engine exited (status {code}) before answering{startup}"
+            kind = "crash"
+        else:
+            parts = f"--timeout {self.timeout:g} s" + (f" + {self.startup_grace:g} s startup grace" if fresh else "")
+            message = f"no answer within {waited:.1f} s ({parts}){startup}"
+            if self.spent >= self.engine_budget:
+                message += f"; the run's --engine-budget of {self.engine_budget:g} s is spent"
+            kind = "hang"
+        if fresh:
+            message += "; a dead start: the engine is not restarted for the rest of the run"
+        return EngineFault(kind, message, scenario, self._stderr_text())
+
+
+# --------------------------------------------------------------------------------------
+# Ending the run cleanly
+# --------------------------------------------------------------------------------------
+
+
+def kill_all() -> None:
+    """Kill the process group of every live subprocess engine."""
+    for engine in list(_LIVE):
+        engine.kill()
+
+
+atexit.register(kill_all)
+
+
+def install_termination_handler() -> None:
+    """On SIGTERM or SIGHUP: kill every engine's process group, then exit with 128 + the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def on_signal(signum: int, frame: Any) -> None:
+        # Not SystemExit: Hypothesis would wrap it, and the run's own clean-up may wait on the engine.
+        kill_all()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os.write(2, f"referee: stopped by signal {signum}; engine processes killed\n".encode())
+        os._exit(128 + signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), on_signal)
+
+
+# --------------------------------------------------------------------------------------
+# Decoding answers, and making engines from the command line
+# --------------------------------------------------------------------------------------
 
 
 def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tuple[str, ...] | None, events_needed: bool):
@@ -344,15 +713,33 @@ def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tup
     return observation
 
 
-def make_engine(python: str | None, command: str | None, timeout: float, batch_size: int) -> Engine:
+def python_worker(spec: str, timeout: float = DEFAULT_TIMEOUT, batch_size: int = 32,
+                  engine_budget: float = DEFAULT_ENGINE_BUDGET) -> SubprocessEngine:
+    """``--python spec`` run in a worker process speaking JSON lines (``referee.worker``)."""
+    load_callable(spec)  # a spec that cannot be loaded is a usage error here, not a fault later
+    path = os.pathsep.join(p or os.getcwd() for p in sys.path)
+    engine = SubprocessEngine([sys.executable, "-m", "referee.worker", spec], timeout=timeout, batch_size=batch_size,
+                              env={"PYTHONPATH": path}, engine_budget=engine_budget, worker=True)
+    engine.name = spec
+    return engine
+
+
+def make_engine(python: str | None, command: str | None, timeout: float, batch_size: int, *,
+                in_process: bool = False, engine_budget: float = DEFAULT_ENGINE_BUDGET) -> Engine:
+    """The engine the command line names; a ValueError (a usage error) for a bad choice or value."""
     if bool(python) == bool(command):
         raise ValueError("give exactly one of --python package.module:function and --engine \"CMD ARGS\"")
+    check_timeout(timeout)
+    check_timeout(engine_budget, "--engine-budget")
     if python:
-        return PythonEngine(python, timeout=timeout)
-    return SubprocessEngine(command, timeout=timeout, batch_size=batch_size)
+        if in_process:
+            return PythonEngine(python, timeout=timeout, engine_budget=engine_budget)
+        return python_worker(python, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
+    if in_process:
+        raise ValueError("--in-process applies to a --python engine only")
+    return SubprocessEngine(command, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
 
 
 def python_command(module: str, *args: str) -> str:
     """A command line running ``python -m module`` with this interpreter."""
     return shlex.join([sys.executable, "-m", module, *args])
-

@@ -79,6 +79,8 @@ class CheckReport:
     kinds: tuple[str, ...] = ()
     #: Engine calls spent shrinking the failing scenario.
     shrink_calls: int = 0
+    #: A non-deterministic engine: its answers to the same scenario, run after run (``nondeterministic``).
+    observations: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -108,6 +110,7 @@ class CheckReport:
             ],
             "clauses": self.clauses,
             "fault": self.fault.to_json() if self.fault else None,
+            "observations": self.observations,
             "error": self.error,
             "replay": self.replay,
         }
@@ -126,6 +129,7 @@ class CheckReport:
             "mismatch": "FAIL: the engine disagrees with the model",
             "fault": "FAIL: engine fault",
             "model-error": "ERROR: the model could not run a scenario",
+            "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
         }[self.status]
         lines = [
             f"referee check: {head}",
@@ -144,6 +148,9 @@ class CheckReport:
             label = "scenario (shrunk)" if self.status == "mismatch" else "scenario"
             lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
             lines.append("  " + json.dumps(compact_scenario(self.scenario), separators=(", ", ": ")))
+        for observation in self.observations:
+            lines.append(f"  {observation['run']}: {observation['verdict']}: "
+                         + json.dumps(observation["answer"], separators=(", ", ": "))[:4000])
         if self.divergences:
             first, rest = self.divergences[0], self.divergences[1:]
             lines.append(f"first divergence: {first.describe()}")
@@ -214,12 +221,22 @@ def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tupl
 
 
 def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> bytes:
+    """The example database's key: the engine and every option that changes what is drawn or judged."""
     key = json.dumps(
         [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
-         {name: repr(rules) for name, rules in sorted(options.rules.items())}],
+         {name: repr(rules) for name, rules in sorted(options.rules.items())}]
+        + [repr(getattr(options, name)) for name in ("features", "without") if getattr(options, name, None)],
         sort_keys=True,
     )
     return hashlib.sha256(key.encode()).digest()
+
+
+def _key_database(run: Any, digest: bytes) -> None:
+    """Key the example database by ``digest``. Hypothesis reads the digest from the inner test
+    function (``function_digest(test.hypothesis.inner_test)``), so it is set on ``run`` itself,
+    before ``given`` wraps it; set on the wrapper, every engine shared one key and a passing run
+    of one engine erased another's saved failure."""
+    run._hypothesis_internal_add_digest = digest
 
 
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
@@ -227,7 +244,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import strategies as st
     from hypothesis.database import DirectoryBasedExampleDatabase
-    from hypothesis.errors import HypothesisWarning
+    from hypothesis.errors import Flaky, HypothesisWarning
 
     from .strategies import scenarios
 
@@ -250,6 +267,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             state["serial"] += 1
             scenario["id"] = f"s{state['serial']}"
         answers = engine.run_batch(batch_scenarios)
+        if state["failure"] is not None:  # Hypothesis runs the failing batch again: keep what it sees
+            state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
         for scenario, answer in zip(batch_scenarios, answers):
             state["count"] += 1
             verdict, detail = judge(scenario, answer, options.comparison)
@@ -259,6 +278,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
                 state["first"] = (state["count"], time.perf_counter() - start)
             if verdict == "mismatch":
                 state["failure"] = (scenario, detail)
+                state.setdefault("answers", []).append((scenario, answer))
                 raise _Mismatch(detail[0].describe())
             state["stop"] = (verdict, scenario, detail)
             raise _Stop()
@@ -281,8 +301,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     # Hypothesis' @seed would switch the example database off; the seed is set the way
     # @seed sets it, and the database stays on, so a stored failure is still replayed first.
     run._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    _key_database(run, _digest(engine, options, kinds))
     test = settings(**config)(given(strategy)(run))
-    test._hypothesis_internal_add_digest = _digest(engine, options, kinds)  # type: ignore[attr-defined]
 
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds)
     engine.start()  # an engine that cannot start at all is a usage error, raised here
@@ -302,6 +322,10 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
         except Exception as error:  # the trail is a courtesy; never lose the report for it
             report.error = f"(clause trail unavailable: {error})"
+    except Flaky:
+        if state["failure"] is None:
+            raise
+        _report_nondeterministic(engine, state, options, report)
     except _Stop:
         verdict, scenario, detail = state["stop"]
         report.status = verdict
@@ -319,6 +343,31 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     if not report.ok:
         report.replay = _replay(options, seed, report.scenario)
     return report
+
+
+def _report_nondeterministic(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:
+    """A divergence that did not come back when Hypothesis ran the same scenario again: the
+    engine keeps state across scenarios, or is random. Reported with every answer it gave to
+    that scenario (and one more run), unshrunk: shrinking needs a reproducible failure."""
+    scenario, divergences = state["failure"]
+    public = _public(scenario)
+    seen = [(sent, answer) for sent, answer in state.get("answers", []) if _public(sent) == public]
+    again = {**public, "id": scenario.get("id")}
+    seen.append((again, engine.run_batch([again])[0]))
+    report.status = "nondeterministic"
+    report.scenario = public
+    report.divergences = divergences
+    for n, (sent, answer) in enumerate(seen):
+        verdict, _ = judge(sent, answer, options.comparison)
+        shown = answer.to_json() if isinstance(answer, EngineFault) else answer
+        label = "first run" if n == 0 else "Hypothesis' rerun" if n < len(seen) - 1 else "one more run"
+        report.observations.append({"run": label, "verdict": "agrees with the model" if verdict == "ok" else verdict,
+                                    "answer": shown})
+    try:
+        first = divergences[0]
+        report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
+    except Exception as error:  # the trail is a courtesy; never lose the report for it
+        report.error = f"(clause trail unavailable: {error})"
 
 
 def _shrink(

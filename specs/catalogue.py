@@ -10,8 +10,11 @@ typed there: :func:`trace` computes it from what the code declares.
 * **encoded**: a theorem in :data:`referee.proofs.core.THEOREMS` names the clause, after every
   module under ``referee.proofs`` (recursively) is imported.
 * **proved**: read from a recorded proof run, never computed here (``clauses`` does not run the
-  provers). The run is the JSON document ``referee prove`` records in ``.referee/proofs.json``
-  (run from the repository root; the same document ``--json`` prints), or a path given explicitly. With no such file, ``proved`` is ``None``
+  provers). The run is the JSON document ``referee prove`` records in ``.referee/proofs.json`` at
+  the repository root whatever the current directory, or under ``--state-dir`` (the same document
+  ``--json`` prints; see :mod:`referee.specs.proof_record`), or a path given explicitly. A record
+  made for other code (its ``code.hash`` differs) is still read, with a note that it is stale.
+  With no such file, ``proved`` is ``None``
   (unknown) for every clause. With one, ``proved`` is ``True`` exactly when the clause has at least
   one theorem and *every* theorem now naming it is recorded with status ``proved`` (and, where
   the record has one, a ``satisfiable`` vacuity check); a theorem recorded otherwise
@@ -506,6 +509,8 @@ class Trace:
     import_errors: list[str]
     notes: list[str]
     proofs_file: Path | None
+    #: Why the recorded proof run does not describe the current code (None: it does, or there is none).
+    stale: str | None = None
 
     def by_id(self) -> dict[ClauseId, ClauseStatus]:
         return {status.id: status for status in self.clauses}
@@ -527,11 +532,18 @@ def _unknown_refs(kind: str, refs: dict[ClauseId, list[Ref]], catalogue: dict[Cl
     ]
 
 
-def trace(proofs_file: Path | None = None, *, root: Path | None | Callable[[], Path | None] = repo_root) -> Trace:
+def trace(
+    proofs_file: Path | None = None,
+    *,
+    root: Path | None | Callable[[], Path | None] = repo_root,
+    state_dir: Path | None = None,
+) -> Trace:
     """Compute every clause's status from the declarations in model/, proofs/, tests/ and docs/.
 
-    ``proofs_file`` is a recorded ``referee prove --json`` run; by default
-    ``<repo root>/.referee/proofs.json`` when it exists.
+    ``proofs_file`` is a recorded ``referee prove --json`` run; by default ``proofs.json`` in
+    ``state_dir`` (``referee prove --state-dir``), else ``<repo root>/.referee/proofs.json``, when
+    it exists (:mod:`referee.specs.proof_record`). A record whose code hash is not the current
+    code's adds a note saying it is stale.
     """
     if callable(root):
         root = root()
@@ -551,11 +563,18 @@ def trace(proofs_file: Path | None = None, *, root: Path | None | Callable[[], P
     if docs is None:
         notes.append("docs/ not found (not a source checkout): 'documented' is unknown")
 
-    if proofs_file is None and root is not None and (root / PROOFS_FILE).is_file():
-        proofs_file = root / PROOFS_FILE
+    from .proof_record import staleness
+
+    if proofs_file is None:
+        folder = state_dir if state_dir is not None else root / PROOFS_FILE.parent if root else Path.cwd() / PROOFS_FILE.parent
+        candidate = folder / PROOFS_FILE.name
+        proofs_file = candidate if candidate.is_file() else None
     results = read_proof_results(proofs_file) if proofs_file is not None else None
     if results is None:
         notes.append(f"no recorded proof run ({PROOFS_FILE}): 'proved' is unknown; `referee prove` records one")
+    stale = staleness(proofs_file) if results is not None else None
+    if stale is not None:
+        notes.append(stale)
 
     unknown = _unknown_refs("model", model, catalogue) + _unknown_refs("theorem", theorems, catalogue)
     unknown += test_problems + _unknown_refs("test", tests or {}, catalogue)
@@ -575,4 +594,4 @@ def trace(proofs_file: Path | None = None, *, root: Path | None | Callable[[], P
                 proof_results=results,
             )
         )
-    return Trace(table, unknown, model_errors + proof_errors, notes, proofs_file)
+    return Trace(table, unknown, model_errors + proof_errors, notes, proofs_file, stale)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import time
+import uuid
 from pathlib import Path
 
 import pytest
 
 HERE = Path(__file__).parent
+#: The environment variable that marks every process a harness test starts (and their children).
+TOKEN = "REFEREE_TEST_PROCESS_TOKEN"
 
 
 def faulty_command(mode: str, nth: int = 2) -> str:
@@ -56,3 +60,45 @@ def faulty_cmd():
 @pytest.fixture
 def engine_cmd():
     return engine_command
+
+
+def processes_marked(token: str) -> list[str]:
+    """Live processes whose environment holds ``TOKEN=token`` (any descendant, even one reparented
+    to init), and zombie children of this process: ``pid command`` each."""
+    needle = f"{TOKEN}={token}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+            environ = Path(f"/proc/{entry}/environ").read_bytes()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # gone meanwhile, or not ours
+        if (state != "Z" and needle in environ.split(b"\0")) or (state == "Z" and int(ppid) == os.getpid()):
+            found.append(f"{entry} ({state}) {command[:120]}")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def no_process_left_behind(monkeypatch):
+    """Every engine process a test starts, and every process those start, is gone after the test."""
+    if not Path("/proc/self/environ").exists():  # pragma: no cover - not Linux
+        yield
+        return
+    token = uuid.uuid4().hex
+    monkeypatch.setenv(TOKEN, token)
+    yield
+    deadline = time.monotonic() + 3
+    left = processes_marked(token)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = processes_marked(token)
+    for line in left:  # kill them, so that one failing test does not leak into the next
+        try:
+            os.kill(int(line.split()[0]), 9)
+        except OSError:
+            pass
+    assert not left, "processes left behind by this test:\n" + "\n".join(left)

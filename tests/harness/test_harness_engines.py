@@ -73,7 +73,7 @@ def test_check_stops_cleanly_on_a_fault(mode, faulty_cmd, in_tmp):
     args = ["check", "--engine", faulty_cmd(mode, 3), "--examples", "20", "--seed", "1", "--timeout", "1.5",
             "--batch", "4", "--database", "", "--json"]
     result = CliRunner().invoke(app, args)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 3, result.output  # 3: an engine fault
     report = json.loads(result.output)
     assert report["status"] == "fault"
     assert report["fault"]["kind"] == EXPECTED_KIND[mode]
