@@ -37,7 +37,8 @@ from .damage import explain_instance
 from .play import explain_activate, explain_play_card, state_changes
 from .steps import Step
 
-__all__ = ["EXPLAINERS", "ExplainError", "ExplainedAction", "Step", "explain_actions", "explain_steps", "load_explainable"]
+__all__ = ["EXPLAINERS", "ExplainError", "ExplainedAction", "Step", "explain_actions", "explain_steps", "load_explainable",
+           "locate_event", "steps_around_event"]
 
 
 class ExplainError(ValueError):
@@ -227,3 +228,35 @@ def board_changes(before: Board, after: Board) -> dict[str, dict[str, list[Any]]
 def explain_steps(scenario: dict[str, Any]) -> list[Step]:
     """The steps of every action, flat, in order (what a report shows around a divergence)."""
     return [step for action in explain_actions(scenario) for step in action.steps]
+
+
+def locate_event(actions: list[ExplainedAction], event_index: int) -> tuple[ExplainedAction, int | None]:
+    """The action holding the model's ``event_index``-th event (0-based, the whole scenario) and the step behind it.
+
+    Steps name the events they account for (``Step.events``); the events are aligned with the
+    steps in order, each event on the first step at or after the previous event's step that
+    names it (an event no later step names stays on the step before). The step is ``None``
+    when no step names any event up to it (then the action's steps are the context). An index past the model's last event (an engine emitted more) falls on the
+    last action.
+    """
+    offset = 0
+    for action in actions:
+        if event_index < offset + len(action.events) or action is actions[-1]:
+            local = min(event_index - offset, len(action.events) - 1)
+            cursor, found = 0, None
+            for event in action.events[: local + 1]:
+                hit = next((i for i in range(cursor, len(action.steps)) if event.name in action.steps[i].events), None)
+                if hit is not None:
+                    cursor = found = hit
+            return action, found
+        offset += len(action.events)
+    raise ExplainError("the scenario has no action")
+
+
+def steps_around_event(scenario: dict[str, Any], event_index: int, before: int = 1) -> list[Step]:
+    """The step behind the model's ``event_index``-th event and the ``before`` steps preceding it (for a failure report)."""
+    actions = explain_actions(scenario)
+    action, found = locate_event(actions, event_index)
+    if found is None:
+        return action.steps[-(before + 1):]
+    return action.steps[max(0, found - before): found + 1]

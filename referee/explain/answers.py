@@ -17,7 +17,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.events import Event, EventLog
 
 from .damage import explain_instance
-from .steps import Step, Steps, mixed
+from .steps import LOSS_TAIL, Step, Steps, mixed
 
 COST_CHANNELS = {"thorns": ("Thorns", "500.7b"), "riposte": ("Riposte", "500.7b"), "retort": ("Retort", "500.7f")}
 
@@ -62,7 +62,7 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
             fed = any(x.name == "feast" and x.unit == r.uid for x in events)
             feast = "it feeds its Feast" if fed else "no Feast: the payer is a boss"
             s.say("retaliation_credit", "500.6f", f"{r.uid} is credited the {e.amount} Vitality it took; {feast}.",
-                  ("credit", "feast"), credited=e.amount, feast=e.amount if fed else 0)
+                  ("credit", "feast", "phasebreak_check", *LOSS_TAIL), credited=e.amount, feast=e.amount if fed else 0)
         elif e.name == "riposte_missed":
             s.say("riposte", "500.7b", f"Riposte on {r.uid} rolls against {attacker} and misses (the 50% roll is False).",
                   ("riposte_missed",), payer=attacker, roll=False)

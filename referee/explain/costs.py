@@ -16,7 +16,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.events import Event, EventLog
 
 from .answers import explain_hit
-from .steps import Step, Steps
+from .steps import LOSS_TAIL, Step, Steps
 
 KIND_NAMES = {"bloodletting": "Bloodletting", "interest": "Interest", "self_destruct": "self-destruct",
               "retaliation": "retaliation"}
@@ -76,7 +76,7 @@ def explain_payment(
     channel = "the Bloodletting-paid channel reports it (800.4i)" if bl else "the cost channel reports it (500.8i)"
     s.say("vitality", "800.4g" if bl else "500.8i", f"{before.uid} loses {lost} Vitality ({before.vitality} -> "
           f"{before.vitality - lost}); {channel}, for the Vitality that actually left."
-          if lost else f"{before.uid} loses no Vitality; no channel fires.", ("cost_paid", "bloodletting_paid", "vitality_lost"),
+          if lost else f"{before.uid} loses no Vitality; no channel fires.", ("cost_paid", "bloodletting_paid", "max_vitality_lowered", *LOSS_TAIL),
           lost=lost, before=before.vitality, after=before.vitality - lost)
     if kind == "interest" and lost:
         s.say("max_vitality", "500.8g", f"Interest also debits maximum Vitality by {lost} ({before.max_vitality} -> "

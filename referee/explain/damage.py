@@ -19,7 +19,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.combat.ticks import is_damage_over_time
 
 from .armor_text import surviving_value, value_text
-from .steps import Step, Steps
+from .steps import LOSS_TAIL, Step, Steps
 
 
 def moved_to(instance: DamageInstance, receiver: str | None, amount: Any) -> DamageInstance:
@@ -172,7 +172,7 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
           f"{source.vitality - paid}).", ("subrogation",), payer=source.uid, owed=out.subrogated_absorbed, paid=paid,
           before=source.vitality, after=source.vitality - paid)
     s.say("payback_credit", "500.6f", f"{a.uid}, the retaliating unit, is credited the {paid} Vitality it took; it {feast}.",
-          ("credit", "feast"), credited=paid)
+          ("credit", "feast", *LOSS_TAIL), credited=paid)
 
 
 def explain_shield(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, left: int) -> None:
@@ -195,12 +195,12 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
     lost = out.vitality_lost
     died = "; it dies (500.4a)" if out.died else ""
     s.say("vitality", "500.1-13", f"{a.uid} loses {lost} Vitality ({a.vitality} -> {a.vitality - lost}){died}.",
-          ("damage_taken", "vitality_lost", "death"), lost=lost, before=a.vitality, after=a.vitality - lost,
+          ("damage_taken", *LOSS_TAIL), lost=lost, before=a.vitality, after=a.vitality - lost,
           died=bool(out.died))
     credited = out.shield_absorbed + lost
     if instance.source is not None and credited > 0:
         s.say("credit", "500.5a", f"{instance.source} is credited {credited} (Shield absorbed {out.shield_absorbed} + "
-              f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e).", ("credit", "feast"),
+              f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e).", ("credit", "feast", *LOSS_TAIL),
               credited=credited, feast=lost)
 
 

@@ -12,6 +12,11 @@ from fractions import Fraction
 from typing import Any
 
 
+#: What follows a Vitality loss, whatever caused it: the listeners and a death (500.6c, 500.8d, 500.4).
+LOSS_TAIL = ("vitality_lost", "rune_reset", "threshold_reevaluated", "death", "macabre", "deathrattle",
+             "vessel_revival", "everlasting_scheduled")
+
+
 @dataclass(frozen=True)
 class Step:
     """One applied clause: what it did, its numbers before and after, and how deep in moved damage."""

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
+from referee.actions import ACTION_KINDS
 from referee.cli import app
+from referee.explain import EXPLAINERS, PLAY_EXPLAINERS, explain_actions, explain_steps
+from referee.strategies import scenarios
 from referee.specs.trace import covers
 
 runner = CliRunner()
@@ -63,13 +67,6 @@ def test_invalid_scenarios_get_a_clear_error_and_exit_2(tmp_path):
 # --------------------------------------------------------------------------------------
 # The waterfall, what answers a hit, and every action kind (issue 11)
 # --------------------------------------------------------------------------------------
-
-import pytest
-from hypothesis import HealthCheck, given, settings
-
-from referee.actions import ACTION_KINDS
-from referee.explain import EXPLAINERS, PLAY_EXPLAINERS, explain_actions, explain_steps
-from referee.strategies import scenarios
 
 ENEMY = {"uid": "e", "side": 1}
 
@@ -246,3 +243,19 @@ WORKED_EXAMPLE = {
         ],
     },
 }
+
+
+def test_steps_around_event_finds_the_step_behind_a_model_event():
+    from referee.explain import steps_around_event
+
+    actions = explain_actions(REFLECT_SCENARIO)
+    names = [e.name for e in actions[0].events]
+    reflect, prevented = names.index("reflect"), names.index("insurance_prevented")
+    around = steps_around_event(REFLECT_SCENARIO, reflect)
+    assert [s.clause for s in around] == ["combat:500.5a", "combat:500.7h"]
+    around = steps_around_event(REFLECT_SCENARIO, prevented)
+    assert around[-1].clause == "combat:500.1-9" and around[-1].depth == 1
+    two = scenario([{"uid": "a", "shield": 5}, ENEMY], {"kind": "damage", "target": "a", "amount": 3, "source": "e"},
+                   {"kind": "hit", "target": "a", "amount": 20, "source": "e"})
+    first_of_second = len(explain_actions(two)[0].events)
+    assert steps_around_event(two, first_of_second)[-1].step == "shield"
