@@ -27,6 +27,10 @@ vitality to allies per Burning enemy", both riders after the hit. The hit kills 
 target; Burn meets a dead target and is refused (``line_refused``, dead); the heal samples
 "per Burning enemy" now: the dead target does not count, so the count is 0, the line
 resolves to 0 and no Vitality is restored.
+
+The resolution is structural (which line, which recipient, whether a gate refuses): it runs
+on concrete boards. Its arithmetic (the amount times the count, recovery) is single-source
+and proved in ``proofs/combat/ability_theorems.py``.
 """
 
 from __future__ import annotations

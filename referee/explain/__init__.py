@@ -79,8 +79,18 @@ def _explain_hit(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tupl
 
 
 def _explain_ability(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog, list[Step]]:
-    return explain_ability(board, action["caster"], action["ability"], tuple(action["targets"]), ruleset,
+    """An ``ability`` action: ``{"caster", "targets", "ability": Ability or {"numbers", "lines", "name"}, "riposte_rolls"}``."""
+    return explain_ability(board, action["caster"], ability_of(action), tuple(action["targets"]), ruleset,
                            tuple(action.get("riposte_rolls", ())))
+
+
+def ability_of(action: dict[str, Any]) -> Any:
+    """The :class:`~referee.model.combat.ability_text.Ability` of an ``ability`` action (given as one, or as its JSON)."""
+    ability = action["ability"]
+    if isinstance(ability, dict):
+        _, _, ability, _ = ability_from_json("action.ability", {**ability, "caster": action["caster"],
+                                                                "targets": list(action["targets"])})
+    return ability
 
 
 #: The explainer of each combat action kind: ``(board, decoded action, ruleset) -> (board, log, steps)``.
@@ -203,7 +213,7 @@ def check_against_model(board: Board, action: dict[str, Any], ruleset: Ruleset, 
         if action["kind"] == "ability":
             from referee.model.combat.abilities import resolve_ability
 
-            model_after, model_log = resolve_ability(board, action["caster"], action["ability"], action["targets"],
+            model_after, model_log = resolve_ability(board, action["caster"], ability_of(action), action["targets"],
                                                      ruleset=ruleset, riposte_rolls=action.get("riposte_rolls", ()))
         else:
             return

@@ -259,3 +259,14 @@ def test_steps_around_event_finds_the_step_behind_a_model_event():
                    {"kind": "hit", "target": "a", "amount": 20, "source": "e"})
     first_of_second = len(explain_actions(two)[0].events)
     assert steps_around_event(two, first_of_second)[-1].step == "shield"
+
+
+def test_an_ability_action_may_carry_the_ability_as_json():
+    from referee.model.combat.ruleset import DEFAULT
+    from referee.protocol import board_from_json
+
+    board = board_from_json("board", WORKED_EXAMPLE["board"])
+    spec = {k: v for k, v in WORKED_EXAMPLE["ability"].items() if k not in ("caster", "targets")}
+    action = {"kind": "ability", "caster": "c", "targets": ["t"], "ability": spec}
+    _, _, steps = EXPLAINERS["ability"](board, action, DEFAULT)
+    assert steps[-1].text == "answer: no Vitality is restored; died: t."
