@@ -64,7 +64,7 @@ def is_legal_recipient(unit: Unit) -> Bool:
 
 @combat.implements("400.8-5", "800.4d")
 def compute_gate_refusal(unit: Unit, effect: str) -> str | None:
-    """Why a recipient receives nothing, or ``None``: the first of dead, Entrapped, Dormant, untargetable (400.8-5)."""
+    """Why a recipient receives nothing, or ``None``: the first of dead, Entrapped, Dormant, untargetable (400.8-5, INT-207, INT-212)."""
     for reason, refused in (
         ("dead", not unit.alive),
         ("entrapped", unit.entrapped),
