@@ -196,7 +196,7 @@ def test_every_action_kind_has_an_explainer():
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(scenarios(kinds=tuple(k for k in ACTION_KINDS if ACTION_KINDS[k].rulebook == "combat"), max_actions=3))
+@given(scenarios(kinds=tuple(ACTION_KINDS), max_actions=3))
 def test_explain_never_drifts_from_the_model_on_generated_scenarios(data):
     from referee.model.combat.retaliation import ScenarioError
 
@@ -270,3 +270,18 @@ def test_an_ability_action_may_carry_the_ability_as_json():
     action = {"kind": "ability", "caster": "c", "targets": ["t"], "ability": spec}
     _, _, steps = EXPLAINERS["ability"](board, action, DEFAULT)
     assert steps[-1].text == "answer: no Vitality is restored; died: t."
+
+
+def test_invalid_ability_short_forms_get_a_clear_error_and_exit_2(tmp_path):
+    bad_lane = json.loads(json.dumps(WORKED_EXAMPLE))
+    bad_lane["ability"]["lines"][1]["lane"] = "later"
+    code, _, err = explain(tmp_path, bad_lane)
+    assert code == 2 and "scenario.ability.lines[1]" in err and "lane 'later'" in err
+    missing = json.loads(json.dumps(WORKED_EXAMPLE))
+    missing["ability"]["targets"] = ["nobody"]
+    code, _, err = explain(tmp_path, missing)
+    assert code == 2 and "scenario.ability.targets" in err and "nobody" in err
+    unknown = json.loads(json.dumps(WORKED_EXAMPLE))
+    del unknown["ability"]["numbers"]["power"]
+    code, _, err = explain(tmp_path, unknown)
+    assert code == 2 and "{power}" in err
