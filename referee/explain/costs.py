@@ -41,11 +41,27 @@ def explain_payment(
 ) -> None:
     """The steps every Vitality cost shares (500.8a-j); ``chapter`` 800 cites Bloodletting's own clauses too."""
     bl = chapter == "800"
+    if not explain_payer_and_layers(s, before, events, bl):
+        return
+    explain_price(s, before, kind, amount, events, bl)
+    channel = "the Bloodletting-paid channel reports it (800.4i)" if bl else "the cost channel reports it (500.8i)"
+    s.say("vitality", "800.4g" if bl else "500.8i", f"{before.uid} loses {lost} Vitality ({before.vitality} -> "
+          f"{before.vitality - lost}); {channel}, for the Vitality that actually left."
+          if lost else f"{before.uid} loses no Vitality; no channel fires.",
+          ("cost_paid", "bloodletting_paid", "thorns", "riposte", "retort", "subrogation", "max_vitality_lowered", *LOSS_TAIL),
+          lost=lost, before=before.vitality, after=before.vitality - lost)
+    explain_after_payment(s, before, after, kind, lost, events, bl)
+
+
+def explain_payer_and_layers(s: Steps, before: Unit, events: tuple[Event, ...], bl: bool) -> bool:
+    """A refused payer (500.8e, 500.6e, 500.6h); the layers a cost never meets (500.8a); a Tool or Hub (500.8e). Goes on?"""
     refused = [e for e in events if e.name == "cost_refused" and e.unit == before.uid]
     if refused:
-        s.say("payer_refused", "500.8e", f"{before.uid} is refused as a payer outright ({refused[0].detail}): nothing is paid.",
-              ("cost_refused",), reason=refused[0].detail)
-        return
+        reason = refused[0].detail
+        clause = "500.6h" if reason in ("self", "ally") else "500.6e" if reason == "dormant" else "500.8e"
+        s.say("payer_refused", clause, f"{before.uid} is refused as a payer outright ({reason}): nothing is paid.",
+              ("cost_refused",), reason=reason)
+        return False
     layers = [f"{name} {getattr(before, field)}" for name, field in
               (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
                ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(before, field)]
@@ -55,7 +71,12 @@ def explain_payment(
     if before.discards_combat:
         s.say("tool_or_hub", "800.4d" if bl else "500.8e", f"{before.uid} is a {'Tool' if before.is_tool else 'Hub'}: it "
               "discards every combat interaction and pays nothing.", paid=0)
-        return
+        return False
+    return True
+
+
+def explain_price(s: Steps, before: Unit, kind: str, amount: int, events: tuple[Event, ...], bl: bool) -> None:
+    """The price: a self-destruct's whole Vitality (500.8h), the clamp (500.8b), defy-death (500.8f), the scrapped Shield."""
     owed = before.vitality if kind == "self_destruct" else min(max(amount, 0), before.vitality)
     if kind == "self_destruct":
         s.say("price", "500.8h", f"a self-destruct spends the whole remaining Vitality, {before.vitality}; nothing "
@@ -73,15 +94,22 @@ def explain_payment(
     if any(e.name == "shield_scrapped" for e in events):
         s.say("shield_scrapped", "500.8h", f"its Shield {before.shield} is scrapped with it, not damaged: no Shield trigger.",
               ("shield_scrapped",), shield=before.shield)
-    channel = "the Bloodletting-paid channel reports it (800.4i)" if bl else "the cost channel reports it (500.8i)"
-    s.say("vitality", "800.4g" if bl else "500.8i", f"{before.uid} loses {lost} Vitality ({before.vitality} -> "
-          f"{before.vitality - lost}); {channel}, for the Vitality that actually left."
-          if lost else f"{before.uid} loses no Vitality; no channel fires.", ("cost_paid", "bloodletting_paid", "max_vitality_lowered", *LOSS_TAIL),
-          lost=lost, before=before.vitality, after=before.vitality - lost)
+
+
+def explain_after_payment(
+    s: Steps, before: Unit, after: Unit, kind: str, lost: int, events: tuple[Event, ...], bl: bool
+) -> None:
+    """Interest's maximum (500.8g), a retaliation's credit (500.6f), the listeners (500.8d), a death (500.8j)."""
     if kind == "interest" and lost:
         s.say("max_vitality", "500.8g", f"Interest also debits maximum Vitality by {lost} ({before.max_vitality} -> "
               f"{after.max_vitality}) for the rest of the battle.", ("max_vitality_lowered",), before=before.max_vitality,
               after=after.max_vitality)
+    credit = [e for e in events if e.name == "credit" and e.other == before.uid]
+    if kind == "retaliation" and credit:
+        fed = any(e.name == "feast" and e.other == before.uid for e in events)
+        s.say("retaliation_credit", "500.6f", f"{credit[0].unit}, the retaliating unit, is credited the {credit[0].amount} "
+              f"Vitality it took; {'it feeds its Feast' if fed else 'no Feast: the payer is a boss'}.",
+              ("credit", "feast", "phasebreak_check"), credited=credit[0].amount)
     resets = [e.detail for e in events if e.name == "rune_reset" and e.unit == before.uid]
     if resets:
         s.say("listeners", "500.8d", f"it is still Vitality lost: {', '.join(resets)} lose their accumulated bonus; "

@@ -285,3 +285,15 @@ def test_invalid_ability_short_forms_get_a_clear_error_and_exit_2(tmp_path):
     del unknown["ability"]["numbers"]["power"]
     code, _, err = explain(tmp_path, unknown)
     assert code == 2 and "{power}" in err
+
+
+@covers("combat:500.6h", "combat:500.6f")
+def test_explain_a_retaliation_cost_cites_its_own_clauses(tmp_path):
+    code, out, _ = explain(tmp_path, scenario(
+        [{"uid": "p"}, {"uid": "q", "col": 1}, {"uid": "r", "side": 1}],
+        {"kind": "cost", "payer": "p", "amount": 4, "cost_kind": "retaliation", "beneficiary": "q"},
+        {"kind": "cost", "payer": "p", "amount": 4, "cost_kind": "retaliation", "beneficiary": "r"},
+    ))
+    assert code == 0
+    assert "[combat:500.6h] p is refused as a payer outright (ally): nothing is paid." in out
+    assert "[combat:500.6f] r, the retaliating unit, is credited the 4 Vitality it took; it feeds its Feast." in out
