@@ -65,7 +65,7 @@ def explain_payer_and_layers(s: Steps, before: Unit, events: tuple[Event, ...], 
     layers = [f"{name} {getattr(before, field)}" for name, field in
               (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
                ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(before, field)]
-    untouched = f" ({', '.join(layers)}: none of them meets it or is spent)" if layers else ""
+    untouched = f": {', '.join(layers)} {'is' if len(layers) == 1 else 'are'} never met and never spent" if layers else ""
     s.say("skips_pipeline", "800.4f" if bl else "500.8a", f"a Vitality cost is not a damage instance; it skips the whole "
           f"pipeline (500.8a){untouched}.", layers=layers)
     if before.discards_combat:

@@ -131,7 +131,7 @@ def test_explain_walks_a_bloodletting_activation(tmp_path):
     assert "[combat:800.4l]" in out and "12 -> 10" in out
     assert "d (row 0, col 0) skipped: dead" in out
     assert "[combat:800.4g] the price 10 is clamped to the 5 Vitality p has" in out
-    assert "Shield 3: none of them meets it or is spent" in out
+    assert "skips the whole pipeline (500.8a): Shield 3 is never met and never spent." in out
     assert "    [combat:500.1-13] e loses 30 Vitality (100 -> 70)." in out
 
 
@@ -143,7 +143,7 @@ def test_explain_walks_a_cost_and_an_armor_debuff(tmp_path):
         {"kind": "armor_debuff", "target": "p", "debuff": "crush", "amount": 7},
     ))
     assert code == 0 and "not explained" not in out
-    assert "skips the whole pipeline (500.8a) (Shield 1" in out
+    assert "skips the whole pipeline (500.8a): Shield 1 is never met and never spent." in out
     assert "a defy-death rune does not answer Interest: it pays through" in out
     assert "[combat:500.8g] Interest also debits maximum Vitality by 8 (100 -> 92)" in out
     assert "[combat:500.2e] Crush 7 lowers p's Armor, past 0 if need be: 0 -> -7." in out
