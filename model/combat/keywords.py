@@ -82,7 +82,7 @@ def compute_gate_refusal(unit: Unit, effect: str) -> str | None:
 # --------------------------------------------------------------------------------------
 
 
-@combat.implements("400.8-6", "500.5b", "500.3d")
+@combat.implements("400.8-6", "500.3d")
 def apply_status(unit: Unit, effect: str, amount: Int) -> Unit:
     """Burn, Venom and Maim add their amount to the recipient's stacks or points; none for 0 or less (INT-208)."""
     name = STATUS_FIELDS[effect]
@@ -119,7 +119,7 @@ def compute_restoration(unit: Unit, amount: Int) -> tuple[Int, Int]:
     return eligible - prevented, ceildiv(prevented, 2)
 
 
-@combat.implements("400.8-7", "500.3a")
+@combat.implements("400.8-7")
 def process_restore(board: Board, uid: str, amount: Int, source: str | None, log: EventLog) -> tuple[Board, Int, Int]:
     """Restore Vitality through the recovery steps; the board, what was restored, the Maim consumed (500.3)."""
     unit = board.unit(uid)
