@@ -43,6 +43,7 @@ UNIT_FIELDS = {
     "redirect_to": None, "redirect_cap": 0, "intercept_by": None,
     "deathrattle": False, "everlasting": False, "vessels": 0,
     "bloodletting_reduction": 0,
+    "burn": 0, "venom": 0, "maim": 0, "untargetable": False,
 }
 
 RESET_RUNES = ("adrenaline", "momentum", "bolster")

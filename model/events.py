@@ -66,6 +66,13 @@ EVENT_NAMES: dict[str, str] = {
     "bloodletting_paid": "the Bloodletting-paid channel (unit: the payer; other: the caster; amount moved)",
     "activation_aborted": "no eligible Bloodletting payer: the activation stops before damage",
     "activation_failed": "a Bloodletting payment that moved no Vitality failed the ability",
+    # Abilities (400.8): one activation, line by line
+    "line_resolved": "an ability line resolved at its point in the sequence (unit: caster; amount: its amount after the per count; detail: the keyword)",
+    "condition_failed": "a conditional rider's condition did not hold when the line resolved (unit: caster; detail: the condition)",
+    "line_refused": "a recipient gate refused an ability line's recipient (unit: recipient; other: caster; detail: dead | entrapped | dormant | untargetable | tool_or_hub)",
+    "status_applied": "an ability line applied a status (unit: recipient; other: caster; amount; detail: burn | venom | maim | crush)",
+    "culled": "Cull destroyed the unit outright (other: the caster; amount: its Vitality before)",
+    "vitality_restored": "recovery restored Vitality (unit: recipient; other: the source; amount: Vitality restored)",
     # The play rulebook (350-359, 399): one outcome per action (unit: the card or source object's oid)
     "played": "a card finished the play process (350.1)",
     "play_cancelled": "a play was undone (358.5; detail: the failing check, e.g. 358.2)",

@@ -4,7 +4,9 @@
   declarations; the run-dependent ``proved`` column is left out so the page is reproducible);
 * ``docs/generated/theorems.md``: every theorem in ``THEOREMS`` with its clauses, statement
   and mutants;
-* ``docs/interpretations.md``: the interpretation register (``specs/interpretations/*.toml``).
+* ``docs/interpretations.md``: the interpretation register (``specs/interpretations/*.toml``);
+* ``docs/generated/explain-examples.md``: ``referee explain`` on the examples of
+  ``referee/explain/examples.py`` (a Reflect, a Bloodletting activation, 400.8's worked example).
 
 Each page starts with :data:`~referee.specs.catalogue.GENERATED_MARKER`, so it never counts as
 hand-written documentation of a clause.
@@ -18,7 +20,8 @@ from pathlib import Path
 from referee.specs.catalogue import GENERATED_MARKER, Trace, repo_root, trace
 from referee.specs.register import Entry, load_register
 
-PAGES = ("docs/generated/coverage.md", "docs/generated/theorems.md", "docs/interpretations.md")
+PAGES = ("docs/generated/coverage.md", "docs/generated/theorems.md", "docs/interpretations.md",
+         "docs/generated/explain-examples.md")
 HEADER = f"{GENERATED_MARKER} from the sources; do not edit, run `referee docs` -->\n"
 YES, NO = "✓", "·"
 
@@ -139,7 +142,15 @@ def render_pages() -> dict[str, str]:
         PAGES[0]: render_coverage(result),
         PAGES[1]: render_theorems(),
         PAGES[2]: render_interpretations(load_register()),
+        PAGES[3]: render_explain_examples(),
     }
+
+
+def render_explain_examples() -> str:
+    """``referee explain`` on the worked examples of ``referee/explain/examples.py``."""
+    from referee.explain.examples import render_examples
+
+    return render_examples(HEADER)
 
 
 def _root() -> Path:

@@ -83,6 +83,13 @@ class Unit:
     # Bloodletting reduction rune (800.4l), read on the caster.
     bloodletting_reduction: Int = 0
 
+    # Statuses an ability line applies (400.8-6): Burn and Venom stacks (the tick amount,
+    # 500.5b), Maim points (500.3d); and the recipient gate an ability reads (400.8-5).
+    burn: Int = 0
+    venom: Int = 0
+    maim: Int = 0
+    untargetable: Bool = False
+
     def evolve(self, **changes: Any) -> Unit:
         """A copy with some fields changed: ``dataclasses.replace`` without re-running ``__init__``.
 

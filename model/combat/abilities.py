@@ -1,0 +1,219 @@
+"""400.8 Resolving an ability, line by line: the method of 400.8 as the model's own procedure.
+
+:func:`resolve_ability` is the public entry::
+
+    resolve_ability(board, caster, ability, targets=(), *, ruleset=DEFAULT, riposte_rolls=())
+        -> (Board, EventLog)
+
+and :func:`resolve_ability_outcome` returns, besides, an :class:`AbilityOutcome` recording
+what each line did (``referee explain`` reads it). The steps, for each line in resolution
+order (:func:`~.ability_text.compute_resolution_order`: lane by lane, 400.8-1, 400.8-2):
+
+1. the line's amount from the card's numbers (400.8-3, 400.2);
+2. its condition, checked now, on the board as it is now (400.8-4, 400.4); a failed
+   condition resolves the line to nothing (``condition_failed``);
+3. its "per" count, sampled now (400.8-3, 400.8a): ``amount x count``, where a count of 0
+   gives 0 and is never floored to 1 (400.8c);
+4. ``line_resolved`` reports that amount, then each recipient in turn meets the gates, the
+   keyword's rule and its pipeline (400.8-5 .. 400.8-7, :mod:`.keywords`).
+
+Because every line reads the board the previous lines left, a unit this activation killed
+is already gone for every post-damage line: it fails the gates and no longer counts
+(400.8b). A Bloodletting line is the activation's cost (800.4): when it aborts or fails the
+ability, no further line resolves.
+
+Worked example (400.8): "Deal {power} damage / Burn {burn_amount} / Restore {heal_amount}
+vitality to allies per Burning enemy", both riders after the hit. The hit kills the only
+target; Burn meets a dead target and is refused (``line_refused``, dead); the heal samples
+"per Burning enemy" now: the dead target does not count, so the count is 0, the line
+resolves to 0 and no Vitality is restored.
+
+The resolution is structural (which line, which recipient, whether a gate refuses): it runs
+on concrete boards. Its arithmetic (the amount times the count, recovery) is single-source
+and proved in ``proofs/combat/ability_theorems.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..clauses import combat
+from ..events import EventLog
+from .ability_text import Ability, Line, compute_resolution_order, place_line, resolve_printed_amount
+from .bloodletting import BloodlettingOutcome, process_bloodletting
+from .keywords import Delivery, is_legal_recipient, process_delivery
+from .ruleset import DEFAULT, Ruleset
+from .state import Board, Int, Unit
+
+#: The status a "per" count or a condition reads, by name (400.3, 400.4).
+COUNTED_STATUS = {"burning_enemy": "burn", "venomed_enemy": "venom", "maimed_enemy": "maim"}
+
+
+@dataclass(frozen=True, slots=True)
+class LineOutcome:
+    """What one line did: where it resolved, its numbers, and each recipient's delivery."""
+
+    index: int  # its position among the printed lines
+    line: Line
+    lane: str
+    base: int  # the amount from the card's numbers (400.2)
+    count: int | None  # the "per" count sampled when it resolved (None: no per)
+    amount: Int  # base x count, or base (400.8-3)
+    condition_held: bool | None  # None: no condition
+    deliveries: tuple[Delivery, ...] = ()
+    bloodletting: BloodlettingOutcome | None = None
+    board: Board | None = None  # the board the line met
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityOutcome:
+    """The lines in the order they resolved; the Passives left out; why the activation stopped, if it did."""
+
+    lines: tuple[LineOutcome, ...]
+    passives: tuple[int, ...]
+    stopped: str | None = None  # "aborted" (800.4k) or "failed" (800.4d)
+
+
+# --------------------------------------------------------------------------------------
+# 400.8-3, 400.8-4 Counts and conditions, read when the line resolves
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("400.8-3", "400.8a", "400.8b")
+def count_per(board: Board, caster: str, per: str) -> int:
+    """How many legal units the "per" names, on the board as it is when the line resolves (400.8-3, 400.8a)."""
+    side = board.unit(caster).side
+    enemies = per != "ally"
+    status = COUNTED_STATUS.get(per)
+    return sum(
+        1
+        for u in board.units
+        if (u.side != side) == enemies and u.uid != caster and is_legal_recipient(u)
+        and (status is None or getattr(u, status) > 0)
+    )
+
+
+@combat.implements("400.8-3", "400.8c")
+def compute_line_amount(base: Int, count: Int | None) -> Int:
+    """The line's amount: ``base`` times the count; a count of 0 gives 0, never a floor of 1 (400.8-3, 400.8c)."""
+    return base if count is None else base * count
+
+
+@combat.implements("400.8-4", "400.8b")
+def is_condition_met(board: Board, caster: str, targets: Sequence[str], condition: str) -> bool:
+    """A conditional rider's condition, on the board as it is when the line resolves (400.8-4, INT-204)."""
+    first: Unit | None = board.unit(targets[0]) if targets else None
+    if condition == "target_alive":
+        return first is not None and bool(first.alive)
+    if condition == "target_burning":
+        return first is not None and bool(first.alive) and first.burn > 0
+    if condition == "enemy_burning":
+        return count_per(board, caster, "burning_enemy") > 0
+    me = board.unit(caster)
+    return me.vitality < me.max_vitality  # caster_damaged
+
+
+@combat.implements("400.8-5")
+def compute_recipients(board: Board, caster: str, line: Line, targets: Sequence[str]) -> tuple[str, ...]:
+    """Who the line names: the targets, the caster, its allies or its enemies in reading order (INT-205)."""
+    if line.to == "target":
+        return tuple(targets)
+    if line.to == "caster":
+        return (caster,)
+    side = board.unit(caster).side
+    sides = (side,) if line.to == "allies" else tuple(s for s in (0, 1) if s != side)
+    return tuple(u.uid for s in sides for u in board.in_reading_order(s) if u.uid != caster)
+
+
+# --------------------------------------------------------------------------------------
+# One line
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("400.8-3", "400.8-4", "400.8a", "400.8c")
+def compute_line_numbers(
+    board: Board, caster: str, ability: Ability, line: Line, targets: Sequence[str]
+) -> tuple[int, int | None, Int, bool | None]:
+    """``(base, count, amount, condition held)`` of a line, all read now (400.8-3, 400.8-4)."""
+    base = resolve_printed_amount(ability, line.amount)
+    held = None if line.condition is None else is_condition_met(board, caster, targets, line.condition)
+    count = None if line.per is None else count_per(board, caster, line.per)
+    return base, count, compute_line_amount(base, count), held
+
+
+@combat.implements("400.8-3", "400.8-4", "400.8-5", "400.8-6", "400.8-7", "800.4a", "800.4d", "800.4k")
+def process_line(
+    board: Board, caster: str, ability: Ability, index: int, targets: Sequence[str], rolls: tuple,
+    ruleset: Ruleset, log: EventLog,
+) -> tuple[Board, LineOutcome]:
+    """Resolve one line at its point in the sequence: numbers, condition, then each recipient (400.8-3 .. 400.8-7)."""
+    line = ability.lines[index]
+    base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets)
+    start = LineOutcome(index, line, place_line(line), base, count, amount, held, board=board)
+    if held is False:
+        log.emit("condition_failed", unit=caster, detail=line.condition)
+        return board, start
+    log.emit("line_resolved", unit=caster, amount=amount, detail=line.effect)
+    if line.effect == "bloodletting":
+        board, paid = process_bloodletting(board, caster, amount, log, ruleset)
+        return board, _with(start, bloodletting=paid)
+    deliveries = []
+    for uid in compute_recipients(board, caster, line, targets):
+        board, delivery = process_delivery(board, caster, line.effect, uid, amount, rolls, ruleset, log)
+        deliveries.append(delivery)
+    return board, _with(start, deliveries=tuple(deliveries))
+
+
+def _with(outcome: LineOutcome, **changes: Any) -> LineOutcome:
+    from dataclasses import replace
+
+    return replace(outcome, **changes)
+
+
+# --------------------------------------------------------------------------------------
+# The activation
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("400.8-2", "400.8b", "800.4d", "800.4j", "800.4k")
+def is_activation_stopped(outcome: LineOutcome) -> str | None:
+    """A Bloodletting cost that aborts or fails the ability stops it; a lethal payment does not (800.4d, 800.4j, 800.4k)."""
+    paid = outcome.bloodletting
+    if paid is None:
+        return None
+    return "aborted" if paid.aborted else "failed" if paid.failed else None
+
+
+def resolve_ability_outcome(
+    board: Board, caster: str, ability: Ability, targets: Sequence[str] = (), *,
+    ruleset: Ruleset = DEFAULT, riposte_rolls: tuple = (),
+) -> tuple[Board, EventLog, AbilityOutcome]:
+    """Resolve the ability's lines in resolution order; the board, the events and what each line did (400.8)."""
+    for uid in (caster, *targets):
+        board.unit(uid)  # a KeyError names a uid that is not on the board
+    log = EventLog()
+    done: list[LineOutcome] = []
+    stopped = None
+    for index in compute_resolution_order(ability):
+        board, outcome = process_line(board, caster, ability, index, targets, tuple(riposte_rolls), ruleset, log)
+        done.append(outcome)
+        stopped = is_activation_stopped(outcome)
+        if stopped is not None:
+            break
+    passives = tuple(i for i, line in enumerate(ability.lines) if line.kind == "passive")
+    return board, log, AbilityOutcome(tuple(done), passives, stopped)
+
+
+def resolve_ability(
+    board: Board, caster: str, ability: Ability, targets: Sequence[str] = (), *,
+    ruleset: Ruleset = DEFAULT, riposte_rolls: tuple = (),
+) -> tuple[Board, EventLog]:
+    """Action: ``caster`` activates ``ability`` at ``targets``; the board and its events (400.8).
+
+    ``riposte_rolls`` are Riposte's 50% rolls for each hit of the ability (each hit reads
+    them from the start, 500.7b).
+    """
+    board, log, _ = resolve_ability_outcome(board, caster, ability, targets, ruleset=ruleset, riposte_rolls=riposte_rolls)
+    return board, log

@@ -1,0 +1,175 @@
+"""400.8-5 .. 400.8-7 What one ability line does to one recipient: the gates, each keyword's rule, the pipelines.
+
+Every line reaches its recipients through the same two steps:
+
+* the recipient gates (400.8-5): a dead, Entrapped, Dormant or untargetable recipient
+  receives nothing; a Tool or a Hub discards every combat interaction except damage, which
+  the damage pipeline itself discards (500.1-1, 800.4d, INT-207);
+* the keyword's own rule (400.8-6), whose amount goes through the damage pipeline (500.1,
+  with what answers a hit, 500.6, 500.7) or the recovery pipeline (500.3) (400.8-7).
+
+The keywords: ``damage`` is a hit; ``burn``, ``venom`` and ``maim`` add that many stacks or
+points (500.5b, 500.3d, INT-208); ``crush`` lowers Armor, past 0 if need be (500.2e);
+``cull`` destroys a living target at or below its amount of Vitality outright (500.4a,
+INT-209); ``restore`` is recovery (500.3). Bloodletting is the activation's cost and is
+resolved by :mod:`.abilities` through 800.4.
+
+Restore uses :func:`process_restore`, a small recovery step of this module (500.3c, 500.3d,
+500.3g); it is to be replaced by ``recovery.resolve_recovery`` when that module lands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..arith import and_, ceildiv, ite, max_, min_, not_, or_
+from ..clauses import combat
+from ..events import EventLog
+from .armor import apply_armor_debuff
+from .damage import DamageInstance, DamageOutcome, resolve_damage
+from .retaliation import process_retaliation
+from .ruleset import Ruleset
+from .state import Board, Bool, Int, Unit
+from .vitality import process_death
+
+#: The statuses a line adds to its recipient, by keyword (400.8-6).
+STATUS_FIELDS = {"burn": "burn", "venom": "venom", "maim": "maim"}
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """What one line did to one recipient: the unit it met, the refusal or the amount, the hit's outcome."""
+
+    recipient: str
+    before: Unit
+    after: Unit
+    refused: str | None = None  # the gate that refused it (400.8-5)
+    amount: Any = 0  # stacks or points applied, Armor lowered, Vitality restored or lost
+    damage: DamageOutcome | None = None  # for a hit: the pipeline's outcome (500.1)
+    board: Board | None = None  # the board the line met, for a hit (explain replays it)
+    consumed: Any = 0  # Maim points a restore consumed (500.3d)
+
+
+# --------------------------------------------------------------------------------------
+# 400.8-5 The recipient gates
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("400.8-5")
+def is_legal_recipient(unit: Unit) -> Bool:
+    """A living unit that is not Entrapped, Dormant or untargetable (400.8-5, INT-203)."""
+    return and_(unit.alive, not_(unit.entrapped), not_(unit.dormant), not_(unit.untargetable))
+
+
+@combat.implements("400.8-5", "800.4d")
+def compute_gate_refusal(unit: Unit, effect: str) -> str | None:
+    """Why a recipient receives nothing, or ``None``: the first of dead, Entrapped, Dormant, untargetable (400.8-5, INT-207, INT-212)."""
+    for reason, refused in (
+        ("dead", not unit.alive),
+        ("entrapped", unit.entrapped),
+        ("dormant", unit.dormant),
+        ("untargetable", unit.untargetable),
+        ("tool_or_hub", effect != "damage" and bool(unit.discards_combat)),
+    ):
+        if refused:
+            return reason
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# 400.8-6 The keywords' own rules
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("400.8-6", "500.3d")
+def apply_status(unit: Unit, effect: str, amount: Int) -> Unit:
+    """Burn, Venom and Maim add their amount to the recipient's stacks or points; none for 0 or less (INT-208)."""
+    name = STATUS_FIELDS[effect]
+    return unit.evolve(**{name: getattr(unit, name) + max_(amount, 0)})
+
+
+@combat.implements("400.8-6", "500.2e")
+def apply_crush(unit: Unit, amount: Int) -> Unit:
+    """Crush lowers Armor by its amount, past 0 if need be (500.2e)."""
+    return apply_armor_debuff(unit, "crush", amount)
+
+
+@combat.implements("400.8-6", "500.4a")
+def is_culled(unit: Unit, amount: Int) -> Bool:
+    """Cull destroys a living recipient whose Vitality is at or below its amount outright (500.4a, INT-209)."""
+    return and_(unit.alive, amount > 0, unit.vitality <= amount)
+
+
+# --------------------------------------------------------------------------------------
+# 400.8-7 The pipelines
+# --------------------------------------------------------------------------------------
+
+
+@combat.implements("400.8-7", "500.3c", "500.3d", "500.3e", "500.3g")
+def compute_restoration(unit: Unit, amount: Int) -> tuple[Int, Int]:
+    """Recovery: capped by missing Vitality (500.3c), then Maim prevents 2 a point (500.3d); ``(restored, consumed)``.
+
+    Refused against a dead, Entrapped or Dormant unit, a Tool or a Hub (500.3g). Maim meets
+    only the eligible amount, so a full-Vitality unit consumes none (500.3e).
+    """
+    refused = or_(not_(unit.alive), unit.entrapped, unit.dormant, unit.discards_combat)
+    eligible = ite(refused, 0, min_(max_(amount, 0), max_(unit.max_vitality - unit.vitality, 0)))
+    prevented = min_(eligible, 2 * max_(unit.maim, 0))
+    return eligible - prevented, ceildiv(prevented, 2)
+
+
+@combat.implements("400.8-7")
+def process_restore(board: Board, uid: str, amount: Int, source: str | None, log: EventLog) -> tuple[Board, Int, Int]:
+    """Restore Vitality through the recovery steps; the board, what was restored, the Maim consumed (500.3)."""
+    unit = board.unit(uid)
+    restored, consumed = compute_restoration(unit, amount)
+    log.emit("vitality_restored", when=restored > 0, unit=uid, amount=restored, other=source)
+    after = unit.evolve(vitality=unit.vitality + restored, maim=unit.maim - consumed)
+    return board.with_unit(after), restored, consumed
+
+
+@combat.implements("400.8-7", "500.1j", "500.6a", "500.7a")
+def process_ability_hit(
+    board: Board, caster: str, uid: str, amount: Int, rolls: tuple, ruleset: Ruleset, log: EventLog
+) -> tuple[Board, DamageOutcome]:
+    """A damage line's hit: one instance through 500.1, then what answers it (500.6, 500.7)."""
+    instance = DamageInstance(target=uid, amount=amount, source=caster, kind="hit", riposte_rolls=tuple(rolls))
+    board, step, outcome = resolve_damage(board, instance, ruleset)
+    log.extend(step)
+    return process_retaliation(board, instance, outcome, log, ruleset), outcome
+
+
+@combat.implements("400.8-5", "400.8-6", "400.8-7")
+def process_delivery(
+    board: Board, caster: str, effect: str, uid: str, amount: Int, rolls: tuple, ruleset: Ruleset, log: EventLog
+) -> tuple[Board, Delivery]:
+    """One line on one recipient: the gates (400.8-5), then the keyword's rule and its pipeline (400.8-6, 400.8-7)."""
+    before = board.unit(uid)
+    refused = compute_gate_refusal(before, effect)
+    if refused is not None:
+        log.emit("line_refused", unit=uid, amount=amount, other=caster, detail=refused)
+        return board, Delivery(uid, before, before, refused)
+    if effect == "damage":
+        after_board, outcome = process_ability_hit(board, caster, uid, amount, rolls, ruleset, log)
+        return after_board, Delivery(uid, before, after_board.unit(uid), None, outcome.vitality_lost, outcome, board)
+    if effect == "restore":
+        board, restored, consumed = process_restore(board, uid, amount, caster, log)
+        return board, Delivery(uid, before, board.unit(uid), None, restored, consumed=consumed)
+    return process_keyword(board, caster, effect, before, amount, log)
+
+
+@combat.implements("400.8-6", "500.4a", "500.2e")
+def process_keyword(
+    board: Board, caster: str, effect: str, unit: Unit, amount: Int, log: EventLog
+) -> tuple[Board, Delivery]:
+    """Burn, Venom, Maim, Crush or Cull on a recipient the gates let through (400.8-6)."""
+    if effect == "cull":
+        culled = is_culled(unit, amount)
+        log.emit("culled", when=culled, unit=unit.uid, amount=unit.vitality, other=caster)
+        board = process_death(board, unit.uid, culled, caster, log)
+        return board, Delivery(unit.uid, unit, board.unit(unit.uid), None, ite(culled, unit.vitality, 0))
+    after = apply_crush(unit, amount) if effect == "crush" else apply_status(unit, effect, amount)
+    applied = max_(amount, 0)
+    log.emit("status_applied", when=applied > 0, unit=unit.uid, amount=applied, other=caster, detail=effect)
+    return board.with_unit(after), Delivery(unit.uid, unit, after, None, applied)

@@ -1,0 +1,193 @@
+"""An ability activation explained by the method of 400.8, read off the model's :class:`AbilityOutcome`.
+
+400.8-1 the lines and their kinds; 400.8-2 the lanes and the resolution order; then each
+line where it resolves: 400.8-3 its amount and "per" count, 400.8-4 its condition, 400.8-5
+each recipient's gates, 400.8-6 the keyword's rule, 400.8-7 the pipeline (a hit's
+waterfall and what answers it; recovery's capacity then Maim); last, the answer.
+
+:func:`ability_from_json` reads the JSON form ``referee explain`` accepts::
+
+    {"caster": "c", "targets": ["t"], "numbers": {"power": 30},
+     "lines": [{"effect": "damage", "amount": "{power}", "kind": "keyword", "lane": "hit"}, ...]}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.model.combat.abilities import AbilityOutcome, LineOutcome, resolve_ability_outcome
+from referee.model.combat.ability_text import Ability, Line, amount, place_line
+from referee.model.combat.damage import DamageInstance, resolve_damage
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board
+from referee.model.events import EventLog
+
+from .answers import explain_answers
+from .costs import explain_bloodletting_step
+from .damage import explain_instance
+from .steps import Step, Steps
+
+VERBS = {"damage": "Deal {a} damage", "burn": "Burn {a}", "venom": "Venom {a}", "maim": "Maim {a}", "cull": "Cull {a}",
+         "crush": "Crush {a}", "restore": "Restore {a} vitality", "bloodletting": "Bloodletting {a}"}
+PER_WORDS = {"burning_enemy": "Burning enemy", "venomed_enemy": "Venomed enemy", "maimed_enemy": "Maimed enemy",
+             "enemy": "enemy", "ally": "ally"}
+TO_WORDS = {"target": "", "caster": " to itself", "allies": " to allies", "enemies": " to enemies"}
+LINE_FIELDS = ("effect", "amount", "kind", "lane", "to", "per", "condition")
+
+
+def line_text(line: Line) -> str:
+    """The printed line, as a card would word it."""
+    text = VERBS[line.effect].format(a=line.amount) + TO_WORDS[line.to]
+    if line.per:
+        text += f" per {PER_WORDS[line.per]}"
+    if line.condition:
+        text = f"if {line.condition.replace('_', ' ')}: {text}"
+    return text
+
+
+def ability_from_json(path: str, data: Any) -> tuple[str, tuple[str, ...], Ability, tuple[bool, ...]]:
+    """``(caster, targets, ability, riposte_rolls)`` from the JSON form; a ValueError names the place."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected an object")
+    unknown = sorted(set(data) - {"caster", "targets", "numbers", "lines", "name", "riposte_rolls"})
+    if unknown:
+        raise ValueError(f"{path}.{unknown[0]}: unknown ability field")
+    numbers = data.get("numbers", {})
+    if not isinstance(numbers, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers.values()):
+        raise ValueError(f"{path}.numbers: expected an object of integers")
+    lines = []
+    for i, item in enumerate(data.get("lines", [])):
+        where = f"{path}.lines[{i}]"
+        if not isinstance(item, dict) or set(item) - set(LINE_FIELDS):
+            raise ValueError(f"{where}: expected an object with fields among {', '.join(LINE_FIELDS)}")
+        try:
+            fields = {**item, "amount": amount(item.get("amount", 0))}
+            lines.append(Line(**fields))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{where}: {error}") from None
+    if not lines:
+        raise ValueError(f"{path}.lines: expected at least one line")
+    caster, targets = data.get("caster"), data.get("targets", [])
+    if not isinstance(caster, str) or not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        raise ValueError(f"{path}: expected 'caster' (a uid) and 'targets' (a list of uids)")
+    rolls = tuple(bool(r) for r in data.get("riposte_rolls", ()))
+    return caster, tuple(targets), Ability(tuple(lines), tuple(numbers.items()), data.get("name", "")), rolls
+
+
+def explain_ability(
+    board: Board, caster: str, ability: Ability, targets: tuple[str, ...], ruleset: Ruleset,
+    riposte_rolls: tuple = (), depth: int = 0,
+) -> tuple[Board, EventLog, list[Step]]:
+    """The activation through the model, then its steps in the order of 400.8."""
+    after, log, outcome = resolve_ability_outcome(board, caster, ability, targets, ruleset=ruleset, riposte_rolls=riposte_rolls)
+    s = Steps(depth)
+    s.say("lines", "400.8-1", f"{caster} activates {ability.name or 'an ability'} at {', '.join(targets) or 'no target'}: "
+          + "; ".join(f"line {i + 1} \"{line_text(line)}\" is a {line.kind.replace('_', ' ')}"
+                      for i, line in enumerate(ability.lines)) + ".",
+          lines=[{"line": i + 1, "text": line_text(line), "kind": line.kind} for i, line in enumerate(ability.lines)])
+    explain_lanes(s, ability, outcome)
+    for line in outcome.lines:
+        explain_line(s, board, caster, line, ruleset, riposte_rolls)
+    if outcome.stopped:
+        s.say("stopped", "800.4k" if outcome.stopped == "aborted" else "800.4d",
+              f"the activation stops here ({outcome.stopped}): no further line resolves.")
+    explain_answer(s, board, after, outcome)
+    return after, log, s.items
+
+
+def explain_lanes(s: Steps, ability: Ability, outcome: AbilityOutcome) -> None:
+    """400.8-2: the lane of each line and the order they resolve in."""
+    placed = []
+    for i, line in enumerate(ability.lines):
+        lane = place_line(line)
+        forced = " (always, 400.8-2)" if line.effect in ("crush", "maim", "cull") else ""
+        placed.append(f"line {i + 1} -> {lane.replace('_', ' ')}{forced}")
+    order = [o.index + 1 for o in outcome.lines]
+    skipped = f"; Passive line(s) {', '.join(str(i + 1) for i in outcome.passives)} are not part of the activation (INT-202)" \
+        if outcome.passives else ""
+    s.say("lanes", "400.8-2", f"{'; '.join(placed)}. Resolution order (lane by lane, printed order within a lane, "
+          f"INT-201): lines {', '.join(map(str, order))}{skipped}.", order=order, passives=[i + 1 for i in outcome.passives])
+
+
+def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset, rolls: tuple) -> None:
+    """One line where it resolves: 400.8-3, 400.8-4, then each recipient (400.8-5 .. 400.8-7)."""
+    line, number = o.line, o.index + 1
+    base = f"{line.amount} = {o.base}" if line.amount.ref else f"{o.base}"
+    s.say("line", "400.8-3", f"line {number} \"{line_text(line)}\" resolves in the {o.lane.replace('_', ' ')} lane; "
+          f"its amount is {base} (400.2).", ("line_resolved",), line=number, base=o.base)
+    if line.condition is not None:
+        s.say("condition", "400.8-4", f"the condition \"{line.condition.replace('_', ' ')}\" is checked now, on the board "
+              f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}.",
+              ("condition_failed",), held=o.condition_held)
+        if not o.condition_held:
+            return
+    if o.count is not None:
+        floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
+        s.say("count", "400.8a", f"\"per {PER_WORDS[line.per]}\" is sampled now (not at the start of the activation): "
+              f"{o.count} counted (living, targetable units only, INT-203), so {o.base} x {o.count} = {o.amount}{floor}.",
+              ("line_resolved",), count=o.count, base=o.base, amount=o.amount)
+    if o.bloodletting is not None:
+        explain_bloodletting_step(s, o.board, caster, o.amount, ruleset, EventLog())
+        return
+    for d in o.deliveries:
+        explain_delivery(s, start, o, d, caster, ruleset, rolls)
+
+
+def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str, ruleset: Ruleset, rolls: tuple) -> None:
+    """One recipient: the gates (400.8-5), then the keyword's rule (400.8-6) through its pipeline (400.8-7)."""
+    effect, uid = o.line.effect, d.recipient
+    if d.refused is not None:
+        killed = d.refused == "dead" and start.unit(uid).alive
+        why = "; it was killed by this activation, so it is gone for every later clause (400.8b)" if killed else ""
+        if effect not in ("damage", "restore") and d.refused == "dead":
+            why += "; a status is never applied to a dead unit (700.3)"
+        s.say("gate", "400.8-5", f"{uid} is {d.refused.replace('_', ' or ')}: it receives nothing{why}.", ("line_refused",),
+              recipient=uid, reason=d.refused, killed_by_this_activation=killed)
+        return
+    if effect == "damage":
+        s.say("pipeline", "400.8-7", f"{o.amount} damage at {uid} goes through the damage pipeline (500.1).",
+              recipient=uid, amount=o.amount)
+        instance = DamageInstance(target=uid, amount=o.amount, source=caster, kind="hit", riposte_rolls=tuple(rolls))
+        s.extend(explain_instance(d.board, instance, d.damage, ruleset, s.depth + 1))
+        after_hit, log, _ = resolve_damage(d.board, instance, ruleset)
+        _, answers = explain_answers(after_hit, instance, d.damage, log, ruleset, s.depth + 1)
+        s.extend(answers)
+    elif effect == "restore":
+        missing = max(d.before.max_vitality - d.before.vitality, 0)
+        eligible = min(max(o.amount, 0), missing)
+        maim = f"; Maim {d.before.maim} prevents {eligible - d.amount}, consuming {d.consumed} (500.3d)" if d.before.maim \
+            and eligible else ""
+        s.say("pipeline", "400.8-7", f"Restore {o.amount} at {uid} goes through recovery: capped at its missing Vitality "
+              f"{missing} (500.3c){maim}: {uid} {d.before.vitality} -> {d.after.vitality}.", ("vitality_restored",),
+              recipient=uid, asked=o.amount, missing=missing, restored=d.amount, before=d.before.vitality,
+              after=d.after.vitality)
+    elif effect == "cull":
+        what = (f"{uid} has {d.before.vitality} Vitality, at most {o.amount}: it is destroyed outright (500.4a, INT-209)"
+                if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {o.amount}: Cull does nothing (INT-209)")
+        s.say("keyword", "400.8-6", what + ".", ("culled", "death"), recipient=uid, vitality=d.before.vitality,
+              threshold=o.amount)
+    else:
+        field = "armor" if effect == "crush" else effect
+        rule = "lowers Armor, past 0 if need be (500.2e)" if effect == "crush" else "adds its stacks (INT-208)"
+        s.say("keyword", "400.8-6", f"{effect.title()} {rule}: {uid}'s {field} {getattr(d.before, field)} -> "
+              f"{getattr(d.after, field)}.", ("status_applied",), recipient=uid, before=getattr(d.before, field),
+              after=getattr(d.after, field))
+
+
+def explain_answer(s: Steps, start: Board, after: Board, outcome: AbilityOutcome) -> None:
+    """The answer to the question: what Vitality was restored, what the hits took, who died."""
+    restored = {}
+    for o in outcome.lines:
+        if o.line.effect == "restore":
+            for d in o.deliveries:
+                restored[d.recipient] = restored.get(d.recipient, 0) + d.amount
+    parts = []
+    if any(o.line.effect == "restore" for o in outcome.lines):
+        gained = {uid: n for uid, n in restored.items() if n}
+        parts.append("Vitality restored: " + ", ".join(f"{uid} +{n}" for uid, n in gained.items()) if gained
+                     else "no Vitality is restored")
+    died = [u.uid for u in start.units if u.alive and not after.unit(u.uid).alive]
+    if died:
+        parts.append(f"died: {', '.join(died)}")
+    s.say("answer", "400.8", "answer: " + ("; ".join(parts) if parts else "the activation resolved") + ".",
+          restored=restored, died=died)

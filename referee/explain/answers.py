@@ -1,0 +1,110 @@
+"""What answers a hit (500.6, 500.7): Thorns, Riposte, Retort as Vitality costs, and a boss Reflect as damage.
+
+The answers are run through the model's own functions in the model's order
+(:func:`~referee.model.combat.retaliation.process_answer_attacker` for each attacker, then the
+Reflect), each on a fresh event log so that each cost can be explained from what it emitted.
+A mechanic nobody on the board has is not mentioned.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from referee.model.combat import retaliation
+from referee.model.combat.damage import DamageInstance, DamageOutcome, resolve_damage
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board, Unit
+from referee.model.events import Event, EventLog
+
+from .damage import explain_instance
+from .steps import LOSS_TAIL, Step, Steps, mixed
+
+COST_CHANNELS = {"thorns": ("Thorns", "500.7b"), "riposte": ("Riposte", "500.7b"), "retort": ("Retort", "500.7f")}
+
+
+def explain_hit(board: Board, instance: DamageInstance, ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
+    """A hit: the instance's waterfall, then what answers it; the board after all of it, its events, the steps."""
+    after, log, outcome = resolve_damage(board, instance, ruleset)
+    steps = explain_instance(board, instance, outcome, ruleset, depth)
+    after, answer_steps = explain_answers(after, instance, outcome, log, ruleset, depth)
+    return after, log, steps + answer_steps
+
+
+def explain_answers(
+    board: Board, instance: DamageInstance, outcome: DamageOutcome, log: EventLog, ruleset: Ruleset, depth: int
+) -> tuple[Board, list[Step]]:
+    """Each recipient's answers to each attacker, then its Reflect, as :func:`retaliation.process_retaliation` runs them."""
+    s = Steps(depth)
+    if instance.kind == "reflect":
+        return board, []
+    rolls = retaliation.RollCursor(tuple(instance.riposte_rolls), 0, f"the damage on {outcome.target}")
+    for landed in retaliation.compute_answering_outcomes(outcome):
+        recipient = board.unit(landed.target)
+        for attacker in retaliation.compute_attackers(instance):
+            part = EventLog()
+            board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset)
+            log.extend(part)
+            explain_attacker(s, recipient, attacker, landed, part.events())
+        board = explain_reflect(s, board, recipient, instance, landed, log, ruleset)
+    return board, s.items
+
+
+def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, events: tuple[Event, ...]) -> None:
+    """What ``r``'s retaliation did to one attacker, mechanic by mechanic, only for the ones ``r`` has."""
+    event = retaliation.is_answerable_event(landed)
+    for e in events:
+        if e.name in COST_CHANNELS:
+            name, clause = COST_CHANNELS[e.name]
+            why = "damage that landed" if e.name == "retort" else "the damage event, whatever its size (500.7c)"
+            s.say(e.name, clause, f"{name} on {r.uid} answers {why}: {attacker} loses {e.amount} Vitality as a Vitality "
+                  f"cost; it skips the pipeline (500.8a) and starts no damage reactions (500.6b).", (e.name,),
+                  payer=attacker, amount=e.amount)
+            fed = any(x.name == "feast" and x.unit == r.uid for x in events)
+            feast = "it feeds its Feast" if fed else "no Feast: the payer is a boss"
+            s.say("retaliation_credit", "500.6f", f"{r.uid} is credited the {e.amount} Vitality it took; {feast}.",
+                  ("credit", "feast", "phasebreak_check", *LOSS_TAIL), credited=e.amount, feast=e.amount if fed else 0)
+        elif e.name == "riposte_missed":
+            s.say("riposte", "500.7b", f"Riposte on {r.uid} rolls against {attacker} and misses (the 50% roll is False).",
+                  ("riposte_missed",), payer=attacker, roll=False)
+        elif e.name == "cost_refused":
+            clause = "500.6h" if e.detail in ("self", "ally") else "500.6e"
+            s.say("retaliation_refused", clause, f"{r.uid}'s retaliation is refused: {attacker} is "
+                  f"{'an ally' if e.detail == 'ally' else 'itself' if e.detail == 'self' else e.detail}.", ("cost_refused",),
+                  payer=attacker, reason=e.detail)
+        elif e.name == "defy_death":
+            s.say("defy_death", "500.6d", f"a defy-death rune saves {attacker}, the payer (it keeps {e.amount}).",
+                  ("defy_death",), prevented=e.amount)
+        elif e.name == "death":
+            s.say("death", "500.6d", f"the retaliation empties {attacker}'s Vitality: it dies the ordinary way.", ("death",))
+    if r.thorns > 0 and not event:
+        s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).")
+    if r.riposte > 0 and not event:
+        s.say("riposte", "500.7d", f"Riposte on {r.uid} does not fire: no damage event.")
+    if r.retort > 0 and event and not retaliation.is_landed(landed):
+        s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: no damage landed on Vitality.")
+
+
+def explain_reflect(
+    s: Steps, board: Board, boss: Unit, instance: DamageInstance, landed: DamageOutcome, log: EventLog, ruleset: Ruleset
+) -> Board:
+    """A boss Reflect: 5% of what landed, rounded down but at least 1, back as real damage with its own waterfall (500.7h-k)."""
+    if not retaliation.has_reflect(boss) or instance.source is None:
+        return board
+    if not retaliation.is_hostile(board, boss, instance.source):
+        return board
+    amount = retaliation.compute_reflect_amount(landed.vitality_lost)
+    if amount <= 0:
+        s.say("reflect", "500.7i", f"{boss.uid}'s Reflect reads what landed after its own Armor, Shield and Insurance: "
+              "nothing landed, so nothing is reflected.", landed=landed.vitality_lost, amount=0)
+        return board
+    exact = mixed(Fraction(retaliation.REFLECT_PERCENT * landed.vitality_lost, 100))
+    s.say("reflect", "500.7h", f"{boss.uid}'s Reflect sends back 5% of the {landed.vitality_lost} that landed: {exact}, "
+          f"rounded down but never below 1: {amount}, as real damage at {instance.source} (not a cost). It enters below the Armor steps "
+          "(500.7j) and starts no damage reactions (500.7k).", ("reflect",), landed=landed.vitality_lost,
+          exact=Fraction(retaliation.REFLECT_PERCENT * landed.vitality_lost, 100), amount=amount)
+    log.emit("reflect", unit=boss.uid, other=instance.source, amount=amount)
+    back = DamageInstance(target=instance.source, amount=amount, source=boss.uid, kind="reflect")
+    after, step, out = resolve_damage(board, back, ruleset)
+    log.extend(step)
+    s.extend(explain_instance(board, back, out, ruleset, s.depth + 1))
+    return after

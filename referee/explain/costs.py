@@ -1,0 +1,200 @@
+"""A Vitality cost (500.8), a Bloodletting activation (800.4) and an Armor debuff (500.2e), step by step.
+
+Each is run through the model (:func:`~referee.model.combat.costs.pay_vitality_cost`,
+:func:`~referee.model.combat.bloodletting.process_bloodletting`); the steps read the board
+before and after and what the model emitted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.model.combat import armor, bloodletting, costs
+from referee.model.combat.damage import DamageInstance
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board, Unit
+from referee.model.events import Event, EventLog
+
+from .answers import explain_hit
+from .steps import LOSS_TAIL, Step, Steps
+
+KIND_NAMES = {"bloodletting": "Bloodletting", "interest": "Interest", "self_destruct": "self-destruct",
+              "retaliation": "retaliation"}
+
+
+def explain_cost(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
+    """A Vitality cost paid by one unit (500.8)."""
+    log = EventLog()
+    payer, kind, amount = action["payer"], action["cost_kind"], action["amount"]
+    after, lost = costs.pay_vitality_cost(board, payer, amount, kind, log, beneficiary=action.get("beneficiary"),
+                                          ruleset=ruleset)
+    s = Steps(depth)
+    price = "its whole Vitality" if kind == "self_destruct" else f"{amount}"
+    s.say("cost", "500.8", f"{payer} pays a {KIND_NAMES[kind]} cost of {price} in Vitality.", payer=payer, kind=kind,
+          amount=amount)
+    explain_payment(s, board.unit(payer), after.unit(payer), kind, amount, lost, log.events(), "500")
+    return after, log, s.items
+
+
+def explain_payment(
+    s: Steps, before: Unit, after: Unit, kind: str, amount: int, lost: int, events: tuple[Event, ...], chapter: str
+) -> None:
+    """The steps every Vitality cost shares (500.8a-j); ``chapter`` 800 cites Bloodletting's own clauses too."""
+    bl = chapter == "800"
+    if not explain_payer_and_layers(s, before, events, bl):
+        return
+    explain_price(s, before, kind, amount, events, bl)
+    channel = "the Bloodletting-paid channel reports it (800.4i)" if bl else "the cost channel reports it (500.8i)"
+    s.say("vitality", "800.4g" if bl else "500.8i", f"{before.uid} loses {lost} Vitality ({before.vitality} -> "
+          f"{before.vitality - lost}); {channel}, for the Vitality that actually left."
+          if lost else f"{before.uid} loses no Vitality; no channel fires.",
+          ("cost_paid", "bloodletting_paid", "thorns", "riposte", "retort", "subrogation", "max_vitality_lowered", *LOSS_TAIL),
+          lost=lost, before=before.vitality, after=before.vitality - lost)
+    explain_after_payment(s, before, after, kind, lost, events, bl)
+
+
+def explain_payer_and_layers(s: Steps, before: Unit, events: tuple[Event, ...], bl: bool) -> bool:
+    """A refused payer (500.8e, 500.6e, 500.6h); the layers a cost never meets (500.8a); a Tool or Hub (500.8e). Goes on?"""
+    refused = [e for e in events if e.name == "cost_refused" and e.unit == before.uid]
+    if refused:
+        reason = refused[0].detail
+        clause = "500.6h" if reason in ("self", "ally") else "500.6e" if reason == "dormant" else "500.8e"
+        s.say("payer_refused", clause, f"{before.uid} is refused as a payer outright ({reason}): nothing is paid.",
+              ("cost_refused",), reason=reason)
+        return False
+    layers = [f"{name} {getattr(before, field)}" for name, field in
+              (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
+               ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(before, field)]
+    untouched = f": {', '.join(layers)} {'is' if len(layers) == 1 else 'are'} never met and never spent" if layers else ""
+    s.say("skips_pipeline", "800.4f" if bl else "500.8a", f"a Vitality cost is not a damage instance; it skips the whole "
+          f"pipeline (500.8a){untouched}.", layers=layers)
+    if before.discards_combat:
+        s.say("tool_or_hub", "800.4d" if bl else "500.8e", f"{before.uid} is a {'Tool' if before.is_tool else 'Hub'}: it "
+              "discards every combat interaction and pays nothing.", paid=0)
+        return False
+    return True
+
+
+def explain_price(s: Steps, before: Unit, kind: str, amount: int, events: tuple[Event, ...], bl: bool) -> None:
+    """The price: a self-destruct's whole Vitality (500.8h), the clamp (500.8b), defy-death (500.8f), the scrapped Shield."""
+    owed = before.vitality if kind == "self_destruct" else min(max(amount, 0), before.vitality)
+    if kind == "self_destruct":
+        s.say("price", "500.8h", f"a self-destruct spends the whole remaining Vitality, {before.vitality}; nothing "
+              "talks it out of dying.", owed=owed)
+    elif max(amount, 0) > before.vitality:
+        s.say("price", "800.4g" if bl else "500.8b", f"the price {amount} is clamped to the {before.vitality} Vitality "
+              f"{before.uid} has; no debt is carried forward.", printed=amount, owed=owed)
+    defied = [e for e in events if e.name == "defy_death" and e.unit == before.uid]
+    if defied:
+        s.say("defy_death", "800.4h" if bl else "500.8f", f"the cost would be lethal and {KIND_NAMES[kind]} opts in: the "
+              f"defy-death rune answers; its once-per-life charge is spent.", ("defy_death",), kept=defied[0].amount)
+    elif before.defy_death and owed >= before.vitality > 0 and not costs.DEFY_DEATH_ANSWERS[kind]:
+        s.say("defy_death", "500.8f", f"the cost is lethal, but a defy-death rune does not answer {KIND_NAMES[kind]}: it pays "
+              "through.")
+    if any(e.name == "shield_scrapped" for e in events):
+        s.say("shield_scrapped", "500.8h", f"its Shield {before.shield} is scrapped with it, not damaged: no Shield trigger.",
+              ("shield_scrapped",), shield=before.shield)
+
+
+def explain_after_payment(
+    s: Steps, before: Unit, after: Unit, kind: str, lost: int, events: tuple[Event, ...], bl: bool
+) -> None:
+    """Interest's maximum (500.8g), a retaliation's credit (500.6f), the listeners (500.8d), a death (500.8j)."""
+    if kind == "interest" and lost:
+        s.say("max_vitality", "500.8g", f"Interest also debits maximum Vitality by {lost} ({before.max_vitality} -> "
+              f"{after.max_vitality}) for the rest of the battle.", ("max_vitality_lowered",), before=before.max_vitality,
+              after=after.max_vitality)
+    credit = [e for e in events if e.name == "credit" and e.other == before.uid]
+    if kind == "retaliation" and credit:
+        fed = any(e.name == "feast" and e.other == before.uid for e in events)
+        s.say("retaliation_credit", "500.6f", f"{credit[0].unit}, the retaliating unit, is credited the {credit[0].amount} "
+              f"Vitality it took; {'it feeds its Feast' if fed else 'no Feast: the payer is a boss'}.",
+              ("credit", "feast", "phasebreak_check"), credited=credit[0].amount)
+    resets = [e.detail for e in events if e.name == "rune_reset" and e.unit == before.uid]
+    if resets:
+        s.say("listeners", "500.8d", f"it is still Vitality lost: {', '.join(resets)} lose their accumulated bonus; "
+              "Vitality thresholds re-evaluate.", ("rune_reset", "threshold_reevaluated"), runes=resets)
+    if any(e.name == "death" and e.unit == before.uid for e in events):
+        s.say("death", "800.4j" if bl else "500.8j", f"{before.uid} dies: an ordinary death (Macabre fires, deathrattles "
+              "resolve), and the activation that charged the cost continues.", ("death", "macabre"))
+    s.say("no_reactions", "800.4i" if bl else "500.8c", "a cost starts no damage reactions: no on-damage-taken fanout, "
+          "Thorns, Riposte, or Shield trigger.")
+
+
+def explain_bloodletting(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
+    """An activation with a Bloodletting cost: the cost first, then each hit with its answers (800.4)."""
+    caster, printed = action["caster"], action["cost"]
+    s = Steps(depth)
+    s.say("activation", "800.4a", f"{caster} activates with a Bloodletting cost of {printed}, paid before the "
+          "activation's damage is computed.", caster=caster, printed=printed)
+    log = EventLog()
+    after, outcome = explain_bloodletting_step(s, board, caster, printed, ruleset, log)
+    if outcome.failed or outcome.aborted:
+        return after, log, s.items
+    for number, hit in enumerate(action.get("hits", ()), 1):
+        instance = DamageInstance(target=hit["target"], amount=hit["amount"], source=caster,
+                                  kind=hit.get("damage_kind", "hit"), allows_dormant=hit.get("allows_dormant", False),
+                                  riposte_rolls=tuple(hit.get("riposte_rolls", ())))
+        s.say("hit", "800.4j", f"hit {number} of the activation.", number=number)
+        after, step_log, steps = explain_hit(after, instance, ruleset, depth + 1)
+        log.extend(step_log)
+        s.extend(steps)
+    return after, log, s.items
+
+
+def explain_bloodletting_step(
+    s: Steps, board: Board, caster: str, printed: int, ruleset: Ruleset, log: EventLog
+) -> tuple[Board, bloodletting.BloodlettingOutcome]:
+    """800.4l, 800.4m, 800.4b-e, then the payment as a Vitality cost (800.4f-j), or the abort (800.4k) or failure (800.4d)."""
+    reduction = board.unit(caster).bloodletting_reduction
+    part = EventLog()
+    after, outcome = bloodletting.process_bloodletting(board, caster, printed, part, ruleset)
+    log.extend(part)
+    if reduction:
+        s.say("reduction", "800.4l", f"the Bloodletting reduction rune lowers the cost before a payer is chosen: "
+              f"{printed} -> {outcome.cost}.", before=printed, reduction=reduction, after=outcome.cost)
+    if outcome.skipped:
+        s.say("skipped", "800.4m", "the cost is 0: the whole step is skipped, nobody pays and no channel fires.")
+        return after, outcome
+    explain_payer_choice(s, board, caster)
+    if outcome.aborted:
+        s.say("aborted", "800.4k", "no eligible payer: the activation is aborted before damage.", ("activation_aborted",))
+        return after, outcome
+    payer = outcome.payer
+    s.say("payer", "800.4e", f"{payer} pays the full cost of {outcome.cost}; it is never split.", payer=payer,
+          cost=outcome.cost)
+    explain_payment(s, board.unit(payer), after.unit(payer), "bloodletting", outcome.cost, outcome.paid, part.events(), "800")
+    if outcome.failed:
+        s.say("failed", "800.4d", "the payment moved no Vitality: the ability fails outright.", ("activation_failed",))
+    return after, outcome
+
+
+def explain_payer_choice(s: Steps, board: Board, caster: str) -> None:
+    """800.4b-c: the caster's side in reading order, each skipped unit with its reason."""
+    me = board.unit(caster)
+    if me.is_boss:
+        s.say("payer_search", "800.4c", f"{caster} is a boss casting Bloodletting: it pays its own cost.")
+        return
+    seen = []
+    for u in bloodletting.compute_reading_order(board, me.side):
+        reason = "dead" if not u.alive else "Entrapped" if u.entrapped else "a boss" if u.is_boss else None
+        seen.append(f"{u.uid} (row {u.row}, col {u.col}){' skipped: ' + reason if reason else ''}")
+        if reason is None:
+            break
+    s.say("payer_search", "800.4b", f"reading order on {caster}'s side, left to right then top to bottom (800.4c skips "
+          f"dead, Entrapped and boss units; Tools and Hubs are not skipped, 800.4d): {'; '.join(seen)}.", order=seen)
+
+
+def explain_armor_debuff(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
+    """A debuff on one unit: Crush and Repossess lower Armor past 0; Piercing Roar and Crippling Scream leave it (500.2e)."""
+    target = board.unit(action["target"])
+    changed = armor.apply_armor_debuff(target, action["debuff"], action["amount"])
+    s = Steps(depth)
+    name = action["debuff"].replace("_", " ").title()
+    if action["debuff"] in armor.ARMOR_SHREDDING_DEBUFFS:
+        s.say("armor_debuff", "500.2e", f"{name} {action['amount']} lowers {target.uid}'s Armor, past 0 if need be: "
+              f"{target.armor} -> {changed.armor}.", before=target.armor, amount=action["amount"], after=changed.armor)
+    else:
+        s.say("armor_debuff", "500.2e", f"{name} affects Power and Speed, not Armor: {target.uid}'s Armor stays "
+              f"{target.armor}.", before=target.armor, after=changed.armor)
+    return board.with_unit(changed), EventLog(), s.items

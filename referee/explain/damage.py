@@ -1,0 +1,215 @@
+"""One damage instance as a waterfall (500.1), read off the model's own :class:`DamageOutcome`.
+
+incoming -> Armor % (the exact value, then rounded) -> Armor flat -> cap -> Subrogated ->
+payback -> plain Insurance -> Shield (with the multiplier) -> redirect -> defy-death ->
+Vitality. A layer the recipient does not have is not mentioned. Damage a redirect moved is
+explained as the receiver's own instance, one level deeper (500.1g).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from referee.model.combat.armor import apply_armor_percentage, compute_flat_reduction
+from referee.model.combat.damage import DamageInstance, DamageOutcome, is_ignoring_armor
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.shield import compute_multiplier
+from referee.model.combat.state import Board, Unit
+from referee.model.combat.ticks import is_damage_over_time
+
+from .armor_text import surviving_value, value_text
+from .steps import LOSS_TAIL, Step, Steps
+
+
+def moved_to(instance: DamageInstance, receiver: str | None, amount: Any) -> DamageInstance:
+    """The receiver's own instance of damage a redirect moved (500.1g)."""
+    return replace(instance, target=receiver, amount=amount, redirected=True)
+
+
+def explain_instance(board: Board, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset, depth: int = 0) -> list[Step]:
+    """The steps of one instance, from the board it met and its outcome."""
+    a = board.unit(instance.target)
+    s = Steps(depth)
+    who = f"{instance.source}'s" if instance.source else "an actorless"
+    moved = " (moved damage: it is never redirected again)" if instance.redirected else ""
+    s.say("incoming", "500.1", f"{who} {instance.kind} of {instance.amount} at {a.uid}{moved}.",
+          target=a.uid, source=instance.source, kind=instance.kind, amount=instance.amount)
+    if not explain_gates(s, a, instance, out, ruleset):
+        return s.items
+    if out.interceptor_outcome is not None and out.intercepted:
+        s.items.extend(explain_instance(board, moved_to(instance, a.intercept_by, out.amount), out.interceptor_outcome,
+                                        ruleset, depth + 1))
+        return s.items
+    if out.ignored:
+        s.say("ignore_charge", "500.1-4", f"{a.uid} spends a damage-ignore charge ({a.ignore_charges} -> "
+              f"{a.ignore_charges - 1}): the instance is discarded.", ("ignore_charge_spent",),
+              before=a.ignore_charges, after=a.ignore_charges - 1)
+        return s.items
+    explain_armor(s, a, instance, out, ruleset)
+    explain_layers(s, board, a, instance, out, ruleset)
+    return s.items
+
+
+def explain_gates(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> bool:
+    """The tick adjustment and the gates (500.1h, 500.1-1..3, 500.1f); whether the instance goes on."""
+    if instance.amount <= 0:
+        s.say("gate", "500.1-3", "the amount is 0 or less: nothing happens.", amount=instance.amount)
+        return False
+    if is_damage_over_time(instance.kind) and not instance.redirected:
+        s.say("tick", "500.1h", tick_text(a, instance.amount, out.amount), before=instance.amount, after=out.amount)
+        if out.tick_prevented:
+            s.say("tick", "500.1h", "the tick was reduced to 0 or less: it never enters the pipeline.", ("tick_prevented",))
+            return False
+    if not a.alive:
+        s.say("gate", "500.1-3", f"{a.uid} is already dead: nothing happens.")
+        return False
+    if out.amount <= 0:
+        s.say("gate", "500.1-3", "the amount is 0 or less: nothing happens.", amount=out.amount)
+        return False
+    if a.discards_combat:
+        s.say("gate", "500.1-1", f"{a.uid} is a {'Tool' if a.is_tool else 'Hub'}: the damage is discarded.", ("damage_discarded",))
+        return False
+    if out.discarded:
+        s.say("gate", "500.1-2", f"{a.uid} is Dormant and the source does not allow it: the damage is discarded.",
+              ("damage_discarded",))
+        return False
+    if a.dormant:
+        reason = "a damage-over-time tick reaches it (500.1i)" if is_damage_over_time(instance.kind) else "the source allows it"
+        s.say("gate", "500.1-2", f"{a.uid} is Dormant, but {reason}.")
+    if out.interceptor_outcome is not None:
+        test = "would kill it through steps 4-13" if ruleset.lethal_redirect_test == "would_kill" else "is at least its Vitality"
+        if out.intercepted:
+            s.say("lethal_redirect", "500.1f", f"the hit {test} ({a.vitality} Vitality): all {out.amount} moves to the "
+                  f"interceptor {a.intercept_by} before mitigation, as its own instance (500.1g).", ("lethal_redirect",),
+                  moved=out.amount, interceptor=a.intercept_by)
+        else:
+            s.say("lethal_redirect", "500.1f", f"a lethal redirect to {a.intercept_by} is armed, but it does not apply: "
+                  f"the hit is not lethal (the test: it {test}) or {a.intercept_by} cannot take it.")
+    return True
+
+
+def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> None:
+    """500.1-5 and 500.1-6: the exact value before 500.2c rounds it, then the flat reduction."""
+    if is_ignoring_armor(instance):
+        if a.armor != 0:
+            why = ("a Reflect skips the attacker's Armor (500.7j)" if instance.kind == "reflect"
+                   else "Burn and Venom ignore Armor (500.1d)")
+            s.say("armor_percentage", "500.1-5", f"{why}: Armor {a.armor} is not applied; {out.after_armor} goes on.",
+                  before=out.amount, after=out.after_armor)
+        return
+    if a.armor == 0:
+        return
+    rounded = apply_armor_percentage(out.amount, a.armor, ruleset)
+    value, exact, formula = surviving_value(out.amount, a.armor, ruleset)
+    shown = value_text(value, exact)
+    if a.armor > 0:
+        s.say("armor_percentage", "500.1-5", f"Armor {a.armor}: sqrt(A)/(sqrt(A)+20) is taken off (500.2a): {formula} = "
+              f"{shown}, rounded up against the defender (500.2c): {out.amount} -> {rounded}.",
+              before=out.amount, exact=value if exact else shown, after=rounded, armor=a.armor)
+        flat = compute_flat_reduction(a.armor)
+        s.say("armor_flat", "500.1-6", f"flat reduction {flat} (1 per 5 Armor, 500.2b): {rounded} -> {out.after_armor}.",
+              before=rounded, reduction=flat, after=out.after_armor)
+    else:
+        s.say("armor_percentage", "500.1-5", f"negative Armor {a.armor} amplifies (500.2d; {ruleset.negative_armor} reading, "
+              f"INT-001): {formula} = {shown}, rounded up: {out.amount} -> {rounded}; no flat change.",
+              before=out.amount, exact=value if exact else shown, after=rounded, armor=a.armor)
+
+
+def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> None:
+    """500.1-7 .. 500.1-13 and the credit (500.5a), each layer only when the recipient has it."""
+    left = out.after_armor
+    if a.has_cap:
+        s.say("cap", "500.1-7", f"the printed cap of {a.cap} leaves {out.after_cap}; anything above it is gone.",
+              before=left, cap=a.cap, after=out.after_cap)
+    left = out.after_cap
+    if a.subrogated > 0 and left > 0:
+        s.say("subrogated", "500.1-8", f"{out.subrogated_spent} Subrogated Insurance point(s) of {a.subrogated} absorb "
+              f"{out.subrogated_absorbed} (up to 25 each, spent whole, 500.1a): {left} -> {left - out.subrogated_absorbed}.",
+              ("insurance_prevented",), before=left, points=out.subrogated_spent, absorbed=out.subrogated_absorbed,
+              after=left - out.subrogated_absorbed)
+        explain_payback(s, board, a, instance, out)
+        left -= out.subrogated_absorbed
+    if a.insurance > 0 and left > 0:
+        s.say("insurance", "500.1-9", f"{out.insurance_spent} plain Insurance point(s) of {a.insurance} absorb "
+              f"{out.insurance_absorbed}: {left} -> {left - out.insurance_absorbed}; plain points retaliate for nothing "
+              "(500.7g).", ("insurance_prevented",), before=left, points=out.insurance_spent,
+              absorbed=out.insurance_absorbed, after=left - out.insurance_absorbed)
+        left -= out.insurance_absorbed
+    absorbed = out.subrogated_absorbed + out.insurance_absorbed
+    if absorbed:
+        s.say("insurance_credit", "500.1b", f"the {absorbed} damage Insurance absorbed is credited to nobody: it scores "
+              f"{instance.source or 'nobody'} nothing and feeds no Feast.", absorbed=absorbed)
+    explain_shield(s, board, a, instance, out, left)
+    left -= out.shield_absorbed
+    if out.receiver_outcome is not None and out.redirected:
+        s.say("redirect", "500.1-11", f"the ally redirect (cap {a.redirect_cap}) moves {out.redirected} to {a.redirect_to}, "
+              f"as its own instance (500.1g): {left} -> {left - out.redirected}.", ("redirect",),
+              before=left, moved=out.redirected, after=left - out.redirected)
+        s.items.extend(explain_instance(board, moved_to(instance, a.redirect_to, out.redirected), out.receiver_outcome,
+                                        ruleset, s.depth + 1))
+    left -= out.redirected
+    if out.defied:
+        s.say("defy_death", "500.1-12", f"{left} would be lethal: the defy-death rune prevents {out.defy_prevented} "
+              f"and its once-per-life charge is spent: {left} -> {left - out.defy_prevented}.", ("defy_death",),
+              before=left, prevented=out.defy_prevented, after=left - out.defy_prevented)
+    explain_vitality(s, a, instance, out)
+
+
+def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome) -> None:
+    """The Subrogated payback: the source pays, as a Vitality cost, what the points absorbed (500.1-8, 500.7g, 500.6f)."""
+    source = board.unit(instance.source) if board.has(instance.source) else None
+    if source is None or source.side == a.side or not out.subrogated_absorbed:
+        return
+    paid = out.subrogation_paid
+    if not paid:
+        s.say("payback", "500.6e", f"{source.uid} owes {out.subrogated_absorbed} back but is not a legal payer "
+              "(dead, Entrapped or Dormant): nothing is paid.", ("cost_refused",))
+        return
+    feast = "feeds no Feast (the payer is a boss)" if source.is_boss else f"feeds {a.uid}'s Feast"
+    s.say("payback", "500.7g", f"{source.uid} loses {paid} Vitality, what the Subrogated points absorbed, as a Vitality "
+          f"cost: it skips the pipeline (500.8a) and starts no damage reactions (500.6b) ({source.vitality} -> "
+          f"{source.vitality - paid}).", ("subrogation",), payer=source.uid, owed=out.subrogated_absorbed, paid=paid,
+          before=source.vitality, after=source.vitality - paid)
+    s.say("payback_credit", "500.6f", f"{a.uid}, the retaliating unit, is credited the {paid} Vitality it took; it {feast}.",
+          ("credit", "feast", *LOSS_TAIL), credited=paid)
+
+
+def explain_shield(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, left: int) -> None:
+    """500.1-10: Shield absorbs what remains, drained by the source's multiplier."""
+    if a.shield <= 0 or left <= 0:
+        return
+    source = board.unit(instance.source) if board.has(instance.source) else None
+    multiplier = compute_multiplier(source.shield_multiplier) if source is not None else 1
+    pool = a.shield - out.shield_drained
+    drain = f", each point of damage draining {multiplier}" if multiplier != 1 else ""
+    broken = ", and it breaks" if pool <= 0 else ""
+    s.say("shield", "500.1-10", f"Shield {a.shield} absorbs {out.shield_absorbed}{drain} (pool {a.shield} -> {pool}"
+          f"{broken}): {left} -> {left - out.shield_absorbed}.", ("shield_damaged", "shield_broken"),
+          before=left, absorbed=out.shield_absorbed, multiplier=multiplier, drained=out.shield_drained,
+          pool_before=a.shield, pool_after=pool, after=left - out.shield_absorbed)
+
+
+def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome) -> None:
+    """500.1-13 and the credit of 500.5a."""
+    lost = out.vitality_lost
+    died = "; it dies (500.4a)" if out.died else ""
+    s.say("vitality", "500.1-13", f"{a.uid} loses {lost} Vitality ({a.vitality} -> {a.vitality - lost}){died}.",
+          ("damage_taken", *LOSS_TAIL), lost=lost, before=a.vitality, after=a.vitality - lost,
+          died=bool(out.died))
+    credited = out.shield_absorbed + lost
+    if instance.source is not None and credited > 0:
+        s.say("credit", "500.5a", f"{instance.source} is credited {credited} (Shield absorbed {out.shield_absorbed} + "
+              f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e).", ("credit", "feast", *LOSS_TAIL),
+              credited=credited, feast=lost)
+
+
+def tick_text(a: Unit, raw: int, adjusted: int) -> str:
+    parts = [f"tick of {raw}"]
+    if a.prismbroken:
+        parts.append(f"Prismbreak +50% rounded up -> {-((-3 * raw) // 2)}")
+    if a.rune_tick_reduction:
+        parts.append(f"rune reduction -{a.rune_tick_reduction}")
+    if a.forge_tick_reduction:
+        parts.append(f"Forge Core reduction -{a.forge_tick_reduction}")
+    return ", ".join(parts) + f": {adjusted} enters."

@@ -1,0 +1,73 @@
+"""The explanation's unit: one :class:`Step`, one applied clause with its numbers.
+
+A step is data first (``step``, ``clause``, ``quantities``) and text second, so the text a
+person reads and the JSON another tool renders are the same steps. ``events`` names the
+model events the step accounts for, so a report can find the step behind an event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+
+#: What follows a Vitality loss, whatever caused it: the listeners and a death (500.6c, 500.8d, 500.4).
+LOSS_TAIL = ("vitality_lost", "rune_reset", "threshold_reevaluated", "death", "macabre", "deathrattle",
+             "vessel_revival", "everlasting_scheduled")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied clause: what it did, its numbers before and after, and how deep in moved damage."""
+
+    step: str
+    clause: str
+    text: str
+    quantities: dict[str, Any] = field(default_factory=dict)
+    depth: int = 0
+    events: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        return f"{'    ' * self.depth}[{self.clause}] {self.text}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "clause": self.clause, "text": self.text,
+                "quantities": {k: jsonable(v) for k, v in self.quantities.items()}, "depth": self.depth,
+                "events": list(self.events)}
+
+
+def jsonable(value: Any) -> Any:
+    """A quantity as JSON: a Fraction as its exact ``"p/q"`` text, containers element-wise."""
+    if isinstance(value, Fraction):
+        return str(value) if value.denominator != 1 else value.numerator
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+class Steps:
+    """A list of steps being written at one depth (``say`` adds one; ``nested`` goes one deeper)."""
+
+    def __init__(self, depth: int = 0, rulebook: str = "combat") -> None:
+        self.items: list[Step] = []
+        self.depth = depth
+        self.rulebook = rulebook
+
+    def say(self, step: str, clause: str, text: str, events: tuple[str, ...] = (), **quantities: Any) -> None:
+        cid = clause if ":" in clause else f"{self.rulebook}:{clause}"
+        self.items.append(Step(step, cid, text, quantities, self.depth, events))
+
+    def extend(self, steps: list[Step]) -> None:
+        self.items.extend(steps)
+
+
+def mixed(value: Fraction) -> str:
+    """A Fraction as a person writes it: ``20 2/3``, ``-1 1/4``, ``7``."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole} {rest}/{value.denominator}" if whole else f"{sign}{rest}/{value.denominator}"
