@@ -52,6 +52,7 @@ from typing import Any
 
 from referee.model.clauses import RULEBOOKS, ClauseId, ClauseIdError, parse_clause_id
 
+from .paths import repo_root
 from .register import Entry, load_register
 
 SPECS_DIR = Path(__file__).resolve().parent
@@ -169,14 +170,6 @@ def resolve_clause_id(text: str, catalogue: dict[ClauseId, Clause]) -> ClauseId:
 # --------------------------------------------------------------------------------------
 # Where things are
 # --------------------------------------------------------------------------------------
-
-
-def repo_root() -> Path | None:
-    """The source tree holding the ``referee`` package folder, or ``None`` for a plain install."""
-    import referee
-
-    root = Path(referee.__file__).resolve().parent.parent
-    return root if (root / "pyproject.toml").is_file() else None
 
 
 def import_all(package_name: str) -> list[str]:

@@ -28,7 +28,7 @@ def state_dir(explicit: Path | None = None) -> Path:
     """The folder holding referee's records (see the module docstring for the order)."""
     if explicit is not None:
         return Path(explicit)
-    from .catalogue import repo_root
+    from .paths import repo_root
 
     root = repo_root()
     return (root if root is not None else Path.cwd()) / STATE_DIR_NAME

@@ -135,7 +135,8 @@ def unwrap(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]
 
 def decode(data: dict[str, Any]) -> tuple[Any, Any, list[dict[str, Any]], str]:
     """``(board or play state, ruleset or rules, actions, rulebook)`` of a scenario or short form."""
-    from referee.protocol import PROTOCOL, ProtocolError, board_from_json, decode_scenario, ruleset_from_json
+    from referee.protocol import PROTOCOL, ProtocolError, decode_scenario
+    from referee.rulebooks.combat.codec import board_from_json, ruleset_from_json
 
     try:
         if "ability" in data and "actions" not in data:

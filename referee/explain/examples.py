@@ -69,9 +69,8 @@ def compact(scenario: dict[str, Any]) -> str:
 
 def render_examples(header: str) -> str:
     """The generated page: each example's scenario and its ``referee explain`` output."""
-    from referee.cmd_explain import render_text
-
     from . import explain_actions
+    from .render import render_text
 
     lines = [header.rstrip("\n"), "# `referee explain`: worked examples", "",
              "Each block below is the scenario file and what `referee explain <file>` prints for it, regenerated "

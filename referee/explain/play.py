@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee import play as play_json
+from referee.rulebooks.play import codec as play_json
 from referee.model.play import process as play_process
 from referee.model.play.cost import ResourceCost, TotalCost
 from referee.model.play.process import PlayResult, get_cancellation
@@ -59,11 +59,11 @@ def _shown(name: str, value: Any) -> Any:
 
 def explain_play_card(state: PlayState, action: dict[str, Any], rules: PlayRules) -> tuple[PlayState, list[Step]]:
     """Play a card: the numbered process, then finish or undo."""
-    text = play_process.CardText(play_json._component(action["cost"]),
-                                 tuple(play_json._component(c) for c in action["additional"]))
+    text = play_process.CardText(play_json.to_component(action["cost"]),
+                                 tuple(play_json.to_component(c) for c in action["additional"]))
     choices = play_process.Choices(tuple(action["pay_optional"]), action["location"])
-    result = play_process.process_play(state, action["card"], text, choices, play_json._plan(action["plan"]),
-                                       play_json._modifiers(action["modifiers"]), rules)
+    result = play_process.process_play(state, action["card"], text, choices, play_json.to_plan(action["plan"]),
+                                       play_json.to_modifiers(action["modifiers"]), rules)
     s = Steps(rulebook="play")
     card = state.get(action["card"])
     checks = dict(result.checks)
@@ -88,10 +88,10 @@ def explain_play_card(state: PlayState, action: dict[str, Any], rules: PlayRules
 def explain_activate(state: PlayState, action: dict[str, Any], rules: PlayRules) -> tuple[PlayState, list[Step]]:
     """Activate an ability: the same steps as playing (399), the cost before its colon (403.1.a), then its effect."""
     a = action["ability"]
-    ability = play_process.Ability(play_json._component(a["cost"]),
+    ability = play_process.Ability(play_json.to_component(a["cost"]),
                                    play_process.Effect(a["effect"]["kind"], a["effect"]["amount"]))
-    result = play_process.process_activate(state, action["source"], ability, play_json._plan(action["plan"]),
-                                           play_json._modifiers(action["modifiers"]), rules)
+    result = play_process.process_activate(state, action["source"], ability, play_json.to_plan(action["plan"]),
+                                           play_json.to_modifiers(action["modifiers"]), rules)
     s = Steps(rulebook="play")
     checks = dict(result.checks)
     s.say("activate", "399", f"{action['source']} activates an ability by the steps of playing a card; its cost is the "

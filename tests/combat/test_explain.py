@@ -263,7 +263,7 @@ def test_steps_around_event_finds_the_step_behind_a_model_event():
 
 def test_an_ability_action_may_carry_the_ability_as_json():
     from referee.model.combat.ruleset import DEFAULT
-    from referee.protocol import board_from_json
+    from referee.rulebooks.combat.codec import board_from_json
 
     board = board_from_json("board", WORKED_EXAMPLE["board"])
     spec = {k: v for k, v in WORKED_EXAMPLE["ability"].items() if k not in ("caster", "targets")}
