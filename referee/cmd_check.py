@@ -55,16 +55,25 @@ def register(app: typer.Typer) -> None:
     def check_command(
         python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
         engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
-        examples: int = typer.Option(500, "--examples", "-n", help="scenarios to check"),
+        examples: Optional[int] = typer.Option(None, "--examples", "-n", help="scenarios to check [default: 500]"),
         seed: Optional[int] = typer.Option(None, "--seed", help="random seed (printed when not given)"),
         kinds: Optional[str] = typer.Option(None, "--kinds", help="action kinds to draw, comma-separated (default: all)"),
+        features: Optional[str] = typer.Option(
+            None, "--features", help="only these features may be drawn, comma-separated (default: all; see referee features)"
+        ),
+        without: Optional[str] = typer.Option(
+            None, "--without", help="features the engine does not implement: never drawn, comma-separated"
+        ),
+        swarm: bool = typer.Option(False, "--swarm", help="swarm testing: each scenario draws a random subset of the features"),
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
         ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="a ruleset option name=value (repeatable)"),
         max_actions: int = typer.Option(2, "--max-actions", help="actions per scenario (1..N)"),
-        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario before the engine counts as hung (> 0)"),
-        batch: int = typer.Option(32, "--batch", help="scenarios per batch sent to a JSON-lines engine"),
+        timeout: Optional[float] = typer.Option(
+            None, "--timeout", help="seconds per scenario before the engine counts as hung (> 0) [default: 5]"
+        ),
+        batch: Optional[int] = typer.Option(None, "--batch", help="scenarios per batch sent to a JSON-lines engine [default: 32]"),
         engine_budget: float = typer.Option(
             DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine, in all"
         ),
@@ -79,8 +88,23 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
         from .compare import Comparison
+        from .config import ConfigError, load_config
         from .engines import EngineStartError, install_termination_handler, make_engine
         from .harness import CheckOptions, check, replay
+        from .rulebooks import resolve_features
+
+        try:
+            config = load_config()
+        except ConfigError as error:
+            typer.echo(f"referee check: {error}", err=True)
+            raise typer.Exit(2)
+        python, engine = (python, engine) if (python or engine) else (config.get("python"), config.get("engine"))
+        examples, timeout, batch = config.get("examples", examples), config.get("timeout", timeout), config.get("batch", batch)
+        examples = 500 if examples is None else examples
+        timeout = 5.0 if timeout is None else float(timeout)
+        batch = 32 if batch is None else batch
+        seed = config.get("seed", seed)
+        ruleset = config.ruleset_pairs(ruleset)
 
         if backend != "hypothesis" and not python:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
@@ -88,7 +112,9 @@ def register(app: typer.Typer) -> None:
         try:
             comparison = Comparison.from_options(compare_mode, fields, events)
             chosen_rules = parse_rules(ruleset)
-            chosen_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
+            kind_words = config.words("kinds", kinds)
+            chosen_kinds = tuple(kind_words) if kind_words else None
+            chosen_features = resolve_features(config.words("features", features), config.words("without", without))
             # CrossHair runs the engine symbolically: it must be called in this process.
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
                                      in_process=in_process or backend != "hypothesis")
@@ -96,8 +122,10 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
         install_termination_handler()
-        command = _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                                 timeout=timeout, batch=batch, in_process=in_process)
+        command = _command_words(python, engine, examples, ",".join(chosen_kinds) if chosen_kinds else None, compare_mode,
+                                 fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
+                                 features=features, without=",".join(config.words("without", without) or []) or None,
+                                 swarm=swarm)
         options = CheckOptions(
             examples=examples,
             seed=seed,
@@ -108,6 +136,8 @@ def register(app: typer.Typer) -> None:
             database=database or None,
             backend=backend,
             command=command,
+            features=chosen_features,
+            swarm=swarm,
         )
         try:
             with the_engine:
@@ -149,7 +179,8 @@ def exit_code(report) -> int:
 
 
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                   timeout: float = 5.0, batch: int = 32, in_process: bool = False) -> str:
+                   timeout: float = 5.0, batch: int = 32, in_process: bool = False, features: str | None = None,
+                   without: str | None = None, swarm: bool = False) -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
@@ -164,6 +195,12 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
     words += ["--examples", str(examples)]
     if kinds:
         words += ["--kinds", kinds]
+    if features:
+        words += ["--features", features]
+    if without:
+        words += ["--without", without]
+    if swarm:
+        words += ["--swarm"]
     if compare_mode != "full":
         words += ["--compare", compare_mode]
     if fields:

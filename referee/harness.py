@@ -55,6 +55,10 @@ class CheckOptions:
     shrink_budget: int = 1500
     #: The command that reproduces this run, minus the seed (printed with every failure).
     command: str = "referee check"
+    #: The features the generator may draw (None: every feature; ``--features`` / ``--without``).
+    features: frozenset[str] | None = None
+    #: Swarm testing: each scenario first draws which of those features are on.
+    swarm: bool = False
 
 
 @dataclass
@@ -81,6 +85,20 @@ class CheckReport:
     shrink_calls: int = 0
     #: A non-deterministic engine: its answers to the same scenario, run after run (``nondeterministic``).
     observations: list[dict[str, Any]] = field(default_factory=list)
+    #: The features the generator was allowed (None: all) and whether it swarmed.
+    features: frozenset[str] | None = None
+    swarm: bool = False
+
+    def _features(self) -> str:
+        """The features drawn, in words: all, or which were left out."""
+        known = rulebooks.all_features()
+        kinds_books = {ACTION_KINDS[k].rulebook for k in self.kinds if k in ACTION_KINDS}
+        relevant = sorted(name for name, book in known.items() if book in kinds_books)
+        if not relevant:
+            return "none defined for these kinds"
+        left_out = [n for n in relevant if self.features is not None and n not in self.features]
+        said = f"all but {', '.join(left_out)} (never drawn)" if left_out else "all"
+        return said + ("; swarm: each scenario draws a random subset" if self.swarm else "")
 
     @property
     def ok(self) -> bool:
@@ -97,6 +115,9 @@ class CheckReport:
             "seed": self.seed,
             "action_kinds": list(self.kinds),
             "compared": self.comparison.to_json(),
+            "features": {"allowed": None if self.features is None else sorted(self.features),
+                         "without": sorted(set(rulebooks.all_features()) - set(self.features)) if self.features is not None else [],
+                         "swarm": self.swarm},
             "scenarios_run": self.scenarios_run,
             "seconds": round(self.seconds, 3),
             "first_failure_after": self.first_failure_after,
@@ -137,6 +158,7 @@ class CheckReport:
             f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}); "
             f"action kinds: {', '.join(self.kinds)}",
             f"  compared: {self._compared()}",
+            f"  features: {self._features()}",
         ]
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
@@ -225,7 +247,7 @@ def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> by
     key = json.dumps(
         [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
          {name: repr(rules) for name, rules in sorted(options.rules.items())}]
-        + [repr(getattr(options, name)) for name in ("features", "without") if getattr(options, name, None)],
+        + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else []),
         sort_keys=True,
     )
     return hashlib.sha256(key.encode()).digest()
@@ -257,7 +279,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
     start = time.perf_counter()
     strategy = st.lists(
-        scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules),
+        scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
+                  features=options.features, swarm=options.swarm),
         min_size=batch,  # full batches: a JSON-lines engine gets ``batch`` scenarios per write
         max_size=batch,
     )
@@ -304,7 +327,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     _key_database(run, _digest(engine, options, kinds))
     test = settings(**config)(given(strategy)(run))
 
-    report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds)
+    report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
+                         swarm=options.swarm)
     engine.start()  # an engine that cannot start at all is a usage error, raised here
     try:
         with warnings.catch_warnings():
@@ -417,7 +441,8 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
     """Run one stored scenario (``--replay FILE``) and report as ``check`` does."""
     start = time.perf_counter()
     kinds = tuple(sorted({a.get("kind", "?") for a in scenario.get("actions", []) if isinstance(a, dict)}))
-    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario)
+    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario,
+                         features=options.features, swarm=options.swarm)
     sent = {**scenario, "id": "replay"}
     answer = engine.run_batch([sent])[0]
     verdict, detail = judge(sent, answer, options.comparison)
