@@ -209,7 +209,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # --- 500.6, 500.7 retaliation -------------------------------------------------------
     Mutant(
         "thorns_on_nothing", "combat:500.7d", "Thorns and Riposte answer an instance Armor or Shield reduced to nothing",
-        "        event = entered and (m.sub_spent + m.ins_spent > 0 or m.after_shield > 0)\n",
+        "        event = entered and (m.sub_spent + m.ins_spent > 0 or (m.after_shield > 0 if after_shield else lost > 0))\n",
         "        event = entered\n",
         ("hit",),
     ),
