@@ -44,6 +44,7 @@ EVENT_NAMES: dict[str, str] = {
     "rune_reset": "a Vitality-loss rune lost its accumulated bonus (detail: adrenaline | momentum | bolster)",
     "threshold_reevaluated": "Vitality-threshold rune effects re-evaluated",
     # Death and revival (500.4, 500.9)
+    "culled": "Cull destroyed the unit outright, before its death resolves (other: the source)",
     "death": "the unit died (other: the killer, if any)",
     "macabre": "Macabre heard by a unit for another unit's death (other: the dead unit)",
     "deathrattle": "the dead unit's deathrattle resolved",
