@@ -186,3 +186,88 @@ def everlasting_tries_ten_seconds_after_death_then_each_later_tick(v: Vars) -> O
         claims.append(and_(after > before, after - tick <= before, on_grid, after >= died + 10_000))
     return Obligation(assume=died >= 0, claim=and_(*claims))
 
+
+
+# --------------------------------------------------------------------------------------
+# 500.9f-l: incarnation, Everlasting re-resolved, the channels, Reliquary
+# --------------------------------------------------------------------------------------
+
+
+def _keeps_life_grant(unit: Unit) -> Unit:
+    """Everlasting is not re-resolved: a grant for one life survives the revival."""
+    return unit
+
+
+def _reliquary_adds(unit: Unit, amount: Any) -> Unit:
+    """Reapplying Reliquary adds to the Speed that stands."""
+    return unit.evolve(reliquary_speed=unit.reliquary_speed + amount)
+
+
+def _hears_either_cause(unit: Unit, cause: str) -> Any:
+    """The self channel ignores the cause: a Phylactery line hears an Everlasting revival."""
+    from referee.model.arith import or_
+
+    return or_(unit.hears_phylactery_revival, unit.hears_everlasting_revival)
+
+
+def _entrapped_killer_is_legal(board: Board, killer: str | None) -> Any:
+    """An Entrapped killer is still aimed at."""
+    if killer is None or not board.has(killer):
+        return False
+    unit = board.unit(killer)
+    return and_(unit.alive, not_(unit.dormant), not_(unit.discards_combat))
+
+
+KEEPS_LIFE_GRANT = Mutant("everlasting_life_grant_survives", f"{R}:reresolve_everlasting", _keeps_life_grant)
+RELIQUARY_ADDS = Mutant("reliquary_speed_adds", f"{R}:grant_reliquary_speed", _reliquary_adds)
+EITHER_CAUSE = Mutant("self_channel_ignores_the_cause", f"{R}:hears_own_revival", _hears_either_cause)
+ENTRAPPED_LEGAL = Mutant("entrapped_killer_still_aimed_at", f"{R}:is_legal_killer", _entrapped_killer_is_legal)
+
+
+@theorem("combat:500.9f", "combat:500.9g", mutants=[KEEPS_LIFE_GRANT])
+def revival_is_a_new_incarnation_and_keeps_only_battle_long_everlasting(v: Vars) -> Obligation:
+    """A revived unit is one incarnation further on and holds Everlasting exactly when it had it from its ability or a battle-long grant."""
+    u = symbolic_unit(v, "u")
+    back = revival.revive_unit(u)
+    claim = and_(back.incarnation == u.incarnation + 1,
+                 back.everlasting == and_(u.everlasting, not_(u.everlasting_life_grant)), not_(back.everlasting_life_grant))
+    return Obligation(assume=is_well_formed_unit(u), claim=claim)
+
+
+@theorem("combat:500.9l", mutants=[RELIQUARY_ADDS])
+def reliquary_speed_never_adds_the_larger_stands(v: Vars) -> Obligation:
+    """Granting Reliquary Speed leaves the larger of what stands and what is granted, never their sum, and a revival grants the bearer's rune amount."""
+    u, amount = symbolic_unit(v, "u"), v.int("amount")
+    granted = revival.grant_reliquary_speed(u, amount).reliquary_speed
+    larger = ite(u.reliquary_speed >= amount, u.reliquary_speed, amount)
+    back = revival.revive_unit(u)
+    return Obligation(assume=all_of(is_well_formed_unit(u), u.reliquary_speed >= 0, amount >= 0, u.reliquary >= 0),
+                      claim=and_(granted == larger, back.reliquary_speed == u.reliquary))
+
+
+@theorem("combat:500.9h", "combat:500.9i", "combat:500.9j", "combat:500.9k", mutants=[EITHER_CAUSE, ENTRAPPED_LEGAL])
+def revival_channels_filter_the_self_line_by_cause_and_fall_back_to_focus(v: Vars) -> Obligation:
+    """On a Vessel revival the unit's own line answers only if it names Phylactery, each living ally listener answers whatever it carries, and a listener aimed at a killer that is dead, Entrapped or Dormant falls back to its Focus roll."""
+    before = Board((symbolic_unit(v, "u", side=0), symbolic_unit(v, "f", side=0, col=1), symbolic_unit(v, "q", side=1)))
+    dies, log = v.bool("dies"), EventLog()
+    vitality.process_death(before, "u", dies, "q", log)
+    u, f, q = (before.unit(uid) for uid in ("u", "f", "q"))
+    revived = and_(dies, u.alive, u.vessels > 0)
+    legal = and_(q.alive, not_(q.entrapped), not_(q.dormant), not_(q.discards_combat))
+    self_fires = and_(revived, u.hears_phylactery_revival)
+    ally_fires = and_(revived, f.alive, f.hears_ally_revival)
+
+    def guard(name: str, unit: str, other: Any = "any") -> Any:
+        from referee.model.arith import or_
+
+        return or_(False, *[g.when for g in log.entries if g.event.name == name and g.event.unit == unit
+                            and (other == "any" or g.event.other == other)])  # fmt: skip
+
+    claim = and_(
+        guard("revival_self", "u") == self_fires,
+        guard("revival_ally", "f") == ally_fires,
+        guard("revival_focus", "u") == and_(self_fires, u.revival_aims_killer, not_(legal)),
+        guard("revival_focus", "f") == and_(ally_fires, f.revival_aims_killer, not_(legal)),
+        guard("revival_ally", "f", "u") == and_(ally_fires, not_(f.revival_aims_killer)),
+    )
+    return Obligation(assume=all_of(is_well_formed_board(before), u.alive), claim=claim)
