@@ -170,6 +170,18 @@ MUTANTS: tuple[Mutant, ...] = (
         ("cost",),
     ),
     Mutant(
+        "revival_keeps_statuses", "combat:500.9c", "a Vessel revival keeps Entrapped and Prismbreak from the last life",
+        "        unit.entrapped = unit.prismbroken = unit.dormant = False\n",
+        "        unit.dormant = False\n",
+        ("damage", "cost"),
+    ),
+    Mutant(
+        "batch_leaves_out_the_death", "combat:500.4e", "the Vessel Point batch does not count the death itself",
+        '        self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start, detail="death")\n',
+        '        self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start - 1, detail="death")\n',
+        ("cost",),
+    ),
+    Mutant(
         "bolster_not_reset", "combat:500.8d", "Bolster keeps its bonus when Vitality is lost",
         'RESET_RUNES = ("adrenaline", "momentum", "bolster")\n',
         'RESET_RUNES = ("adrenaline", "momentum")\n',
