@@ -44,7 +44,6 @@ EVENT_NAMES: dict[str, str] = {
     "rune_reset": "a Vitality-loss rune lost its accumulated bonus (detail: adrenaline | momentum | bolster)",
     "threshold_reevaluated": "Vitality-threshold rune effects re-evaluated",
     # Death and revival (500.4, 500.9)
-    "culled": "Cull destroyed the unit outright, before its death resolves (other: the source)",
     "death": "the unit died (other: the killer, if any)",
     "macabre": "Macabre heard by a unit for another unit's death (other: the dead unit)",
     "deathrattle": "the dead unit's deathrattle resolved",
@@ -80,7 +79,7 @@ EVENT_NAMES: dict[str, str] = {
     "condition_failed": "a conditional rider's condition did not hold when the line resolved (unit: caster; detail: the condition)",
     "line_refused": "a recipient gate refused an ability line's recipient (unit: recipient; other: caster; detail: dead | entrapped | dormant | untargetable | tool_or_hub)",
     "status_applied": "an ability line applied a status (unit: recipient; other: caster; amount; detail: burn | venom | maim | crush)",
-    "culled": "Cull destroyed the unit outright (other: the caster; amount: its Vitality before)",
+    "culled": "Cull destroyed the unit outright, before its death resolves (other: the source or caster; amount: its Vitality before)",
     "vitality_restored": "recovery restored Vitality (unit: recipient; other: the source; amount: Vitality restored)",
     # The play rulebook (350-359, 399): one outcome per action (unit: the card or source object's oid)
     "played": "a card finished the play process (350.1)",
