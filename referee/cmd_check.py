@@ -65,6 +65,7 @@ def register(app: typer.Typer) -> None:
             None, "--without", help="features the engine does not implement: never drawn, comma-separated"
         ),
         swarm: bool = typer.Option(False, "--swarm", help="swarm testing: each scenario draws a random subset of the features"),
+        stats: bool = typer.Option(False, "--stats", help="count per feature, event and clause the scenarios exercising it"),
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
@@ -138,6 +139,7 @@ def register(app: typer.Typer) -> None:
             command=command,
             features=chosen_features,
             swarm=swarm,
+            stats=stats,
         )
         try:
             with the_engine:

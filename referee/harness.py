@@ -59,6 +59,8 @@ class CheckOptions:
     features: frozenset[str] | None = None
     #: Swarm testing: each scenario first draws which of those features are on.
     swarm: bool = False
+    #: Count per feature, event and clause how many scenarios exercised it (``--stats``).
+    stats: bool = False
 
 
 @dataclass
@@ -88,6 +90,8 @@ class CheckReport:
     #: The features the generator was allowed (None: all) and whether it swarmed.
     features: frozenset[str] | None = None
     swarm: bool = False
+    #: Coverage counts (``--stats``), else None.
+    stats: Any = None
 
     def _features(self) -> str:
         """The features drawn, in words: all, or which were left out."""
@@ -118,6 +122,7 @@ class CheckReport:
             "features": {"allowed": None if self.features is None else sorted(self.features),
                          "without": sorted(set(rulebooks.all_features()) - set(self.features)) if self.features is not None else [],
                          "swarm": self.swarm},
+            "stats": self.stats.to_json() if self.stats is not None else None,
             "scenarios_run": self.scenarios_run,
             "seconds": round(self.seconds, 3),
             "first_failure_after": self.first_failure_after,
@@ -160,6 +165,8 @@ class CheckReport:
             f"  compared: {self._compared()}",
             f"  features: {self._features()}",
         ]
+        if self.stats is not None:
+            lines += self.stats.text()
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
         if self.fault is not None:
@@ -294,6 +301,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
         for scenario, answer in zip(batch_scenarios, answers):
             state["count"] += 1
+            if report.stats is not None:
+                report.stats.observe(scenario)
             verdict, detail = judge(scenario, answer, options.comparison)
             if verdict == "ok":
                 continue
@@ -329,6 +338,10 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
 
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
                          swarm=options.swarm)
+    if options.stats:
+        from .stats import Stats
+
+        report.stats = Stats()
     engine.start()  # an engine that cannot start at all is a usage error, raised here
     try:
         with warnings.catch_warnings():

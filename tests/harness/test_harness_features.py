@@ -112,3 +112,15 @@ def test_a_config_file_with_an_unknown_key_names_the_file_and_the_key(tmp_path, 
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["check"])
     assert result.exit_code == 2 and "pyproject.toml: tool.referee.pythn: unknown setting" in result.output
+
+
+def test_stats_count_features_events_and_clauses_and_flag_the_rare_ones():
+    result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--in-process", "--kinds", "hit",
+                                      "-n", "64", "--seed", "5", "--database", "", "--stats", "--json"])
+    assert result.exit_code == 0, result.output[-2000:]
+    stats = json.loads(result.output)["stats"]
+    assert stats["scenarios"] >= 64
+    assert stats["events"] and all(0 < row["scenarios"] <= stats["scenarios"] for row in stats["events"].values())
+    assert "combat:500.1-13" in stats["clauses"]
+    # a clause no hit can reach (a Bloodletting payer, 800.4b) is flagged as rarely exercised
+    assert "combat:800.4b" in stats["rare"]["clauses"]
