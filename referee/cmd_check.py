@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -127,6 +128,7 @@ def register(app: typer.Typer) -> None:
                                  fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
                                  features=features, without=",".join(config.words("without", without) or []) or None,
                                  swarm=swarm)
+        progress = _progress_bar(json_out)
         options = CheckOptions(
             examples=examples,
             seed=seed,
@@ -140,6 +142,7 @@ def register(app: typer.Typer) -> None:
             features=chosen_features,
             swarm=swarm,
             stats=stats,
+            progress=progress.update if progress else None,
         )
         try:
             with the_engine:
@@ -151,7 +154,8 @@ def register(app: typer.Typer) -> None:
                         raise typer.Exit(2)
                     report = replay(the_engine, scenario, options)
                 else:
-                    report = check(the_engine, options)
+                    with progress or _nothing():
+                        report = check(the_engine, options)
         except (ValueError, EngineStartError) as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
@@ -164,8 +168,52 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(exit_code(report))
 
 
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _ProgressBar:
+    """A Rich progress bar on stderr (scenarios, rate, elapsed, failures found), only on a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("referee check"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[rate]:.0f}/s"), TimeElapsedColumn(),
+                            TextColumn("failures: {task.fields[failures]}"), console=Console(stderr=True),
+                            transient=True)
+        self.task = None
+        self.failures = 0
+
+    def __enter__(self) -> "_ProgressBar":
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def update(self, done: int, total: int, failed: int) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task("check", total=total, rate=0.0, failures=0)
+        self.failures += failed
+        elapsed = self.bar.tasks[0].elapsed or 1e-9
+        self.bar.update(self.task, completed=min(done, total), rate=done / elapsed, failures=self.failures)
+
+
+def _progress_bar(json_out: bool) -> _ProgressBar | None:
+    """A progress bar when stderr is a terminal and the output is for people; nothing when piped or --json."""
+    return _ProgressBar() if sys.stderr.isatty() and not json_out else None
+
+
 #: Exit codes of ``referee check``: pass, divergence, usage error, engine fault, model defect.
 EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT, EXIT_MODEL = 0, 1, 2, 3, 4
+#: Ctrl-C: the report so far is printed, with the seed and the command that replays the run.
+EXIT_INTERRUPTED = 130
 
 
 def exit_code(report) -> int:
@@ -173,6 +221,8 @@ def exit_code(report) -> int:
     3 an engine fault (a non-deterministic engine is one); 4 the model could not run a scenario."""
     if report.ok:
         return EXIT_PASS
+    if report.status == "interrupted":
+        return EXIT_INTERRUPTED
     if report.status in ("fault", "nondeterministic"):
         return EXIT_ENGINE_FAULT
     if report.status == "model-error":

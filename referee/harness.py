@@ -61,6 +61,8 @@ class CheckOptions:
     swarm: bool = False
     #: Count per feature, event and clause how many scenarios exercised it (``--stats``).
     stats: bool = False
+    #: Called after every batch with (scenarios checked, scenarios asked for, failures seen so far).
+    progress: Any = None
 
 
 @dataclass
@@ -156,6 +158,7 @@ class CheckReport:
             "fault": "FAIL: engine fault",
             "model-error": "ERROR: the model could not run a scenario",
             "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
+            "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
         }[self.status]
         lines = [
             f"referee check: {head}",
@@ -304,6 +307,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             if report.stats is not None:
                 report.stats.observe(scenario)
             verdict, detail = judge(scenario, answer, options.comparison)
+            if options.progress is not None:
+                options.progress(state["count"], options.examples, 0 if verdict == "ok" else 1)
             if verdict == "ok":
                 continue
             if state["first"] is None:
@@ -363,6 +368,9 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         if state["failure"] is None:
             raise
         _report_nondeterministic(engine, state, options, report)
+    except KeyboardInterrupt:
+        # Ctrl-C: what was found so far, the seed and the counts, never a traceback (exit 130)
+        report.status = "interrupted"
     except _Stop:
         verdict, scenario, detail = state["stop"]
         report.status = verdict

@@ -124,3 +124,39 @@ def test_stats_count_features_events_and_clauses_and_flag_the_rare_ones():
     assert "combat:500.1-13" in stats["clauses"]
     # a clause no hit can reach (a Bloodletting payer, 800.4b) is flagged as rarely exercised
     assert "combat:800.4b" in stats["rare"]["clauses"]
+
+
+def test_ctrl_c_prints_the_seed_and_counts_and_exits_130(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    referee = Path(sys.executable).with_name("referee")
+    process = subprocess.Popen([str(referee), "check", "--python", "referee.examples.engine:run", "-n", "100000",
+                                "--seed", "9", "--database", ""], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=tmp_path)
+    # wait until the run has started (the --python engine's worker is a child), whatever the import time
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not _children(process.pid):
+        time.sleep(0.2)
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (out[-2000:], err[-2000:])
+    assert "INTERRUPTED" in out and "seed 9" in out and "Traceback" not in out + err
+
+
+def _children(pid: int) -> list[int]:
+    from pathlib import Path
+
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
