@@ -5,7 +5,7 @@ meant. A battle adds time, so that "10 seconds later" (Everlasting, 500.4d) and 
 later ticks while none is open" (500.9a) mean something:
 
 * time is an integer number of **milliseconds** since the battle started (``now_ms``);
-* a **tick** is :data:`TICK_MS` = 100 ms; tick ``k`` is at ``k * TICK_MS`` (INT-306);
+* a **tick** is :data:`TICK_MS` = 100 ms; tick ``k`` is at ``k * TICK_MS`` (INT-406);
 * an Everlasting death at ``t`` schedules its first try at ``t + 10000``, exactly, whether
   or not that is on a tick; a try that finds no free slot on the unit's half retries at the
   first tick strictly after it, and so on, while combat runs (500.9a);
@@ -32,9 +32,9 @@ from .ruleset import DEFAULT, Ruleset
 from .state import Board, Int
 from .vitality import EVERLASTING_DELAY_MS
 
-#: The length of one tick, in milliseconds (INT-306).
+#: The length of one tick, in milliseconds (INT-406).
 TICK_MS = 100
-#: The default board half: rows x columns of slots on each side (INT-303).
+#: The default board half: rows x columns of slots on each side (INT-403).
 DEFAULT_ROWS = 2
 DEFAULT_COLS = 4
 
@@ -78,7 +78,7 @@ def compute_everlasting_due(died_ms: Int) -> Int:
 
 @combat.implements("500.9a")
 def compute_next_tick(after_ms: Int) -> Int:
-    """The first tick strictly after ``after_ms`` (500.9a, INT-306)."""
+    """The first tick strictly after ``after_ms`` (500.9a, INT-406)."""
     return (floordiv(after_ms, TICK_MS) + 1) * TICK_MS
 
 

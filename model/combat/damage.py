@@ -432,7 +432,7 @@ def process_vitality_damage(
 
 @combat.implements("500.6g")
 def is_direct_damage(instance: DamageInstance, ruleset: Ruleset) -> bool:
-    """Direct damage: a hit, Tremor half or AoE share; Burn and Venom too under ``every_instance`` (500.6g, INT-301)."""
+    """Direct damage: a hit, Tremor half or AoE share; Burn and Venom too under ``every_instance`` (500.6g, INT-401)."""
     if instance.kind in ("hit", "tremor", "aoe"):
         return True
     return ruleset.stagger_lanes == "every_instance" and is_damage_over_time(instance.kind)
@@ -442,7 +442,7 @@ def is_direct_damage(instance: DamageInstance, ruleset: Ruleset) -> bool:
 def process_boss_meters(
     recipient: Unit, instance: DamageInstance, m: Mitigation, lost: Int, ruleset: Ruleset, log: EventLog
 ) -> None:
-    """Damage into a boss checks Phasebreak on Vitality lost; direct damage also advances Stagger (500.6g, INT-301)."""
+    """Damage into a boss checks Phasebreak on Vitality lost; direct damage also advances Stagger (500.6g, INT-401)."""
     log.emit("phasebreak_check", when=and_(recipient.is_boss, lost > 0), unit=recipient.uid, amount=lost,
              other=instance.source)
     dealt = m.shield_absorbed + lost

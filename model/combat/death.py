@@ -4,7 +4,7 @@ A unit dies when its Vitality reaches 0 (:func:`~referee.model.combat.vitality.l
 or when Cull destroys it outright (500.4a). Cull is not damage and not a cost: nothing in
 the pipeline or 500.8 sees it, no defy-death rune answers it, and the death it causes is an
 ordinary one (:func:`~referee.model.combat.vitality.process_death`): Macabre, deathrattles,
-Phylactery and Everlasting, one Vessel Point batch (500.4b-e). What it may destroy is INT-307.
+Phylactery and Everlasting, one Vessel Point batch (500.4b-e). What it may destroy is INT-407.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .vitality import process_death
 
 @combat.implements("500.4a")
 def is_culled(unit: Unit) -> Bool:
-    """Cull destroys a living unit outright; a Tool or Hub discards it (500.4a, 500.1-1, INT-307)."""
+    """Cull destroys a living unit outright; a Tool or Hub discards it (500.4a, 500.1-1, INT-407)."""
     return and_(unit.alive, not_(unit.discards_combat))
 
 

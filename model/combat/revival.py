@@ -25,7 +25,7 @@ from .state import Board, Bool, Int, Unit
 
 #: The revival causes, as the channels carry them (500.9h).
 CAUSES = ("phylactery", "everlasting")
-#: The statuses and timed effects of a life that a revival leaves behind (500.9c, INT-302).
+#: The statuses and timed effects of a life that a revival leaves behind (500.9c, INT-402).
 LIFE_STATUSES = ("entrapped", "prismbroken", "dormant")
 #: Statuses carried as amounts (a running Burn or Venom, Maim points): gone with the life too.
 LIFE_STATUS_AMOUNTS = ("burn", "venom", "maim")
@@ -33,13 +33,13 @@ LIFE_STATUS_AMOUNTS = ("burn", "venom", "maim")
 
 @combat.implements("500.9c")
 def rebuild_battle_start_numbers(unit: Unit) -> Unit:
-    """Battle-start numbers are rebuilt: Armor loses this life's changes (500.9c, INT-302)."""
+    """Battle-start numbers are rebuilt: Armor loses this life's changes (500.9c, INT-402)."""
     return unit.evolve(armor=unit.armor - unit.armor_change, armor_change=0)
 
 
 @combat.implements("500.9c")
 def clear_previous_life(unit: Unit) -> Unit:
-    """Every status and timed effect of the previous life is gone (500.9c, INT-302)."""
+    """Every status and timed effect of the previous life is gone (500.9c, INT-402)."""
     return unit.evolve(**{status: False for status in LIFE_STATUSES}, **{status: 0 for status in LIFE_STATUS_AMOUNTS},
                        reliquary_speed=0)
 
@@ -58,7 +58,7 @@ def reresolve_everlasting(unit: Unit) -> Unit:
 
 @combat.implements("500.9l")
 def grant_reliquary_speed(unit: Unit, amount: Int) -> Unit:
-    """Reliquary hands Speed until the next activation; reapplying does not add, the larger stands (500.9l, INT-309)."""
+    """Reliquary hands Speed until the next activation; reapplying does not add, the larger stands (500.9l, INT-409)."""
     return unit.evolve(reliquary_speed=max_(unit.reliquary_speed, amount))
 
 
@@ -101,7 +101,7 @@ def emit_revival_listener(
     board: Board, channel: str, listener: Unit, revived: str, cause: str, killer: str | None, fires: Bool,
     log: EventLog,
 ) -> None:
-    """One listener answers: aimed at the revived unit, or at the killer, else its own Focus roll (500.9k, INT-305)."""
+    """One listener answers: aimed at the revived unit, or at the killer, else its own Focus roll (500.9k, INT-405)."""
     at_killer = and_(fires, listener.revival_aims_killer)
     legal = is_legal_killer(board, killer)
     log.emit(channel, when=and_(fires, not_(listener.revival_aims_killer)), unit=listener.uid, other=revived,
@@ -132,7 +132,7 @@ def process_revival_channels(
 
 @combat.implements("500.9a")
 def get_free_slots(board: Board, unit: Unit, rows: int, cols: int) -> tuple[tuple[int, int, int], ...]:
-    """The unit's own half's cells no other living unit holds, in reading order (500.9a, INT-303)."""
+    """The unit's own half's cells no other living unit holds, in reading order (500.9a, INT-403)."""
     held = {u.position for u in board.units if u.alive is True and u.uid != unit.uid}
     cells = ((unit.side, row, col) for row in range(rows) for col in range(cols))
     return tuple(cell for cell in cells if cell not in held)
@@ -142,7 +142,7 @@ def get_free_slots(board: Board, unit: Unit, rows: int, cols: int) -> tuple[tupl
 def get_everlasting_slot(
     board: Board, unit: Unit, rows: int, cols: int, ruleset: Ruleset = DEFAULT
 ) -> tuple[int, int, int] | None:
-    """The slot an Everlasting revival takes, or ``None`` while the half is full (500.9a, INT-304)."""
+    """The slot an Everlasting revival takes, or ``None`` while the half is full (500.9a, INT-404)."""
     free = get_free_slots(board, unit, rows, cols)
     held = any(u.alive is True and u.uid != unit.uid and u.position == unit.position for u in board.units)
     if ruleset.everlasting_slot_order == "death_cell_first" and not held:

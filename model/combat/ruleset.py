@@ -51,9 +51,9 @@ class Ruleset:
     reflect_subrogation: ReflectSubrogation = "no_payback"
     #: INT-112 (500.7h, 500.7k): whether a Reflect answers Burn and Venom ticks, or hits only.
     reflect_lanes: ReflectLanes = "hits_and_ticks"
-    #: INT-301 (500.6g): which damage instances advance a boss's Stagger meter.
+    #: INT-401 (500.6g): which damage instances advance a boss's Stagger meter.
     stagger_lanes: StaggerLanes = "direct_only"
-    #: INT-304 (500.9a): where an Everlasting revival looks for a free slot first.
+    #: INT-404 (500.9a): where an Everlasting revival looks for a free slot first.
     everlasting_slot_order: EverlastingSlotOrder = "death_cell_first"
 
     @classmethod

@@ -79,7 +79,7 @@ class Unit:
     deathrattle: Bool = False
     everlasting: Bool = False
     vessels: Int = 0
-    # What a revival rebuilds and re-arms (500.9c-g, INT-302). Each default means "nothing
+    # What a revival rebuilds and re-arms (500.9c-g, INT-402). Each default means "nothing
     # changed in this life", so a scenario that omits them means what it meant before.
     armor_change: Int = 0  # net Armor change made in this life (Crush: negative); battle-start Armor = armor - armor_change
     defy_death_spent: Bool = False  # the defy-death rune's once-per-life charge was spent in this life (500.9e)
@@ -140,7 +140,7 @@ _UNIT_FIELD_NAMES = frozenset(UNIT_FIELDS)
 class Board:
     """All units; the living ones each at a distinct ``(side, row, col)`` cell.
 
-    A dead unit keeps its last cell as a record but holds no slot (INT-303): another unit
+    A dead unit keeps its last cell as a record but holds no slot (INT-403): another unit
     may stand there, and an Everlasting revival may return it elsewhere (500.9a).
     """
 

@@ -66,7 +66,7 @@ def process_death(board: Board, uid: str, dies: Bool, killer: str | None, log: E
 
     The death, everything it fires and an immediate Vessel revival with its listeners are one
     Vessel Point batch, reported last by ``vessel_batch`` with the number of events it pooled
-    (500.4e, 500.9m, INT-308). An Everlasting revival is scheduled with the killer it will carry (500.9k).
+    (500.4e, 500.9m, INT-408). An Everlasting revival is scheduled with the killer it will carry (500.9k).
     """
     if is_known_false(dies):
         return board  # concretely no death: every event below is off and the unit is unchanged
