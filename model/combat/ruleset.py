@@ -18,6 +18,8 @@ ReflectEntry = Literal["skip_armor_only", "below_armor"]
 LethalRedirectTest = Literal["would_kill", "raw_amount"]
 BloodlettingDefiedToZero = Literal["fails", "continues"]
 RiposteRollOnRefused = Literal["consumed", "kept"]
+TickShareRounding = Literal["largest_remainder", "remainder_to_first"]
+TickFeastShares = Literal["of_credit_share", "of_applied"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,10 @@ class Ruleset:
     bloodletting_defied_to_zero: BloodlettingDefiedToZero = "fails"
     #: INT-106 (500.7b, 500.6e): whether Riposte's roll is used up against a refused attacker.
     riposte_roll_on_refused: RiposteRollOnRefused = "consumed"
+    #: INT-351 (500.5b, 500.5c): where the points a proportional split of a shared tick leaves over go.
+    tick_share_rounding: TickShareRounding = "largest_remainder"
+    #: INT-352 (500.5c): what the Vitality portion of a shared tick is divided by, for Feast.
+    tick_feast_shares: TickFeastShares = "of_credit_share"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -61,6 +67,8 @@ class Ruleset:
             "lethal_redirect_test": ("would_kill", "raw_amount"),
             "bloodletting_defied_to_zero": ("fails", "continues"),
             "riposte_roll_on_refused": ("consumed", "kept"),
+            "tick_share_rounding": ("largest_remainder", "remainder_to_first"),
+            "tick_feast_shares": ("of_credit_share", "of_applied"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -356,13 +356,13 @@ def _discard_reported_for_the_dead(recipient: Unit, amount: Any) -> Any:
     return and_(amount > 0, recipient.discards_combat)
 
 
-def _credit_counts_insurance(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog):
+def _credit_counts_insurance(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog, ruleset: Any = None):
     """The source is credited with what Insurance absorbed too."""
     return _vitality_damage_crediting(board, recipient, instance, m, log,
                                       lambda lost: m.subrogated_absorbed + m.insurance_absorbed + m.shield_absorbed + lost)
 
 
-def _credit_counts_shield_drained(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog):
+def _credit_counts_shield_drained(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog, ruleset: Any = None):
     """The source is credited with the Shield points drained, not the damage Shield absorbed."""
     return _vitality_damage_crediting(board, recipient, instance, m, log, lambda lost: m.shield_drained + lost)
 
