@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..arith import and_, ite, least_such_that, max_, or_
+from ..arith import and_, ite, least_such_that, or_
 from ..clauses import combat
 from ..events import EventLog
 from .ruleset import DEFAULT, Ruleset
@@ -52,9 +52,8 @@ def compute_credited(instance: Any) -> tuple[tuple[str, Int], ...]:
 
 @combat.implements("500.5b")
 def compute_floor_share(total: Int, weight: Int, whole: Int) -> Int:
-    """``floor(total * weight / whole)`` for ``0 <= weight <= whole``, ``whole > 0``, exactly (500.5b)."""
-    top = max_(total, 0)
-    return least_such_that(lambda q: (q + 1) * whole > top * weight, 0, top, "share")
+    """``floor(total * weight / whole)`` for ``total >= 0``, ``0 <= weight <= whole``, ``whole > 0``, exactly (500.5b)."""
+    return least_such_that(lambda q: (q + 1) * whole > total * weight, 0, total, "share")
 
 
 @combat.implements("500.5b")
@@ -67,15 +66,15 @@ def compute_rank(remainders: list[Int], i: int) -> Int:
 
 @combat.implements("500.5b", "500.5c")
 def compute_shares(total: Int, weights: tuple[Int, ...], ruleset: Ruleset = DEFAULT) -> tuple[Int, ...]:
-    """``total`` divided in proportion to ``weights``, exactly, with no point lost or made (500.5b, INT-351)."""
+    """``total >= 0`` divided in proportion to ``weights``, exactly, with no point lost or made (500.5b, INT-351)."""
     if len(weights) == 1:
-        return (max_(total, 0),)
+        return (total,)
     whole = sum(weights[1:], weights[0])
     floors = [compute_floor_share(total, w, whole) for w in weights]
-    left = max_(total, 0) - sum(floors[1:], floors[0])
+    left = total - sum(floors[1:], floors[0])
     if ruleset.tick_share_rounding == "remainder_to_first":
         return (floors[0] + left, *floors[1:])
-    remainders = [max_(total, 0) * w - whole * q for w, q in zip(weights, floors)]
+    remainders = [total * w - whole * q for w, q in zip(weights, floors)]
     return tuple(q + ite(compute_rank(remainders, i) < left, 1, 0) for i, q in enumerate(floors))
 
 

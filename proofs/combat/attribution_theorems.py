@@ -11,16 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model.arith import and_, ite, least_such_that, max_, not_
-from referee.model.combat import attribution, damage
+from referee.model.arith import and_, ite, least_such_that
+from referee.model.combat import attribution
 from referee.model.combat.damage import DamageInstance
 from referee.model.combat.ruleset import Ruleset
-from referee.model.combat.state import Board
 from referee.model.events import EventLog
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
-from .assumptions import is_well_formed_board
-from .symbolic import symbolic_unit
 
 #: How many appliers the split theorems quantify over.
 APPLIER_COUNTS = (2, 3)
@@ -76,9 +73,8 @@ def _always_remainder_to_first(total, weights, ruleset=None):
 
 def _rounded_to_nearest(total, weights, ruleset=None):
     """Each share rounded to the nearest whole number on its own (half up): points can be lost or made."""
-    top = max_(total, 0)
     whole = total_of(weights)
-    return tuple(least_such_that(lambda q: 2 * (q + 1) * whole > 2 * top * w + whole, 0, top + 1, "near") for w in weights)
+    return tuple(least_such_that(lambda q: 2 * (q + 1) * whole > 2 * total * w + whole, 0, total + 1, "near") for w in weights)
 
 
 def _feast_from_the_credit(credited, weights, credit, ruleset=None):
@@ -151,15 +147,6 @@ FEAST_APPLIED = (1, 3, 3)
 FEAST_BOUND = "three appliers who applied 1, 3 and 3; the credited amount and its Vitality portion unbounded"
 
 
-@theorem("combat:500.5b", mutants=[LEFTOVER_LOST, SMALLEST_WIN], bound="3 appliers (non-negative weights, not all 0)")
-def three_way_shares_sum_exactly_and_stay_within_one(v: Vars) -> Obligation:
-    """Lemma: three shares are non-negative, add up to the total, and each is within 1 of its exact proportion."""
-    total, weights, shares = split(v, 3)
-    whole = total_of(weights)
-    near = [and_(s >= 0, s * whole - total * w < whole, total * w - s * whole < whole) for s, w in zip(shares, weights)]
-    return Obligation(assume=well_formed_split(total, weights), claim=and_(total_of(shares) == total, *near))
-
-
 @theorem("combat:500.5b", "combat:500.5c", mutants=[TO_FIRST], bound="3 appliers (non-negative weights, not all 0)")
 def a_share_of_no_more_than_the_weights_never_exceeds_its_weight(v: Vars) -> Obligation:
     """Lemma: dividing a total no larger than the sum of the weights gives no share above its own weight."""
@@ -169,7 +156,7 @@ def a_share_of_no_more_than_the_weights_never_exceeds_its_weight(v: Vars) -> Obl
 
 
 def feast_run(v: Vars) -> tuple[Any, Any, list[Any], list[Any]]:
-    """The credit step of a tick shared 1:3:3, with the split lemma at the credit and at the Feast split."""
+    """The credit step of a tick shared 1:3:3, with the split lemmas at the credit and at the Feast split."""
     credited, lost = v.int("credited"), v.int("lost")
     tick = DamageInstance(target="r", amount=credited, source="a", kind="burn", appliers=tuple(zip(THREE, FEAST_APPLIED)))
     log = EventLog()
@@ -177,8 +164,7 @@ def feast_run(v: Vars) -> tuple[Any, Any, list[Any], list[Any]]:
     credit = attribution.compute_shares(credited, FEAST_APPLIED)
     feast_weights = attribution.compute_feast_weights(credited, FEAST_APPLIED, credit)
     for total, weights in ((credited, FEAST_APPLIED), (lost, feast_weights)):
-        v.lemma(three_way_shares_sum_exactly_and_stay_within_one, total=total,
-                **{f"applied_{i}": w for i, w in enumerate(weights)})  # fmt: skip
+        v.lemma(tick_shares_sum_exactly_to_the_tick, total=total, **{f"applied_{i}": w for i, w in enumerate(weights)})
     v.lemma(a_share_of_no_more_than_the_weights_never_exceeds_its_weight, total=lost,
             **{f"applied_{i}": w for i, w in enumerate(feast_weights)})  # fmt: skip
 
@@ -189,7 +175,7 @@ def feast_run(v: Vars) -> tuple[Any, Any, list[Any], list[Any]]:
 
 
 @theorem("combat:500.5c", "combat:500.1e", mutants=[FEAST_CREDIT], bound=FEAST_BOUND,
-         lemmas=[three_way_shares_sum_exactly_and_stay_within_one, a_share_of_no_more_than_the_weights_never_exceeds_its_weight])  # fmt: skip
+         lemmas=[tick_shares_sum_exactly_to_the_tick, a_share_of_no_more_than_the_weights_never_exceeds_its_weight])  # fmt: skip
 def feast_never_exceeds_the_vitality_portion(v: Vars) -> Obligation:
     """The Feast of a shared tick adds up to exactly its Vitality portion, never more, each applier's between 0 and it."""
     credited, lost, fed, _ = feast_run(v)
@@ -198,7 +184,7 @@ def feast_never_exceeds_the_vitality_portion(v: Vars) -> Obligation:
 
 
 @theorem("combat:500.5c", "combat:500.5b", mutants=[FEAST_DIVIDED_AFRESH], bound=FEAST_BOUND,
-         lemmas=[three_way_shares_sum_exactly_and_stay_within_one, a_share_of_no_more_than_the_weights_never_exceeds_its_weight])  # fmt: skip
+         lemmas=[tick_shares_sum_exactly_to_the_tick, a_share_of_no_more_than_the_weights_never_exceeds_its_weight])  # fmt: skip
 def no_applier_is_fed_more_than_it_is_credited(v: Vars) -> Obligation:
     """Each applier's Feast from a shared tick is at most its credit share: Feast is scaled from the same shares."""
     credited, lost, fed, credit = feast_run(v)
