@@ -173,6 +173,7 @@ def process_recovery_events(target: Unit, lane: str, r: Recovery, log: EventLog)
 
 
 def validate_lane(lane: str) -> None:
+    """A lane the ledger knows, or a ``ValueError`` naming it."""
     if lane not in RECOVERY_LANES:
         raise ValueError(f"recovery: unknown lane {lane!r} (known: {', '.join(RECOVERY_LANES)})")
 
