@@ -42,8 +42,11 @@ class Cell:
     legal: Any
 
     def label(self) -> str:
-        readings = ", ".join(f"{k}={v}" for k, v in self.chosen.items()) or "defaults"
-        return f"{len(self.layout.units)} units, source {self.layout.relation}, readings: {readings}"
+        from referee.model.combat.ruleset import DEFAULT
+
+        readings = ", ".join(f"{k}={v}" for k, v in self.chosen.items() if DEFAULT.to_json()[k] != v) or "the defaults"
+        pins = "".join(f", {uid}.{name}={value}" for uid, name, value in self.layout.pins)
+        return f"{len(self.layout.units)} units, source {self.layout.relation}{pins}, readings: {readings}"
 
 
 _CELLS: dict[Any, list[Cell]] = {}

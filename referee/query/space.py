@@ -17,7 +17,8 @@ and :mod:`.minimize` removes the units a witness does not need.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import itertools
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.model.combat.ruleset import DEFAULT, Ruleset
@@ -99,6 +100,8 @@ class Layout:
 
     units: tuple[str, ...]
     relation: str  # enemy | ally | self | none
+    #: Unit fields fixed to concrete values: ``(uid, field, value)`` (the Bloodletting payer is structure).
+    pins: tuple[tuple[str, str, Any], ...] = ()
 
     def source_uid(self) -> str | None:
         return {"enemy": "source", "ally": "source", "self": "target", "none": None}[self.relation]
@@ -111,7 +114,45 @@ def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, .
     present = ROLES[:units]
     uses_source = any(a.kind in ("damage", "hit") for a in actions)
     chosen = relations if uses_source else ("enemy", "ally")
-    return [Layout(present, r) for r in chosen]
+    out = [Layout(present, r) for r in chosen]
+    if actions[0].kind == "bloodletting":
+        out = [replace(layout, pins=pins) for layout in out for pins in payer_pins(layout, actions[0].slot("caster"))]
+    if any(a.kind == "bloodletting" for a in actions[1:]):
+        raise QueryError("a bloodletting action can only be the first action of a query (its payer is structure)")
+    return out
+
+
+#: Why a unit ahead of the payer in reading order does not pay (800.4c, 800.4d).
+SKIP_REASONS = (("alive", False), ("entrapped", True), ("is_boss", True))
+
+
+def payer_pins(layout: Layout, caster: str) -> list[tuple[tuple[str, str, Any], ...]]:
+    """The Bloodletting payer choices: the k-th unit of the caster's side pays, those before it are skipped.
+
+    Each choice pins the eligibility flags (alive, entrapped, boss) that decide the payer,
+    so the payer is concrete in the symbolic run; the other fields stay free.
+    """
+    cells = {"target": (0, 0, 0), "receiver": (0, 0, 1), "interceptor": (0, 0, 2),
+             "source": (0, 1, 0) if layout.relation == "ally" else (1, 0, 0)}
+    side = cells[caster][0]
+    order = sorted((u for u in layout.units if cells[u][0] == side), key=lambda u: cells[u][1:])
+    out: list[tuple[tuple[str, str, Any], ...]] = []
+    for k in range(len(order) + 1):
+        for reasons in itertools.product(SKIP_REASONS, repeat=k):
+            pins = [(order[i], name, value) for i, (name, value) in enumerate(reasons)]
+            if any(uid == caster and name == "is_boss" for uid, name, _ in pins):
+                continue  # a boss caster is its own case below
+            if k < len(order):
+                pins += [(order[k], "alive", True), (order[k], "entrapped", False), (order[k], "is_boss", False)]
+            if not any(uid == caster and name == "is_boss" for uid, name, _ in pins):
+                pins.append((caster, "is_boss", False))
+            out.append(tuple(dict.fromkeys(pins)))
+    for name, value in (("alive", True), ("alive", False), ("entrapped", True)):
+        pins = [(caster, "is_boss", True), (caster, name, value)]
+        if name == "alive" and value:
+            pins.append((caster, "entrapped", False))
+        out.append(tuple(pins))
+    return out
 
 
 def build_board(v: Any, layout: Layout) -> Board:
@@ -128,7 +169,8 @@ def build_board(v: Any, layout: Layout) -> Board:
         if uid == "target":
             links = {"redirect_to": "receiver" if "receiver" in units else None,
                      "intercept_by": "interceptor" if "interceptor" in units else None}
-        built.append(symbolic_unit(v, uid, side=side, row=row, col=col, **links))
+        pinned = {name: value for who, name, value in layout.pins if who == uid}
+        built.append(symbolic_unit(v, uid, side=side, row=row, col=col, **links, **pinned))
     return Board(tuple(built))
 
 
@@ -194,7 +236,7 @@ def action_values(v: Any, prefix: str, spec: ActionSpec) -> dict[str, Any]:
 
 def run_one(board: Board, spec: ActionSpec, values: dict[str, Any], layout: Layout, ruleset: Any):
     """One action through the model: ``(board, log, record)``, as ``referee.actions`` runs it."""
-    from referee.model.combat import armor, bloodletting, costs, damage, retaliation
+    from referee.model.combat import armor, costs, damage, retaliation
 
     log = EventLog()
     record: dict[str, Any] = {k: values[k] for k in ("amount", "allows_dormant", "cost") if k in values}
@@ -206,8 +248,7 @@ def run_one(board: Board, spec: ActionSpec, values: dict[str, Any], layout: Layo
         instance = damage.DamageInstance(target=target, amount=values["amount"], source=source, kind=spec.damage_kind,
                                          allows_dormant=values["allows_dormant"], riposte_rolls=values["rolls"])
         if spec.kind == "bloodletting":
-            board, log, outcome = bloodletting.activate_with_bloodletting(
-                board, spec.slot("caster"), values["cost"], [instance], ruleset)
+            board, log, outcome = run_bloodletting(board, spec.slot("caster"), values["cost"], instance, ruleset)
             record["bloodletting"] = outcome
             return board, log, record
         board, log, outcome = damage.resolve_damage(board, instance, ruleset)
@@ -223,6 +264,28 @@ def run_one(board: Board, spec: ActionSpec, values: dict[str, Any], layout: Layo
         return board, log, record
     target = board.unit(spec.slot("target"))
     return board.with_unit(armor.apply_armor_debuff(target, spec.slot("debuff"), values["amount"])), log, record
+
+
+def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, ruleset: Any):
+    """800.4 as ``activate_with_bloodletting`` runs it, with its two stops as conditions, not ``if``.
+
+    The cost first; unless it failed or found no payer, the hit and what answers it. A test
+    holds this to ``referee.actions`` on concrete scenarios, and every witness is replayed there.
+    """
+    from referee.model.arith import and_, ite, not_
+    from referee.model.combat import bloodletting, retaliation
+    from referee.model.events import Guarded
+
+    log = EventLog()
+    board, outcome = bloodletting.process_bloodletting(board, caster, cost, log, ruleset)
+    goes_on = and_(not_(outcome.failed), not_(outcome.aborted))
+    hit_board, hit_log = retaliation.resolve_hit(board, instance, ruleset)
+    for guarded in hit_log.entries:
+        when = and_(goes_on, guarded.when)
+        if when is not False:
+            log.entries.append(Guarded(when, guarded.event))
+    chosen = Board(tuple(ite(goes_on, a, b) for a, b in zip(hit_board.units, board.units)))
+    return chosen, log, outcome
 
 
 def json_action(spec: ActionSpec, values: dict[str, Any], layout: Layout) -> dict[str, Any]:
@@ -286,6 +349,8 @@ def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, A
     readings = "every ruleset reading" if not fixed else \
         "every ruleset reading with " + ", ".join(f"{k}={v}" for k, v in fixed.items())
     uses_source = any(a.kind in ("damage", "hit") for a in specs)
-    rel = f", the source {'/'.join(relations)} to the recipient" if uses_source else ""
+    rel = f", the source {'/'.join(relations)} to the recipient" if uses_source else ", the source enemy/ally"
+    if specs[0].kind == "bloodletting":
+        rel += ", every Bloodletting payer in reading order (and none)"
     return (f"over boards of up to {units} units ({', '.join(ROLES[:units])}){rel}, "
             f"actions [{acts}], every unit field, amount, flag and Riposte roll, {readings}")
