@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,7 +88,9 @@ def parse_tree(text: str) -> ast.Expression:
     if "\x00" in text:
         raise QueryError("the condition contains a NUL character")
     try:
-        tree = ast.parse(text, mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "invalid decimal literal" and the like: the error says enough
+            tree = ast.parse(text, mode="eval")
     except SyntaxError as error:
         raise QueryError(f"condition is not an expression: {error.msg} at column {error.offset}") from None
     except (RecursionError, MemoryError, ValueError, OverflowError) as error:
