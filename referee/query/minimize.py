@@ -29,7 +29,7 @@ def default_of(name: str) -> Any:
     return False if attr.startswith("roll") or attr == "allows_dormant" else 0
 
 
-def shrink_values(values: dict[str, Any], holds: Callable[[dict[str, Any]], bool], budget: int = 600) -> dict[str, Any]:
+def shrink_values(values: dict[str, Any], holds: Callable[[dict[str, Any]], bool], budget: int = 300) -> dict[str, Any]:
     """``values`` with as many variables at their defaults, and the rest as small, as ``holds`` allows."""
     current = dict(values)
     tries = 0
@@ -79,12 +79,12 @@ def shrink_witness(values: dict[str, Any], cell: Any, query: Any) -> tuple[dict[
     def holds_in(candidate_cell: Any) -> Callable[[dict[str, Any]], bool]:
         return lambda candidate: safe_replay(candidate, candidate_cell, query)[0]
 
-    values = shrink_values(values, holds_in(cell))
-    for role in ("interceptor", "receiver"):
+    for role in ("interceptor", "receiver"):  # fewer units first: every later replay is cheaper
         if role in cell.layout.units:
             smaller = replace(cell, layout=replace(cell.layout, units=tuple(u for u in cell.layout.units if u != role)))
             if holds_in(smaller)(values):
                 cell = smaller
+    values = shrink_values(values, holds_in(cell))
     defaults = DEFAULT.to_json()
     for option, reading in list(cell.chosen.items()):
         if reading != defaults[option] and option not in query.fixed:

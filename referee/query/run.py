@@ -15,6 +15,8 @@ DEFAULT_QUERY_RLIMIT = 50_000_000
 DEFAULT_UNITS = 4
 DEFAULT_BUDGET = 300.0
 FAST_RLIMIT = 50_000_000
+#: Wall-clock limit of the Optimize pass that looks for a witness with the fewest changed fields.
+OPTIMIZE_SECONDS = 2.5
 
 
 @dataclass
@@ -140,9 +142,20 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
             term = condition_term(cell, query.condition)
             cells.append(cell)
             terms.append(term)
-            check = solve(fast_formulas(cell, term), cell.variables, FAST_RLIMIT, (0,), deadline)
+            fast = fast_formulas(cell, term)
+            check = solve(fast, cell.variables, FAST_RLIMIT, (0,), deadline)
             if check.answer == "sat":
-                found = witness(query, cell, check.values, shrink)
+                values = check.values
+                from .minimize import default_of
+
+                changed = sum(1 for k, v in values.items() if v != default_of(k))
+                if shrink and changed > 3:
+                    from .solve import fewest_changes
+
+                    fewer = fewest_changes(fast, cell.variables, default_of, min(OPTIMIZE_SECONDS, max(0.0, deadline - time.monotonic())))
+                    if fewer is not None and safe_replay(fewer, cell, query)[0]:
+                        values = fewer
+                found = witness(query, cell, values, shrink)
                 if found is not None:
                     return found
     open_cells: list[str] = []

@@ -133,6 +133,26 @@ def solve(formulas: list[Any], variables: Any, rlimit: int, seeds: tuple[int, ..
     return Check("unknown", seconds=time.monotonic() - started)
 
 
+def fewest_changes(formulas: list[Any], variables: Any, defaults: Any, seconds: float = 8.0) -> dict[str, Any] | None:
+    """A witness with the fewest variables away from their defaults (Z3 ``Optimize``, soft constraints), or None."""
+    import z3
+
+    ctx = z3.Context()
+    opt = z3.Optimize(ctx=ctx)
+    opt.set("timeout", int(seconds * 1000))
+    opt.add(*[as_bool(z3, f).translate(ctx) for f in formulas])
+    for name, term in variables.created.items():
+        opt.add_soft(term.translate(ctx) == defaults(name))
+    if opt.check() != z3.sat:
+        return None
+    model = opt.model()
+    values = {}
+    for name, term in variables.created.items():
+        value = model.eval(term.translate(ctx), model_completion=True)
+        values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
+    return values
+
+
 def fast_formulas(cell: Cell, term: Any) -> list[Any]:
     """The cell's question with every Armor at 0 and every Shield multiplier at 1, substituted: linear."""
     import z3

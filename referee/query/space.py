@@ -317,6 +317,8 @@ def run_actions(v: Any, layout: Layout, specs: tuple[ActionSpec, ...], ruleset: 
         chosen = specs if name == "main" else specs[:1]
         for i, spec in enumerate(chosen):
             values = action_values(v, f"{'a' if name == 'main' else 's'}{i}", spec)
+            if split:  # the split and the single instance carry the same flag: only the amounts differ
+                values["allows_dormant"] = v.bool("a0.allows_dormant")
             board, log, record = run_one(board, spec, values, layout, ruleset)
             run.states.append(board)
             run.logs.append(log)
