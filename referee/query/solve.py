@@ -49,7 +49,7 @@ class Cell:
         return f"{len(self.layout.units)} units, source {self.layout.relation}{pins}, readings: {readings}"
 
 
-_CELLS: dict[Any, list[Cell]] = {}
+_CELLS: dict[Any, tuple[list[Cell], Any]] = {}
 
 
 def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any], split: bool) -> Any:
@@ -58,14 +58,21 @@ def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any
     Cells are cached per process: they do not depend on the condition.
     """
     key = (layout, specs, tuple(sorted(fixed.items())), split)
-    if key in _CELLS:
-        yield from _CELLS[key]
-        return
-    built: list[Cell] = []
-    for _, cell in explore_readings(lambda chosen: build_cell(layout, specs, chosen, fixed, split), fixed):
+    if key not in _CELLS:
+        readings = explore_readings(lambda chosen: build_cell(layout, specs, chosen, fixed, split), fixed)
+        _CELLS[key] = ([], readings)
+    built, readings = _CELLS[key]
+    index = 0
+    while True:
+        if index < len(built):
+            yield built[index]
+            index += 1
+            continue
+        try:
+            _, cell = next(readings)
+        except StopIteration:
+            return
         built.append(cell)
-        yield cell
-    _CELLS[key] = built
 
 
 def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, str], fixed: dict[str, Any], split: bool) -> Cell:
