@@ -75,6 +75,10 @@ GALLERY: tuple[Question, ...] = (
              'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
              ("combat:500.7k",), "A Reflect starts no damage reactions (500.7k).",
              {"units": 2, "relations": ("enemy",)}),
+    Question("reflect-sets-off-thorns-everywhere", "Can Reflect set off the attacker's Thorns, on any board of up to 4 units?",
+             'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
+             ("combat:500.7k",), "The same question over the whole default space: 112 cells, minutes (run with --runslow).",
+             slow=True),
     Question("split-loses-more", "Can splitting damage into two instances lose more Vitality than one instance?",
              "first.amount + second.amount == single.amount and first.amount > 0 and second.amount > 0 "
              "and after.target.vitality < single_after.target.vitality", "found", ("combat:500.1-7",),
