@@ -36,15 +36,17 @@ def parse_fixed_ruleset(options: list[str] | None) -> dict[str, object]:
 
 
 def print_answer(console: Console, answer) -> None:
-    console.print(f"[bold]{answer.status}[/]: {answer.condition}", highlight=False)
+    from rich.markup import escape
+
+    console.print(f"[bold]{answer.status}[/]: {escape(answer.condition)}", highlight=False)
     if answer.status == "impossible" or answer.status == "unknown":
-        console.print(f"space: {answer.space}", highlight=False)
+        console.print(f"space: {answer.space}", highlight=False, markup=False)
     if answer.detail:
-        console.print(answer.detail, highlight=False)
+        console.print(answer.detail, highlight=False, markup=False)
     if answer.objective:
-        console.print(f"objective: {answer.objective['summary']}", highlight=False)
+        console.print(f"objective: {answer.objective['summary']}", highlight=False, markup=False)
     if answer.scenario is not None:
-        console.print(f"cell: {answer.cell}", highlight=False)
+        console.print(f"cell: {answer.cell}", highlight=False, markup=False)
         for name, scenario in (answer.scenarios or {"main": answer.scenario}).items():
             console.print(f"scenario{'' if name == 'main' else ' ' + name} (fields at their defaults left out; "
                           "--json prints it whole):")
@@ -57,7 +59,7 @@ def print_answer(console: Console, answer) -> None:
         verdict = "agrees with the model" if answer.engine["agrees"] else "DISAGREES with the model"
         console.print(f"engine {answer.engine['engine']}: {verdict}", highlight=False)
         for line in answer.engine["divergences"][:20]:
-            console.print(f"  {line}", highlight=False)
+            console.print(f"  {line}", highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -109,7 +111,9 @@ def register(app: typer.Typer) -> None:
         except (QueryError, ValueError) as error:
             if as_json:
                 print(json.dumps({"status": "error", "condition": condition, "detail": str(error)}))
-            err.print(f"[bold red]error:[/] {error}", highlight=False)
+            from rich.markup import escape
+
+            err.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
             raise typer.Exit(2)
         if as_json:
             print(json.dumps(answer.to_json(), indent=2))

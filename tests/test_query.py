@@ -150,6 +150,7 @@ def test_cli_exit_codes_say_found_impossible_and_bad_query() -> None:
     impossible = runner.invoke(app, ["query", "target.is_tool and outcome.died", "--action", "damage", "--units", "2",
                                      "--source", "enemy"])
     assert impossible.exit_code == 1 and "space: over boards of up to 2 units" in impossible.output
+    assert "actions [damage]" in " ".join(impossible.output.split())
     bad = runner.invoke(app, ["query", "nonsense_name > 1", "--json"])
     assert bad.exit_code == 2 and json.loads(bad.stdout)["status"] == "error"
     assert runner.invoke(app, ["query", "outcome.died", "--kind", "laser"]).exit_code == 2
