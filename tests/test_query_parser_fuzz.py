@@ -40,6 +40,28 @@ SMALL_HOSTILE = [text for text in HOSTILE if len(text) <= 5000]
 HUGE_HOSTILE = [text for text in HOSTILE if len(text) > 5000]
 
 
+OPERANDS = ["target", "source_after", "outcome", "amount", "first", "after", "after[0]", "before", "actions[0]",
+            "target.shield", "target.alive", "outcome.died", "outcome.vitality_lost", "first.outcome", "after.target",
+            "1", "0", "-5", "True", "'x'", 'event("thorns")', 'count("death")', "event", "min(1, amount)", "abs(amount)"]
+
+
+def random_expression(rng: random.Random, depth: int = 0) -> str:
+    """A grammatical expression with no regard for types: the type checker's input (``not amount``...)."""
+    if depth > 3 or rng.random() < 0.35:
+        return rng.choice(OPERANDS)
+    shape = rng.randrange(5)
+    a, b = random_expression(rng, depth + 1), random_expression(rng, depth + 1)
+    if shape == 0:
+        return f"not {a}"
+    if shape == 1:
+        return f"({a} {rng.choice(['and', 'or'])} {b})"
+    if shape == 2:
+        return f"({a} {rng.choice(['+', '-', '*'])} {b})"
+    if shape == 3:
+        return f"{a} {rng.choice(['<', '==', '!=', '>='])} {b}"
+    return f"-{a}"
+
+
 def random_condition(rng: random.Random) -> str:
     """A random splice of grammar tokens, a hostile input, or a mutation of one (a huge one rarely: they cost ms)."""
     roll = rng.random()
@@ -53,6 +75,8 @@ def random_condition(rng: random.Random) -> str:
         return text[:position] + rng.choice(TOKENS) + text[position:]
     if roll < 0.3:
         return "".join(chr(rng.randrange(1, 0x3000)) for _ in range(rng.randrange(1, 30)))
+    if roll < 0.6:
+        return random_expression(rng)
     return " ".join(rng.choice(TOKENS) for _ in range(rng.randrange(1, 25)))
 
 
