@@ -74,7 +74,7 @@ def shrink_witness(values: dict[str, Any], cell: Any, query: Any) -> tuple[dict[
 
     from referee.model.combat.ruleset import DEFAULT
 
-    from .run import safe_replay
+    from .records import safe_replay
 
     def holds_in(candidate_cell: Any) -> Callable[[dict[str, Any]], bool]:
         return lambda candidate: safe_replay(candidate, candidate_cell, query)[0]

@@ -28,7 +28,7 @@ def objective_term(cell: Any, query: Any) -> Any:
 
 def concrete_objective(values: dict[str, Any], cell: Any, query: Any) -> Any:
     """The replayed objective of a witness (``None`` if it does not replay)."""
-    from .run import safe_replay
+    from .records import safe_replay
 
     holds, replay = safe_replay(values, cell, query)
     if not holds:
@@ -73,7 +73,7 @@ def optimize(query: Any, rlimit: int, seeds: tuple[int, ...], deadline: float) -
 
     from .minimize import shrink_witness
     from .replay import replay_answer
-    from .run import QueryAnswer
+    from .records import QueryAnswer
 
     best, best_values, best_cell, proved, cells = None, None, None, True, 0
     for layout in query.layouts():

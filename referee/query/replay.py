@@ -42,7 +42,7 @@ def replay_answer(query: Any, cell: Any, values: dict[str, Any]) -> Any:
     """The ``found`` answer: scenarios, the model's observation, and a check that both runners agree."""
     from referee.rulebooks.combat.codec import board_to_json, encode_scenario
 
-    from .run import QueryAnswer
+    from .records import QueryAnswer
 
     holds, replay = replay_values(values, cell, query.specs, query.fixed, query.split, query.condition)
     scenarios: dict[str, dict[str, Any]] = {}

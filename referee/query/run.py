@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
-from .parser import Typed, parse_condition
-from .solve import Cell, cells_of, condition_term, fast_formulas, relaxed, replay_values, solve
-from .space import SOURCE_RELATIONS, ActionSpec, Layout, layouts, parse_action, structure_line
+from .parser import parse_condition
+from .solve import Cell, cells_of, condition_term, fast_formulas, relaxed, solve
+from .space import SOURCE_RELATIONS, parse_action
+from .records import Query, QueryAnswer, safe_replay  # noqa: F401 - re-exported
 from .types import ROLES, QueryError, make_schema
 
 DEFAULT_QUERY_RLIMIT = 50_000_000
@@ -17,50 +17,6 @@ DEFAULT_BUDGET = 300.0
 FAST_RLIMIT = 50_000_000
 #: Wall-clock limit of the Optimize pass that looks for a witness with the fewest changed fields.
 OPTIMIZE_SECONDS = 2.5
-
-
-@dataclass
-class QueryAnswer:
-    """``found`` with a replayed scenario, ``impossible`` over a stated space, or ``unknown``."""
-
-    status: str
-    condition: str
-    space: str = ""
-    scenario: dict[str, Any] | None = None
-    observation: dict[str, Any] | None = None
-    detail: str = ""
-    scenarios: dict[str, dict[str, Any]] = field(default_factory=dict)
-    cell: str = ""
-    cells: int = 0
-    seconds: float = 0.0
-    objective: dict[str, Any] | None = None
-    engine: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("status", "condition", "space", "scenario", "observation", "detail",
-                                              "scenarios", "cell", "cells", "seconds", "objective", "engine")}
-
-
-@dataclass
-class Query:
-    """A parsed query: its condition, actions, space bounds and fixed readings."""
-
-    text: str
-    condition: Typed
-    specs: tuple[ActionSpec, ...]
-    units: int
-    fixed: dict[str, Any]
-    split: bool
-    relations: tuple[str, ...]
-    objective: Typed | None = None
-    sense: int = 1
-
-    def layouts(self) -> list[Layout]:
-        return layouts(self.units, self.specs, self.relations)
-
-    def space(self) -> str:
-        return structure_line(self.units, self.specs, self.fixed, self.relations if any(
-            s.kind in ("damage", "hit") for s in self.specs) else ("enemy", "ally"))
 
 
 def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str = "hit", units: int = DEFAULT_UNITS,
@@ -203,14 +159,3 @@ def witness(query: Query, cell: Cell, values: dict[str, Any], shrink: bool) -> Q
     return replay_answer(query, cell, values)
 
 
-def safe_replay(values: dict[str, Any], cell: Cell, query: Query) -> tuple[bool, Any]:
-    """Replay ``values`` concretely; a candidate outside the legal domain or the protocol does not hold."""
-    from referee.model.combat.retaliation import ScenarioError
-    from referee.proofs.combat.assumptions import is_well_formed_unit
-
-    try:
-        holds, replay = replay_values(values, cell, query.specs, query.fixed, query.split, query.condition)
-    except (ScenarioError, KeyError, ValueError):
-        return False, None
-    legal = all(is_well_formed_unit(u) for u in replay["runs"]["main"].before.units)
-    return bool(holds and legal and replay["ruleset"].defy_death_leaves >= 1), replay

@@ -32,15 +32,21 @@ SOURCE_RELATIONS = ("enemy", "ally", "self", "none")
 #: Riposte rolls given to each damage action: one per answering outcome (recipient,
 #: interceptor, receiver) and attacker, so a single-source hit never needs more.
 ROLLS_PER_HIT = 3
-ENUM_OPTIONS = {
-    "negative_armor": ("mirror", "reciprocal"),
-    "shield_multiplier_rounding": ("ceil", "floor"),
-    "redirect_cap_moves": ("up_to_cap", "excess_over_cap"),
-    "reflect_entry": ("skip_armor_only", "below_armor"),
-    "lethal_redirect_test": ("would_kill", "raw_amount"),
-    "bloodletting_defied_to_zero": ("fails", "continues"),
-    "riposte_roll_on_refused": ("consumed", "kept"),
-}
+def _enum_options() -> dict[str, tuple[str, ...]]:
+    """Every ruleset option whose readings are words, from the Ruleset's own declaration (default first)."""
+    import typing
+    from dataclasses import fields
+
+    hints = typing.get_type_hints(Ruleset)
+    out = {}
+    for f in fields(Ruleset):
+        words = typing.get_args(hints[f.name])
+        if words and all(isinstance(w, str) for w in words):
+            out[f.name] = (f.default, *(w for w in words if w != f.default))
+    return out
+
+
+ENUM_OPTIONS = _enum_options()
 KIND_SLOTS = {
     "damage": {"target": "target", "source": "source"},
     "hit": {"target": "target", "source": "source"},
