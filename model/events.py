@@ -138,24 +138,28 @@ class EventSpec:
         """The rank of the event's stage in :data:`STAGES`."""
         return STAGES.index(self.stage)
 
-    def violation(self, event: Event) -> tuple[str, str] | None:
-        """The first field of ``event`` that breaks this contract, and why; ``None`` if it holds."""
-        if self.unit is None and event.unit is not None:
-            return "unit", f"always null for {self.name}"
-        if self.unit is not None and event.unit is None:
-            return "unit", f"never null for {self.name} ({self.unit})"
-        if self.amount is None and event.amount != 0:
-            return "amount", f"always 0 for {self.name}"
-        if self.other is None and event.other is not None:
-            return "other", f"always null for {self.name}"
-        if self.other is not None and not self.other_nullable and event.other is None:
-            return "other", f"never null for {self.name} ({self.other})"
-        if self.detail is None and event.detail is not None:
-            return "detail", f"always null for {self.name}"
-        if self.detail is not None and event.detail is None:
-            return "detail", f"never null for {self.name} ({self.describe_detail()})"
-        if self.detail not in (None, ANY_WORD) and event.detail not in self.detail:
-            return "detail", f"one of {', '.join(self.detail)} for {self.name}, got {event.detail!r}"
+    def violation(self, event: Event, fields: tuple[str, ...] | None = None) -> tuple[str, str] | None:
+        """The first field of ``event`` (among ``fields``; None: all) that breaks this contract, and why."""
+        for name in ("unit", "amount", "other", "detail"):
+            if fields is None or name in fields:
+                why = self.field_violation(name, getattr(event, name))
+                if why is not None:
+                    return name, why
+        return None
+
+    def field_violation(self, name: str, value: Any) -> str | None:
+        """Why ``value`` breaks this contract's field ``name``, or ``None``."""
+        meaning = getattr(self, name)
+        if name == "amount":
+            return f"always 0 for {self.name}" if meaning is None and value != 0 else None
+        if meaning is None:
+            return f"always null for {self.name}" if value is not None else None
+        if value is None:
+            nullable = name == "other" and self.other_nullable
+            shown = self.describe_detail() if name == "detail" else meaning
+            return None if nullable else f"never null for {self.name} ({shown})"
+        if name == "detail" and self.detail != ANY_WORD and value not in self.detail:
+            return f"one of {', '.join(self.detail)} for {self.name}, got {value!r}"
         return None
 
     def describe_detail(self) -> str:

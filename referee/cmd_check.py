@@ -61,6 +61,10 @@ def register(app: typer.Typer) -> None:
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
+        event_fields: Optional[str] = typer.Option(
+            None, "--event-fields", help="compare only these event fields: name,unit,amount,other,detail (name required)"
+        ),
+        event_order: str = typer.Option("strict", "--event-order", help="strict | per-unit | multiset"),
         ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="a ruleset option name=value (repeatable)"),
         max_actions: int = typer.Option(2, "--max-actions", help="actions per scenario (1..N)"),
         timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario before the engine counts as hung (> 0)"),
@@ -86,7 +90,7 @@ def register(app: typer.Typer) -> None:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
             raise typer.Exit(2)
         try:
-            comparison = Comparison.from_options(compare_mode, fields, events)
+            comparison = Comparison.from_options(compare_mode, fields, events, event_fields, event_order)
             chosen_rules = parse_rules(ruleset)
             chosen_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
             # CrossHair runs the engine symbolically: it must be called in this process.
@@ -97,7 +101,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         install_termination_handler()
         command = _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                                 timeout=timeout, batch=batch, in_process=in_process)
+                                 timeout=timeout, batch=batch, in_process=in_process,
+                                 event_words=comparison.cli_words())
         options = CheckOptions(
             examples=examples,
             seed=seed,
@@ -149,7 +154,8 @@ def exit_code(report) -> int:
 
 
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                   timeout: float = 5.0, batch: int = 32, in_process: bool = False) -> str:
+                   timeout: float = 5.0, batch: int = 32, in_process: bool = False,
+                   event_words: list[str] | None = None) -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
@@ -170,6 +176,7 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
         words += ["--fields", fields]
     if events:
         words += ["--events", events]
+    words += event_words or []
     for item in ruleset or []:
         words += ["--ruleset", item]
     if max_actions != 2:

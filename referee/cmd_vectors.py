@@ -54,6 +54,10 @@ def register(app: typer.Typer) -> None:
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name"),
+        event_fields: Optional[str] = typer.Option(
+            None, "--event-fields", help="compare only these event fields: name,unit,amount,other,detail (name required)"
+        ),
+        event_order: str = typer.Option("strict", "--event-order", help="strict | per-unit | multiset"),
         timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario (> 0)"),
         batch: int = typer.Option(64, "--batch", help="scenarios per batch for a JSON-lines engine"),
         engine_budget: float = typer.Option(DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine"),
@@ -70,7 +74,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"referee vectors run: {folder}/manifest.json not found (run `referee vectors export` first)", err=True)
             raise typer.Exit(2)
         try:
-            comparison = Comparison.from_options(compare_mode, fields, events)
+            comparison = Comparison.from_options(compare_mode, fields, events, event_fields, event_order)
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process)
             install_termination_handler()
             with the_engine:
