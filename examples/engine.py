@@ -255,7 +255,7 @@ class CostPayer:
         price = owed
         if DEFY_DEATH_ANSWERS[kind] and payer.defy_death and owed > 0 and owed >= payer.vitality:
             price = max(payer.vitality - self.defy_death_leaves, 0)
-            self.bus.publish("defy_death", payer.uid, max(amount, 0) - price)
+            self.bus.publish("defy_death", payer.uid, max(amount, 0) - price, beneficiary)
             payer.defy_death = False
             payer.defy_death_spent = True
         if kind == "self_destruct" and payer.shield > 0 and not payer.discards_combat:
@@ -535,23 +535,23 @@ class DamagePipeline:
         if m.ignored:
             self.bus.publish("ignore_charge_spent", unit.uid, other=hit.source)
         if m.sub_spent > 0:
-            self.bus.publish("insurance_prevented", unit.uid, m.sub_absorbed, detail="subrogated")
+            self.bus.publish("insurance_prevented", unit.uid, m.sub_absorbed, hit.source, "subrogated")
             payback = hit.kind != "reflect" or self.ruleset.get("reflect_subrogation", "no_payback") == "payback"
             if source is not None and source is not unit and source.side != unit.side and m.sub_absorbed > 0 and payback:
                 self.costs.pay(source, m.sub_absorbed, "retaliation", unit.uid, channel="subrogation")
         if m.ins_spent > 0:
-            self.bus.publish("insurance_prevented", unit.uid, m.ins_absorbed, detail="plain")
+            self.bus.publish("insurance_prevented", unit.uid, m.ins_absorbed, hit.source, "plain")
         if m.drained > 0:
-            self.bus.publish("shield_damaged", unit.uid, m.drained)
+            self.bus.publish("shield_damaged", unit.uid, m.drained, hit.source)
             if shield_before - m.drained <= 0:
-                self.bus.publish("shield_broken", unit.uid)
+                self.bus.publish("shield_broken", unit.uid, other=hit.source)
         if receiver is not None:
             if m.redirected > 0:
                 self.bus.publish("redirect", unit.uid, m.redirected, receiver.uid)
             moved_results += self.resolve(Hit(receiver.uid, m.redirected, hit.source, hit.kind,
                                               hit.allows_dormant, hit.rolls, moved=True))
         if m.defied:
-            self.bus.publish("defy_death", unit.uid, m.after_shield - m.redirected - m.remainder)
+            self.bus.publish("defy_death", unit.uid, m.after_shield - m.redirected - m.remainder, hit.source)
 
         def announce(lost: int) -> None:
             if lost > 0 and hit.kind != "reflect":

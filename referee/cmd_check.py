@@ -90,6 +90,10 @@ def register(app: typer.Typer) -> None:
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
+        event_fields: Optional[str] = typer.Option(
+            None, "--event-fields", help="compare only these event fields: name,unit,amount,other,detail (name required)"
+        ),
+        event_order: str = typer.Option("strict", "--event-order", help="strict | per-unit | multiset"),
         ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="a ruleset option name=value (repeatable)"),
         max_actions: int = typer.Option(2, "--max-actions", help="actions per scenario (1..N)"),
         timeout: Optional[float] = typer.Option(
@@ -138,7 +142,7 @@ def register(app: typer.Typer) -> None:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
             raise typer.Exit(2)
         try:
-            comparison = Comparison.from_options(compare_mode, fields, events)
+            comparison = Comparison.from_options(compare_mode, fields, events, event_fields, event_order)
             chosen_rules = parse_rules(ruleset)
             kind_words = config.words("kinds", kinds)
             chosen_kinds = tuple(kind_words) if kind_words else None
@@ -153,7 +157,7 @@ def register(app: typer.Typer) -> None:
         command = _command_words(python, engine, examples, ",".join(chosen_kinds) if chosen_kinds else None, compare_mode,
                                  fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
                                  features=features, without=",".join(config.words("without", without) or []) or None,
-                                 swarm=swarm)
+                                 swarm=swarm, event_words=comparison.cli_words())
         progress = _progress_bar(json_out)
         options = CheckOptions(
             examples=examples,
@@ -277,7 +281,7 @@ def exit_code(report) -> int:
 
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
                    timeout: float = 5.0, batch: int = 32, in_process: bool = False, features: str | None = None,
-                   without: str | None = None, swarm: bool = False) -> str:
+                   without: str | None = None, swarm: bool = False, event_words: list[str] | None = None) -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
@@ -304,6 +308,7 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
         words += ["--fields", fields]
     if events:
         words += ["--events", events]
+    words += event_words or []
     for item in ruleset or []:
         words += ["--ruleset", item]
     if max_actions != 2:

@@ -58,6 +58,10 @@ def register(app: typer.Typer) -> None:
         features: Optional[str] = typer.Option(None, "--features", help="run only vectors using no other features"),
         without: Optional[str] = typer.Option(None, "--without", help="skip vectors using these features"),
         receipt: Optional[str] = typer.Option(None, "--receipt", help="write which vectors ran, with their results, to FILE"),
+        event_fields: Optional[str] = typer.Option(
+            None, "--event-fields", help="compare only these event fields: name,unit,amount,other,detail (name required)"
+        ),
+        event_order: str = typer.Option("strict", "--event-order", help="strict | per-unit | multiset"),
         timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario (> 0)"),
         batch: int = typer.Option(64, "--batch", help="scenarios per batch for a JSON-lines engine"),
         engine_budget: float = typer.Option(DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine"),
@@ -82,7 +86,7 @@ def register(app: typer.Typer) -> None:
             selection = Selection(frozenset(kind_words) if kind_words else None,
                                   resolve_features(config.words("features", features), config.words("without", without)))
             skipped: list[tuple[str, str]] = []
-            comparison = Comparison.from_options(compare_mode, fields, events)
+            comparison = Comparison.from_options(compare_mode, fields, events, event_fields, event_order)
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process)
             install_termination_handler()
             with the_engine:

@@ -8,12 +8,20 @@ Three modes (cedar-spec's "comparison modes"):
 
 Independently, ``events`` may be narrowed to a set of names: both sequences are filtered
 to those names before they are compared, so an engine that emits only some channels is
-checked on exactly the channels it emits. :meth:`Comparison.describe` says what was and
-was not compared, and every report prints it.
+checked on exactly the channels it emits. Two more opt-ins, never silent:
+
+* ``event_fields`` (``--event-fields name,unit,amount``): only those fields of each event are
+  compared (and held to their contract); ``name`` is always among them;
+* ``event_order`` (``--event-order``): ``strict`` (the default) the sequences must agree in
+  order; ``per-unit`` each unit's own events must agree in order, the interleaving of units
+  is free; ``multiset`` the same events, in any order.
+
+:meth:`Comparison.describe` says what was and was not compared, and every report prints it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,9 +29,11 @@ from referee.model.events import EVENT_NAMES, Event
 
 from . import rulebooks
 from .rulebook import Divergence  # noqa: F401 - part of this module's interface
-from .wire import Observation
+from .wire import EVENT_FIELDS, Observation
 
 MODES = ("full", "state", "fields")
+#: How the order of the events is compared (``--event-order``).
+EVENT_ORDERS = ("strict", "per-unit", "multiset")
 #: Every state field some rulebook can be compared on (``--compare fields``).
 STATE_FIELDS = tuple(dict.fromkeys(f for book in rulebooks.RULEBOOKS.values() for f in book.state_fields))
 
@@ -34,10 +44,16 @@ class Comparison:
 
     fields: tuple[str, ...] | None = None
     events: frozenset[str] | None = frozenset(EVENT_NAMES)
+    event_fields: tuple[str, ...] | None = None  # None: every event field
+    event_order: str = "strict"
 
     @classmethod
-    def from_options(cls, mode: str = "full", fields: str | None = None, events: str | None = None) -> Comparison:
-        """Build from CLI words: ``mode`` full|state|fields, ``fields`` a,b,c, ``events`` all|none|n1,n2."""
+    def from_options(
+        cls, mode: str = "full", fields: str | None = None, events: str | None = None,
+        event_fields: str | None = None, event_order: str | None = None,
+    ) -> Comparison:
+        """Build from CLI words: ``mode`` full|state|fields, ``fields`` a,b,c, ``events`` all|none|n1,n2,
+        ``event_fields`` name,unit,... (``--event-fields``), ``event_order`` strict|per-unit|multiset."""
         if mode not in MODES:
             raise ValueError(f"compare mode {mode!r} is not one of {', '.join(MODES)}")
         chosen: tuple[str, ...] | None = None
@@ -61,7 +77,8 @@ class Comparison:
             bad = sorted(n for n in names if n not in EVENT_NAMES)
             if bad:
                 raise ValueError(f"unknown event name(s) {', '.join(bad)}")
-        return cls(fields=chosen, events=names)
+        return cls(fields=chosen, events=names, event_fields=parse_event_fields(event_fields),
+                   event_order=parse_event_order(event_order, event_fields))
 
     @property
     def unit_fields(self) -> tuple[str, ...] | None:
@@ -79,24 +96,70 @@ class Comparison:
         if self.events is None:
             events = "events not compared"
         elif self.events == frozenset(EVENT_NAMES):
-            events = "every event, in order"
+            events = "every event" + self._event_manner()
         else:
-            events = "only the events " + ", ".join(sorted(self.events)) + " (others ignored on both sides)"
+            events = ("only the events " + ", ".join(sorted(self.events)) + self._event_manner()
+                      + " (others ignored on both sides)")
         return f"{fields}; {events}"
+
+    def _event_manner(self) -> str:
+        order = {"strict": ", in order", "per-unit": ", in order per unit (units interleaved freely)",
+                 "multiset": ", in any order"}[self.event_order]
+        if self.event_fields is None:
+            return order
+        ignored = [f for f in EVENT_FIELDS if f not in self.event_fields]
+        return f"{order}, on the fields {', '.join(self.event_fields)} only ({', '.join(ignored)} ignored)"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "fields": None if self.fields is None else list(self.fields),
             "events": None if self.events is None else sorted(self.events),
+            "event_fields": list(self.event_fields or EVENT_FIELDS),
+            "event_order": self.event_order,
             "description": self.describe(),
         }
+
+    def cli_words(self) -> list[str]:
+        """The options that rebuild the event opt-ins (for replay commands)."""
+        words = []
+        if self.event_fields is not None:
+            words += ["--event-fields", ",".join(self.event_fields)]
+        if self.event_order != "strict":
+            words += ["--event-order", self.event_order]
+        return words
+
+
+def parse_event_fields(text: str | None) -> tuple[str, ...] | None:
+    """``--event-fields name,unit,amount``: the event fields compared (None: all)."""
+    if text is None or text.strip() in ("", "all"):
+        return None
+    chosen = tuple(dict.fromkeys(f.strip() for f in text.split(",") if f.strip()))
+    bad = [f for f in chosen if f not in EVENT_FIELDS]
+    if bad:
+        raise ValueError(f"unknown event field(s) {', '.join(bad)} (known: {', '.join(EVENT_FIELDS)})")
+    if "name" not in chosen:
+        raise ValueError("--event-fields must include name (events are matched by name)")
+    ordered = tuple(f for f in EVENT_FIELDS if f in chosen)
+    return None if ordered == tuple(EVENT_FIELDS) else ordered
+
+
+def parse_event_order(order: str | None, event_fields: str | None = None) -> str:
+    """``--event-order strict|per-unit|multiset``; per-unit groups by ``unit``, so it must be compared."""
+    order = order or "strict"
+    if order not in EVENT_ORDERS:
+        raise ValueError(f"event order {order!r} is not one of {', '.join(EVENT_ORDERS)}")
+    fields = parse_event_fields(event_fields)
+    if order == "per-unit" and fields is not None and "unit" not in fields:
+        raise ValueError("--event-order per-unit needs unit among --event-fields")
+    return order
 
 
 def compare(model: Observation, engine: Observation, how: Comparison, rulebook: str | None = None) -> list[Divergence]:
     """Every divergence, events first (the earliest point in time), then the final state."""
     out: list[Divergence] = []
     if how.compares_events:
-        found = first_event_divergence(model.events or (), engine.events or (), how.events or frozenset())
+        found = first_event_divergence(model.events or (), engine.events or (), how.events or frozenset(),
+                                       how.event_fields, how.event_order)
         if found is not None:
             out.append(found)
     book = rulebooks.get(rulebook) if rulebook else rulebooks.default()
@@ -105,19 +168,56 @@ def compare(model: Observation, engine: Observation, how: Comparison, rulebook: 
     return out
 
 
+def project(event: Event, fields: tuple[str, ...] | None) -> dict[str, Any]:
+    """The compared fields of one event, as JSON."""
+    data = event.to_json()
+    return data if fields is None else {f: data[f] for f in fields}
+
+
 def first_event_divergence(
-    model: tuple[Event, ...], engine: tuple[Event, ...], names: frozenset[str]
+    model: tuple[Event, ...], engine: tuple[Event, ...], names: frozenset[str],
+    fields: tuple[str, ...] | None = None, order: str = "strict",
 ) -> Divergence | None:
-    """The first differing event after both sequences are filtered to ``names``."""
-    ours = [(i, e) for i, e in enumerate(model) if e.name in names]
-    theirs = [e for e in engine if e.name in names]
+    """The first differing event after both sequences are filtered to ``names``, under ``order``."""
+    ours = [(i, project(e, fields)) for i, e in enumerate(model) if e.name in names]
+    theirs = [project(e, fields) for e in engine if e.name in names]
+    if order == "multiset":
+        return _multiset_divergence(ours, theirs, len(model))
+    if order == "per-unit":
+        units = list(dict.fromkeys([e["unit"] for _, e in ours] + [e["unit"] for e in theirs]))
+        for unit in units:
+            found = _sequence_divergence([(i, e) for i, e in ours if e["unit"] == unit],
+                                         [e for e in theirs if e["unit"] == unit], len(model), f"events[unit={unit}]")
+            if found is not None:
+                return found
+        return None
+    return _sequence_divergence(ours, theirs, len(model), "events")
+
+
+def _sequence_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: int, where: str) -> Divergence | None:
     for k in range(max(len(ours), len(theirs))):
         if k >= len(ours):
-            return Divergence("events", f"events[{k}]", None, theirs[k].to_json(), len(model))
+            return Divergence("events", f"{where}[{k}]", None, theirs[k], end)
         index, mine = ours[k]
         if k >= len(theirs):
-            return Divergence("events", f"events[{k}]", mine.to_json(), None, index)
-        other = theirs[k]
-        if mine != other:
-            return Divergence("events", f"events[{k}]", mine.to_json(), other.to_json(), index)
+            return Divergence("events", f"{where}[{k}]", mine, None, index)
+        if mine != theirs[k]:
+            return Divergence("events", f"{where}[{k}]", mine, theirs[k], index)
+    return None
+
+
+def _multiset_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: int) -> Divergence | None:
+    """The first model event the engine lacks (in the model's order), else the first extra of the engine's."""
+    def key(e: dict) -> str:
+        return repr(sorted(e.items()))
+
+    left = Counter(key(e) for e in theirs)
+    for index, mine in ours:
+        if left[key(mine)] > 0:
+            left[key(mine)] -= 1
+        else:
+            return Divergence("events", "events[*]", mine, None, index)
+    for theirs_event in theirs:
+        if left[key(theirs_event)] > 0:
+            return Divergence("events", "events[*]", None, theirs_event, end)
     return None

@@ -10,6 +10,11 @@
 
 Each page starts with :data:`~referee.specs.catalogue.GENERATED_MARKER`, so it never counts as
 hand-written documentation of a clause.
+
+A hand-written page may also hold a *generated region*: the lines between
+``<!-- begin generated: NAME -->`` and ``<!-- end generated: NAME -->`` are rewritten by
+``referee docs`` from :data:`REGIONS` and held by ``referee docs --check`` like a page
+(``docs/protocol.md``'s event table, from ``referee.model.events.EVENT_SPECS``).
 """
 
 from __future__ import annotations
@@ -153,6 +158,66 @@ def render_explain_examples() -> str:
     return render_examples(HEADER)
 
 
+def render_event_table() -> str:
+    """The protocol's event table and the order of an instance, from the one declaration."""
+    from referee.model.events import EVENT_SPECS, INSTANCES, STAGES
+
+    def field(meaning: str | None, empty: str, nullable: bool = False) -> str:
+        if meaning is None:
+            return f"*{empty}*"
+        return _cell(meaning) + (" (may be null)" if nullable and "null" not in meaning else "")
+
+    lines = [
+        "| name | unit | amount | other | detail | emitted when | stage |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for spec in EVENT_SPECS:
+        book = "" if spec.rulebook == "combat" else f" ({spec.rulebook} rulebook)"
+        lines.append(
+            f"| `{spec.name}` | {field(spec.unit, 'always null')} | {field(spec.amount, 'always 0')} "
+            f"| {field(spec.other, 'always null', spec.other_nullable)} | {'*always null*' if spec.detail is None else _cell(spec.describe_detail())} "
+            f"| {_cell(spec.summary)}: {_cell(spec.emitted_when)}{book} | {STAGES.index(spec.stage) + 1}. {spec.stage} |"
+        )
+    lines += [
+        "",
+        "**Order.** Within one instance the stages of its events never go back: "
+        + ", ".join(f"{i + 1}. {stage}" for i, stage in enumerate(STAGES))
+        + ". An instance is "
+        + "; ".join(f"{name}: {text}" for name, text in INSTANCES.items())
+        + ". A nested instance (an intercepted or redirected part, a Subrogation payback, a retaliation"
+        " cost, a Reflect's damage back) is emitted whole at the event that opens it.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+#: Generated regions of hand-written pages: page -> region name -> renderer.
+REGIONS = {"docs/protocol.md": {"events": render_event_table}}
+
+
+def _begin(name: str) -> str:
+    return f"<!-- begin generated: {name} (from the sources; run `referee docs`) -->\n"
+
+
+def _end(name: str) -> str:
+    return f"<!-- end generated: {name} -->\n"
+
+
+def render_regions(root: Path) -> dict[str, str]:
+    """Each page with generated regions, its content with every region rewritten."""
+    out = {}
+    for relative, regions in REGIONS.items():
+        text = (root / relative).read_text(encoding="utf-8")
+        for name, render in regions.items():
+            begin, end = _begin(name), _end(name)
+            if begin not in text or end not in text:
+                raise DocgenError(f"{relative}: the generated region {name!r} has no begin/end markers")
+            head, rest = text.split(begin, 1)
+            _, tail = rest.split(end, 1)
+            text = head + begin + render() + end + tail
+        out[relative] = text
+    return out
+
+
 def _root() -> Path:
     root = repo_root()
     if root is None:
@@ -164,7 +229,7 @@ def stale_pages() -> list[str]:
     """The generated pages whose content on disk differs from what the sources give."""
     root = _root()
     stale = []
-    for relative, content in render_pages().items():
+    for relative, content in {**render_pages(), **render_regions(root)}.items():
         path = root / relative
         if not path.is_file() or path.read_text(encoding="utf-8") != content:
             stale.append(relative)
@@ -175,7 +240,7 @@ def write_pages() -> list[str]:
     """Write every generated page that changed; the pages written."""
     root = _root()
     written = []
-    for relative, content in render_pages().items():
+    for relative, content in {**render_pages(), **render_regions(root)}.items():
         path = root / relative
         if path.is_file() and path.read_text(encoding="utf-8") == content:
             continue

@@ -694,14 +694,15 @@ def install_termination_handler() -> None:
 # --------------------------------------------------------------------------------------
 
 
-def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tuple[str, ...] | None, events_needed: bool):
+def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tuple[str, ...] | None, events_needed: bool,
+                 event_fields: tuple[str, ...] | None = None):
     """Decode an engine's answer, or turn a protocol violation into a fault naming the field."""
     if isinstance(answer, EngineFault):
         return answer
     try:
         observation = decode_observation(
             answer, fields_needed=fields_needed, events_needed=events_needed,
-            rulebook=rulebook_of(scenario),
+            rulebook=rulebook_of(scenario), event_fields=event_fields,
         )
     except ProtocolError as error:
         return EngineFault(error.kind, str(error), scenario, json.dumps(answer)[:2000])

@@ -280,7 +280,8 @@ def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tupl
     except Exception as error:  # a model bug: report it, never a traceback
         return "model-error", f"the model raised {type(error).__name__}: {error}"
     observed = check_answer(
-        answer, scenario, fields_needed=comparison.unit_fields, events_needed=comparison.compares_events
+        answer, scenario, fields_needed=comparison.unit_fields, events_needed=comparison.compares_events,
+        event_fields=comparison.event_fields,
     )
     if isinstance(observed, EngineFault):
         return "fault", observed

@@ -23,6 +23,7 @@ from .wire import (  # noqa: F401 - the protocol's public names
     Observation,
     ProtocolError,
     Scenario,
+    check_event_contracts,
     check_protocol,
     check_value,
     event_from_json,
@@ -72,18 +73,22 @@ def decode_observation(
     fields_needed: tuple[str, ...] | None = None,
     events_needed: bool = True,
     rulebook: str | None = None,
+    event_fields: tuple[str, ...] | None = None,
 ) -> Observation:
     """Check and decode an engine's observation of a scenario of ``rulebook`` (None: the default).
 
     ``fields_needed`` (None: all) are the state fields the comparison reads: they must be
     present; others may be omitted. ``events_needed``: the ``events`` list must be present.
     Every error names its path; ``ProtocolError.kind`` says whether a field was missing or
-    malformed.
+    malformed. Each event is held to its name's contract (``referee.model.events.EVENTS``)
+    on ``event_fields`` (None: every field), the event fields the comparison reads.
     """
     data = require_object(path, data)
     check_protocol(path, data)
     book = rulebooks.get(rulebook) if rulebook else rulebooks.default()
-    return book.decode_observation(data, path, fields_needed=fields_needed, events_needed=events_needed)
+    observation = book.decode_observation(data, path, fields_needed=fields_needed, events_needed=events_needed)
+    check_event_contracts(path, observation.events, event_fields)
+    return observation
 
 
 def encode_observation(rulebook: str, state: Any, events: tuple[Event, ...] | list[Event], sid: str | None = None) -> dict[str, Any]:

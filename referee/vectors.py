@@ -164,7 +164,7 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
         answers = engine.run_batch([scenario for _, scenario, _ in chunk])
         for (entry, scenario, expected), answer in zip(chunk, answers):
             observed = check_answer(answer, scenario, fields_needed=comparison.unit_fields,
-                                    events_needed=comparison.compares_events)
+                                    events_needed=comparison.compares_events, event_fields=comparison.event_fields)
             if isinstance(observed, EngineFault):
                 results.append(VectorResult(entry["path"], entry["clauses"], "fault", observed.describe()))
                 continue

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.model.events import EVENT_NAMES, Event
+from referee.model.events import ANY_WORD, EVENT_NAMES, EVENTS, Event, EventSpec
 
 PROTOCOL = "referee/1"
 
@@ -129,6 +129,18 @@ def event_from_json(path: str, data: Any) -> Event:
     return Event(**values)
 
 
+def check_event_contracts(path: str, events: tuple[Event, ...] | None, fields: tuple[str, ...] | None = None) -> None:
+    """Raise naming the first event field that breaks its name's contract (``referee.model.events.EVENTS``).
+
+    ``fields`` (None: all) are the event fields compared: a field the comparison ignores is not
+    held to its contract either, so an engine that opts out of ``other`` may leave it wrong.
+    """
+    for index, event in enumerate(events or ()):
+        broken = EVENTS[event.name].violation(event, fields)
+        if broken is not None:
+            raise ProtocolError(f"{path}.events[{index}].{broken[0]}", broken[1])
+
+
 #: JSON Schema fragments of the field types the codecs use.
 SCHEMA_TYPES = {
     "integer": {"type": "integer"},
@@ -140,9 +152,45 @@ SCHEMA_TYPES = {
 }
 
 def event_schema() -> dict[str, Any]:
+    """An event: its shape, then its own contract chosen by its name (``referee.model.events.EVENTS``).
+
+    The per-name contracts are chosen by name (``allOf`` of ``if name == N then N's contract``:
+    one applies to each event, as a ``oneOf`` by name would, but a field the contract forbids
+    fails at its own path, ``events/3/other``, where a ``oneOf`` reports only the event).
+    """
     properties = {name: dict(SCHEMA_TYPES[kind]) for name, kind in EVENT_FIELDS.items()}
-    properties["name"] = {"type": "string", "enum": sorted(EVENT_NAMES)}
-    return {"type": "object", "properties": properties, "required": ["name"], "additionalProperties": False}
+    properties["name"] = {"type": "string", "enum": list(EVENT_NAMES)}
+    return {
+        "type": "object", "properties": properties, "required": ["name"], "additionalProperties": False,
+        "allOf": [{"if": {"properties": {"name": {"const": spec.name}}, "required": ["name"]},
+                   "then": event_contract_schema(spec)} for spec in EVENTS.values()],
+    }
+
+
+def event_contract_schema(spec: EventSpec) -> dict[str, Any]:
+    """One event name's contract as JSON Schema: each field null, 0, a word, or typed as declared."""
+    def role(meaning: str | None, nullable: bool) -> dict[str, Any]:
+        if meaning is None:
+            return {"type": "null", "description": f"always null for {spec.name}"}
+        return {"type": ["string", "null"] if nullable else "string", "description": meaning}
+
+    if spec.detail is None:
+        detail: dict[str, Any] = {"type": "null", "description": f"always null for {spec.name}"}
+    elif spec.detail == ANY_WORD:
+        detail = {"type": "string", "description": spec.detail_meaning or "a word"}
+    else:
+        detail = {"enum": list(spec.detail), "description": spec.detail_meaning or "the variant"}
+    amount = {"const": 0, "description": f"always 0 for {spec.name}"} if spec.amount is None else {
+        "type": "integer", "description": spec.amount}
+    required = ["name"] + [f for f, v in (("unit", spec.unit), ("other", None if spec.other_nullable else spec.other),
+                                          ("detail", spec.detail)) if v is not None]
+    return {
+        "title": spec.name,
+        "description": f"{spec.summary}: {spec.emitted_when}",
+        "properties": {"name": {"const": spec.name}, "unit": role(spec.unit, False), "amount": amount,
+                       "other": role(spec.other, spec.other_nullable), "detail": detail},
+        "required": required,
+    }
 
 
 

@@ -27,6 +27,22 @@ def test_generated_docs_are_up_to_date_with_the_sources(pages):
     assert not stale, f"generated docs out of date: {', '.join(stale)}; run `referee docs` to regenerate"
 
 
+def test_generated_regions_of_hand_written_pages_are_up_to_date():
+    regions = docgen.render_regions(ROOT)
+    assert "docs/protocol.md" in regions
+    for relative, content in regions.items():
+        assert (ROOT / relative).read_text(encoding="utf-8") == content, f"{relative}: run `referee docs`"
+
+
+def test_the_protocols_event_table_is_generated_from_the_event_declarations():
+    from referee.model.events import EVENT_SPECS
+
+    table = docgen.render_event_table()
+    for spec in EVENT_SPECS:
+        assert table.count(f"| `{spec.name}` |") == 1, spec.name
+    assert "| `vitality_lost` | the unit | the Vitality lost | *always null* |" in table
+
+
 def test_generated_pages_are_marked_so_they_never_count_as_clause_documentation(pages):
     assert set(pages) == set(docgen.PAGES)
     for content in pages.values():

@@ -101,7 +101,7 @@ function runScenario(scenario) {
     let price = owed;
     if (DEFY_DEATH_ANSWERS[kind] && payer.defy_death && owed > 0 && owed >= payer.vitality) {
       price = Math.max(payer.vitality - leaves, 0);
-      emit("defy_death", payer.uid, Math.max(action.amount, 0) - price);
+      emit("defy_death", payer.uid, Math.max(action.amount, 0) - price, beneficiary);
       payer.defy_death = false;
       payer.defy_death_spent = true;
     }

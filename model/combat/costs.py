@@ -151,7 +151,7 @@ def pay_vitality_cost(
     owed = ite(pays, compute_price(unit, amount, kind), 0)
     defied = and_(pays, is_defied(unit, owed, kind))
     price = ite(defied, compute_defied_price(unit, ruleset), owed)
-    log.emit("defy_death", when=defied, unit=payer, amount=max_(amount, 0) - price)  # what it kept (INT-102)
+    log.emit("defy_death", when=defied, unit=payer, amount=max_(amount, 0) - price, other=beneficiary)  # what it kept (INT-102)
     scrapped = and_(pays, scraps_shield(unit, kind))
     log.emit("shield_scrapped", when=scrapped, unit=payer, amount=unit.shield)
     unit = unit.evolve(

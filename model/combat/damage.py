@@ -372,12 +372,12 @@ def is_spending_nothing(m: Mitigation) -> bool:
 
 
 @combat.implements("500.1-8", "500.1-9", "500.1a", "500.1b")
-def process_insurance_events(recipient: Unit, m: Mitigation, detail: str, log: EventLog) -> None:
+def process_insurance_events(recipient: Unit, m: Mitigation, detail: str, source: str | None, log: EventLog) -> None:
     """The Insurance-prevented channel, for each kind of point that was spent (500.1-8, 500.1-9)."""
     spent, absorbed = (
         (m.subrogated_spent, m.subrogated_absorbed) if detail == "subrogated" else (m.insurance_spent, m.insurance_absorbed)
     )
-    log.emit("insurance_prevented", when=spent > 0, unit=recipient.uid, amount=absorbed, detail=detail)
+    log.emit("insurance_prevented", when=spent > 0, unit=recipient.uid, amount=absorbed, other=source, detail=detail)
 
 
 @combat.implements("500.1-8", "500.7g", "500.6h")
@@ -406,11 +406,12 @@ def is_reflect_payback_refused(kind: str, ruleset: Ruleset) -> bool:
 
 
 @combat.implements("500.1-10", "500.1e")
-def process_shield_events(recipient: Unit, m: Mitigation, log: EventLog) -> None:
+def process_shield_events(recipient: Unit, m: Mitigation, source: str | None, log: EventLog) -> None:
     """Shield-damaged for the points drained, Shield-broken when the pool reaches 0 (500.1-10)."""
     drained = m.shield_drained > 0
-    log.emit("shield_damaged", when=drained, unit=recipient.uid, amount=m.shield_drained)
-    log.emit("shield_broken", when=and_(drained, recipient.shield - m.shield_drained <= 0), unit=recipient.uid)
+    log.emit("shield_damaged", when=drained, unit=recipient.uid, amount=m.shield_drained, other=source)
+    broken = and_(drained, recipient.shield - m.shield_drained <= 0)
+    log.emit("shield_broken", when=broken, unit=recipient.uid, other=source)
 
 
 @combat.implements("500.1-11", "500.1g")
@@ -424,9 +425,9 @@ def process_ally_redirect(
 
 
 @combat.implements("500.1-12")
-def process_defy_death_event(recipient: Unit, m: Mitigation, log: EventLog) -> None:
+def process_defy_death_event(recipient: Unit, m: Mitigation, source: str | None, log: EventLog) -> None:
     """A defy-death rune reports the damage it prevented (500.1-12)."""
-    log.emit("defy_death", when=m.defied, unit=recipient.uid, amount=m.defy_prevented)
+    log.emit("defy_death", when=m.defied, unit=recipient.uid, amount=m.defy_prevented, other=source)
 
 
 @combat.implements("500.1-13", "500.1b", "500.1c", "500.1e", "500.5a", "500.5d", "500.7k")
@@ -526,15 +527,15 @@ def process_damage_instance(
     spent = spend_defences(current, m)
     board = board if spent is current else board.with_unit(spent)
     log.emit("ignore_charge_spent", when=m.ignored, unit=recipient.uid, other=instance.source)
-    process_insurance_events(recipient, m, "subrogated", log)
+    process_insurance_events(recipient, m, "subrogated", instance.source, log)
     board, paid = process_subrogation_payback(board, recipient, source, m.subrogated_absorbed, ruleset, log,
                                               instance.kind)
-    process_insurance_events(recipient, m, "plain", log)
-    process_shield_events(recipient, m, log)
+    process_insurance_events(recipient, m, "plain", instance.source, log)
+    process_shield_events(recipient, m, instance.source, log)
     receiver_outcome = None
     if receiver is not None:
         board, receiver_outcome = process_ally_redirect(board, recipient, receiver, instance, m, ruleset, log)
-    process_defy_death_event(recipient, m, log)
+    process_defy_death_event(recipient, m, instance.source, log)
     board, lost = process_vitality_damage(board, board.unit(recipient.uid), instance, m, log, ruleset)
 
     return board, DamageOutcome(

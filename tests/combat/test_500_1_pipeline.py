@@ -160,7 +160,7 @@ def test_500_1_8_subrogated_points_absorb_and_the_source_pays_what_they_absorbed
     assert (out.subrogated_spent, out.subrogated_absorbed) == (2, 50)
     assert after.unit("a").subrogated == 0 and after.unit("a").vitality == 90
     assert after.unit("enemy").vitality == 30 and out.subrogation_paid == 50
-    assert events(log, "insurance_prevented") == [("a", 50, None, "subrogated")]
+    assert events(log, "insurance_prevented") == [("a", 50, "enemy", "subrogated")]
     assert events(log, "subrogation") == [("enemy", 50, "a", None)]
 
 
@@ -193,7 +193,7 @@ def test_500_1_9_plain_points_take_what_subrogated_points_did_not():
     after, log, out = hit(b, "a", 60)
     assert (out.insurance_spent, out.insurance_absorbed) == (2, 35)
     assert after.unit("a").insurance == 3 and after.unit("a").vitality == 100
-    assert events(log, "insurance_prevented") == [("a", 25, None, "subrogated"), ("a", 35, None, "plain")]
+    assert events(log, "insurance_prevented") == [("a", 25, "enemy", "subrogated"), ("a", 35, "enemy", "plain")]
     assert after.unit("enemy").vitality == 75  # plain points retaliate for nothing (500.7g)
 
 
@@ -250,7 +250,7 @@ def test_500_1_10_multiplier_drains_the_pool_faster():
     b = board(unit("a", shield=30), enemy(shield_multiplier=2))
     after, log, out = hit(b, "a", 10)
     assert (out.shield_drained, out.shield_absorbed) == (20, 10) and after.unit("a").shield == 10
-    assert events(log, "shield_damaged") == [("a", 20, None, None)] and "shield_broken" not in names(log)
+    assert events(log, "shield_damaged") == [("a", 20, "enemy", None)] and "shield_broken" not in names(log)
 
 
 @covers("combat:500.1-10")
@@ -313,7 +313,7 @@ def test_500_1g_redirected_part_meets_the_receivers_insurance_and_shield_with_it
     r = out.receiver_outcome
     assert (r.insurance_absorbed, r.shield_absorbed, r.vitality_lost) == (25, 10, 5)
     assert after.unit("ally").insurance == 0 and after.unit("ally").shield == 0
-    assert events(log, "insurance_prevented") == [("ally", 25, None, "plain")]
+    assert events(log, "insurance_prevented") == [("ally", 25, "enemy", "plain")]
     assert events(log, "damage_taken") == [("ally", 5, "enemy", "hit")]
     assert after.unit("a").vitality == 100
 
@@ -338,7 +338,7 @@ def test_500_1_12_defy_death_leaves_one_and_spends_the_charge():
     after, log, out = hit(b, "a", 50)
     a = after.unit("a")
     assert a.vitality == 1 and a.alive and not a.defy_death
-    assert events(log, "defy_death") == [("a", 31, None, None)]
+    assert events(log, "defy_death") == [("a", 31, "enemy", None)]
     assert out.defied and out.vitality_lost == 19 and not out.died
 
 

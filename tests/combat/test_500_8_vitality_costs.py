@@ -180,7 +180,7 @@ def test_500_8f_defy_death_answers_retaliation_and_bloodletting(kind):
     after, log, lost = pay(place(Unit("p", vitality=10, defy_death=True), ENEMY), "p", 30, kind)
     a = after.unit("p")
     assert a.alive and a.vitality == 1 and lost == 9 and not a.defy_death
-    assert events(log, "defy_death") == [("p", 21, None, None)]  # INT-102: what the rune kept from leaving
+    assert events(log, "defy_death") == [("p", 21, "q", None)]  # INT-102: what the rune kept; other: the beneficiary
     assert "death" not in names(log)
 
 

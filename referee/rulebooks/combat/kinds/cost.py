@@ -33,7 +33,8 @@ KINDS = (
             Field("payer", "unit", "uid of the unit paying"),
             Field("amount", "integer", "the printed price (ignored by a self-destruct)"),
             Field("cost_kind", tuple(costs.COST_KINDS), "which cost (500.8f: defy-death answers some)"),
-            Field("beneficiary", "unit?", "the unit the payment serves; the killer if it kills", None),
+            Field("beneficiary", "unit?", "the unit the payment serves (the retaliator, the caster); the killer only "
+                  "of a retaliation it kills, else a cost death has no killer (500.6d, INT-109)", None),
         ),
         run=run,
         draw=draw_cost,
