@@ -14,16 +14,11 @@ from .engines import DEFAULT_ENGINE_BUDGET
 
 
 def parse_rules(options: list[str] | None) -> dict[str, object]:
-    """``--ruleset name=value`` pairs to each rulebook's readings (by the rulebook that owns the name)."""
-    from .rulebooks import rules_from_options
+    """``--ruleset name=value`` pairs to each rulebook's readings (by the rulebook that owns the name);
+    the one parser of every command's ``--ruleset`` (``referee.rulebooks.parse_rule_words``)."""
+    from .rulebooks import parse_rule_words
 
-    pairs: dict[str, object] = {}
-    for item in options or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"--ruleset {item!r}: expected name=value")
-        pairs[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
-    return rules_from_options(pairs)
+    return parse_rule_words(options)
 
 
 def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
@@ -55,6 +50,9 @@ def register(app: typer.Typer) -> None:
     def check_command(
         python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
         engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
+        path: Optional[list[str]] = typer.Option(
+            None, "--path", help="a folder to import the --python module from (repeatable; the current directory is always searched)"
+        ),
         examples: int = typer.Option(500, "--examples", "-n", help="scenarios to check"),
         seed: Optional[int] = typer.Option(None, "--seed", help="random seed (printed when not given)"),
         kinds: Optional[str] = typer.Option(None, "--kinds", help="action kinds to draw, comma-separated (default: all)"),
@@ -73,7 +71,13 @@ def register(app: typer.Typer) -> None:
         ),
         json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
-        database: str = typer.Option(".referee/examples", "--database", help="Hypothesis example database directory ('' for none)"),
+        database: Optional[str] = typer.Option(
+            None, "--database", help="Hypothesis example database directory ('' for none; default: STATE_DIR/examples)"
+        ),
+        state_dir: str = typer.Option(
+            ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/ ('' for none: "
+            "failing scenarios go to the system's temporary folder)"
+        ),
         backend: str = typer.Option("hypothesis", "--backend", help="hypothesis | crosshair (Python engines)"),
         replay_file: Optional[str] = typer.Option(None, "--replay", help="run one stored scenario (JSON file) instead"),
     ) -> None:
@@ -82,6 +86,10 @@ def register(app: typer.Typer) -> None:
         from .engines import EngineStartError, install_termination_handler, make_engine
         from .harness import CheckOptions, check, replay
 
+        problem = usage_problem(examples=examples, batch=batch, max_actions=max_actions, backend=backend)
+        if problem:
+            typer.echo(f"referee check: {problem}", err=True)
+            raise typer.Exit(2)
         if backend != "hypothesis" and not python:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
             raise typer.Exit(2)
@@ -91,13 +99,15 @@ def register(app: typer.Typer) -> None:
             chosen_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
             # CrossHair runs the engine symbolically: it must be called in this process.
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
-                                     in_process=in_process or backend != "hypothesis")
+                                     in_process=in_process or backend != "hypothesis", paths=path or ())
         except ValueError as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
         install_termination_handler()
+        database, kept_state = state_locations(database, state_dir)
         command = _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                                 timeout=timeout, batch=batch, in_process=in_process)
+                                 timeout=timeout, batch=batch, in_process=in_process,
+                                 stored=_stored_words(database, state_dir, path))
         options = CheckOptions(
             examples=examples,
             seed=seed,
@@ -108,6 +118,7 @@ def register(app: typer.Typer) -> None:
             database=database or None,
             backend=backend,
             command=command,
+            state_dir=kept_state,
         )
         try:
             with the_engine:
@@ -132,6 +143,19 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(exit_code(report))
 
 
+BACKENDS = ("hypothesis", "crosshair")
+
+
+def usage_problem(*, examples: int, batch: int, max_actions: int, backend: str) -> str | None:
+    """What is wrong with the numeric and named options of ``check`` (a usage error, exit 2), or None."""
+    for name, value in (("--examples", examples), ("--batch", batch), ("--max-actions", max_actions)):
+        if value < 1:
+            return f"{name} {value}: expected a whole number >= 1"
+    if backend not in BACKENDS:
+        return f"--backend {backend!r}: expected one of {', '.join(BACKENDS)}"
+    return None
+
+
 #: Exit codes of ``referee check``: pass, divergence, usage error, engine fault, model defect.
 EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT, EXIT_MODEL = 0, 1, 2, 3, 4
 
@@ -148,9 +172,33 @@ def exit_code(report) -> int:
     return EXIT_DIVERGENCE
 
 
+def state_locations(database: str | None, state_dir: str) -> tuple[str, str | None]:
+    """The example database and the state folder for failures. ``--database`` defaults to
+    ``STATE_DIR/examples``; ``--state-dir ''``, or ``--database ''`` with the default state dir,
+    writes nothing into the current directory (failing scenarios go to the temporary folder)."""
+    if database is None:
+        database = str(Path(state_dir) / "examples") if state_dir else ""
+    if not state_dir or (database == "" and state_dir == ".referee"):
+        return database, None
+    return database, state_dir
+
+
+def _stored_words(database: str | None, state_dir: str, paths: list[str] | None) -> list[str]:
+    """``--state-dir``, ``--database`` and ``--path`` as given (kept by the replay command)."""
+    words = []
+    for folder in paths or []:
+        words += ["--path", folder]
+    if state_dir != ".referee":
+        words += ["--state-dir", state_dir]
+    if database is not None and database != str(Path(state_dir) / "examples"):
+        words += ["--database", database]
+    return words
+
+
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                   timeout: float = 5.0, batch: int = 32, in_process: bool = False) -> str:
-    words = ["referee", "check"]
+                   timeout: float = 5.0, batch: int = 32, in_process: bool = False,
+                   stored: list[str] | None = None) -> str:
+    words = ["referee", "check", *(stored or [])]
     if python:
         words += ["--python", python]
     if engine:

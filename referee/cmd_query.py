@@ -34,7 +34,9 @@ def register(app: typer.Typer) -> None:
         ),
         kind: str = typer.Option("hit", "--kind", help="the damage kind: hit, burn, venom, tremor, aoe, reflect, overtime"),
         action: str = typer.Option("damage", "--action", help="damage (500.1 alone) or hit (with retaliation)"),
-        ruleset_json: Optional[str] = typer.Option(None, "--ruleset", help='ruleset options as JSON, e.g. \'{"negative_armor": "reciprocal"}\''),
+        ruleset_words: Optional[list[str]] = typer.Option(
+            None, "--ruleset", help="a ruleset option name=value, as for check (repeatable), e.g. negative_armor=reciprocal"
+        ),
         rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per attempt"),
         as_json: bool = typer.Option(False, "--json", help="print the answer as one JSON object"),
     ) -> None:
@@ -42,17 +44,14 @@ def register(app: typer.Typer) -> None:
 
         Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
         """
-        from referee.model.combat.ruleset import DEFAULT, Ruleset
         from referee.query import QueryError, run_query
+        from referee.rulebooks import parse_rule_words
 
         console = Console()
         err = Console(stderr=True)
         try:
-            ruleset = DEFAULT if ruleset_json is None else Ruleset.from_json(json.loads(ruleset_json))
+            ruleset = parse_rule_words(ruleset_words)["combat"]
             answer = run_query(condition, kind=kind, action=action, ruleset=ruleset, rlimit=rlimit)
-        except json.JSONDecodeError as error:
-            err.print(f"[bold red]error:[/] --ruleset is not JSON: {error}", highlight=False)
-            raise typer.Exit(2)
         except (QueryError, ValueError) as error:
             err.print(f"[bold red]error:[/] {error}", highlight=False)
             raise typer.Exit(2)
