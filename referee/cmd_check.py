@@ -124,9 +124,9 @@ def register(app: typer.Typer) -> None:
             with the_engine:
                 if replay_file:
                     try:
-                        scenario = json.loads(Path(replay_file).read_text())
-                    except (OSError, ValueError) as error:
-                        typer.echo(f"referee check: --replay {replay_file}: {error}", err=True)
+                        scenario = read_replay(replay_file)
+                    except ValueError as error:
+                        typer.echo(f"referee check: --replay {error}", err=True)
                         raise typer.Exit(2)
                     report = replay(the_engine, scenario, options)
                 else:
@@ -141,6 +141,20 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(report.text())
         raise typer.Exit(exit_code(report))
+
+
+def read_replay(path: str) -> dict:
+    """The scenario of a ``--replay`` file: a replay file (``.json`` or its one-line ``.jsonl``), a bare
+    scenario or a conformance vector (its ``scenario``); a ValueError naming the file otherwise
+    (unreadable, not JSON, nested too deep, not an object)."""
+    from .vector_files import read_json
+
+    data = read_json(Path(path))
+    if isinstance(data, dict) and "protocol" not in data and isinstance(data.get("scenario"), dict):
+        data = data["scenario"]  # a vector: {scenario, expected, clauses}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a scenario (a JSON object), got a JSON {type(data).__name__}")
+    return data
 
 
 BACKENDS = ("hypothesis", "crosshair")

@@ -469,9 +469,17 @@ def _replay_engine(engine: Engine, options: CheckOptions, scenario: dict[str, An
 def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> CheckReport:
     """Run one stored scenario (``--replay FILE``) and report as ``check`` does."""
     start = time.perf_counter()
-    kinds = tuple(sorted({a.get("kind", "?") for a in scenario.get("actions", []) if isinstance(a, dict)}))
+    actions = scenario.get("actions")
+    kinds = tuple(sorted({a["kind"] for a in actions if isinstance(a, dict) and isinstance(a.get("kind"), str)}
+                         if isinstance(actions, list) else ()))
     report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario)
     sent = {**scenario, "id": "replay"}
+    try:  # an invalid file never reaches the engine (a 100,000-deep value could not even be sent)
+        decode_scenario(sent)
+    except ProtocolError as error:
+        report.status, report.error = "model-error", f"invalid scenario: {error}"
+        report.seconds = time.perf_counter() - start
+        return report
     answer = engine.run_batch([sent])[0]
     verdict, detail = judge(sent, answer, options.comparison)
     report.scenarios_run = 1

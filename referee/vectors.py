@@ -113,11 +113,10 @@ class VectorResult:
 
 def run_vectors(folder: Path, engine: Any, comparison: Any) -> list[VectorResult]:
     """Replay every vector of an exported folder through an engine; one result per vector."""
-    manifest = json.loads((folder / "manifest.json").read_text())
-    loaded = []
-    for i, entry in enumerate(manifest["vectors"]):
-        data = json.loads((folder / entry["path"]).read_text())
-        loaded.append((entry, {**data["scenario"], "id": f"v{i}"}, data["expected"]))
+    from .vector_files import read_vectors
+
+    loaded = [(entry, {**scenario, "id": f"v{i}"}, expected)
+              for i, (entry, scenario, expected) in enumerate(read_vectors(folder, VECTORS_FORMAT))]
     results: list[VectorResult] = []
     size = max(1, getattr(engine, "batch_size", 1))
     for start in range(0, len(loaded), size):
