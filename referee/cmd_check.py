@@ -212,7 +212,7 @@ def _stored_words(database: str | None, state_dir: str, paths: list[str] | None)
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
                    timeout: float = 5.0, batch: int = 32, in_process: bool = False,
                    stored: list[str] | None = None) -> str:
-    words = ["referee", "check", *(stored or [])]
+    words = ["referee", "check"]
     if python:
         words += ["--python", python]
     if engine:
@@ -236,5 +236,5 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
         words += ["--ruleset", item]
     if max_actions != 2:
         words += ["--max-actions", str(max_actions)]
-    return shlex.join(words)
+    return shlex.join(words + list(stored or []))
 
