@@ -15,16 +15,11 @@ from .engines import DEFAULT_ENGINE_BUDGET
 
 
 def parse_rules(options: list[str] | None) -> dict[str, object]:
-    """``--ruleset name=value`` pairs to each rulebook's readings (by the rulebook that owns the name)."""
-    from .rulebooks import rules_from_options
+    """``--ruleset name=value`` pairs to each rulebook's readings (by the rulebook that owns the name);
+    the one parser of every command's ``--ruleset`` (``referee.rulebooks.parse_rule_words``)."""
+    from .rulebooks import parse_rule_words
 
-    pairs: dict[str, object] = {}
-    for item in options or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"--ruleset {item!r}: expected name=value")
-        pairs[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
-    return rules_from_options(pairs)
+    return parse_rule_words(options)
 
 
 def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
@@ -68,6 +63,9 @@ def register(app: typer.Typer) -> None:
     def check_command(
         python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
         engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
+        path: Optional[list[str]] = typer.Option(
+            None, "--path", help="a folder to import the --python module from (repeatable; the current directory is always searched)"
+        ),
         examples: Optional[int] = typer.Option(None, "--examples", "-n", help="scenarios to check [default: 500]"),
         seed: Optional[int] = typer.Option(None, "--seed", help="random seed (printed when not given)"),
         kinds: Optional[str] = typer.Option(None, "--kinds", help="action kinds to draw, comma-separated (default: all)"),
@@ -108,7 +106,13 @@ def register(app: typer.Typer) -> None:
         ),
         json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
-        database: str = typer.Option(".referee/examples", "--database", help="Hypothesis example database directory ('' for none)"),
+        database: Optional[str] = typer.Option(
+            None, "--database", help="Hypothesis example database directory ('' for none; default: STATE_DIR/examples)"
+        ),
+        state_dir: str = typer.Option(
+            ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/ ('' for none: "
+            "failing scenarios go to the system's temporary folder)"
+        ),
         backend: str = typer.Option("hypothesis", "--backend", help="hypothesis | crosshair (Python engines)"),
         replay_file: Optional[str] = typer.Option(None, "--replay", help="run one stored scenario (JSON file) instead"),
     ) -> None:
@@ -138,6 +142,10 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         keep_going = keep_going or bool(config.get("keep_going")) or bool(known_entries)
 
+        problem = usage_problem(examples=examples, batch=batch, max_actions=max_actions, backend=backend)
+        if problem:
+            typer.echo(f"referee check: {problem}", err=True)
+            raise typer.Exit(2)
         if backend != "hypothesis" and not python:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
             raise typer.Exit(2)
@@ -149,15 +157,17 @@ def register(app: typer.Typer) -> None:
             chosen_features = resolve_features(config.words("features", features), config.words("without", without))
             # CrossHair runs the engine symbolically: it must be called in this process.
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
-                                     in_process=in_process or backend != "hypothesis")
+                                     in_process=in_process or backend != "hypothesis", paths=path or ())
         except ValueError as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
         install_termination_handler()
+        database, kept_state = state_locations(database, state_dir)
         command = _command_words(python, engine, examples, ",".join(chosen_kinds) if chosen_kinds else None, compare_mode,
                                  fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
                                  features=features, without=",".join(config.words("without", without) or []) or None,
-                                 swarm=swarm, event_words=comparison.cli_words())
+                                 swarm=swarm, event_words=comparison.cli_words(),
+                                 stored=_stored_words(database, state_dir, path))
         progress = _progress_bar(json_out)
         options = CheckOptions(
             examples=examples,
@@ -177,14 +187,15 @@ def register(app: typer.Typer) -> None:
             known=known_entries,
             strict_known=strict_known,
             progress=progress.update if progress else None,
+            state_dir=kept_state,
         )
         try:
             with the_engine:
                 if replay_file:
                     try:
-                        scenario = json.loads(Path(replay_file).read_text())
-                    except (OSError, ValueError) as error:
-                        typer.echo(f"referee check: --replay {replay_file}: {error}", err=True)
+                        scenario = read_replay(replay_file)
+                    except ValueError as error:
+                        typer.echo(f"referee check: --replay {error}", err=True)
                         raise typer.Exit(2)
                     report = replay(the_engine, scenario, options)
                 else:
@@ -257,6 +268,33 @@ def _progress_bar(json_out: bool) -> _ProgressBar | None:
     return _ProgressBar() if sys.stderr.isatty() and not json_out else None
 
 
+def read_replay(path: str) -> dict:
+    """The scenario of a ``--replay`` file: a replay file (``.json`` or its one-line ``.jsonl``), a bare
+    scenario or a conformance vector (its ``scenario``); a ValueError naming the file otherwise
+    (unreadable, not JSON, nested too deep, not an object)."""
+    from .vector_files import read_json
+
+    data = read_json(Path(path))
+    if isinstance(data, dict) and "protocol" not in data and isinstance(data.get("scenario"), dict):
+        data = data["scenario"]  # a vector: {scenario, expected, clauses}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a scenario (a JSON object), got a JSON {type(data).__name__}")
+    return data
+
+
+BACKENDS = ("hypothesis", "crosshair")
+
+
+def usage_problem(*, examples: int, batch: int, max_actions: int, backend: str) -> str | None:
+    """What is wrong with the numeric and named options of ``check`` (a usage error, exit 2), or None."""
+    for name, value in (("--examples", examples), ("--batch", batch), ("--max-actions", max_actions)):
+        if value < 1:
+            return f"{name} {value}: expected a whole number >= 1"
+    if backend not in BACKENDS:
+        return f"--backend {backend!r}: expected one of {', '.join(BACKENDS)}"
+    return None
+
+
 #: Exit codes of ``referee check``: pass, divergence, usage error, engine fault, model defect.
 EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT, EXIT_MODEL = 0, 1, 2, 3, 4
 #: Ctrl-C: the report so far is printed, with the seed and the command that replays the run.
@@ -279,9 +317,33 @@ def exit_code(report) -> int:
     return EXIT_DIVERGENCE
 
 
+def state_locations(database: str | None, state_dir: str) -> tuple[str, str | None]:
+    """The example database and the state folder for failures. ``--database`` defaults to
+    ``STATE_DIR/examples``; ``--state-dir ''``, or ``--database ''`` with the default state dir,
+    writes nothing into the current directory (failing scenarios go to the temporary folder)."""
+    if database is None:
+        database = str(Path(state_dir) / "examples") if state_dir else ""
+    if not state_dir or (database == "" and state_dir == ".referee"):
+        return database, None
+    return database, state_dir
+
+
+def _stored_words(database: str | None, state_dir: str, paths: list[str] | None) -> list[str]:
+    """``--state-dir``, ``--database`` and ``--path`` as given (kept by the replay command)."""
+    words = []
+    for folder in paths or []:
+        words += ["--path", folder]
+    if state_dir != ".referee":
+        words += ["--state-dir", state_dir]
+    if database is not None and database != str(Path(state_dir) / "examples"):
+        words += ["--database", database]
+    return words
+
+
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
                    timeout: float = 5.0, batch: int = 32, in_process: bool = False, features: str | None = None,
-                   without: str | None = None, swarm: bool = False, event_words: list[str] | None = None) -> str:
+                   without: str | None = None, swarm: bool = False, event_words: list[str] | None = None,
+                   stored: list[str] | None = None) -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
@@ -313,5 +375,5 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
         words += ["--ruleset", item]
     if max_actions != 2:
         words += ["--max-actions", str(max_actions)]
-    return shlex.join(words)
+    return shlex.join(words + list(stored or []))
 

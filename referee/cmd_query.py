@@ -90,6 +90,7 @@ def register(app: typer.Typer) -> None:
         Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
         """
         from referee.query import QueryError, run_query
+        from referee.rulebooks import parse_rule_words
 
         console = Console()
         err = Console(stderr=True)

@@ -17,17 +17,27 @@ def register(app: typer.Typer) -> None:
 
     @vectors_app.command("export")
     def export_command(
-        folder: Path = typer.Argument(..., help="the folder to write (manifest.json and one file per vector)"),
+        folder: str = typer.Argument(..., help="the folder to write (manifest.json and one file per vector)"),
         only: Optional[str] = typer.Option(None, "--only", help="only templates whose name starts with this (e.g. cost/)"),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="no per-template progress"),
     ) -> None:
         """Find a vector for every branch of every modeled clause (Z3), add the boundary cases, write them."""
-        from .vectors import export, generate
+        from .vector_files import VectorFileError, check_destination, previous_paths, remove_stale
+        from .vectors import VECTORS_FORMAT, export, generate
 
+        try:  # before minutes of generation: a destination that cannot take the vectors is a usage error
+            folder = check_destination(folder, VECTORS_FORMAT)
+        except VectorFileError as error:
+            typer.echo(f"referee vectors export: {error}", err=True)
+            raise typer.Exit(2)
         say = (lambda text: None) if quiet else (lambda text: typer.echo(text, err=True))
         generated = generate(progress=say, only=only)
+        old = previous_paths(folder, VECTORS_FORMAT)
         manifest = export(folder, generated)
         typer.echo(f"wrote {len(generated.vectors)} vectors to {folder} covering {len(manifest['clauses'])} clauses")
+        stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
+        if stale:
+            typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
         unknown = []
         for name, book in manifest["rulebooks"].items():
             branches = book["branches"]

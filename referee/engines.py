@@ -90,8 +90,9 @@ class EngineFault:
         return {"kind": self.kind, "message": self.message, "scenario": self.scenario, "detail": self.detail}
 
 
-def shown_lines(detail: str, first: int = 4, last: int = 12, width: int = 300) -> list[str]:
-    """The first and the last lines of a detail (a Node engine's error line comes first), each cut to ``width``."""
+def shown_lines(detail: str, first: int = 8, last: int = 12, width: int = 300) -> list[str]:
+    """The first and the last lines of a detail, each cut to ``width``: a Node engine's error line is its
+    fifth (file:line, the code, a caret, a blank line, then the error), a Python traceback's its last."""
     lines = detail.rstrip().split("\n")  # not splitlines(): a stray \x0b or \x1c in stderr is no line break
     if len(lines) > first + last:
         lines = lines[:first] + [f"... ({len(lines) - first - last} lines not shown)"] + lines[-last:]
@@ -171,6 +172,21 @@ def non_json_path(value: Any, path: str = "observation", depth: int = 0) -> str 
 class _Timeout(BaseException):
     """Raised by the alarm inside a hung in-process engine (a BaseException: the engine's
     own ``except Exception`` cannot swallow it)."""
+
+
+def add_import_paths(paths: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Put each ``--path`` folder, then the current directory, first on ``sys.path`` (as pytest puts
+    its rootdir), so ``--python mymodule:run`` finds ``./mymodule.py``; a ``--python`` worker
+    inherits the same path. The folders added, in order."""
+    added = []
+    for folder in reversed([*paths, os.getcwd()]):
+        folder = os.path.abspath(folder)
+        if not os.path.isdir(folder):
+            raise ValueError(f"--path {folder!r}: no such folder")
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+            added.insert(0, folder)
+    return added
 
 
 def load_callable(spec: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -726,13 +742,16 @@ def python_worker(spec: str, timeout: float = DEFAULT_TIMEOUT, batch_size: int =
 
 
 def make_engine(python: str | None, command: str | None, timeout: float, batch_size: int, *,
-                in_process: bool = False, engine_budget: float = DEFAULT_ENGINE_BUDGET) -> Engine:
-    """The engine the command line names; a ValueError (a usage error) for a bad choice or value."""
+                in_process: bool = False, engine_budget: float = DEFAULT_ENGINE_BUDGET,
+                paths: tuple[str, ...] | list[str] = ()) -> Engine:
+    """The engine the command line names; a ValueError (a usage error) for a bad choice or value.
+    A ``--python`` module is looked for in ``paths`` (``--path``), the current directory, then ``sys.path``."""
     if bool(python) == bool(command):
         raise ValueError("give exactly one of --python package.module:function and --engine \"CMD ARGS\"")
     check_timeout(timeout)
     check_timeout(engine_budget, "--engine-budget")
     if python:
+        add_import_paths(paths)
         if in_process:
             return PythonEngine(python, timeout=timeout, engine_budget=engine_budget)
         return python_worker(python, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)

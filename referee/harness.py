@@ -71,6 +71,9 @@ class CheckOptions:
     known: list[Any] = field(default_factory=list)
     #: A known entry that matched nothing fails the run.
     strict_known: bool = False
+    #: Where failing scenarios are written (``<state dir>/failures``); None: the system's temporary
+    #: folder, so that nothing is written into the current directory (``--database ''``, ``--state-dir ''``).
+    state_dir: str | None = ".referee"
 
 
 @dataclass
@@ -136,6 +139,11 @@ class CheckReport:
         left_out = [n for n in relevant if self.features is not None and n not in self.features]
         said = f"all but {', '.join(left_out)} (never drawn)" if left_out else "all"
         return said + ("; swarm: each scenario draws a random subset" if self.swarm else "")
+    #: ``--examples`` as given, and the batch size it is rounded up to a multiple of.
+    examples_requested: int | None = None
+    batch: int = 1
+    #: The failing scenario fed straight to the engine: ``ENGINE < .referee/failures/NAME.jsonl``.
+    replay_engine: str = ""
 
     @property
     def ok(self) -> bool:
@@ -161,6 +169,8 @@ class CheckReport:
             "known_divergences": sum(1 for g in self.groups if g.known),
             "stale_known": [e.to_json() for e in self.stale_known],
             "scenarios_run": self.scenarios_run,
+            "examples_requested": self.examples_requested,
+            "batch": self.batch,
             "seconds": round(self.seconds, 3),
             "first_failure_after": self.first_failure_after,
             "scenario": self.scenario,
@@ -176,6 +186,7 @@ class CheckReport:
             "observations": self.observations,
             "error": self.error,
             "replay": self.replay,
+            "replay_engine": self.replay_engine,
         }
 
     def _compared(self) -> str:
@@ -185,6 +196,14 @@ class CheckReport:
             return self.comparison.describe(books[0] if books else None)
         states = "; ".join(f"{b} scenarios: {rulebooks.get(b).describe_state(self.comparison.fields)}" for b in books)
         return f"{states}; " + self.comparison.describe(books[0]).split("; ", 1)[-1]
+
+    def _rounding(self) -> str:
+        """Said when ``--examples`` was rounded up to whole batches."""
+        n, b = self.examples_requested, self.batch
+        if not n or b <= 1 or n % b == 0:
+            return ""
+        return (f"            (--examples {n} rounded up to {math.ceil(n / b)} batches of {b} = {math.ceil(n / b) * b}: "
+                f"a JSON-lines engine gets whole batches; --batch sets the size)")
 
     def text(self) -> str:
         head = {
@@ -207,6 +226,8 @@ class CheckReport:
         if self.stats is not None:
             lines += self.stats.text()
         lines += self._groups_text()
+        if rounding := self._rounding():
+            lines.insert(3, rounding)
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
         if self.fault is not None:
@@ -232,6 +253,8 @@ class CheckReport:
             lines.append(f"clauses applied: {', '.join(self.clauses)}")
         if self.replay:
             lines.append(f"replay: {self.replay}")
+        if self.replay_engine:
+            lines.append(f"straight into the engine (one JSON line): {self.replay_engine}")
         return "\n".join(lines)
 
 
@@ -394,6 +417,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         from .stats import Stats
 
         report.stats = Stats()
+    report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds,
+                         examples_requested=options.examples, batch=batch)
     engine.start()  # an engine that cannot start at all is a usage error, raised here
     try:
         with warnings.catch_warnings():
@@ -438,6 +463,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         report.first_failure_after, report.first_failure_seconds = state["first"]
     if not report.ok:
         report.replay = _replay(options, seed, report.scenario)
+        report.replay_engine = _replay_engine(engine, options, report.scenario)
     return report
 
 
@@ -546,20 +572,48 @@ def _public(scenario: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def failures_dir(options: CheckOptions) -> Path:
+    """``<state dir>/failures``, or a folder in the system's temporary folder when there is no state dir."""
+    if options.state_dir:
+        return Path(options.state_dir) / "failures"
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / "referee-failures"
+
+
+def _failure_files(options: CheckOptions, scenario: dict[str, Any]) -> tuple[Path, Path] | None:
+    """The failing scenario, pretty (``NAME.json``, for ``--replay`` and reading) and as one JSON line
+    (``NAME.jsonl``, for ``engine < NAME.jsonl``); None when they cannot be written."""
+    text = json.dumps(scenario, sort_keys=True)
+    name = hashlib.sha256(text.encode()).hexdigest()[:12]
+    try:
+        folder = failures_dir(options)
+        folder.mkdir(parents=True, exist_ok=True)
+        pretty, line = folder / f"{name}.json", folder / f"{name}.jsonl"
+        pretty.write_text(json.dumps(scenario, indent=2) + "\n")
+        line.write_text(json.dumps({**scenario, "id": "replay"}, separators=(",", ":")) + "\n")
+        return pretty, line
+    except OSError:
+        return None
+
+
 def _replay(options: CheckOptions, seed: int, scenario: dict[str, Any] | None) -> str:
     command = f"{options.command} --seed {seed}"
     if scenario is None:
         return command
-    text = json.dumps(scenario, sort_keys=True)
-    name = hashlib.sha256(text.encode()).hexdigest()[:12]
-    try:
-        folder = Path(FAILURES_DIR)
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{name}.json"
-        path.write_text(json.dumps(scenario, indent=2) + "\n")
-        return f"{command}    # or this scenario alone: {options.command} --replay {shlex.quote(str(path))}"
-    except OSError:
+    files = _failure_files(options, scenario)
+    if files is None:
         return command
+    return f"{command}    # or this scenario alone: {options.command} --replay {shlex.quote(str(files[0]))}"
+
+
+def _replay_engine(engine: Engine, options: CheckOptions, scenario: dict[str, Any] | None) -> str:
+    """The exact shell command feeding the failing scenario's line to a JSON-lines engine (and worker)."""
+    argv = getattr(engine, "argv", None)
+    if scenario is None or not argv:
+        return ""
+    files = _failure_files(options, scenario)
+    return f"{shlex.join(argv)} < {shlex.quote(str(files[1]))}" if files else ""
 
 
 def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> CheckReport:
@@ -568,7 +622,17 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
     kinds = tuple(sorted({a.get("kind", "?") for a in scenario.get("actions", []) if isinstance(a, dict)}))
     report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario,
                          features=options.features, swarm=options.swarm)
+    actions = scenario.get("actions")
+    kinds = tuple(sorted({a["kind"] for a in actions if isinstance(a, dict) and isinstance(a.get("kind"), str)}
+                         if isinstance(actions, list) else ()))
+    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario)
     sent = {**scenario, "id": "replay"}
+    try:  # an invalid file never reaches the engine (a 100,000-deep value could not even be sent)
+        decode_scenario(sent)
+    except ProtocolError as error:
+        report.status, report.error = "model-error", f"invalid scenario: {error}"
+        report.seconds = time.perf_counter() - start
+        return report
     answer = engine.run_batch([sent])[0]
     verdict, detail = judge(sent, answer, options.comparison)
     report.scenarios_run = 1

@@ -17,6 +17,7 @@ from typing import Any
 from referee.model.events import Event
 
 from . import rulebooks
+from .wire import shown
 from .wire import (  # noqa: F401 - the protocol's public names
     EVENT_FIELDS,
     PROTOCOL,
@@ -39,8 +40,11 @@ def _check_kinds(path: str, data: dict[str, Any], rulebook: str) -> None:
     """Every action names a known kind of the scenario's own rulebook (a clear error otherwise)."""
     actions = data.get("actions")
     for i, action in enumerate(actions if isinstance(actions, list) else []):
-        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        if not isinstance(action, dict) or "kind" not in action:
             continue
+        if not isinstance(action["kind"], str):
+            raise ProtocolError(f"{path}.actions[{i}].kind", f"expected an action kind name (a string), got "
+                                f"{shown(action['kind'])}")
         where, name = f"{path}.actions[{i}].kind", action["kind"]
         if name not in rulebooks.ACTION_KINDS:
             raise ProtocolError(where, f"unknown action kind {name!r} (known: {', '.join(rulebooks.ACTION_KINDS)})")

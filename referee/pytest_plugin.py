@@ -7,11 +7,13 @@ a ``referee_engine`` fixture of your own) it adds no tests and changes nothing.
 Two ways in:
 
 * command line only: ``pytest --referee-python mygame.engine:run`` (or
-  ``--referee-engine "mygame --json-lines"``) adds one test per rule area (one per action
-  kind: ``referee[damage]``, ``referee[hit]``, ``referee[cost]``, ``referee[bloodletting]``),
-  so a divergence fails exactly the area it is in;
+  ``--referee-engine "mygame --json-lines"``) adds one test per rule area (one per combat
+  action kind: ``referee::damage``, ``referee::hit``, ``referee::bloodletting``,
+  ``referee::cost``, ``referee::armor_debuff``; the play kinds ``play_card`` and ``activate``
+  only when ``--referee-kinds`` names them), so a divergence fails exactly the area it is in;
 * a fixture: define ``referee_engine`` in your ``conftest.py`` (a callable, a
-  ``"package.module:function"`` string, or an ``Engine``), and write::
+  ``"package.module:function"`` string, a JSON-lines command string such as
+  ``"node engine.js"``, or an ``Engine``), and write::
 
       def test_rules_agree_with_referee(referee_area):
           referee_area.check()   # one test per rule area, via parametrization
@@ -26,7 +28,7 @@ from typing import Any
 
 import pytest
 
-AREAS_HELP = "action kinds to check, comma-separated (default: every kind the model has)"
+AREAS_HELP = "action kinds to check, comma-separated (default: the combat kinds; name play_card,activate to add play)"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -47,10 +49,10 @@ def _configured(config: pytest.Config) -> bool:
 
 
 def _areas(config: pytest.Config) -> list[str]:
-    from referee.actions import ACTION_KINDS
+    from referee.rulebooks import default_kinds
 
     chosen = config.getoption("--referee-kinds")
-    return [k.strip() for k in chosen.split(",")] if chosen else list(ACTION_KINDS)
+    return [k.strip() for k in chosen.split(",") if k.strip()] if chosen else list(default_kinds())
 
 
 class RefereeArea:
@@ -96,14 +98,23 @@ class RefereeArea:
 
 
 def _make_engine(config: pytest.Config, spec: Any = None):
-    from referee.engines import Engine, PythonEngine, make_engine
+    from referee.engines import Engine, PythonEngine, SubprocessEngine, make_engine
 
     timeout = config.getoption("--referee-timeout")
     if spec is None:
         return make_engine(config.getoption("--referee-python"), config.getoption("--referee-engine"), timeout, 32)
     if isinstance(spec, Engine):
         return spec
+    if isinstance(spec, str) and not is_callable_spec(spec):
+        return SubprocessEngine(spec, timeout=timeout)
     return PythonEngine(spec, timeout=timeout)
+
+
+def is_callable_spec(text: str) -> bool:
+    """``package.module:function`` (a Python engine); anything else is a JSON-lines command."""
+    import re
+
+    return re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*", text.strip()) is not None
 
 
 # --------------------------------------------------------------------------------------
@@ -130,7 +141,7 @@ class RefereeItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[str, int | None, str]:
-        return "referee", None, f"referee[{self.kind}]"
+        return "referee", None, f"referee::{self.kind}"
 
 
 _ENGINE_KEY = pytest.StashKey[Any]()
@@ -139,14 +150,20 @@ _ENGINE_KEY = pytest.StashKey[Any]()
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if not _configured(config):
         return
-    for kind in _areas(config):
-        items.append(RefereeItem.from_parent(session, name=f"referee[{kind}]", kind=kind))
+    added = [RefereeItem.from_parent(session, name=kind, nodeid=f"referee::{kind}", kind=kind)
+             for kind in _areas(config)]
+    items.extend(added)
+    # Counted as collected, so the header says "collected N items" with the rule areas in N.
+    config.hook.pytest_collectreport(report=pytest.CollectReport("referee", "passed", None, added))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     engine = config.stash.get(_ENGINE_KEY, None)
     if engine is not None:
         engine.close()
+    for spec, made in config.stash.get(_MADE_KEY, {}).values():
+        if made is not spec:
+            made.close()
 
 
 # --------------------------------------------------------------------------------------
@@ -173,4 +190,16 @@ def referee_engine(pytestconfig: pytest.Config):
 @pytest.fixture
 def referee_area(request: pytest.FixtureRequest, referee_engine: Any) -> RefereeArea:
     """One rule area (action kind) of the model, ready to ``check()`` the engine against."""
-    return RefereeArea(request.config, request.param, _make_engine(request.config, referee_engine))
+    return RefereeArea(request.config, request.param, _engine_for(request.config, referee_engine))
+
+
+_MADE_KEY = pytest.StashKey[dict]()
+
+
+def _engine_for(config: pytest.Config, spec: Any):
+    """One engine per fixture value for the whole session (a JSON-lines engine is started once), closed at exit."""
+    made = config.stash.setdefault(_MADE_KEY, {})
+    key = spec if isinstance(spec, str) else id(spec)
+    if key not in made:
+        made[key] = (spec, _make_engine(config, spec))
+    return made[key][1]

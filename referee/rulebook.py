@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from referee.model.events import Event, EventLog
 
-from .wire import Observation, ProtocolError, Scenario, check_value, require_list, require_object
+from .wire import Observation, ProtocolError, Scenario, check_value, require_list, require_object, shown
 
 #: Field types an action may use: ``unit`` (an id present in the state), ``unit?`` (an id
 #: or null), ``integer``, ``boolean``, ``booleans`` (explicit chance rolls), ``objects``
@@ -92,13 +92,13 @@ def decode_field(where: str, f: Field, data: dict[str, Any], state: HasIds) -> A
     value = data[f.name]
     if isinstance(f.type, tuple):
         if value not in f.type:
-            raise ProtocolError(where, f"expected one of {', '.join(f.type)}, got {value!r}")
+            raise ProtocolError(where, f"expected one of {', '.join(f.type)}, got {shown(value)}")
     elif f.type == "objects":
         return [_nested(f"{where}[{i}]", f, item, state) for i, item in enumerate(require_list(where, value))]
     elif f.type in ("unit", "unit?"):
         check_value(where, value, "string" if f.type == "unit" else "uid?")
         if value is not None and not state.has(value):
-            raise ProtocolError(where, f"no unit with uid {value!r} on the board")
+            raise ProtocolError(where, f"no unit with uid {shown(value)} on the board")
     else:
         check_value(where, value, f.type)
     return value

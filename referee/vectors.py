@@ -145,18 +145,18 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
     Each vector left out is appended to ``skipped`` as ``(path, reason)``. A failure is marked on the
     vector's primary clause only (the one it is filed under): its other clauses it merely passed through.
     """
+    from .vector_files import read_vectors
+
     selection = selection or Selection()
-    manifest = json.loads((folder / "manifest.json").read_text())
     loaded = []
-    for i, entry in enumerate(manifest["vectors"]):
-        data = json.loads((folder / entry["path"]).read_text())
-        reason = selection.reason_to_skip(data["scenario"])
+    for i, (entry, scenario, expected) in enumerate(read_vectors(folder, VECTORS_FORMAT)):
+        reason = selection.reason_to_skip(scenario)
         if reason is not None:
             if skipped is not None:
                 skipped.append((entry["path"], reason))
             continue
         entry = {**entry, "clauses": [entry["primary"]] if entry.get("primary") else entry["clauses"]}
-        loaded.append((entry, {**data["scenario"], "id": f"v{i}"}, data["expected"]))
+        loaded.append((entry, {**scenario, "id": f"v{i}"}, expected))
     results: list[VectorResult] = []
     size = max(1, getattr(engine, "batch_size", 1))
     for start in range(0, len(loaded), size):

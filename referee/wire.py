@@ -94,10 +94,24 @@ def require(path: str, data: dict[str, Any], key: str) -> Any:
     return data[key]
 
 
+def shown(value: Any, limit: int = 80) -> str:
+    """A short, safe rendering of any JSON value for an error message: never recursive (a
+    100,000-deep list is "a JSON array"), never longer than ``limit``."""
+    if isinstance(value, dict):
+        return f"a JSON object ({len(value)} keys)"
+    if isinstance(value, list):
+        return f"a JSON array ({len(value)} items)"
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = type(value).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def check_protocol(path: str, data: dict[str, Any]) -> None:
     version = require(path, data, "protocol")
     if version != PROTOCOL:
-        raise ProtocolError(f"{path}.protocol", f"expected {PROTOCOL!r}, got {json.dumps(version)}")
+        raise ProtocolError(f"{path}.protocol", f"expected {PROTOCOL!r}, got {shown(version)}")
 
 
 # --------------------------------------------------------------------------------------
@@ -125,7 +139,7 @@ def event_from_json(path: str, data: Any) -> Event:
     if unknown:
         raise ProtocolError(f"{path}.{unknown[0]}", f"unknown event field (known: {', '.join(EVENT_FIELDS)})")
     if values["name"] not in EVENT_NAMES:
-        raise ProtocolError(f"{path}.name", f"unknown event name {values['name']!r}")
+        raise ProtocolError(f"{path}.name", f"unknown event name {shown(values['name'])}")
     return Event(**values)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 import re
 import string
 from dataclasses import fields
@@ -25,7 +26,10 @@ from referee.specs import catalogue as cat
 from referee.specs.register import RegisterError, load_register, load_register_file
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
+#: The rule seeds: ``$REFEREE_SEEDS``, else ``../shared/seeds`` beside the checkout (as in CI).
+SEEDS = Path(os.environ.get("REFEREE_SEEDS") or ROOT.parent / "shared" / "seeds")
+#: Set by ``.ci/run``: there the seeds must be found, so the test that reads them cannot skip.
+SEEDS_REQUIRED = bool(os.environ.get("REFEREE_REQUIRE_SEEDS"))
 
 
 def _numbered(prefix: str, last: int) -> list[str]:
@@ -95,13 +99,21 @@ def test_catalogue_cites_500_8_from_both_seeds_that_hold_it(catalogue):
         assert {s[:3] for s in sources} == {"000", "002"}
 
 
+def test_ci_requires_the_rule_seeds():
+    """CI (``.ci/run``) sets REFEREE_REQUIRE_SEEDS, so the seed-copying test runs there or fails."""
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "export REFEREE_REQUIRE_SEEDS=1" in script.splitlines()
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
 def test_summaries_are_in_our_own_words_not_copied_from_the_seeds(catalogue):
     if not SEEDS.is_dir():
-        pytest.skip(f"the rule seeds are not beside this checkout ({SEEDS})")
+        if SEEDS_REQUIRED:  # CI: a missing seed folder is a failure, never a silent skip
+            pytest.fail(f"REFEREE_REQUIRE_SEEDS is set but the rule seeds are not at {SEEDS} (set REFEREE_SEEDS)")
+        pytest.skip(f"the rule seeds are not beside this checkout ({SEEDS}; set REFEREE_SEEDS=DIR to run this test)")
     seed_text = {path.name: _words(path.read_text(encoding="utf-8")) for path in SEEDS.glob("*.txt")}
     run = 8  # eight consecutive words shared with the rule text is copying, not paraphrase
     for clause in catalogue.values():

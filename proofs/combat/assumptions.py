@@ -5,13 +5,19 @@ A theorem quantifies over every state, so it must rule out states the game never
 model relies on and does not check itself; where the model clamps a value on its own (a
 Shield multiplier below 1, a negative cap or redirect cap) the value is left free, so
 the theorems cover those inputs too.
+
+The conditions are declared once, in :data:`UNIT_DOMAIN`: the theorems assume their
+conjunction (:func:`is_well_formed_unit`), and the scenario loader rejects a unit outside
+it with the field and the condition (:func:`unit_domain_violation`), so every input the
+harness accepts lies inside the domain the proofs cover.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
-from referee.model.arith import and_, ite, not_
+from referee.model.arith import and_, not_, or_
 from referee.model.combat.state import Board, Unit
 
 #: Counters and pools that never go below 0 in a reachable state.
@@ -22,16 +28,47 @@ NON_NEGATIVE_FIELDS = (
 )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Condition:
+    """One condition of the domain: the field it is reported on, what it says, and the predicate
+    (over ints or Z3 terms, written with ``referee.model.arith``)."""
+
+    field: str
+    says: str
+    holds: Callable[[Unit], Any]
+
+
+def _non_negative(name: str) -> Condition:
+    return Condition(name, "must be >= 0", lambda u: getattr(u, name) >= 0)
+
+
+#: The domain of a unit, in the order a violation is reported.
+UNIT_DOMAIN: tuple[Condition, ...] = (
+    Condition("max_vitality", "must be > 0", lambda u: u.max_vitality > 0),
+    Condition("vitality", "must be > 0 while alive", lambda u: or_(not_(u.alive), u.vitality > 0)),
+    Condition("vitality", "must be <= max_vitality", lambda u: or_(not_(u.alive), u.vitality <= u.max_vitality)),
+    Condition("vitality", "must be 0 once dead (alive false)", lambda u: or_(u.alive, u.vitality == 0)),
+    *(_non_negative(name) for name in NON_NEGATIVE_FIELDS),
+    Condition("is_hub", "a unit is at most one of Tool, Hub and boss (is_tool and is_hub)",
+              lambda u: not_(and_(u.is_tool, u.is_hub))),
+    Condition("is_boss", "a unit is at most one of Tool, Hub and boss (is_tool and is_boss)",
+              lambda u: not_(and_(u.is_tool, u.is_boss))),
+    Condition("is_boss", "a unit is at most one of Tool, Hub and boss (is_hub and is_boss)",
+              lambda u: not_(and_(u.is_hub, u.is_boss))),
+)
+
+
 def is_well_formed_unit(u: Unit) -> Any:
     """A legal unit: pools non-negative, Vitality in ``(0, max]`` while alive and 0 once dead, one role at most."""
-    counts = [getattr(u, name) >= 0 for name in NON_NEGATIVE_FIELDS]
-    roles = [
-        not_(and_(u.is_tool, u.is_hub)),
-        not_(and_(u.is_tool, u.is_boss)),
-        not_(and_(u.is_hub, u.is_boss)),
-    ]
-    life = ite(u.alive, and_(u.vitality > 0, u.vitality <= u.max_vitality), u.vitality == 0)
-    return and_(*counts, *roles, life, u.max_vitality > 0)
+    return and_(*[c.holds(u) for c in UNIT_DOMAIN])
+
+
+def unit_domain_violation(u: Unit) -> Condition | None:
+    """The first condition of :data:`UNIT_DOMAIN` a concrete unit breaks, or None."""
+    for condition in UNIT_DOMAIN:
+        if condition.holds(u) is not True:
+            return condition
+    return None
 
 
 def is_well_formed_board(board: Board) -> Any:

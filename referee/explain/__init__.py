@@ -119,6 +119,10 @@ def load_explainable(path: Path) -> dict[str, Any]:
         raise ExplainError(f"{path}: cannot read: {error.strerror or error}") from None
     except json.JSONDecodeError as error:
         raise ExplainError(f"{path}: not valid JSON: {error}") from None
+    except RecursionError:
+        raise ExplainError(f"{path}: JSON nested too deeply to read") from None
+    except UnicodeDecodeError as error:
+        raise ExplainError(f"{path}: not UTF-8 text: {error.reason}") from None
     if not isinstance(data, dict):
         raise ExplainError(f"{path}: expected a JSON object (a scenario, a replay or a vector)")
     return data

@@ -11,7 +11,7 @@ import pkgutil
 from typing import Any
 
 from ..rulebook import ActionKind, Rulebook
-from ..wire import ProtocolError, require_object
+from ..wire import ProtocolError, require_object, shown
 
 
 def _discover() -> dict[str, Rulebook]:
@@ -56,7 +56,7 @@ def of_scenario(data: Any, path: str = "scenario") -> Rulebook:
     if not isinstance(name, str) or name not in RULEBOOKS:
         import json
 
-        raise ProtocolError(f"{path}.rulebook", f"expected one of {', '.join(RULEBOOKS)}, got {json.dumps(name)}")
+        raise ProtocolError(f"{path}.rulebook", f"expected one of {', '.join(RULEBOOKS)}, got {shown(name)}")
     return RULEBOOKS[name]
 
 
@@ -87,6 +87,19 @@ def resolve_features(features: list[str] | None = None, without: list[str] | Non
     if features is None and not without:
         return None
     return frozenset(features if features is not None else known) - frozenset(without or ())
+
+
+def parse_rule_words(options: list[str] | tuple[str, ...] | None, flag: str = "--ruleset") -> dict[str, Any]:
+    """``--ruleset name=value`` words (``check``, ``query``, ...) to every rulebook's rules object
+    (by the rulebook that owns each name); a ValueError naming the bad word."""
+    pairs: dict[str, object] = {}
+    for item in options or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            hint = " (one option per --ruleset, not JSON)" if item.lstrip().startswith("{") else ""
+            raise ValueError(f"{flag} {item!r}: expected name=value{hint}, e.g. {flag} negative_armor=reciprocal")
+        pairs[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return rules_from_options(pairs)
 
 
 def rules_from_options(pairs: dict[str, Any]) -> dict[str, Any]:

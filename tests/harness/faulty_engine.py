@@ -55,6 +55,13 @@ def misbehave(mode: str, scenario: dict, size: float | None = None):
         sys.stderr.write("faulty engine: deliberate crash\n")
         sys.stderr.flush()
         sys.exit(3)
+    if mode == "nodecrash":  # a Node engine's crash: the error line first, then a long stack
+        sys.stderr.write("/app/engine.js:42\n    const s = unit.shield.pool;\n                       ^\n\n"
+                         "TypeError: Cannot read properties of undefined (reading 'pool')\n")
+        sys.stderr.write("".join(f"    at frame{i} (/app/engine.js:{i}:7)\n" for i in range(60)))
+        sys.stderr.write("Node.js v20.11.1\n")
+        sys.stderr.flush()
+        sys.exit(1)
     if mode == "hang":
         time.sleep(3600)
     if mode == "garbage":

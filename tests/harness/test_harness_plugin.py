@@ -11,20 +11,26 @@ def test_plugin_is_inert_without_options(pytester: pytest.Pytester):
     pytester.makepyfile("def test_nothing():\n    assert True\n")
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
-    assert "referee[" not in result.stdout.str()
+    assert "referee::" not in result.stdout.str()
 
 
-def test_command_line_adds_one_passing_test_per_rule_area(pytester: pytest.Pytester):
+def test_command_line_adds_one_passing_test_per_combat_rule_area(pytester: pytest.Pytester):
+    """The default areas are the combat kinds (the guide says so); ids print as ``referee::kind``
+    and are counted in "collected N items"."""
     pytester.makepyfile("def test_nothing():\n    assert True\n")
     result = pytester.runpytest(
         "-p", "no:cacheprovider", "--referee-python", "referee.examples.engine:run",
         "--referee-examples", "40", "--referee-seed", "1", "-v",
     )
-    from referee.actions import ACTION_KINDS
+    from referee.rulebooks import default_kinds
 
-    result.assert_outcomes(passed=1 + len(ACTION_KINDS))
-    for kind in ACTION_KINDS:
-        result.stdout.fnmatch_lines([f"*referee[[]{kind}[]] PASSED*"])
+    combat = default_kinds()
+    assert "play_card" not in combat and "damage" in combat
+    result.assert_outcomes(passed=1 + len(combat))
+    result.stdout.fnmatch_lines([f"*collected {1 + len(combat)} items*"])
+    for kind in combat:
+        result.stdout.fnmatch_lines([f"referee::{kind} PASSED*"])
+    assert "::referee[" not in result.stdout.str() and "play_card" not in result.stdout.str()
 
 
 def test_a_mutant_fails_only_its_rule_area(pytester: pytest.Pytester):
@@ -33,7 +39,7 @@ def test_a_mutant_fails_only_its_rule_area(pytester: pytest.Pytester):
         "--referee-examples", "300", "--referee-seed", "1", "--referee-kinds", "cost,bloodletting", "-v",
     )
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*referee[[]cost[]] PASSED*", "*referee[[]bloodletting[]] FAILED*"])
+    result.stdout.fnmatch_lines(["referee::cost PASSED*", "referee::bloodletting FAILED*"])
     result.stdout.fnmatch_lines(["*first divergence*", "*clause trail*", "*replay: referee check --python*"])
 
 
@@ -56,3 +62,29 @@ def test_fixture_mode_skips_without_an_engine(pytester: pytest.Pytester):
     pytester.makepyfile("def test_rules(referee_area):\n    referee_area.check()\n")
     result = pytester.runpytest("-p", "no:cacheprovider", "--referee-kinds", "cost")
     result.assert_outcomes(skipped=1)
+
+
+def test_fixture_takes_a_json_lines_command_string(pytester: pytest.Pytester):
+    """A ``referee_engine`` fixture may return a command string for a JSON-lines engine."""
+    import shlex
+    import sys
+
+    command = shlex.join([sys.executable, "-m", "referee.examples.engine"])
+    pytester.makeconftest(
+        "import pytest\n"
+        "@pytest.fixture(scope='session')\n"
+        f"def referee_engine():\n    return {command!r}\n"
+    )
+    pytester.makepyfile("def test_rules(referee_area):\n    referee_area.check()\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--referee-examples", "40", "--referee-seed", "3",
+                                "--referee-kinds", "damage,cost", "-v")
+    result.assert_outcomes(passed=2)
+    assert "expected package.module:function" not in result.stdout.str()
+
+
+def test_callable_spec_and_command_strings_are_told_apart():
+    from referee.pytest_plugin import is_callable_spec
+
+    assert is_callable_spec("mygame.referee_adapter:run")
+    assert not is_callable_spec("node examples/node/engine.js")
+    assert not is_callable_spec("./my-engine")

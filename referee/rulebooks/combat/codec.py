@@ -26,6 +26,7 @@ from ...wire import (
     require,
     require_list,
     require_object,
+    shown,
 )
 
 #: The fields that place a unit; always concrete, always present.
@@ -136,6 +137,9 @@ def board_to_json(board: Board) -> list[dict[str, Any]]:
 
 def ruleset_from_json(path: str, data: Any) -> Ruleset:
     data = require_object(path, data)
+    for name, value in data.items():  # a nested value would reach the model's repr in its error
+        if isinstance(value, (dict, list)):
+            raise ProtocolError(f"{path}.{name}", f"expected a reading's name, got {shown(value)}")
     try:
         return Ruleset.from_json(data)
     except (ValueError, TypeError) as error:

@@ -13,6 +13,7 @@ from ...wire import Scenario
 from ...rulebook import decode_fields
 from ...wire import ProtocolError, check_known, decode_id, require, require_list, require_object
 from .codec import CombatScenario, board_from_json, ruleset_from_json
+from .domain import check_board_domain
 from .kinds import KINDS
 
 
@@ -34,6 +35,7 @@ def decode_scenario(data: dict[str, Any], path: str = "scenario") -> CombatScena
     sid = decode_id(path, data)
     ruleset = ruleset_from_json(f"{path}.ruleset", data.get("ruleset", {}))
     board = board_from_json(f"{path}.board", require(path, data, "board"))
+    check_board_domain(f"{path}.board", board)
     actions = require_list(f"{path}.actions", require(path, data, "actions"))
     if not actions:
         raise ProtocolError(f"{path}.actions", "expected at least one action")

@@ -28,6 +28,7 @@ from ...wire import (
     require,
     require_list,
     require_object,
+    shown,
 )
 
 POOL_FIELDS = ("energy", "power")
@@ -60,7 +61,7 @@ def _int(path: str, value: Any, minimum: int | None = None) -> int:
 
 def _choice(path: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise ProtocolError(path, f"expected one of {', '.join(allowed)}, got {value!r}")
+        raise ProtocolError(path, f"expected one of {', '.join(allowed)}, got {shown(value)}")
     return value
 
 
@@ -136,7 +137,7 @@ def state_from_json(path: str, data: Any, *, complete: bool = False) -> PlayStat
         seen[o.oid] = i
     player = data.get("player", 0)
     if player not in (0, 1) or type(player) is not int:
-        raise ProtocolError(f"{path}.player", f"expected 0 or 1, got {player!r}")
+        raise ProtocolError(f"{path}.player", f"expected 0 or 1, got {shown(player)}")
     count = _int(f"{path}.location_count", data.get("location_count", 3), 1)
     return PlayState(pool, objects, player, count)
 
@@ -159,6 +160,9 @@ def state_to_json(state: PlayState) -> dict[str, Any]:
 
 def rules_from_json(path: str, data: Any) -> PlayRules:
     data = require_object(path, data)
+    for name, value in data.items():  # a nested value would reach the model's repr in its error
+        if isinstance(value, (dict, list)):
+            raise ProtocolError(f"{path}.{name}", f"expected a reading's name, got {shown(value)}")
     try:
         return PlayRules.from_json(data)
     except (ValueError, TypeError) as error:
@@ -227,7 +231,7 @@ def modifiers_from_json(path: str, data: Any) -> dict[str, Any]:
 def _oid(path: str, value: Any, state: PlayState) -> str:
     check_value(path, value, "string")
     if not state.has(value):
-        raise ProtocolError(path, f"no object with oid {value!r} in the play state")
+        raise ProtocolError(path, f"no object with oid {shown(value)} in the play state")
     return value
 
 
@@ -249,7 +253,7 @@ def plan_from_json(path: str, data: Any, state: PlayState) -> list[dict[str, Any
         else:
             _known(where, step, ("step", "any_power_from"), "pay_resources step")
             order = require_list(f"{where}.any_power_from", step.get("any_power_from", list(DOMAINS)))
-            if sorted(order) != sorted(DOMAINS) or not all(type(d) is str for d in order):
+            if not all(type(d) is str for d in order) or sorted(order) != sorted(DOMAINS):
                 raise ProtocolError(f"{where}.any_power_from", f"expected every domain once: {', '.join(DOMAINS)}")
             out.append({"step": kind, "any_power_from": list(order)})
     return out
