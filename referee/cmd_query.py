@@ -29,9 +29,16 @@ def parse_fixed_ruleset(options: list[str] | None) -> dict[str, object]:
     fixed: dict[str, object] = {}
     for item in options or []:
         name, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"--ruleset {item!r}: expected name=value")
+        if not sep or not name.strip():
+            hint = " (one option per --ruleset, not JSON)" if item.lstrip().startswith("{") else ""
+            raise ValueError(f"--ruleset {item!r}: expected name=value{hint}, e.g. --ruleset negative_armor=reciprocal")
         fixed[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    from referee.rulebooks import get
+
+    known = get("combat").rule_options()
+    for name in fixed:
+        if name not in known:
+            raise ValueError(f"unknown ruleset option {name!r} (known: {', '.join(known)})")
     return fixed
 
 

@@ -412,13 +412,11 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     test = settings(**config)(given(strategy)(run))
 
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
-                         swarm=options.swarm)
+                         swarm=options.swarm, examples_requested=options.examples, batch=batch)
     if options.stats:
         from .stats import Stats
 
         report.stats = Stats()
-    report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds,
-                         examples_requested=options.examples, batch=batch)
     engine.start()  # an engine that cannot start at all is a usage error, raised here
     try:
         with warnings.catch_warnings():
@@ -619,13 +617,11 @@ def _replay_engine(engine: Engine, options: CheckOptions, scenario: dict[str, An
 def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> CheckReport:
     """Run one stored scenario (``--replay FILE``) and report as ``check`` does."""
     start = time.perf_counter()
-    kinds = tuple(sorted({a.get("kind", "?") for a in scenario.get("actions", []) if isinstance(a, dict)}))
-    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario,
-                         features=options.features, swarm=options.swarm)
     actions = scenario.get("actions")
     kinds = tuple(sorted({a["kind"] for a in actions if isinstance(a, dict) and isinstance(a.get("kind"), str)}
                          if isinstance(actions, list) else ()))
-    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario)
+    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario,
+                         features=options.features, swarm=options.swarm)
     sent = {**scenario, "id": "replay"}
     try:  # an invalid file never reaches the engine (a 100,000-deep value could not even be sent)
         decode_scenario(sent)
