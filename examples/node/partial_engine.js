@@ -17,6 +17,18 @@ const readline = require("readline");
 
 const RESET_RUNES = ["adrenaline", "momentum", "bolster"];
 
+// docs/protocol.md "Unit fields": a hand-written scenario may leave any field at its default,
+// and the observation reports every field.
+const UNIT_DEFAULTS = {
+  side: 0, row: 0, col: 0, is_tool: false, is_hub: false, is_boss: false, alive: true,
+  vitality: 100, max_vitality: 100, dormant: false, entrapped: false, ignore_charges: 0,
+  armor: 0, has_cap: false, cap: 0, subrogated: 0, insurance: 0, shield: 0, defy_death: false,
+  shield_multiplier: 1, prismbroken: false, rune_tick_reduction: 0, forge_tick_reduction: 0,
+  thorns: 0, riposte: 0, retort: 0, reflect: false, adrenaline: 0, momentum: 0, bolster: 0,
+  redirect_to: null, redirect_cap: 0, intercept_by: null, deathrattle: false, everlasting: false,
+  vessels: 0, bloodletting_reduction: 0, burn: 0, venom: 0, maim: 0, untargetable: false,
+};
+
 // What this engine does not implement: a unit field off its default, or a damage lane.
 const UNSUPPORTED_FIELDS = {
   redirect_to: ["redirect", null],
@@ -101,7 +113,7 @@ function runScenario(scenario) {
     { negative_armor: "mirror", shield_multiplier_rounding: "ceil", defy_death_leaves: 1 },
     scenario.ruleset || {},
   );
-  const board = scenario.board.map((u) => Object.assign({}, u));
+  const board = scenario.board.map((u) => Object.assign({}, UNIT_DEFAULTS, u));
   const byUid = new Map(board.map((u) => [u.uid, u]));
   const events = [];
   const emit = (name, unit, amount = 0, other = null, detail = null) =>
