@@ -41,6 +41,13 @@ const UNSUPPORTED_FIELDS = {
 };
 const UNSUPPORTED_LANES = { reflect: "reflect" };
 
+// Inputs the protocol does not define a meaning for (docs/protocol.md gives no rule for a
+// Shield multiplier of 0 or a negative Shield, cap, charge or point count): refused, not guessed.
+const MINIMUM = {
+  shield_multiplier: 1, shield: 0, cap: 0, ignore_charges: 0, subrogated: 0, insurance: 0,
+  rune_tick_reduction: 0, forge_tick_reduction: 0, vitality: 0, max_vitality: 1,
+};
+
 class Unsupported extends Error {}
 
 function refuseUnsupported(scenario) {
@@ -48,6 +55,11 @@ function refuseUnsupported(scenario) {
     for (const [field, [feature, dflt]] of Object.entries(UNSUPPORTED_FIELDS)) {
       if (field in unit && unit[field] !== dflt) {
         throw new Unsupported(`feature ${feature} not implemented: board[${i}].${field} = ${JSON.stringify(unit[field])}`);
+      }
+    }
+    for (const [field, least] of Object.entries(MINIMUM)) {
+      if (field in unit && unit[field] < least) {
+        throw new Unsupported(`input outside the protocol's domain: board[${i}].${field} = ${unit[field]} (< ${least})`);
       }
     }
   });
