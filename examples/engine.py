@@ -42,6 +42,9 @@ UNIT_FIELDS = {
     "adrenaline": 0, "momentum": 0, "bolster": 0,
     "redirect_to": None, "redirect_cap": 0, "intercept_by": None,
     "deathrattle": False, "everlasting": False, "vessels": 0,
+    "armor_change": 0, "defy_death_spent": False, "everlasting_life_grant": False, "charge": 0, "incarnation": 0,
+    "hears_phylactery_revival": False, "hears_everlasting_revival": False, "hears_ally_revival": False,
+    "revival_aims_killer": False, "reliquary": 0, "reliquary_speed": 0,
     "bloodletting_reduction": 0,
     "burn": 0, "venom": 0, "maim": 0, "untargetable": False,
 }
@@ -127,10 +130,12 @@ class DeathHandler:
         self.bus = bus
 
     def kill(self, unit: Unit, killer: str | None) -> None:
+        start = len(self.bus.history)
         self.bus.publish("death", unit.uid, other=killer)
         unit.alive = False
         unit.vitality = 0
         unit.shield = 0
+        unit.charge = 0
         for rune in RESET_RUNES:
             setattr(unit, rune, 0)
         for other in self.board.units:
@@ -140,11 +145,46 @@ class DeathHandler:
             self.bus.publish("deathrattle", unit.uid)
         if unit.vessels > 0:
             self.bus.publish("vessel_revival", unit.uid)
-            unit.alive = True
-            unit.vitality = unit.max_vitality
+            self.revive(unit)
             unit.vessels -= 1
+            self.channels(unit, "phylactery", killer)
         elif unit.everlasting:
-            self.bus.publish("everlasting_scheduled", unit.uid)
+            self.bus.publish("everlasting_scheduled", unit.uid, 10_000, killer)
+        self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start, detail="death")
+
+    @staticmethod
+    def revive(unit: Unit) -> None:
+        """500.9c-g, 500.9l: the body every revival shares."""
+        unit.armor -= unit.armor_change
+        unit.armor_change = 0
+        unit.entrapped = unit.prismbroken = unit.dormant = False
+        unit.defy_death = unit.defy_death or unit.defy_death_spent
+        unit.defy_death_spent = False
+        unit.everlasting = unit.everlasting and not unit.everlasting_life_grant
+        unit.everlasting_life_grant = False
+        unit.alive, unit.vitality, unit.charge = True, unit.max_vitality, 0
+        unit.incarnation += 1
+        unit.reliquary_speed = unit.reliquary
+
+    def channels(self, unit: Unit, cause: str, killer: str | None) -> None:
+        """500.9h-k: the self channel filtered by cause, then every living ally's channel."""
+        if unit.hears_phylactery_revival if cause == "phylactery" else unit.hears_everlasting_revival:
+            self.aim("revival_self", unit, unit.uid, cause, killer)
+        allies = sorted((u for u in self.board.units if u.side == unit.side), key=lambda u: (u.row, u.col))
+        for ally in allies:
+            if ally is not unit and ally.alive and ally.hears_ally_revival:
+                self.aim("revival_ally", ally, unit.uid, cause, killer)
+
+    def aim(self, channel: str, listener: Unit, revived: str, cause: str, killer: str | None) -> None:
+        if not listener.revival_aims_killer:
+            self.bus.publish(channel, listener.uid, other=revived, detail=cause)
+            return
+        target = self.board.get(killer)
+        if target is not None and target.alive and not (target.entrapped or target.dormant or target.discards_combat):
+            self.bus.publish(channel, listener.uid, other=killer, detail=cause)
+        else:
+            self.bus.publish(channel, listener.uid, other=None, detail=cause)
+            self.bus.publish("revival_focus", listener.uid, other=killer, detail=cause)
 
 
 class VitalityLedger:
@@ -216,6 +256,7 @@ class CostPayer:
             price = max(payer.vitality - self.defy_death_leaves, 0)
             self.bus.publish("defy_death", payer.uid, max(amount, 0) - price)
             payer.defy_death = False
+            payer.defy_death_spent = True
         if kind == "self_destruct" and payer.shield > 0 and not payer.discards_combat:
             self.bus.publish("shield_scrapped", payer.uid, payer.shield)
             payer.shield = 0
@@ -489,11 +530,13 @@ class DamagePipeline:
         unit.shield -= m.drained
         if m.defied:
             unit.defy_death = False
+            unit.defy_death_spent = True
         if m.ignored:
             self.bus.publish("ignore_charge_spent", unit.uid, other=hit.source)
         if m.sub_spent > 0:
             self.bus.publish("insurance_prevented", unit.uid, m.sub_absorbed, detail="subrogated")
-            if source is not None and source is not unit and source.side != unit.side and m.sub_absorbed > 0:
+            payback = hit.kind != "reflect" or self.ruleset.get("reflect_subrogation", "no_payback") == "payback"
+            if source is not None and source is not unit and source.side != unit.side and m.sub_absorbed > 0 and payback:
                 self.costs.pay(source, m.sub_absorbed, "retaliation", unit.uid, channel="subrogation")
         if m.ins_spent > 0:
             self.bus.publish("insurance_prevented", unit.uid, m.ins_absorbed, detail="plain")
@@ -517,10 +560,17 @@ class DamagePipeline:
                     self.bus.publish("credit", hit.source, m.absorbed + lost, unit.uid)
                 if lost > 0:
                     self.bus.publish("feast", hit.source, lost, unit.uid)
+            if unit.is_boss and lost > 0:
+                self.bus.publish("phasebreak_check", unit.uid, lost, hit.source)
+            every = self.ruleset.get("stagger_lanes", "direct_only") == "every_instance"
+            direct = hit.kind in ("hit", "tremor", "aoe") or (every and hit.is_tick)
+            if unit.is_boss and direct and m.absorbed + lost > 0:
+                self.bus.publish("stagger", unit.uid, m.absorbed + lost, hit.source)
 
         lost = self.ledger.take(unit, m.remainder, hit.source, announce)
         entered = m.entering > 0 and not m.ignored
-        event = entered and (m.sub_spent + m.ins_spent > 0 or m.after_shield > 0)
+        after_shield = self.ruleset.get("damage_event_test", "reached_vitality") == "after_shield"
+        event = entered and (m.sub_spent + m.ins_spent > 0 or (m.after_shield > 0 if after_shield else lost > 0))
         return [{"target": unit.uid, "event": event, "landed": lost}, *moved_results]
 
 
@@ -539,6 +589,7 @@ class Retaliation:
         self.costs = costs
         self.pipeline = pipeline
         self.roll_on_refused = ruleset.get("riposte_roll_on_refused", "consumed") == "consumed"
+        self.reflect_ticks = ruleset.get("reflect_lanes", "hits_and_ticks") == "hits_and_ticks"
 
     def answer(self, hit: Hit, results: list[dict[str, Any]]) -> None:
         """Each unit the damage landed on answers the attacker, in order, sharing the rolls."""
@@ -546,9 +597,10 @@ class Retaliation:
             return
         rolls = list(hit.rolls)
         for result in results:
-            self.answer_one(self.board.get(result["target"]), self.board.get(hit.source), result, rolls)
+            self.answer_one(self.board.get(result["target"]), self.board.get(hit.source), result, rolls, hit.is_tick)
 
-    def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool]) -> None:
+    def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool],
+                   tick: bool = False) -> None:
         event, landed = result["event"], result["landed"]
         if attacker is unit or attacker.side == unit.side:
             present = unit.thorns > 0 or unit.riposte > 0 or (landed > 0 and unit.retort > 0)
@@ -568,7 +620,8 @@ class Retaliation:
                     self.bus.publish("riposte_missed", attacker.uid, other=unit.uid)
             if landed > 0 and unit.retort > 0:
                 self.costs.pay(attacker, unit.retort, "retaliation", unit.uid, channel="retort")
-        self.reflect(unit, attacker, landed)
+        if self.reflect_ticks or not tick:
+            self.reflect(unit, attacker, landed)
 
     def reflect(self, boss: Unit, attacker: Unit, landed: int) -> None:
         if attacker is boss or attacker.side == boss.side:
@@ -654,6 +707,7 @@ class Engine:
         unit = self.board.get(action["target"])
         if action["debuff"] in ("crush", "repossess"):
             unit.armor -= max(action["amount"], 0)  # Armor may go negative (500.2e)
+            unit.armor_change -= max(action["amount"], 0)  # undone by a revival (500.9c)
 
     @staticmethod
     def hit_of(action: dict[str, Any], source: str | None = None) -> Hit:

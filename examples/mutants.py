@@ -170,6 +170,18 @@ MUTANTS: tuple[Mutant, ...] = (
         ("cost",),
     ),
     Mutant(
+        "revival_keeps_statuses", "combat:500.9c", "a Vessel revival keeps Entrapped and Prismbreak from the last life",
+        "        unit.entrapped = unit.prismbroken = unit.dormant = False\n",
+        "        unit.dormant = False\n",
+        ("damage", "cost"),
+    ),
+    Mutant(
+        "batch_leaves_out_the_death", "combat:500.4e", "the Vessel Point batch does not count the death itself",
+        '        self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start, detail="death")\n',
+        '        self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start - 1, detail="death")\n',
+        ("cost",),
+    ),
+    Mutant(
         "bolster_not_reset", "combat:500.8d", "Bolster keeps its bonus when Vitality is lost",
         'RESET_RUNES = ("adrenaline", "momentum", "bolster")\n',
         'RESET_RUNES = ("adrenaline", "momentum")\n',
@@ -209,7 +221,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # --- 500.6, 500.7 retaliation -------------------------------------------------------
     Mutant(
         "thorns_on_nothing", "combat:500.7d", "Thorns and Riposte answer an instance Armor or Shield reduced to nothing",
-        "        event = entered and (m.sub_spent + m.ins_spent > 0 or m.after_shield > 0)\n",
+        "        event = entered and (m.sub_spent + m.ins_spent > 0 or (m.after_shield > 0 if after_shield else lost > 0))\n",
         "        event = entered\n",
         ("hit",),
     ),

@@ -19,7 +19,9 @@ app = typer.Typer(
 )
 
 #: Verb modules, in the order their commands are listed.
-VERB_MODULES = ("cmd_clauses", "cmd_prove", "cmd_explain", "cmd_check", "cmd_vectors", "cmd_schema", "cmd_query")
+VERB_MODULES = (
+    "cmd_clauses", "cmd_prove", "cmd_explain", "cmd_check", "cmd_features", "cmd_vectors", "cmd_schema", "cmd_query",
+)
 
 
 def _register_verbs() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -55,16 +56,26 @@ def register(app: typer.Typer) -> None:
     def check_command(
         python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
         engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
-        examples: int = typer.Option(500, "--examples", "-n", help="scenarios to check"),
+        examples: Optional[int] = typer.Option(None, "--examples", "-n", help="scenarios to check [default: 500]"),
         seed: Optional[int] = typer.Option(None, "--seed", help="random seed (printed when not given)"),
         kinds: Optional[str] = typer.Option(None, "--kinds", help="action kinds to draw, comma-separated (default: all)"),
+        features: Optional[str] = typer.Option(
+            None, "--features", help="only these features may be drawn, comma-separated (default: all; see referee features)"
+        ),
+        without: Optional[str] = typer.Option(
+            None, "--without", help="features the engine does not implement: never drawn, comma-separated"
+        ),
+        swarm: bool = typer.Option(False, "--swarm", help="swarm testing: each scenario draws a random subset of the features"),
+        stats: bool = typer.Option(False, "--stats", help="count per feature, event and clause the scenarios exercising it"),
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
         ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="a ruleset option name=value (repeatable)"),
         max_actions: int = typer.Option(2, "--max-actions", help="actions per scenario (1..N)"),
-        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario before the engine counts as hung (> 0)"),
-        batch: int = typer.Option(32, "--batch", help="scenarios per batch sent to a JSON-lines engine"),
+        timeout: Optional[float] = typer.Option(
+            None, "--timeout", help="seconds per scenario before the engine counts as hung (> 0) [default: 5]"
+        ),
+        batch: Optional[int] = typer.Option(None, "--batch", help="scenarios per batch sent to a JSON-lines engine [default: 32]"),
         engine_budget: float = typer.Option(
             DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine, in all"
         ),
@@ -79,8 +90,23 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
         from .compare import Comparison
+        from .config import ConfigError, load_config
         from .engines import EngineStartError, install_termination_handler, make_engine
         from .harness import CheckOptions, check, replay
+        from .rulebooks import resolve_features
+
+        try:
+            config = load_config()
+        except ConfigError as error:
+            typer.echo(f"referee check: {error}", err=True)
+            raise typer.Exit(2)
+        python, engine = (python, engine) if (python or engine) else (config.get("python"), config.get("engine"))
+        examples, timeout, batch = config.get("examples", examples), config.get("timeout", timeout), config.get("batch", batch)
+        examples = 500 if examples is None else examples
+        timeout = 5.0 if timeout is None else float(timeout)
+        batch = 32 if batch is None else batch
+        seed = config.get("seed", seed)
+        ruleset = config.ruleset_pairs(ruleset)
 
         if backend != "hypothesis" and not python:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
@@ -88,7 +114,9 @@ def register(app: typer.Typer) -> None:
         try:
             comparison = Comparison.from_options(compare_mode, fields, events)
             chosen_rules = parse_rules(ruleset)
-            chosen_kinds = tuple(k.strip() for k in kinds.split(",")) if kinds else None
+            kind_words = config.words("kinds", kinds)
+            chosen_kinds = tuple(kind_words) if kind_words else None
+            chosen_features = resolve_features(config.words("features", features), config.words("without", without))
             # CrossHair runs the engine symbolically: it must be called in this process.
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
                                      in_process=in_process or backend != "hypothesis")
@@ -96,8 +124,11 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
         install_termination_handler()
-        command = _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                                 timeout=timeout, batch=batch, in_process=in_process)
+        command = _command_words(python, engine, examples, ",".join(chosen_kinds) if chosen_kinds else None, compare_mode,
+                                 fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
+                                 features=features, without=",".join(config.words("without", without) or []) or None,
+                                 swarm=swarm)
+        progress = _progress_bar(json_out)
         options = CheckOptions(
             examples=examples,
             seed=seed,
@@ -108,6 +139,10 @@ def register(app: typer.Typer) -> None:
             database=database or None,
             backend=backend,
             command=command,
+            features=chosen_features,
+            swarm=swarm,
+            stats=stats,
+            progress=progress.update if progress else None,
         )
         try:
             with the_engine:
@@ -119,7 +154,8 @@ def register(app: typer.Typer) -> None:
                         raise typer.Exit(2)
                     report = replay(the_engine, scenario, options)
                 else:
-                    report = check(the_engine, options)
+                    with progress or _nothing():
+                        report = check(the_engine, options)
         except (ValueError, EngineStartError) as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
@@ -132,8 +168,52 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(exit_code(report))
 
 
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _ProgressBar:
+    """A Rich progress bar on stderr (scenarios, rate, elapsed, failures found), only on a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("referee check"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[rate]:.0f}/s"), TimeElapsedColumn(),
+                            TextColumn("failures: {task.fields[failures]}"), console=Console(stderr=True),
+                            transient=True)
+        self.task = None
+        self.failures = 0
+
+    def __enter__(self) -> "_ProgressBar":
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def update(self, done: int, total: int, failed: int) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task("check", total=total, rate=0.0, failures=0)
+        self.failures += failed
+        elapsed = self.bar.tasks[0].elapsed or 1e-9
+        self.bar.update(self.task, completed=min(done, total), rate=done / elapsed, failures=self.failures)
+
+
+def _progress_bar(json_out: bool) -> _ProgressBar | None:
+    """A progress bar when stderr is a terminal and the output is for people; nothing when piped or --json."""
+    return _ProgressBar() if sys.stderr.isatty() and not json_out else None
+
+
 #: Exit codes of ``referee check``: pass, divergence, usage error, engine fault, model defect.
 EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT, EXIT_MODEL = 0, 1, 2, 3, 4
+#: Ctrl-C: the report so far is printed, with the seed and the command that replays the run.
+EXIT_INTERRUPTED = 130
 
 
 def exit_code(report) -> int:
@@ -141,6 +221,8 @@ def exit_code(report) -> int:
     3 an engine fault (a non-deterministic engine is one); 4 the model could not run a scenario."""
     if report.ok:
         return EXIT_PASS
+    if report.status == "interrupted":
+        return EXIT_INTERRUPTED
     if report.status in ("fault", "nondeterministic"):
         return EXIT_ENGINE_FAULT
     if report.status == "model-error":
@@ -149,7 +231,8 @@ def exit_code(report) -> int:
 
 
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                   timeout: float = 5.0, batch: int = 32, in_process: bool = False) -> str:
+                   timeout: float = 5.0, batch: int = 32, in_process: bool = False, features: str | None = None,
+                   without: str | None = None, swarm: bool = False) -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
@@ -164,6 +247,12 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
     words += ["--examples", str(examples)]
     if kinds:
         words += ["--kinds", kinds]
+    if features:
+        words += ["--features", features]
+    if without:
+        words += ["--without", without]
+    if swarm:
+        words += ["--swarm"]
     if compare_mode != "full":
         words += ["--compare", compare_mode]
     if fields:

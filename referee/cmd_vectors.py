@@ -54,6 +54,10 @@ def register(app: typer.Typer) -> None:
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name"),
+        kinds: Optional[str] = typer.Option(None, "--kinds", help="run only vectors whose actions are of these kinds"),
+        features: Optional[str] = typer.Option(None, "--features", help="run only vectors using no other features"),
+        without: Optional[str] = typer.Option(None, "--without", help="skip vectors using these features"),
+        receipt: Optional[str] = typer.Option(None, "--receipt", help="write which vectors ran, with their results, to FILE"),
         timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario (> 0)"),
         batch: int = typer.Option(64, "--batch", help="scenarios per batch for a JSON-lines engine"),
         engine_budget: float = typer.Option(DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine"),
@@ -64,19 +68,27 @@ def register(app: typer.Typer) -> None:
         """Replay exported vectors through an engine and report per clause."""
         from .compare import Comparison
         from .engines import EngineStartError, install_termination_handler, make_engine
-        from .vectors import run_vectors
+        from .config import ConfigError, load_config
+        from .rulebooks import resolve_features
+        from .vectors import Selection, run_vectors, write_receipt
 
         if not (folder / "manifest.json").is_file():
             typer.echo(f"referee vectors run: {folder}/manifest.json not found (run `referee vectors export` first)", err=True)
             raise typer.Exit(2)
         try:
+            config = load_config()
+            python, engine = (python, engine) if (python or engine) else (config.get("python"), config.get("engine"))
+            kind_words = config.words("kinds", kinds)
+            selection = Selection(frozenset(kind_words) if kind_words else None,
+                                  resolve_features(config.words("features", features), config.words("without", without)))
+            skipped: list[tuple[str, str]] = []
             comparison = Comparison.from_options(compare_mode, fields, events)
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process)
             install_termination_handler()
             with the_engine:
                 the_engine.start()
-                results = run_vectors(folder, the_engine, comparison)
-        except (ValueError, EngineStartError) as error:
+                results = run_vectors(folder, the_engine, comparison, selection, skipped)
+        except (ValueError, EngineStartError, ConfigError) as error:
             typer.echo(f"referee vectors run: {error}", err=True)
             raise typer.Exit(2)
         per_clause: dict[str, list] = {}
@@ -84,16 +96,28 @@ def register(app: typer.Typer) -> None:
             for clause in result.clauses or ["(none)"]:
                 per_clause.setdefault(clause, []).append(result)
         failed = [r for r in results if r.status != "pass"]
+        if receipt:
+            write_receipt(Path(receipt), the_engine.name, selection, results, skipped)
+        if not results:
+            typer.echo(f"referee vectors run: no vector in the selection ({len(skipped)} skipped): nothing was checked",
+                       err=True)
+            raise typer.Exit(2)
         if json_out:
             typer.echo(json.dumps({
                 "compared": comparison.to_json(),
                 "vectors": len(results),
+                "selection": selection.to_json(),
+                "skipped": len(skipped),
+                "skipped_by_reason": _by_reason(skipped),
                 "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses} for r in failed],
                 "clauses": {c: {"vectors": len(rs), "failed": sum(r.status != "pass" for r in rs)} for c, rs in sorted(per_clause.items())},
             }, indent=2))
         else:
             typer.echo(f"referee vectors run: {len(results) - len(failed)}/{len(results)} vectors pass "
                        f"({the_engine.name}; compared: {comparison.describe()})")
+            if skipped:
+                typer.echo(f"  skipped {len(skipped)} vectors outside the selection: "
+                           + "; ".join(f"{n} {reason}" for reason, n in _by_reason(skipped).items()))
             for clause, rs in sorted(per_clause.items()):
                 bad = sum(r.status != "pass" for r in rs)
                 typer.echo(f"  {'FAIL' if bad else 'ok  '} {clause:<18} {len(rs) - bad}/{len(rs)}")
@@ -105,6 +129,13 @@ def register(app: typer.Typer) -> None:
             _write_junit(junit, per_clause)
         # 1: some vector diverges; 3: no divergence, but the engine faulted (crash, hang, ...).
         raise typer.Exit(0 if not failed else 1 if any(r.status == "mismatch" for r in failed) else 3)
+
+
+def _by_reason(skipped: list[tuple[str, str]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for _, reason in skipped:
+        counts[reason] = counts.get(reason, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
 
 def _write_junit(path: str, per_clause: dict[str, list]) -> None:

@@ -55,6 +55,14 @@ class CheckOptions:
     shrink_budget: int = 1500
     #: The command that reproduces this run, minus the seed (printed with every failure).
     command: str = "referee check"
+    #: The features the generator may draw (None: every feature; ``--features`` / ``--without``).
+    features: frozenset[str] | None = None
+    #: Swarm testing: each scenario first draws which of those features are on.
+    swarm: bool = False
+    #: Count per feature, event and clause how many scenarios exercised it (``--stats``).
+    stats: bool = False
+    #: Called after every batch with (scenarios checked, scenarios asked for, failures seen so far).
+    progress: Any = None
 
 
 @dataclass
@@ -81,6 +89,22 @@ class CheckReport:
     shrink_calls: int = 0
     #: A non-deterministic engine: its answers to the same scenario, run after run (``nondeterministic``).
     observations: list[dict[str, Any]] = field(default_factory=list)
+    #: The features the generator was allowed (None: all) and whether it swarmed.
+    features: frozenset[str] | None = None
+    swarm: bool = False
+    #: Coverage counts (``--stats``), else None.
+    stats: Any = None
+
+    def _features(self) -> str:
+        """The features drawn, in words: all, or which were left out."""
+        known = rulebooks.all_features()
+        kinds_books = {ACTION_KINDS[k].rulebook for k in self.kinds if k in ACTION_KINDS}
+        relevant = sorted(name for name, book in known.items() if book in kinds_books)
+        if not relevant:
+            return "none defined for these kinds"
+        left_out = [n for n in relevant if self.features is not None and n not in self.features]
+        said = f"all but {', '.join(left_out)} (never drawn)" if left_out else "all"
+        return said + ("; swarm: each scenario draws a random subset" if self.swarm else "")
 
     @property
     def ok(self) -> bool:
@@ -97,6 +121,10 @@ class CheckReport:
             "seed": self.seed,
             "action_kinds": list(self.kinds),
             "compared": self.comparison.to_json(),
+            "features": {"allowed": None if self.features is None else sorted(self.features),
+                         "without": sorted(set(rulebooks.all_features()) - set(self.features)) if self.features is not None else [],
+                         "swarm": self.swarm},
+            "stats": self.stats.to_json() if self.stats is not None else None,
             "scenarios_run": self.scenarios_run,
             "seconds": round(self.seconds, 3),
             "first_failure_after": self.first_failure_after,
@@ -130,6 +158,7 @@ class CheckReport:
             "fault": "FAIL: engine fault",
             "model-error": "ERROR: the model could not run a scenario",
             "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
+            "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
         }[self.status]
         lines = [
             f"referee check: {head}",
@@ -137,7 +166,10 @@ class CheckReport:
             f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}); "
             f"action kinds: {', '.join(self.kinds)}",
             f"  compared: {self._compared()}",
+            f"  features: {self._features()}",
         ]
+        if self.stats is not None:
+            lines += self.stats.text()
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
         if self.fault is not None:
@@ -225,7 +257,7 @@ def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> by
     key = json.dumps(
         [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
          {name: repr(rules) for name, rules in sorted(options.rules.items())}]
-        + [repr(getattr(options, name)) for name in ("features", "without") if getattr(options, name, None)],
+        + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else []),
         sort_keys=True,
     )
     return hashlib.sha256(key.encode()).digest()
@@ -257,7 +289,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
     start = time.perf_counter()
     strategy = st.lists(
-        scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules),
+        scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
+                  features=options.features, swarm=options.swarm),
         min_size=batch,  # full batches: a JSON-lines engine gets ``batch`` scenarios per write
         max_size=batch,
     )
@@ -271,7 +304,11 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
         for scenario, answer in zip(batch_scenarios, answers):
             state["count"] += 1
+            if report.stats is not None:
+                report.stats.observe(scenario)
             verdict, detail = judge(scenario, answer, options.comparison)
+            if options.progress is not None:
+                options.progress(state["count"], options.examples, 0 if verdict == "ok" else 1)
             if verdict == "ok":
                 continue
             if state["first"] is None:
@@ -304,7 +341,12 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     _key_database(run, _digest(engine, options, kinds))
     test = settings(**config)(given(strategy)(run))
 
-    report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds)
+    report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
+                         swarm=options.swarm)
+    if options.stats:
+        from .stats import Stats
+
+        report.stats = Stats()
     engine.start()  # an engine that cannot start at all is a usage error, raised here
     try:
         with warnings.catch_warnings():
@@ -326,6 +368,9 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         if state["failure"] is None:
             raise
         _report_nondeterministic(engine, state, options, report)
+    except KeyboardInterrupt:
+        # Ctrl-C: what was found so far, the seed and the counts, never a traceback (exit 130)
+        report.status = "interrupted"
     except _Stop:
         verdict, scenario, detail = state["stop"]
         report.status = verdict
@@ -417,7 +462,8 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
     """Run one stored scenario (``--replay FILE``) and report as ``check`` does."""
     start = time.perf_counter()
     kinds = tuple(sorted({a.get("kind", "?") for a in scenario.get("actions", []) if isinstance(a, dict)}))
-    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario)
+    report = CheckReport("pass", engine.name, options.seed or 0, options.comparison, kinds=kinds, scenario=scenario,
+                         features=options.features, swarm=options.swarm)
     sent = {**scenario, "id": "replay"}
     answer = engine.run_batch([sent])[0]
     verdict, detail = judge(sent, answer, options.comparison)

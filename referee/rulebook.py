@@ -187,6 +187,8 @@ class Rulebook(Protocol):
     state_fields: tuple[str, ...]
     #: The JSON key of its state in a scenario and an observation (``board``, ``state``).
     state_key: str
+    #: Its features (mechanics an engine may leave out: ``--without``), by name.
+    features: dict[str, Any]
 
     def rule_options(self) -> tuple[str, ...]:
         """The names of its readings, as ``--ruleset name=value`` takes them."""
@@ -232,8 +234,16 @@ class Rulebook(Protocol):
     def is_shrink_valid(self, scenario: dict[str, Any]) -> bool:
         """Whether a decodable candidate is inside the domain the harness draws from."""
 
-    def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any) -> dict[str, Any]:
-        """A complete, valid scenario over some of its kinds, inside a Hypothesis composite."""
+    def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any,
+                      features: frozenset[str] | None = None, swarm: bool = False) -> dict[str, Any]:
+        """A complete, valid scenario over some of its kinds, inside a Hypothesis composite.
+
+        ``features`` (None: all of them) are the ones it may use; with ``swarm`` each scenario
+        first draws which of those are on (swarm testing), and uses only those.
+        """
+
+    def features_used(self, scenario: dict[str, Any]) -> set[str]:
+        """The features a scenario (JSON) uses."""
 
     def scenario_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """Its scenario's JSON Schema and the ``$defs`` it refers to."""

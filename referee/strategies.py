@@ -22,6 +22,8 @@ def scenarios(
     kinds: tuple[str, ...] | None = None,
     max_actions: int = 2,
     rules: dict[str, Any] | None = None,
+    features: frozenset[str] | None = None,
+    swarm: bool = False,
 ) -> dict[str, Any]:
     """A complete, valid scenario (JSON) over the chosen action kinds (default: the default rulebook's).
 
@@ -38,4 +40,5 @@ def scenarios(
         _CHOICES[books] = st.sampled_from(books)
     chosen = draw(_CHOICES[books]) if len(books) > 1 else books[0]
     book = rulebooks.get(chosen)
-    return book.draw_scenario(draw, by_book[chosen], max_actions, (rules or {}).get(chosen))
+    own = None if features is None else frozenset(features) & frozenset(book.features)
+    return book.draw_scenario(draw, by_book[chosen], max_actions, (rules or {}).get(chosen), own, swarm)

@@ -69,9 +69,13 @@ def _file(folder: Path, vectors: list[Vector]) -> list[dict[str, Any]]:
         (folder / sub).mkdir(parents=True, exist_ok=True)
         (folder / vector.path).write_text(json.dumps(vector.to_json(), indent=1) + "\n")
         rulebook = rulebook_of(vector.scenario)
-        entries.append({"path": vector.path, "rulebook": rulebook, "clauses": vector.clauses, "branch": vector.branch,
-                        "source": vector.source, "actions": [a["kind"] for a in vector.scenario["actions"]],
-                        "kinds": sorted({a["kind"] for a in vector.scenario["actions"]})})
+        book = rulebooks.get(rulebook)
+        entries.append({"path": vector.path, "rulebook": rulebook, "primary": vector.primary, "clauses": vector.clauses,
+                        "branch": vector.branch, "source": vector.source,
+                        "actions": [a["kind"] for a in vector.scenario["actions"]],
+                        "kinds": sorted({a["kind"] for a in vector.scenario["actions"]}),
+                        "features": sorted(book.features_used(vector.scenario)),
+                        "ruleset": book.rules_to_json(book.decode_scenario(vector.scenario).rules)})
     return entries
 
 
@@ -111,12 +115,47 @@ class VectorResult:
     detail: str = ""
 
 
-def run_vectors(folder: Path, engine: Any, comparison: Any) -> list[VectorResult]:
-    """Replay every vector of an exported folder through an engine; one result per vector."""
+@dataclass(frozen=True)
+class Selection:
+    """Which vectors a run takes: by action kind and by feature (None: no restriction)."""
+
+    kinds: frozenset[str] | None = None
+    features: frozenset[str] | None = None
+
+    def reason_to_skip(self, scenario: dict[str, Any]) -> str | None:
+        """Why a vector is outside the selection (None: it is in)."""
+        kinds = {a.get("kind") for a in scenario.get("actions", []) if isinstance(a, dict)}
+        if self.kinds is not None and not kinds <= self.kinds:
+            return "kind " + ", ".join(sorted(kinds - self.kinds)) + " not selected"
+        if self.features is not None:
+            used = rulebooks.of_scenario(scenario).features_used(scenario) - self.features
+            if used:
+                return "uses " + ", ".join(sorted(used))
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kinds": None if self.kinds is None else sorted(self.kinds),
+                "features": None if self.features is None else sorted(self.features)}
+
+
+def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection | None = None,
+                skipped: list[tuple[str, str]] | None = None) -> list[VectorResult]:
+    """Replay the selected vectors of an exported folder through an engine; one result per vector run.
+
+    Each vector left out is appended to ``skipped`` as ``(path, reason)``. A failure is marked on the
+    vector's primary clause only (the one it is filed under): its other clauses it merely passed through.
+    """
+    selection = selection or Selection()
     manifest = json.loads((folder / "manifest.json").read_text())
     loaded = []
     for i, entry in enumerate(manifest["vectors"]):
         data = json.loads((folder / entry["path"]).read_text())
+        reason = selection.reason_to_skip(data["scenario"])
+        if reason is not None:
+            if skipped is not None:
+                skipped.append((entry["path"], reason))
+            continue
+        entry = {**entry, "clauses": [entry["primary"]] if entry.get("primary") else entry["clauses"]}
         loaded.append((entry, {**data["scenario"], "id": f"v{i}"}, data["expected"]))
     results: list[VectorResult] = []
     size = max(1, getattr(engine, "batch_size", 1))
@@ -137,3 +176,19 @@ def run_vectors(folder: Path, engine: Any, comparison: Any) -> list[VectorResult
                 results.append(VectorResult(entry["path"], entry["clauses"], "pass"))
     return results
 
+
+
+def write_receipt(path: Path, engine: str, selection: Selection, results: list[VectorResult],
+                  skipped: list[tuple[str, str]]) -> None:
+    """The record of a run: the selection, every vector run with its result, every vector skipped and why."""
+    receipt = {
+        "format": "referee-vectors-receipt/1",
+        "engine": engine,
+        "selection": selection.to_json(),
+        "ran": len(results),
+        "passed": sum(r.status == "pass" for r in results),
+        "results": [{"path": r.path, "status": r.status, "clauses": r.clauses, "detail": r.detail} for r in results],
+        "skipped": [{"path": p, "reason": reason} for p, reason in skipped],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(receipt, indent=1) + "\n")

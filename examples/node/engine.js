@@ -24,21 +24,58 @@ function runScenario(scenario) {
     events.push({ name, unit, amount, other, detail });
 
   function die(unit, killer) {
+    const start = events.length;
     emit("death", unit.uid, 0, killer);
     unit.alive = false;
     unit.vitality = 0;
     unit.shield = 0;
+    unit.charge = 0;
     for (const rune of RESET_RUNES) unit[rune] = 0;
     for (const other of board) if (other !== unit && other.alive) emit("macabre", other.uid, 0, unit.uid);
     if (unit.deathrattle) emit("deathrattle", unit.uid);
     if (unit.vessels > 0) {
       emit("vessel_revival", unit.uid);
-      unit.alive = true;
-      unit.vitality = unit.max_vitality;
+      revive(unit);
       unit.vessels -= 1;
+      revivalChannels(unit, killer);
     } else if (unit.everlasting) {
-      emit("everlasting_scheduled", unit.uid);
+      emit("everlasting_scheduled", unit.uid, 10000, killer);
     }
+    emit("vessel_batch", unit.uid, events.length - start, null, "death");
+  }
+
+  // 500.9c-g, 500.9l: the body every revival shares.
+  function revive(unit) {
+    unit.armor -= unit.armor_change;
+    unit.armor_change = 0;
+    unit.entrapped = unit.prismbroken = unit.dormant = false;
+    unit.defy_death = unit.defy_death || unit.defy_death_spent;
+    unit.defy_death_spent = false;
+    unit.everlasting = unit.everlasting && !unit.everlasting_life_grant;
+    unit.everlasting_life_grant = false;
+    unit.alive = true;
+    unit.vitality = unit.max_vitality;
+    unit.charge = 0;
+    unit.incarnation += 1;
+    unit.reliquary_speed = unit.reliquary;
+  }
+
+  // 500.9h-k: the self channel (a Phylactery line), then each living ally's listener.
+  function revivalChannels(unit, killer) {
+    const aim = (channel, listener) => {
+      if (!listener.revival_aims_killer) return emit(channel, listener.uid, 0, unit.uid, "phylactery");
+      const k = killer === null ? undefined : byUid.get(killer);
+      if (k && k.alive && !k.entrapped && !k.dormant && !k.is_tool && !k.is_hub) {
+        emit(channel, listener.uid, 0, killer, "phylactery");
+      } else {
+        emit(channel, listener.uid, 0, null, "phylactery");
+        emit("revival_focus", listener.uid, 0, killer, "phylactery");
+      }
+    };
+    if (unit.hears_phylactery_revival) aim("revival_self", unit);
+    const allies = board.filter((u) => u.side === unit.side && u !== unit)
+      .sort((a, b) => a.row - b.row || a.col - b.col);
+    for (const ally of allies) if (ally.alive && ally.hears_ally_revival) aim("revival_ally", ally);
   }
 
   function payCost(action) {
@@ -66,6 +103,7 @@ function runScenario(scenario) {
       price = Math.max(payer.vitality - leaves, 0);
       emit("defy_death", payer.uid, Math.max(action.amount, 0) - price);
       payer.defy_death = false;
+      payer.defy_death_spent = true;
     }
     if (kind === "self_destruct" && payer.shield > 0 && !discards) {
       emit("shield_scrapped", payer.uid, payer.shield);

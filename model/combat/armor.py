@@ -96,7 +96,8 @@ NON_ARMOR_DEBUFFS = ("piercing_roar", "crippling_scream")
 def apply_armor_debuff(unit: Unit, debuff: str, amount: Int) -> Unit:
     """Crush and Repossess lower Armor, past 0 if need be; Piercing Roar and Crippling Scream leave it (500.2e)."""
     if debuff in ARMOR_SHREDDING_DEBUFFS:
-        return unit.evolve(armor=unit.armor - max_(amount, 0))
+        lowered = max_(amount, 0)  # a combat stat change a revival undoes (500.9c)
+        return unit.evolve(armor=unit.armor - lowered, armor_change=unit.armor_change - lowered)
     if debuff in NON_ARMOR_DEBUFFS:
         return unit
     known = ", ".join(ARMOR_SHREDDING_DEBUFFS + NON_ARMOR_DEBUFFS)

@@ -156,6 +156,7 @@ def pay_vitality_cost(
     log.emit("shield_scrapped", when=scrapped, unit=payer, amount=unit.shield)
     unit = unit.evolve(
         defy_death=ite(defied, False, unit.defy_death),
+        defy_death_spent=or_(unit.defy_death_spent, defied),  # re-armed by a revival (500.9e)
         shield=ite(scrapped, 0, unit.shield),
         max_vitality=compute_max_vitality_after(unit, price, kind),
     )

@@ -344,6 +344,7 @@ def spend_defences(recipient: Unit, m: Mitigation) -> Unit:
         insurance=recipient.insurance - m.insurance_spent,
         shield=recipient.shield - m.shield_drained,
         defy_death=ite(m.defied, False, recipient.defy_death),
+        defy_death_spent=or_(recipient.defy_death_spent, m.defied),  # re-armed by a revival (500.9e)
     )
 
 
@@ -364,10 +365,13 @@ def process_insurance_events(recipient: Unit, m: Mitigation, detail: str, log: E
 
 @combat.implements("500.1-8", "500.7g", "500.6h")
 def process_subrogation_payback(
-    board: Board, recipient: Unit, source: Unit | None, absorbed: Int, ruleset: Ruleset, log: EventLog
+    board: Board, recipient: Unit, source: Unit | None, absorbed: Int, ruleset: Ruleset, log: EventLog,
+    instance_kind: str = "hit",
 ) -> tuple[Board, Int]:
     """An enemy source loses, as a retaliation cost, exactly what the Subrogated points absorbed (500.1-8, 500.7g)."""
     if source is None or source.uid == recipient.uid or source.side == recipient.side:
+        return board, 0
+    if is_reflect_payback_refused(instance_kind, ruleset):
         return board, 0
     due = absorbed > 0
     if not is_symbolic(due) and not due:
@@ -376,6 +380,12 @@ def process_subrogation_payback(
         board, source.uid, absorbed, "retaliation", log, channel="subrogation", beneficiary=recipient.uid,
         ruleset=ruleset, when=due,
     )
+
+
+@combat.implements("500.1c", "500.7k")
+def is_reflect_payback_refused(kind: str, ruleset: Ruleset) -> bool:
+    """A boss Reflect starts no damage reactions at all, the Subrogated payback included (500.1c, 500.7k, INT-114)."""
+    return kind == "reflect" and ruleset.reflect_subrogation == "no_payback"
 
 
 @combat.implements("500.1-10", "500.1e")
@@ -404,9 +414,9 @@ def process_defy_death_event(recipient: Unit, m: Mitigation, log: EventLog) -> N
 
 @combat.implements("500.1-13", "500.1b", "500.1c", "500.1e", "500.5a", "500.7k")
 def process_vitality_damage(
-    board: Board, recipient: Unit, instance: DamageInstance, m: Mitigation, log: EventLog
+    board: Board, recipient: Unit, instance: DamageInstance, m: Mitigation, log: EventLog, ruleset: Ruleset = DEFAULT
 ) -> tuple[Board, Int]:
-    """Vitality is reduced: the damage-taken fanout, credit and Feast, then the loss listeners and death."""
+    """Vitality is reduced: the damage-taken fanout, credit and Feast, a boss's meters, then the loss listeners and death."""
 
     def announce(lost: Int) -> None:
         log.emit("damage_taken", when=and_(lost > 0, instance.kind != "reflect"), unit=recipient.uid,
@@ -415,15 +425,42 @@ def process_vitality_damage(
             credited = m.shield_absorbed + lost
             log.emit("credit", when=credited > 0, unit=instance.source, amount=credited, other=recipient.uid)
             log.emit("feast", when=lost > 0, unit=instance.source, amount=lost, other=recipient.uid)
+        process_boss_meters(recipient, instance, m, lost, ruleset, log)
 
     return lose_vitality(board, recipient.uid, m.remainder, instance.source, log, announce)
 
 
+@combat.implements("500.6g")
+def is_direct_damage(instance: DamageInstance, ruleset: Ruleset) -> bool:
+    """Direct damage: a hit, Tremor half or AoE share; Burn and Venom too under ``every_instance`` (500.6g, INT-401)."""
+    if instance.kind in ("hit", "tremor", "aoe"):
+        return True
+    return ruleset.stagger_lanes == "every_instance" and is_damage_over_time(instance.kind)
+
+
+@combat.implements("500.6g")
+def process_boss_meters(
+    recipient: Unit, instance: DamageInstance, m: Mitigation, lost: Int, ruleset: Ruleset, log: EventLog
+) -> None:
+    """Damage into a boss checks Phasebreak on Vitality lost; direct damage also advances Stagger (500.6g, INT-401)."""
+    log.emit("phasebreak_check", when=and_(recipient.is_boss, lost > 0), unit=recipient.uid, amount=lost,
+             other=instance.source)
+    dealt = m.shield_absorbed + lost
+    if is_direct_damage(instance, ruleset):
+        log.emit("stagger", when=and_(recipient.is_boss, dealt > 0), unit=recipient.uid, amount=dealt,
+                 other=instance.source)
+
+
 @combat.implements("500.7c", "500.7d", "500.1c")
-def is_damage_event(m: Mitigation) -> Bool:
-    """An entered instance that spent an Insurance point or had damage left after Shield (INT-008)."""
+def is_damage_event(m: Mitigation, lost: Int = 0, ruleset: Ruleset = DEFAULT) -> Bool:
+    """An entered instance that spent an Insurance point or reached Vitality (INT-008).
+
+    Under ``after_shield`` any damage left after Shield counts, even what a redirect moved
+    away or a defy-death rune kept off Vitality.
+    """
     spent = m.subrogated_spent + m.insurance_spent > 0
-    return and_(m.entered, or_(spent, m.after_shield > 0))
+    reached = m.after_shield > 0 if ruleset.damage_event_test == "after_shield" else lost > 0
+    return and_(m.entered, or_(spent, reached))
 
 
 # --------------------------------------------------------------------------------------
@@ -476,14 +513,15 @@ def process_damage_instance(
     board = board if spent is current else board.with_unit(spent)
     log.emit("ignore_charge_spent", when=m.ignored, unit=recipient.uid, other=instance.source)
     process_insurance_events(recipient, m, "subrogated", log)
-    board, paid = process_subrogation_payback(board, recipient, source, m.subrogated_absorbed, ruleset, log)
+    board, paid = process_subrogation_payback(board, recipient, source, m.subrogated_absorbed, ruleset, log,
+                                              instance.kind)
     process_insurance_events(recipient, m, "plain", log)
     process_shield_events(recipient, m, log)
     receiver_outcome = None
     if receiver is not None:
         board, receiver_outcome = process_ally_redirect(board, recipient, receiver, instance, m, ruleset, log)
     process_defy_death_event(recipient, m, log)
-    board, lost = process_vitality_damage(board, board.unit(recipient.uid), instance, m, log)
+    board, lost = process_vitality_damage(board, board.unit(recipient.uid), instance, m, log, ruleset)
 
     return board, DamageOutcome(
         target=recipient.uid,
@@ -498,7 +536,7 @@ def process_damage_instance(
         redirected=m.redirected,
         defied=m.defied,
         vitality_lost=lost,
-        damage_event=is_damage_event(m),
+        damage_event=is_damage_event(m, lost, ruleset),
         landed=lost > 0,
         died=and_(lost > 0, recipient.alive, recipient.vitality - lost <= 0),
         amount=amount,

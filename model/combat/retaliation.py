@@ -205,6 +205,12 @@ def has_reflect(recipient: Unit) -> Bool:
     return and_(recipient.is_boss, recipient.reflect)
 
 
+@combat.implements("500.7h", "500.7k")
+def is_reflected_lane(kind: str, ruleset: Ruleset) -> bool:
+    """Reflect answers hits, and Burn and Venom ticks unless the ruleset reads 'a hit' strictly (INT-112)."""
+    return ruleset.reflect_lanes == "hits_and_ticks" or kind not in ("burn", "venom")
+
+
 @combat.implements("500.7h", "500.7i", "500.7j", "500.7k", "500.7l")
 def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: EventLog, ruleset: Ruleset) -> Board:
     """A boss Reflect: real damage back at the attacker, below its Armor, with no reactions (500.7h-l).
@@ -219,6 +225,8 @@ def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: 
     attacker = instance.source
     if attacker is None or not is_hostile(board, boss, attacker):
         return board  # a hostile hit with an actor only (500.1c, INT-112)
+    if not is_reflected_lane(instance.kind, ruleset):
+        return board
     amount = compute_reflect_amount(outcome.vitality_lost)
     reflects = and_(has_reflect(boss), amount > 0)
     log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)

@@ -18,6 +18,11 @@ ReflectEntry = Literal["skip_armor_only", "below_armor"]
 LethalRedirectTest = Literal["would_kill", "raw_amount"]
 BloodlettingDefiedToZero = Literal["fails", "continues"]
 RiposteRollOnRefused = Literal["consumed", "kept"]
+DamageEventTest = Literal["reached_vitality", "after_shield"]
+ReflectSubrogation = Literal["no_payback", "payback"]
+ReflectLanes = Literal["hits_and_ticks", "hits_only"]
+StaggerLanes = Literal["direct_only", "every_instance"]
+EverlastingSlotOrder = Literal["death_cell_first", "reading_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,16 @@ class Ruleset:
     bloodletting_defied_to_zero: BloodlettingDefiedToZero = "fails"
     #: INT-106 (500.7b, 500.6e): whether Riposte's roll is used up against a refused attacker.
     riposte_roll_on_refused: RiposteRollOnRefused = "consumed"
+    #: INT-008 (500.7c, 500.7d): which instances are a damage event Thorns and Riposte answer.
+    damage_event_test: DamageEventTest = "reached_vitality"
+    #: INT-114 (500.1c, 500.7i, 500.7k): whether a boss pays the Subrogated payback of its own Reflect.
+    reflect_subrogation: ReflectSubrogation = "no_payback"
+    #: INT-112 (500.7h, 500.7k): whether a Reflect answers Burn and Venom ticks, or hits only.
+    reflect_lanes: ReflectLanes = "hits_and_ticks"
+    #: INT-401 (500.6g): which damage instances advance a boss's Stagger meter.
+    stagger_lanes: StaggerLanes = "direct_only"
+    #: INT-404 (500.9a): where an Everlasting revival looks for a free slot first.
+    everlasting_slot_order: EverlastingSlotOrder = "death_cell_first"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -61,6 +76,11 @@ class Ruleset:
             "lethal_redirect_test": ("would_kill", "raw_amount"),
             "bloodletting_defied_to_zero": ("fails", "continues"),
             "riposte_roll_on_refused": ("consumed", "kept"),
+            "damage_event_test": ("reached_vitality", "after_shield"),
+            "reflect_subrogation": ("no_payback", "payback"),
+            "reflect_lanes": ("hits_and_ticks", "hits_only"),
+            "stagger_lanes": ("direct_only", "every_instance"),
+            "everlasting_slot_order": ("death_cell_first", "reading_order"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

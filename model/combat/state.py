@@ -79,6 +79,20 @@ class Unit:
     deathrattle: Bool = False
     everlasting: Bool = False
     vessels: Int = 0
+    # What a revival rebuilds and re-arms (500.9c-g, INT-402). Each default means "nothing
+    # changed in this life", so a scenario that omits them means what it meant before.
+    armor_change: Int = 0  # net Armor change made in this life (Crush: negative); battle-start Armor = armor - armor_change
+    defy_death_spent: Bool = False  # the defy-death rune's once-per-life charge was spent in this life (500.9e)
+    everlasting_life_grant: Bool = False  # Everlasting held only by a grant that ends with this life (500.9g)
+    charge: Int = 0  # activation charge built so far (500.9d)
+    incarnation: Int = 0  # the target incarnation: one more on every revival (500.9f)
+    # Revival listeners (500.9h-k) and the Reliquary rune (500.9l).
+    hears_phylactery_revival: Bool = False  # a line on its own card naming a Phylactery revival (500.9i)
+    hears_everlasting_revival: Bool = False  # a line on its own card naming an Everlasting revival (500.9i)
+    hears_ally_revival: Bool = False  # a card listening for an ally reviving (500.9j)
+    revival_aims_killer: Bool = False  # its revival listener aims at the killer, not the revived unit (500.9k)
+    reliquary: Int = 0  # the Reliquary rune's Speed for its revived bearer (500.9l)
+    reliquary_speed: Int = 0  # Reliquary Speed standing until the unit's next activation (500.9l)
 
     # Bloodletting reduction rune (800.4l), read on the caster.
     bloodletting_reduction: Int = 0
@@ -124,7 +138,11 @@ _UNIT_FIELD_NAMES = frozenset(UNIT_FIELDS)
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """All units, each at a distinct ``(side, row, col)`` cell."""
+    """All units; the living ones each at a distinct ``(side, row, col)`` cell.
+
+    A dead unit keeps its last cell as a record but holds no slot (INT-403): another unit
+    may stand there, and an Everlasting revival may return it elsewhere (500.9a).
+    """
 
     units: tuple[Unit, ...]
 
@@ -132,9 +150,9 @@ class Board:
         uids = [u.uid for u in self.units]
         if len(set(uids)) != len(uids):
             raise ValueError(f"duplicate unit uid on the board: {sorted(uids)}")
-        cells = [u.position for u in self.units]
+        cells = [u.position for u in self.units if u.alive is not False]
         if len(set(cells)) != len(cells):
-            raise ValueError("two units share a board cell")
+            raise ValueError("two living units share a board cell")
 
     def unit(self, uid: str) -> Unit:
         for u in self.units:
@@ -150,6 +168,10 @@ class Board:
         board = object.__new__(Board)
         object.__setattr__(board, "units", tuple(unit if u.uid == unit.uid else u for u in self.units))
         return board
+
+    def with_unit_moved(self, unit: Unit) -> Board:
+        """The board with the unit of the same uid replaced, possibly in another cell (500.9a)."""
+        return Board(tuple(unit if u.uid == unit.uid else u for u in self.units))
 
     def in_reading_order(self, side: int) -> tuple[Unit, ...]:
         """One side's units, left to right across each row, then top to bottom (800.4b)."""

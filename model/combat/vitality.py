@@ -12,7 +12,11 @@ from collections.abc import Callable
 from ..arith import and_, is_symbolic, ite, not_
 from ..clauses import combat
 from ..events import EventLog
+from .revival import count_events, process_revival_channels, revive_from_vessel
 from .state import Board, Bool, Int, Unit
+
+#: An Everlasting unit revives this many milliseconds after its death (500.4d, 500.9a).
+EVERLASTING_DELAY_MS = 10_000
 
 #: The runes that lose their accumulated bonus when Vitality is lost (500.6c, 500.8d).
 VITALITY_LOSS_RUNES = ("adrenaline", "momentum", "bolster")
@@ -44,8 +48,8 @@ def is_killed_by_vitality(before: Unit, after: Unit) -> Bool:
 
 @combat.implements("500.4b")
 def clear_combat_state(unit: Unit) -> Unit:
-    """On death the combat state is cleared: no Vitality, Shield or running bonuses remain (500.4b, INT-010)."""
-    return unit.evolve(alive=False, vitality=0, shield=0, adrenaline=0, momentum=0, bolster=0)
+    """On death the combat state is cleared: no Vitality, Shield, running bonuses or charge remain (500.4b, INT-010)."""
+    return unit.evolve(alive=False, vitality=0, shield=0, adrenaline=0, momentum=0, bolster=0, charge=0)
 
 
 @combat.implements("500.4c")
@@ -56,17 +60,17 @@ def announce_macabre(board: Board, dead: Unit, dies: Bool, log: EventLog) -> Non
             log.emit("macabre", when=and_(dies, other.alive), unit=other.uid, other=dead.uid)
 
 
-@combat.implements("500.4d", "500.9b", "500.9c")
-def revive_from_vessel(unit: Unit, revives: Bool) -> Unit:
-    """A Phylactery unit spends a Vessel and returns at full Vitality in its own cell (500.4d, 500.9b-c)."""
-    return ite(revives, unit.evolve(alive=True, vitality=unit.max_vitality, vessels=unit.vessels - 1), unit)
-
-
-@combat.implements("500.4a", "500.4b", "500.4c", "500.4d", "500.6d", "500.8h", "500.8j")
+@combat.implements("500.4a", "500.4b", "500.4c", "500.4d", "500.4e", "500.6d", "500.8h", "500.8j", "500.9b", "500.9m")
 def process_death(board: Board, uid: str, dies: Bool, killer: str | None, log: EventLog) -> Board:
-    """Resolve a death when ``dies`` holds: announce it, Macabre, deathrattle, then revival (500.4)."""
+    """Resolve a death when ``dies`` holds: announce it, Macabre, deathrattle, then revival (500.4).
+
+    The death, everything it fires and an immediate Vessel revival with its listeners are one
+    Vessel Point batch, reported last by ``vessel_batch`` with the number of events it pooled
+    (500.4e, 500.9m, INT-408). An Everlasting revival is scheduled with the killer it will carry (500.9k).
+    """
     if is_known_false(dies):
         return board  # concretely no death: every event below is off and the unit is unchanged
+    start = len(log.entries)
     unit = board.unit(uid)
     log.emit("death", when=dies, unit=uid, other=killer)
     dead = ite(dies, clear_combat_state(unit), unit)
@@ -74,8 +78,12 @@ def process_death(board: Board, uid: str, dies: Bool, killer: str | None, log: E
     log.emit("deathrattle", when=and_(dies, unit.deathrattle), unit=uid)
     uses_vessel = and_(dies, unit.vessels > 0)
     log.emit("vessel_revival", when=uses_vessel, unit=uid)
-    log.emit("everlasting_scheduled", when=and_(dies, not_(uses_vessel), unit.everlasting), unit=uid)
-    return board.with_unit(revive_from_vessel(dead, uses_vessel))
+    board = board.with_unit(revive_from_vessel(dead, uses_vessel))
+    process_revival_channels(board, uid, "phylactery", killer, uses_vessel, log)
+    log.emit("everlasting_scheduled", when=and_(dies, not_(uses_vessel), unit.everlasting), unit=uid, other=killer,
+             amount=EVERLASTING_DELAY_MS)
+    log.emit("vessel_batch", when=dies, unit=uid, amount=count_events(log, start), detail="death")
+    return board
 
 
 @combat.implements("500.1-13", "500.8b")

@@ -241,13 +241,15 @@ EVERY_DEBIT = Mutant("every_cost_debits", "referee.model.combat.costs:compute_ma
 
 @theorem("combat:500.8a", "combat:500.6a", "combat:800.4f", mutants=[SHIELD_FIRST, IGNORE_CHARGE, INSURANCE])
 def cost_never_spends_shield_insurance_ignore_charges_or_armor(v: Vars) -> Obligation:
-    """A Vitality cost of any kind leaves Insurance, Subrogated Insurance, ignore charges, Armor and the cap unchanged, and Shield unchanged unless the payer dies."""
+    """A Vitality cost of any kind leaves Insurance, Subrogated Insurance, ignore charges and the cap unchanged, Armor unchanged unless a Vessel revival rebuilds it, and Shield unchanged unless the payer dies."""
     assume, claim = [], []
     for kind in costs.COST_KINDS:
         before, after, log, _ = run_cost(v, kind)
         p0, p1 = before.unit("p"), after.unit("p")
         assume.append(well_formed_board(before))
-        claim += [getattr(p0, f) == getattr(p1, f) for f in UNTOUCHED]
+        claim += [getattr(p0, f) == getattr(p1, f) for f in UNTOUCHED if f != "armor"]
+        revived = emitted(log, "vessel_revival", "p")
+        claim.append(p1.armor == ite(revived, p0.armor - p0.armor_change, p0.armor))  # 500.9c
         claim.append(or_(p0.shield == p1.shield, emitted(log, "death", "p")))
     return Obligation(assume=all_of(*assume), claim=and_(*claim))
 
@@ -302,14 +304,15 @@ def self_destruct_always_kills(v: Vars) -> Obligation:
 
 @theorem("combat:500.8h", mutants=[SELF_DESTRUCT_DEFIED])
 def self_destruct_keeps_everlasting_and_the_defy_death_charge(v: Vars) -> Obligation:
-    """A self-destruct schedules an Everlasting revival when there is no Vessel, and never spends a defy-death charge."""
+    """A self-destruct schedules an Everlasting revival when there is no Vessel, and never spends a defy-death charge (a Vessel revival may only re-arm one spent earlier)."""
     before = cost_board(v)
     log = EventLog()
     after, _ = costs.process_self_destruct(before, "p", log)
     p = before.unit("p")
     can_pay = and_(p.alive, not_(p.entrapped), not_(p.discards_combat))
     schedules = emitted(log, "everlasting_scheduled", "p") == and_(p.everlasting, p.vessels <= 0)
-    keeps = after.unit("p").defy_death == p.defy_death
+    rearmed = or_(p.defy_death, p.defy_death_spent)  # 500.9e
+    keeps = after.unit("p").defy_death == ite(p.vessels > 0, rearmed, p.defy_death)
     return Obligation(assume=all_of(well_formed_board(before), can_pay), claim=and_(schedules, keeps))
 
 

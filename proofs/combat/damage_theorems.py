@@ -356,13 +356,15 @@ def _discard_reported_for_the_dead(recipient: Unit, amount: Any) -> Any:
     return and_(amount > 0, recipient.discards_combat)
 
 
-def _credit_counts_insurance(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog):
+def _credit_counts_insurance(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog,
+                             ruleset: Any = None):
     """The source is credited with what Insurance absorbed too."""
     return _vitality_damage_crediting(board, recipient, instance, m, log,
                                       lambda lost: m.subrogated_absorbed + m.insurance_absorbed + m.shield_absorbed + lost)
 
 
-def _credit_counts_shield_drained(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog):
+def _credit_counts_shield_drained(board: Board, recipient: Unit, instance: DamageInstance, m: Any, log: EventLog,
+                                  ruleset: Any = None):
     """The source is credited with the Shield points drained, not the damage Shield absorbed."""
     return _vitality_damage_crediting(board, recipient, instance, m, log, lambda lost: m.shield_drained + lost)
 
@@ -381,12 +383,13 @@ def _vitality_damage_crediting(board, recipient, instance, m, log, credit):
     return lose_vitality(board, recipient.uid, m.remainder, instance.source, log, announce)
 
 
-def _payback_per_point(board, recipient, source, absorbed, ruleset, log):
+def _payback_per_point(board, recipient, source, absorbed, ruleset, log, instance_kind="hit"):
     """The source pays 25 per Subrogated point spent, not what the points absorbed."""
-    return _original["process_subrogation_payback"](board, recipient, source, 25 * ceildiv(absorbed, 25), ruleset, log)
+    return _original["process_subrogation_payback"](board, recipient, source, 25 * ceildiv(absorbed, 25), ruleset, log,
+                                                    instance_kind)
 
 
-def _payback_as_bloodletting(board, recipient, source, absorbed, ruleset, log):
+def _payback_as_bloodletting(board, recipient, source, absorbed, ruleset, log, instance_kind="hit"):
     """The payback is charged as a plain cost: a Dormant source is not refused (500.6e)."""
     from referee.model.combat.costs import pay_vitality_cost
 

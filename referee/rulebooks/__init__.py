@@ -70,6 +70,25 @@ def default_kinds() -> tuple[str, ...]:
     return tuple(default().kinds)
 
 
+def all_features() -> dict[str, str]:
+    """Every feature of every rulebook: its name and the rulebook it belongs to."""
+    return {name: r.name for r in RULEBOOKS.values() for name in r.features}
+
+
+def resolve_features(features: list[str] | None = None, without: list[str] | None = None) -> frozenset[str] | None:
+    """The features a run may draw: ``features`` (all when None) less ``without``; None when neither is given.
+
+    An unknown name is a ValueError listing the known ones.
+    """
+    known = all_features()
+    for name in [*(features or []), *(without or [])]:
+        if name not in known:
+            raise ValueError(f"unknown feature {name!r} (known: {', '.join(sorted(known))})")
+    if features is None and not without:
+        return None
+    return frozenset(features if features is not None else known) - frozenset(without or ())
+
+
 def rules_from_options(pairs: dict[str, Any]) -> dict[str, Any]:
     """``name=value`` readings split by the rulebook that owns each name; every rulebook's rules object."""
     owners = {option: r.name for r in RULEBOOKS.values() for option in r.rule_options()}

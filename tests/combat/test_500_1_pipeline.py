@@ -369,6 +369,7 @@ def test_500_1_13_vitality_reaching_zero_kills():
     assert a.vitality == 0 and not a.alive and out.died and out.vitality_lost == 30
     assert names(log) == [
         "damage_taken", "credit", "feast", "vitality_lost", "threshold_reevaluated", "death", "macabre", "macabre",
+        "vessel_batch",
     ]
     assert events(log, "death") == [("a", 0, "enemy", None)]
 

@@ -252,7 +252,7 @@ def test_500_8h_nothing_talks_a_self_destruct_out_of_dying():
 @covers("combat:500.8h", "combat:500.4d")
 def test_500_8h_everlasting_still_revives_a_self_destructed_unit_on_schedule():
     after, log = costs.resolve_self_destruct(place(Unit("p", vitality=60, everlasting=True), ENEMY), "p")
-    assert names(log)[-2:] == ["macabre", "everlasting_scheduled"]
+    assert names(log)[-3:] == ["macabre", "everlasting_scheduled", "vessel_batch"]
     assert not after.unit("p").alive
 
 

@@ -117,6 +117,8 @@ def board_from_json(path: str, data: Any, *, complete: bool = False, only: tuple
         if unit.uid in seen:
             raise ProtocolError(f"{path}[{i}].uid", f"duplicate uid {unit.uid!r} (also at [{seen[unit.uid]}])")
         seen[unit.uid] = i
+        if not unit.alive:
+            continue  # a dead unit holds no slot (500.9a, INT-403)
         if unit.position in cells:
             raise ProtocolError(f"{path}[{i}]", f"cell {list(unit.position)} already holds {path}[{cells[unit.position]}]")
         cells[unit.position] = i

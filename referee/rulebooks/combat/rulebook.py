@@ -13,6 +13,7 @@ from ...rulebook import ActionKind, Divergence, Vector
 from ...trail import Step
 from ...wire import Observation, Scenario
 from . import codec, compare, generate, run, schema, shrink, vectors
+from .features import FEATURES, features_used
 from .kinds import KINDS
 
 
@@ -24,6 +25,7 @@ class CombatRulebook:
     kinds: dict[str, ActionKind] = KINDS
     state_fields = compare.STATE_FIELDS
     state_key = "board"
+    features = FEATURES
     default_rules = DEFAULT
     vectors_method = vectors.METHOD
 
@@ -70,8 +72,12 @@ class CombatRulebook:
     def is_shrink_valid(self, scenario: dict[str, Any]) -> bool:
         return shrink.is_shrink_valid(scenario)
 
-    def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any) -> dict[str, Any]:
-        return generate.draw_scenario(draw, kinds, max_actions, rules)
+    def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any,
+                      features: frozenset[str] | None = None, swarm: bool = False) -> dict[str, Any]:
+        return generate.draw_scenario(draw, kinds, max_actions, rules, features=features, swarm=swarm)
+
+    def features_used(self, scenario: dict[str, Any]) -> set[str]:
+        return features_used(scenario)
 
     def scenario_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return schema.scenario_schema()

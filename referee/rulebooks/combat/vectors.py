@@ -201,6 +201,9 @@ class Coverage:
     covered: dict[str, str] = field(default_factory=dict)  # branch (key + polarity) -> vector path
     unreachable: set[str] = field(default_factory=set)
     unknown: set[str] = field(default_factory=set)
+    #: Branches only inputs outside the protocol's domain take (a negative Shield, a multiplier of 0):
+    #: guards of the model that no valid scenario reaches, so no vector is exported for them.
+    outside_domain: set[str] = field(default_factory=set)
     sites: dict[str, Site] = field(default_factory=dict)
     failed_templates: list[str] = field(default_factory=list)
 
@@ -218,9 +221,11 @@ class Coverage:
             "covered": dict(sorted(covered.items())),
             "unreachable": sorted(self.unreachable),
             "unknown": sorted(self.unknown),
+            "outside_domain": sorted(self.outside_domain),
             "templates_not_run": self.failed_templates,
             "note": "unreachable: Z3 proved no scenario of any template takes the branch, within the bounds "
-                    "of referee.rulebooks.combat.vectors.BOUNDS widened by RELAXED",
+                    "of referee.rulebooks.combat.vectors.BOUNDS widened by RELAXED; outside_domain: only the "
+                    "RELAXED inputs (outside what the protocol defines and check sends) take it, so no vector",
         }
 
 
@@ -289,10 +294,12 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
                     solver.push()
                     solver.add(goal)
                     result = solver.check()
-                    if result == z3.sat:
+                    if result == z3.sat and relaxed:
+                        # only inputs outside the protocol's domain take it: no vector (check never sends them)
+                        answer = "outside"
+                    elif result == z3.sat:
                         model, answer = solver.model(), "sat"
-                        if not relaxed:
-                            models.append(model)
+                        models.append(model)
                     else:
                         answer = "unsat" if result == z3.unsat else "unknown"
                     solver.pop()
@@ -307,6 +314,8 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
                     vectors.append(vector)
                     coverage.covered[branch] = ""
                     found += 1
+                elif answer == "outside":
+                    coverage.outside_domain.add(branch)
                 elif answer == "unsat":
                     coverage.unreachable.add(branch)
                 else:
@@ -315,6 +324,8 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
     coverage.unreachable -= set(coverage.covered)
     coverage.unknown -= set(coverage.covered)
     coverage.unreachable -= coverage.unknown
+    coverage.outside_domain -= set(coverage.covered)
+    coverage.unknown -= coverage.outside_domain
     if only is None:
         vectors += boundary_vectors()
     return vectors, coverage

@@ -27,6 +27,7 @@ class PlayRulebook:
     kinds: dict[str, ActionKind] = KINDS
     state_fields = compare.STATE_FIELDS
     state_key = "state"
+    features: dict[str, Any] = {}
     default_rules = DEFAULT
     vectors_method = vectors.METHOD
 
@@ -73,8 +74,12 @@ class PlayRulebook:
     def is_shrink_valid(self, scenario: dict[str, Any]) -> bool:
         return shrink.is_shrink_valid(scenario)
 
-    def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any) -> dict[str, Any]:
+    def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any,
+                      features: frozenset[str] | None = None, swarm: bool = False) -> dict[str, Any]:
         return generate.draw_scenario(draw, kinds, max_actions, rules)
+
+    def features_used(self, scenario: dict[str, Any]) -> set[str]:
+        return set()
 
     def scenario_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
         scenario = {

@@ -1,0 +1,80 @@
+"""Coverage you can read: how many scenarios of a run exercised each feature, event and clause.
+
+``referee check --stats`` counts, over the scenarios the generator drew, the features each
+used (its rulebook's ``features_used``), the event names the model emitted and the clauses
+the model applied (from its clause trail), and flags whatever stayed under a threshold: an
+event name under 1% of the scenarios, a modeled clause under 0.5%.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.model.clauses import IMPLEMENTATIONS, load_all_model_modules
+
+from . import rulebooks
+from .protocol import rulebook_of
+from .trail import clauses_applied
+
+#: Below these shares of the scenarios, an event name or a clause is reported as rarely exercised.
+EVENT_THRESHOLD = 0.01
+CLAUSE_THRESHOLD = 0.005
+
+
+@dataclass
+class Stats:
+    """Counts of scenarios per feature, per event name and per clause."""
+
+    scenarios: int = 0
+    features: Counter = field(default_factory=Counter)
+    events: Counter = field(default_factory=Counter)
+    clauses: Counter = field(default_factory=Counter)
+    rulebooks: set[str] = field(default_factory=set)
+
+    def observe(self, scenario: dict[str, Any]) -> None:
+        """Count one scenario: run it through the model with its trail (only when stats are asked for)."""
+        book = rulebooks.get(rulebook_of(scenario))
+        _, events, steps = book.observe(scenario)
+        self.scenarios += 1
+        self.rulebooks.add(book.name)
+        self.features.update(book.features_used(scenario))
+        self.events.update({e.name for e in events})
+        self.clauses.update(clauses_applied(steps))
+
+    def _share(self, count: int) -> float:
+        return count / self.scenarios if self.scenarios else 0.0
+
+    def expected_clauses(self) -> list[str]:
+        """The modeled clauses of the rulebooks drawn from (those a run could exercise)."""
+        load_all_model_modules()
+        return sorted(str(c) for c in IMPLEMENTATIONS if c.rulebook in self.rulebooks)
+
+    def rare(self) -> dict[str, list[str]]:
+        """Event names seen in under 1% of the scenarios and modeled clauses under 0.5% (never seen included)."""
+        events = sorted(n for n, c in self.events.items() if self._share(c) < EVENT_THRESHOLD)
+        clauses = [c for c in self.expected_clauses() if self._share(self.clauses.get(c, 0)) < CLAUSE_THRESHOLD]
+        return {"events": events, "clauses": clauses}
+
+    def to_json(self) -> dict[str, Any]:
+        def table(counter: Counter) -> dict[str, Any]:
+            return {k: {"scenarios": v, "share": round(self._share(v), 4)} for k, v in sorted(counter.items())}
+
+        return {"scenarios": self.scenarios, "features": table(self.features), "events": table(self.events),
+                "clauses": table(self.clauses), "rare": self.rare(),
+                "thresholds": {"events": EVENT_THRESHOLD, "clauses": CLAUSE_THRESHOLD}}
+
+    def text(self) -> list[str]:
+        lines = [f"  coverage over {self.scenarios} scenarios (--stats):"]
+        for title, counter in (("features", self.features), ("events", self.events)):
+            shown = ", ".join(f"{k} {self._share(v):.1%}" for k, v in sorted(counter.items(), key=lambda kv: -kv[1]))
+            lines.append(f"    {title}: {shown or 'none'}")
+        seen = sum(1 for c in self.expected_clauses() if self.clauses.get(c))
+        lines.append(f"    clauses: {seen} of {len(self.expected_clauses())} modeled clauses exercised")
+        rare = self.rare()
+        if rare["events"]:
+            lines.append(f"    warning: events in under {EVENT_THRESHOLD:.0%} of scenarios: {', '.join(rare['events'])}")
+        if rare["clauses"]:
+            lines.append(f"    warning: clauses in under {CLAUSE_THRESHOLD:.1%} of scenarios: {', '.join(rare['clauses'])}")
+        return lines
