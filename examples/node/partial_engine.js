@@ -26,7 +26,10 @@ const UNIT_DEFAULTS = {
   shield_multiplier: 1, prismbroken: false, rune_tick_reduction: 0, forge_tick_reduction: 0,
   thorns: 0, riposte: 0, retort: 0, reflect: false, adrenaline: 0, momentum: 0, bolster: 0,
   redirect_to: null, redirect_cap: 0, intercept_by: null, deathrattle: false, everlasting: false,
-  vessels: 0, bloodletting_reduction: 0, burn: 0, venom: 0, maim: 0, untargetable: false,
+  vessels: 0, armor_change: 0, defy_death_spent: false, everlasting_life_grant: false, charge: 0,
+  incarnation: 0, hears_phylactery_revival: false, hears_everlasting_revival: false,
+  hears_ally_revival: false, revival_aims_killer: false, reliquary: 0, reliquary_speed: 0,
+  bloodletting_reduction: 0, burn: 0, venom: 0, maim: 0, untargetable: false,
 };
 
 // What this engine does not implement: a unit field off its default, or a damage lane.
@@ -134,7 +137,9 @@ function runScenario(scenario) {
   const flag = (u, f) => u[f] === true;
   const alive = (u) => u.alive !== false;
 
+  // 500.4: the death, what it fires, and the one Vessel Point batch closing it (500.4e).
   function die(unit, killer) {
+    const first = events.length;
     emit("death", unit.uid, 0, killer);
     unit.alive = false;
     unit.vitality = 0;
@@ -142,6 +147,7 @@ function runScenario(scenario) {
     for (const rune of RESET_RUNES) unit[rune] = 0;
     for (const other of board) if (other !== unit && alive(other)) emit("macabre", other.uid, 0, unit.uid);
     if (flag(unit, "deathrattle")) emit("deathrattle", unit.uid);
+    emit("vessel_batch", unit.uid, events.length - first, null, "death");
   }
 
   // Vitality leaves a unit (by damage or cost): listeners, then death at 0 (500.6c, 500.8d, 500.4).
@@ -170,6 +176,7 @@ function runScenario(scenario) {
       const cut = Math.max(vitality - ruleset.defy_death_leaves, 0);
       emit("defy_death", source.uid, absorbed - cut);
       source.defy_death = false;
+      source.defy_death_spent = true;
       price = cut;
     }
     if (price <= 0) return;
@@ -267,6 +274,7 @@ function runScenario(scenario) {
       if (cut < 0n) cut = 0n;
       emit("defy_death", target.uid, d - cut);
       target.defy_death = false;
+      target.defy_death_spent = true;
       d = cut;
     }
     // 500.1-13
