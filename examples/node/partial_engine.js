@@ -144,6 +144,7 @@ function runScenario(scenario) {
     unit.alive = false;
     unit.vitality = 0;
     unit.shield = 0;
+    unit.charge = 0; // the activation being charged is lost with the life (500.9d)
     for (const rune of RESET_RUNES) unit[rune] = 0;
     for (const other of board) if (other !== unit && alive(other)) emit("macabre", other.uid, 0, unit.uid);
     if (flag(unit, "deathrattle")) emit("deathrattle", unit.uid);
