@@ -41,6 +41,7 @@ UNIT_FIELDS = {
     "thorns": 0, "riposte": 0, "retort": 0, "reflect": False,
     "adrenaline": 0, "momentum": 0, "bolster": 0,
     "redirect_to": None, "redirect_cap": 0, "intercept_by": None,
+    "maim": 0, "forge_core_recovery": 0, "exalt": 0,
     "deathrattle": False, "everlasting": False, "vessels": 0,
     "armor_change": 0, "defy_death_spent": False, "everlasting_life_grant": False, "charge": 0, "incarnation": 0,
     "hears_phylactery_revival": False, "hears_everlasting_revival": False, "hears_ally_revival": False,

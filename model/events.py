@@ -37,8 +37,13 @@ EVENT_NAMES: dict[str, str] = {
     "redirect": "part of the remaining damage moved to the redirector (other: receiver; amount moved)",
     "defy_death": "a defy-death rune reduced a lethal remainder (amount prevented)",
     "damage_taken": "the on-damage-taken fanout: Vitality lost to a damage instance (other: source)",
-    "credit": "damage credited to its source (unit: source; other: recipient)",
-    "feast": "the Vitality portion of damage feeding the source's Feast",
+    "credit": "damage credited to its source, or to each applier its share of a shared tick (unit: source; other: recipient)",
+    "feast": "the Vitality portion of damage feeding the source's Feast, or each applier's share of it (unit: source; other: recipient)",
+    # Recovery (500.3)
+    "healed": "Vitality restored by recovery (amount restored; detail: heal | repair)",
+    "shield_gained": "Shield gained by recovery (amount gained; detail: shield)",
+    "maim_consumed": "Maim points consumed by a recovery they reduced (amount: points; detail: the lane)",
+    "recovery_refused": "recovery refused outright (amount requested; detail: dead | tool_or_hub | entrapped | dormant | not_a_tool)",
     # Vitality loss listeners (500.6c, 500.8d)
     "vitality_lost": "Vitality left the unit, by damage or by cost",
     "rune_reset": "a Vitality-loss rune lost its accumulated bonus (detail: adrenaline | momentum | bolster)",

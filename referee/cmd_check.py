@@ -33,14 +33,26 @@ def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
 
     from .junit import xml_text
 
-    failures = sum(1 for r in reports if not r.ok)
+    cases = [(r, g) for r in reports for g in (r.groups or [None])]
+    failures = sum(1 for r, g in cases if (g is None and not r.ok) or (g is not None and g.known is None))
     seconds = sum(r.seconds for r in reports)
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
-        f"<testsuites><testsuite name={quoteattr(suite)} tests=\"{len(reports)}\" failures=\"{failures}\" "
+        f"<testsuites><testsuite name={quoteattr(suite)} tests=\"{len(cases)}\" failures=\"{failures}\" "
         f'time="{seconds:.3f}">',
     ]
-    for r in reports:
+    for r, group in cases:
+        if group is not None:  # --keep-going: one test case per distinct divergence
+            name = quoteattr(xml_text(f"{r.engine} [{group.key}]", 1000))
+            lines.append(f'<testcase classname="referee.check" name={name} time="0">')
+            if group.known is not None:
+                lines.append(f"<skipped message={quoteattr(xml_text('known: ' + group.known.reason, 1000))}/>")
+            else:
+                detail = group.divergences[0].describe() if group.divergences else group.key
+                body = f"{detail}\nscenario: {json.dumps(group.scenario)}\nreplay: {group.replay}"
+                lines.append(f"<failure message={quoteattr(xml_text(detail, 1000))}>{escape(xml_text(body))}</failure>")
+            lines.append("</testcase>")
+            continue
         name = quoteattr(xml_text(f"{r.engine} [{', '.join(r.kinds)}]", 1000))
         lines.append(f'<testcase classname="referee.check" name={name} time="{r.seconds:.3f}">')
         if not r.ok:
@@ -67,6 +79,14 @@ def register(app: typer.Typer) -> None:
         ),
         swarm: bool = typer.Option(False, "--swarm", help="swarm testing: each scenario draws a random subset of the features"),
         stats: bool = typer.Option(False, "--stats", help="count per feature, event and clause the scenarios exercising it"),
+        keep_going: bool = typer.Option(
+            False, "--keep-going", help="go on after a divergence: report every distinct one, each shrunk"
+        ),
+        max_divergences: int = typer.Option(20, "--max-divergences", help="with --keep-going: stop after this many"),
+        known: Optional[str] = typer.Option(
+            None, "--known", help="known divergences (TOML [[known]]; default: referee-known.toml, or the config's known)"
+        ),
+        strict_known: bool = typer.Option(False, "--strict-known", help="a known divergence that matched nothing fails"),
         compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
         fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
         events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
@@ -107,6 +127,12 @@ def register(app: typer.Typer) -> None:
         batch = 32 if batch is None else batch
         seed = config.get("seed", seed)
         ruleset = config.ruleset_pairs(ruleset)
+        try:
+            known_entries = _known_entries(known, config)
+        except ValueError as error:
+            typer.echo(f"referee check: {error}", err=True)
+            raise typer.Exit(2)
+        keep_going = keep_going or bool(config.get("keep_going")) or bool(known_entries)
 
         if backend != "hypothesis" and not python:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
@@ -142,6 +168,10 @@ def register(app: typer.Typer) -> None:
             features=chosen_features,
             swarm=swarm,
             stats=stats,
+            keep_going=keep_going,
+            max_divergences=max_divergences,
+            known=known_entries,
+            strict_known=strict_known,
             progress=progress.update if progress else None,
         )
         try:
@@ -166,6 +196,19 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(report.text())
         raise typer.Exit(exit_code(report))
+
+
+def _known_entries(path: str | None, config) -> list:
+    """The known divergences: ``--known FILE``, else ``referee-known.toml`` here, else the config's ``known``."""
+    from .groups import load_known, parse_known
+
+    if path is not None:
+        return load_known(Path(path))
+    if Path("referee-known.toml").is_file():
+        return load_known(Path("referee-known.toml"))
+    if config.get("known") is not None:
+        return parse_known(config.get("known"), f"{config.source}")
+    return []
 
 
 class _nothing:
@@ -223,6 +266,8 @@ def exit_code(report) -> int:
         return EXIT_PASS
     if report.status == "interrupted":
         return EXIT_INTERRUPTED
+    if report.status == "stale-known":
+        return EXIT_DIVERGENCE
     if report.status in ("fault", "nondeterministic"):
         return EXIT_ENGINE_FAULT
     if report.status == "model-error":

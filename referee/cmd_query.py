@@ -24,50 +24,102 @@ def compact_scenario(scenario: dict) -> dict:
     return {**scenario, "ruleset": ruleset, "board": board}
 
 
+def parse_fixed_ruleset(options: list[str] | None) -> dict[str, object]:
+    """``--ruleset name=value`` pairs (the form of ``referee check --ruleset``) to the fixed options."""
+    fixed: dict[str, object] = {}
+    for item in options or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--ruleset {item!r}: expected name=value")
+        fixed[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return fixed
+
+
+def print_answer(console: Console, answer) -> None:
+    from rich.markup import escape
+
+    console.print(f"[bold]{answer.status}[/]: {escape(answer.condition)}", highlight=False)
+    if answer.status == "impossible" or answer.status == "unknown":
+        console.print(f"space: {answer.space}", highlight=False, markup=False)
+    if answer.detail:
+        console.print(answer.detail, highlight=False, markup=False)
+    if answer.objective:
+        console.print(f"objective: {answer.objective['summary']}", highlight=False, markup=False)
+    if answer.scenario is not None:
+        console.print(f"cell: {answer.cell}", highlight=False, markup=False)
+        for name, scenario in (answer.scenarios or {"main": answer.scenario}).items():
+            console.print(f"scenario{'' if name == 'main' else ' ' + name} (fields at their defaults left out; "
+                          "--json prints it whole):")
+            print(json.dumps(compact_scenario(scenario), indent=2))
+        console.print("the model's events:")
+        for event in answer.observation["events"]:
+            parts = [event["name"]] + [f"{k}={event[k]}" for k in ("unit", "amount", "other", "detail") if event[k] not in (None, 0)]
+            console.print("  " + " ".join(str(p) for p in parts), highlight=False)
+    if answer.engine:
+        verdict = "agrees with the model" if answer.engine["agrees"] else "DISAGREES with the model"
+        console.print(f"engine {answer.engine['engine']}: {verdict}", highlight=False)
+        for line in answer.engine["divergences"][:20]:
+            console.print(f"  {line}", highlight=False, markup=False)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("query")
     def query(
         condition: str = typer.Argument(
-            ...,
-            help='a condition over target, after, source, source_after, amount, outcome and event("name"), '
-            'e.g. "target.shield > 0 and outcome.died"',
+            ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',
         ),
-        kind: str = typer.Option("hit", "--kind", help="the damage kind: hit, burn, venom, tremor, aoe, reflect, overtime"),
-        action: str = typer.Option("damage", "--action", help="damage (500.1 alone) or hit (with retaliation)"),
-        ruleset_json: Optional[str] = typer.Option(None, "--ruleset", help='ruleset options as JSON, e.g. \'{"negative_armor": "reciprocal"}\''),
-        rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per attempt"),
+        action: Optional[list[str]] = typer.Option(
+            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, "
+            "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest') [default: hit]"),
+        kind: str = typer.Option("hit", "--kind", help="the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"),
+        units: int = typer.Option(4, "--units", help="the largest board searched (2-4: target, source, receiver, interceptor)"),
+        source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
+        ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="fix a ruleset option name=value (repeatable); the others range over every reading"),
+        split: bool = typer.Option(False, "--compare-split", help="with two equal damage/hit actions: also run `single`, one action from the same board"),
+        minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
+        maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
+        engine: Optional[str] = typer.Option(None, "--engine", help="replay the witness through this engine command too (split with shlex, no shell)"),
+        python: Optional[str] = typer.Option(None, "--python", help="replay the witness through this in-process engine, package.module:function"),
+        timeout: float = typer.Option(5.0, "--timeout", help="engine timeout per scenario, seconds"),
+        rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per question"),
+        budget: float = typer.Option(300.0, "--budget", help="wall-clock budget for the whole query, seconds (then: unknown)"),
         as_json: bool = typer.Option(False, "--json", help="print the answer as one JSON object"),
     ) -> None:
-        """Find a legal one-instance scenario where CONDITION holds, or answer impossible / unknown.
+        """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
 
         Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
         """
-        from referee.model.combat.ruleset import DEFAULT, Ruleset
         from referee.query import QueryError, run_query
 
         console = Console()
         err = Console(stderr=True)
         try:
-            ruleset = DEFAULT if ruleset_json is None else Ruleset.from_json(json.loads(ruleset_json))
-            answer = run_query(condition, kind=kind, action=action, ruleset=ruleset, rlimit=rlimit)
-        except json.JSONDecodeError as error:
-            err.print(f"[bold red]error:[/] --ruleset is not JSON: {error}", highlight=False)
-            raise typer.Exit(2)
+            if minimize is not None and maximize is not None:
+                raise QueryError("give at most one of --minimize and --maximize")
+            answer = run_query(
+                condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
+                ruleset=parse_fixed_ruleset(ruleset), split=split,
+                relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
+                minimize=minimize, maximize=maximize,
+            )
+            if (engine or python) and answer.scenario is not None:
+                from referee.engines import make_engine
+                from referee.query.replay import replay_on_engine
+
+                with make_engine(python, engine, timeout, 1) as chosen:
+                    answer.engine = replay_on_engine(answer, chosen)
         except (QueryError, ValueError) as error:
-            err.print(f"[bold red]error:[/] {error}", highlight=False)
+            if as_json:
+                print(json.dumps({"status": "error", "condition": condition, "detail": str(error)}))
+            from rich.markup import escape
+
+            err.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
             raise typer.Exit(2)
         if as_json:
-            print(json.dumps({"status": answer.status, "condition": answer.condition, "scenario": answer.scenario,
-                              "observation": answer.observation, "detail": answer.detail}, indent=2))
+            print(json.dumps(answer.to_json(), indent=2))
         else:
-            console.print(f"[bold]{answer.status}[/]: {answer.condition}", highlight=False)
-            if answer.detail:
-                console.print(answer.detail, highlight=False)
-            if answer.scenario is not None:
-                console.print("scenario (fields at their defaults left out; --json prints it whole):")
-                print(json.dumps(compact_scenario(answer.scenario), indent=2))
-                console.print("the model's events:")
-                for event in answer.observation["events"]:
-                    parts = [event["name"]] + [f"{k}={event[k]}" for k in ("unit", "amount", "other", "detail") if event[k] not in (None, 0)]
-                    console.print("  " + " ".join(str(p) for p in parts), highlight=False)
-        raise typer.Exit(EXIT[answer.status])
+            print_answer(console, answer)
+        code = EXIT[answer.status]
+        if code == 0 and answer.engine and not answer.engine["agrees"]:
+            code = 5
+        raise typer.Exit(code)

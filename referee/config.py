@@ -37,6 +37,8 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "compare": str,
     "events": str,
     "seed": int,
+    "known": list,
+    "keep_going": bool,
 }
 
 
@@ -91,10 +93,10 @@ def _check(path: Path, where: str, values: dict[str, Any]) -> None:
         if key not in KEYS:
             raise ConfigError(f"{path}: {where}{key}: unknown setting (known: {', '.join(KEYS)})")
         wanted = KEYS[key]
-        if not isinstance(value, wanted) or isinstance(value, bool):
+        if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
             names = " or ".join(t.__name__ for t in (wanted if isinstance(wanted, tuple) else (wanted,)))
             raise ConfigError(f"{path}: {where}{key}: expected {names}, got {type(value).__name__}")
-        if isinstance(value, list) and not all(isinstance(item, str) for item in value):
+        if key != "known" and isinstance(value, list) and not all(isinstance(item, str) for item in value):
             raise ConfigError(f"{path}: {where}{key}: expected a list of strings")
 
 

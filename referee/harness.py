@@ -23,7 +23,7 @@ import random
 import shlex
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,14 @@ class CheckOptions:
     stats: bool = False
     #: Called after every batch with (scenarios checked, scenarios asked for, failures seen so far).
     progress: Any = None
+    #: Go on after a divergence: every distinct divergence (by group key), one shrunk representative each.
+    keep_going: bool = False
+    #: With ``keep_going``: stop once this many distinct divergences were found.
+    max_divergences: int = 20
+    #: Known divergences (``referee-known.toml``): matching groups are reported, not failed.
+    known: list[Any] = field(default_factory=list)
+    #: A known entry that matched nothing fails the run.
+    strict_known: bool = False
 
 
 @dataclass
@@ -94,6 +102,29 @@ class CheckReport:
     swarm: bool = False
     #: Coverage counts (``--stats``), else None.
     stats: Any = None
+    #: With ``--keep-going``: every distinct divergence, and the known entries that matched nothing.
+    groups: list[Any] = field(default_factory=list)
+    stale_known: list[Any] = field(default_factory=list)
+
+    def _groups_text(self) -> list[str]:
+        """The distinct divergences of a ``--keep-going`` run, each shrunk, known ones marked."""
+        if not self.groups and not self.stale_known:
+            return []
+        known = sum(1 for g in self.groups if g.known)
+        lines = [f"{len(self.groups)} distinct divergences ({known} known)"]
+        for n, group in enumerate(self.groups, 1):
+            mark = f" KNOWN: {group.known.reason}" if group.known else ""
+            lines.append(f"[{n}] {group.key} ({group.count} scenarios){mark}")
+            lines.append(f"    first divergence: {group.divergences[0].describe()}" if group.divergences else "    (no divergence)")
+            if not group.reproducible:
+                lines.append("    did not diverge again when rerun: a non-deterministic engine?")
+            lines.append("    scenario (shrunk): " + json.dumps(compact_scenario(group.scenario), separators=(", ", ": ")))
+            if group.clauses:
+                lines.append(f"    clauses applied: {', '.join(group.clauses)}")
+            lines.append(f"    replay: {group.replay}")
+        for entry in self.stale_known:
+            lines.append(f"stale known divergence (matched nothing): {entry.key or entry.clause}: {entry.reason} ({entry.source})")
+        return lines
 
     def _features(self) -> str:
         """The features drawn, in words: all, or which were left out."""
@@ -125,6 +156,10 @@ class CheckReport:
                          "without": sorted(set(rulebooks.all_features()) - set(self.features)) if self.features is not None else [],
                          "swarm": self.swarm},
             "stats": self.stats.to_json() if self.stats is not None else None,
+            "groups": [g.to_json() for g in self.groups],
+            "distinct_divergences": len(self.groups),
+            "known_divergences": sum(1 for g in self.groups if g.known),
+            "stale_known": [e.to_json() for e in self.stale_known],
             "scenarios_run": self.scenarios_run,
             "seconds": round(self.seconds, 3),
             "first_failure_after": self.first_failure_after,
@@ -159,6 +194,7 @@ class CheckReport:
             "model-error": "ERROR: the model could not run a scenario",
             "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
             "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
+            "stale-known": "FAIL: a known divergence matched nothing in this run (--strict-known)",
         }[self.status]
         lines = [
             f"referee check: {head}",
@@ -170,6 +206,7 @@ class CheckReport:
         ]
         if self.stats is not None:
             lines += self.stats.text()
+        lines += self._groups_text()
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
         if self.fault is not None:
@@ -205,6 +242,10 @@ def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
 
 class _Stop(BaseException):
     """Ends a Hypothesis run at once, without shrinking (a fault or a model error)."""
+
+
+class _Enough(BaseException):
+    """Ends a ``--keep-going`` run once ``--max-divergences`` distinct divergences are found."""
 
 
 class _Mismatch(AssertionError):
@@ -313,6 +354,11 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
                 continue
             if state["first"] is None:
                 state["first"] = (state["count"], time.perf_counter() - start)
+            if verdict == "mismatch" and options.keep_going:
+                _record_group(state, scenario, detail)
+                if len(state["groups"]) >= options.max_divergences:
+                    raise _Enough()
+                continue
             if verdict == "mismatch":
                 state["failure"] = (scenario, detail)
                 state.setdefault("answers", []).append((scenario, answer))
@@ -368,6 +414,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         if state["failure"] is None:
             raise
         _report_nondeterministic(engine, state, options, report)
+    except _Enough:
+        pass  # --max-divergences distinct divergences found: the groups are reported below
     except KeyboardInterrupt:
         # Ctrl-C: what was found so far, the seed and the counts, never a traceback (exit 130)
         report.status = "interrupted"
@@ -383,11 +431,66 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     finally:
         report.seconds = time.perf_counter() - start
         report.scenarios_run = state["count"]
+    if options.keep_going and report.status in ("pass", "interrupted"):
+        _report_groups(engine, state, options, report, seed)
     if state["first"] is not None:
         report.first_failure_after, report.first_failure_seconds = state["first"]
     if not report.ok:
         report.replay = _replay(options, seed, report.scenario)
     return report
+
+
+def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
+    """File a divergence under its group key; the first scenario of a key is its representative."""
+    from .groups import group_key
+
+    groups = state.setdefault("groups", {})
+    first = divergences[0]
+    try:
+        steps = model_trail(scenario) if first.where == "events" else None
+    except Exception:  # the trail only refines the key
+        steps = None
+    key = group_key(first, steps)
+    if key not in groups:
+        groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0}
+    groups[key]["count"] += 1
+
+
+def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport, seed: int) -> None:
+    """Shrink one representative per group, match the known divergences, and set the verdict."""
+    from .groups import Group, match_known
+
+    found = state.get("groups", {})
+    budget = max(200, options.shrink_budget // max(1, len(found)))
+    for key, entry in found.items():
+        scenario, divergences = entry["scenario"], entry["divergences"]
+        reproducible = _still_diverges(engine, scenario, options)
+        calls = 0
+        if options.shrink and reproducible:
+            scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget))
+        try:
+            clauses = clauses_applied(model_trail(scenario))
+        except Exception:  # the trail is a courtesy; never lose the group for it
+            clauses = []
+        report.groups.append(Group(key, entry["count"], _public(scenario), divergences, clauses,
+                                   _replay(options, seed, _public(scenario)), None, reproducible, calls))
+    report.stale_known = match_known(report.groups, options.known)
+    unknown = [g for g in report.groups if g.known is None]
+    if report.status == "interrupted":
+        return
+    if unknown:
+        first = unknown[0]
+        report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
+        report.shrink_calls = first.shrink_calls
+    elif report.stale_known and options.strict_known:
+        report.status = "stale-known"
+
+
+def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> bool:
+    """Run the scenario once more: does it still diverge?"""
+    sent = {**_public(scenario), "id": "again"}
+    verdict, _ = judge(sent, engine.run_batch([sent])[0], options.comparison)
+    return verdict == "mismatch"
 
 
 def _report_nondeterministic(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..arith import and_, is_symbolic, ite, max_, min_, not_, or_
 from .armor import apply_armor_flat, apply_armor_percentage
+from .attribution import process_credit
 from ..clauses import combat
 from .costs import pay_vitality_cost
 from ..events import EventLog
@@ -57,11 +58,27 @@ class DamageInstance:
     allows_dormant: Bool = False  # the source explicitly allows hitting a Dormant unit (500.1-2)
     riposte_rolls: tuple = ()  # read by the retaliation chapter; carried along untouched
     redirected: bool = False  # moved here by a redirect (500.1f, 500.1-11): never redirected again
-    appliers: tuple[str, ...] = ()  # the enemies a tick is attributed to (500.7e); () means (source,)
+    #: The units a tick is attributed to, each a ``(uid, applied)`` pair or a bare uid (applied 1):
+    #: credit and Feast are split by what each applied (500.5b, 500.5c) and each is answered
+    #: (500.7e). ``()`` means the source alone, credited in full (500.5a).
+    appliers: tuple[str | tuple[str, Int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in DAMAGE_KINDS:
             raise ValueError(f"damage instance: unknown kind {self.kind!r} (known: {', '.join(DAMAGE_KINDS)})")
+        for i, entry in enumerate(self.appliers):
+            if not is_valid_applier(entry):
+                raise ValueError(f"damage instance: appliers[{i}] must be a uid or a (uid, applied > 0) pair, got {entry!r}")
+
+
+def is_valid_applier(entry: Any) -> bool:
+    """A bare uid, or a ``(uid, applied)`` pair whose concrete amount is a positive integer."""
+    if isinstance(entry, str):
+        return True
+    if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str):
+        return False
+    applied = entry[1]
+    return is_symbolic(applied) or (isinstance(applied, int) and not isinstance(applied, bool) and applied > 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,19 +429,16 @@ def process_defy_death_event(recipient: Unit, m: Mitigation, log: EventLog) -> N
     log.emit("defy_death", when=m.defied, unit=recipient.uid, amount=m.defy_prevented)
 
 
-@combat.implements("500.1-13", "500.1b", "500.1c", "500.1e", "500.5a", "500.7k")
+@combat.implements("500.1-13", "500.1b", "500.1c", "500.1e", "500.5a", "500.5d", "500.7k")
 def process_vitality_damage(
     board: Board, recipient: Unit, instance: DamageInstance, m: Mitigation, log: EventLog, ruleset: Ruleset = DEFAULT
 ) -> tuple[Board, Int]:
-    """Vitality is reduced: the damage-taken fanout, credit and Feast, a boss's meters, then the loss listeners and death."""
+    """Vitality is reduced: the damage-taken fanout, credit and Feast (500.5), a boss's meters, then the loss listeners and death."""
 
     def announce(lost: Int) -> None:
         log.emit("damage_taken", when=and_(lost > 0, instance.kind != "reflect"), unit=recipient.uid,
                  amount=lost, other=instance.source, detail=instance.kind)
-        if instance.source is not None:
-            credited = m.shield_absorbed + lost
-            log.emit("credit", when=credited > 0, unit=instance.source, amount=credited, other=recipient.uid)
-            log.emit("feast", when=lost > 0, unit=instance.source, amount=lost, other=recipient.uid)
+        process_credit(instance, recipient.uid, m.shield_absorbed + lost, lost, log, ruleset)
         process_boss_meters(recipient, instance, m, lost, ruleset, log)
 
     return lose_vitality(board, recipient.uid, m.remainder, instance.source, log, announce)

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..arith import and_, floordiv, is_symbolic, ite, max_, not_, or_
 from ..clauses import combat
+from .attribution import compute_applied
 from .costs import pay_vitality_cost
 from ..events import EventLog
 from .ruleset import DEFAULT, Ruleset
@@ -79,9 +80,9 @@ class RollCursor:
 @combat.implements("500.7e", "500.1c")
 def compute_attackers(instance: Any) -> tuple[str, ...]:
     """The enemies a damage event is attributed to: its appliers, else its source; none for no actor (500.7e, 500.1c)."""
-    appliers = tuple(getattr(instance, "appliers", ()) or ())
+    appliers = tuple(uid for uid, _ in compute_applied(instance))
     if appliers:
-        return tuple(dict.fromkeys(appliers))  # once per damaging source (500.7e)
+        return appliers  # once per damaging source, whatever each applied (500.7e, INT-354)
     return () if instance.source is None else (instance.source,)
 
 

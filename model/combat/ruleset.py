@@ -23,6 +23,8 @@ ReflectSubrogation = Literal["no_payback", "payback"]
 ReflectLanes = Literal["hits_and_ticks", "hits_only"]
 StaggerLanes = Literal["direct_only", "every_instance"]
 EverlastingSlotOrder = Literal["death_cell_first", "reading_order"]
+TickShareRounding = Literal["largest_remainder", "remainder_to_first"]
+TickFeastShares = Literal["of_credit_share", "of_applied"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,10 @@ class Ruleset:
     stagger_lanes: StaggerLanes = "direct_only"
     #: INT-404 (500.9a): where an Everlasting revival looks for a free slot first.
     everlasting_slot_order: EverlastingSlotOrder = "death_cell_first"
+    #: INT-351 (500.5b, 500.5c): where the points a proportional split of a shared tick leaves over go.
+    tick_share_rounding: TickShareRounding = "largest_remainder"
+    #: INT-352 (500.5c): what the Vitality portion of a shared tick is divided by, for Feast.
+    tick_feast_shares: TickFeastShares = "of_credit_share"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -81,6 +87,8 @@ class Ruleset:
             "reflect_lanes": ("hits_and_ticks", "hits_only"),
             "stagger_lanes": ("direct_only", "every_instance"),
             "everlasting_slot_order": ("death_cell_first", "reading_order"),
+            "tick_share_rounding": ("largest_remainder", "remainder_to_first"),
+            "tick_feast_shares": ("of_credit_share", "of_applied"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -75,6 +75,11 @@ class Unit:
     redirect_cap: Int = 0
     intercept_by: str | None = None
 
+    # Recovery (500.3): Maim points, the Forge Core recovery bonus and Exalt, read on the target.
+    maim: Int = 0
+    forge_core_recovery: Int = 0
+    exalt: Int = 0
+
     # Death and revival (500.4, 500.9).
     deathrattle: Bool = False
     everlasting: Bool = False

@@ -18,6 +18,7 @@ from referee.model.combat.state import Board, Unit
 NON_NEGATIVE_FIELDS = (
     "shield", "insurance", "subrogated", "ignore_charges", "vessels", "adrenaline", "momentum", "bolster",
     "thorns", "riposte", "retort", "rune_tick_reduction", "forge_tick_reduction",
+    "maim", "forge_core_recovery", "exalt",
 )  # fmt: skip
 
 

@@ -1,0 +1,114 @@
+"""500.5 Damage attribution: who is credited with damage, and who it feeds.
+
+Damage is credited to the unit that dealt it, a Burn or Venom tick included (500.5a): the
+instance's ``source``. When several units applied the same Burn or Venom, the instance
+lists them in ``DamageInstance.appliers`` as ``(uid, applied)`` pairs (a bare uid counts as
+``(uid, 1)``; a uid named twice adds up, in the order of its first mention), and each tick
+is divided between them in proportion to what each applied (500.5b). Feast uses only the
+Vitality portion, scaled from the same shares: the Vitality portion is divided in
+proportion to the credit shares, so no applier is fed more than it is credited (500.5c,
+INT-352). A self-destruct's blast keeps
+kill credit for its source although the source is dead (500.5d): credit and the killer are
+never gated on the credited unit being alive.
+
+The split is exact and sum-preserving (INT-351): each applier first gets the floor of its
+exact share ``total * applied / whole``; the points left over (fewer than the number of
+appliers) go one each to the largest remainders, ties to the earlier applier. With the
+``tick_share_rounding = "remainder_to_first"`` option the leftover goes to the first applier.
+
+Worked example: a tick credits 10 between appliers who applied 1, 1 and 1. The floors are
+3, 3 and 3 with equal remainders, so the one point left goes to the first: 4, 3, 3.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..arith import and_, ite, least_such_that, or_
+from ..clauses import combat
+from ..events import EventLog
+from .ruleset import DEFAULT, Ruleset
+from .state import Int
+
+
+@combat.implements("500.5b", "500.7e")
+def compute_applied(instance: Any) -> tuple[tuple[str, Int], ...]:
+    """The appliers of a tick and what each applied, merged by uid in first-mention order; () for none (500.5b)."""
+    merged: dict[str, Int] = {}
+    for entry in getattr(instance, "appliers", ()) or ():
+        uid, applied = (entry, 1) if isinstance(entry, str) else entry
+        merged[uid] = merged[uid] + applied if uid in merged else applied
+    return tuple(merged.items())
+
+
+@combat.implements("500.5a", "500.5b")
+def compute_credited(instance: Any) -> tuple[tuple[str, Int], ...]:
+    """Who shares the credit, with weights: the appliers of a shared tick, else the source alone (500.5a, 500.5b)."""
+    applied = compute_applied(instance)
+    if applied:
+        return applied
+    return () if instance.source is None else ((instance.source, 1),)
+
+
+@combat.implements("500.5b")
+def compute_floor_share(total: Int, weight: Int, whole: Int) -> Int:
+    """``floor(total * weight / whole)`` for ``total >= 0``, ``0 <= weight <= whole``, ``whole > 0``, exactly (500.5b)."""
+    return least_such_that(lambda q: (q + 1) * whole > total * weight, 0, total, "share")
+
+
+@combat.implements("500.5b")
+def compute_rank(remainders: list[Int], i: int) -> Int:
+    """How many remainders come before the ``i``-th: larger ones, and equal ones of earlier appliers (INT-351)."""
+    mine = remainders[i]
+    before = [or_(r > mine, and_(r == mine, j < i)) for j, r in enumerate(remainders) if j != i]
+    return sum((ite(b, 1, 0) for b in before), 0)
+
+
+@combat.implements("500.5b", "500.5c")
+def compute_shares(total: Int, weights: tuple[Int, ...], ruleset: Ruleset = DEFAULT) -> tuple[Int, ...]:
+    """``total >= 0`` divided in proportion to ``weights``, exactly, with no point lost or made (500.5b, INT-351)."""
+    if len(weights) == 1:
+        return (total,)
+    whole = sum(weights[1:], weights[0])
+    floors = [compute_floor_share(total, w, whole) for w in weights]
+    left = total - sum(floors[1:], floors[0])
+    if ruleset.tick_share_rounding == "remainder_to_first":
+        return (floors[0] + left, *floors[1:])
+    remainders = [total * w - whole * q for w, q in zip(weights, floors)]
+    return tuple(q + ite(compute_rank(remainders, i) < left, 1, 0) for i, q in enumerate(floors))
+
+
+@combat.implements("500.5c")
+def compute_feast_weights(
+    credited: Int, weights: tuple[Int, ...], credit: tuple[Int, ...], ruleset: Ruleset = DEFAULT
+) -> tuple[Int, ...]:
+    """What the Vitality portion is divided by: each applier's credit share, scaled down (500.5c, INT-352).
+
+    Under ``tick_feast_shares = "of_applied"`` it is divided like the credit, by what each
+    applied. With nothing credited there is no Vitality portion to divide either, and the
+    applied amounts stand in so that the divisor is never 0.
+    """
+    if ruleset.tick_feast_shares == "of_applied":
+        return weights
+    return tuple(ite(credited > 0, c, w) for c, w in zip(credit, weights))
+
+
+@combat.implements("500.5a", "500.5b", "500.5c", "500.5d", "500.1b", "500.1e")
+def process_credit(
+    instance: Any, recipient: str, credited: Int, lost: Int, log: EventLog, ruleset: Ruleset = DEFAULT
+) -> None:
+    """Credit and Feast for one instance, applier by applier: credit, then Feast from the Vitality portion (500.5).
+
+    ``credited`` is the damage dealt (Shield-absorbed damage and Vitality lost, never
+    Insurance's: 500.1b, INT-019); ``lost`` is the Vitality portion that feeds Feast (500.1e,
+    500.5c). A dead source is credited like a living one (500.5d).
+    """
+    shares = compute_credited(instance)
+    if not shares:
+        return  # no actor behind it (500.1c)
+    weights = tuple(w for _, w in shares)
+    credit = compute_shares(credited, weights, ruleset)
+    feast = compute_shares(lost, compute_feast_weights(credited, weights, credit, ruleset), ruleset)
+    for (uid, _), dealt, fed in zip(shares, credit, feast):
+        log.emit("credit", when=dealt > 0, unit=uid, amount=dealt, other=recipient)
+        log.emit("feast", when=fed > 0, unit=uid, amount=fed, other=recipient)

@@ -1,0 +1,192 @@
+"""Theorems of 500.5 Damage attribution: how a shared tick is divided, and what feeds Feast.
+
+The split theorems run :func:`~referee.model.combat.attribution.compute_shares` on a symbolic
+total and symbolic applied amounts, for two and for three appliers (the bound, stated in
+each theorem). The Feast theorem runs the credit step the pipeline ends with (500.1-13) on
+a tick shared by three appliers who applied 1, 3 and 3, where dividing the Vitality portion
+afresh would feed an applier more than its share (INT-352).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.model.arith import and_, ite, least_such_that
+from referee.model.combat import attribution
+from referee.model.combat.damage import DamageInstance
+from referee.model.combat.ruleset import Ruleset
+from referee.model.events import EventLog
+
+from ..core import Mutant, Obligation, Vars, all_of, theorem
+
+#: How many appliers the split theorems quantify over.
+APPLIER_COUNTS = (2, 3)
+SPLIT_BOUND = "2 and 3 appliers (each weight a non-negative integer, not all 0; the total a non-negative integer; unbounded)"
+REMAINDER_TO_FIRST = Ruleset(tick_share_rounding="remainder_to_first")
+
+
+def split(v: Vars, n: int, ruleset: Ruleset | None = None) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
+    """The symbolic ``total`` divided between ``n`` appliers: ``(total, weights, shares)``."""
+    total = v.int("total")
+    weights = tuple(v.int(f"applied_{i}") for i in range(n))
+    shares = attribution.compute_shares(total, weights, *(() if ruleset is None else (ruleset,)))
+    return total, weights, shares
+
+
+def well_formed_split(total: Any, weights: tuple[Any, ...]) -> Any:
+    """A non-negative total and non-negative weights, not all 0 (a credit share of 0 is a Feast weight, 500.5c)."""
+    return and_(total >= 0, total_of(weights) > 0, *[w >= 0 for w in weights])
+
+
+def total_of(values: tuple[Any, ...]) -> Any:
+    return sum(values[1:], values[0])
+
+
+# --------------------------------------------------------------------------------------
+# Mutants: realistic splitting bugs
+# --------------------------------------------------------------------------------------
+
+_original_shares = attribution.compute_shares
+_original_feast_weights = attribution.compute_feast_weights
+
+
+def _leftover_never_handed_out(remainders, i):
+    """Floors only: the points the proportions leave over are lost."""
+    return len(remainders)
+
+
+def _ties_all_win(remainders, i):
+    """Ties are not broken: every applier tied for the leftover gets a point."""
+    mine = remainders[i]
+    return sum((ite(r > mine, 1, 0) for j, r in enumerate(remainders) if j != i), 0)
+
+
+def _smallest_remainders_win(remainders, i):
+    """The leftover goes to the smallest remainders."""
+    mine = remainders[i]
+    return sum((ite(r < mine, 1, 0) for j, r in enumerate(remainders) if j != i), 0)
+
+
+def _always_remainder_to_first(total, weights, ruleset=None):
+    return _original_shares(total, weights, REMAINDER_TO_FIRST)
+
+
+def _rounded_to_nearest(total, weights, ruleset=None):
+    """Each share rounded to the nearest whole number on its own (half up): points can be lost or made."""
+    whole = total_of(weights)
+    return tuple(least_such_that(lambda q: 2 * (q + 1) * whole > 2 * total * w + whole, 0, total + 1, "near") for w in weights)
+
+
+def _feast_from_the_credit(credited, weights, credit, ruleset=None):
+    """Feast is fed by the whole credit share, Shield-absorbed damage included."""
+    return weights
+
+
+A = "referee.model.combat.attribution"
+LEFTOVER_LOST = Mutant("tick_leftover_lost", f"{A}:compute_rank", _leftover_never_handed_out,
+                       "every share is floored and the leftover is lost")  # fmt: skip
+TIES_ALL_WIN = Mutant("tick_ties_not_broken", f"{A}:compute_rank", _ties_all_win,
+                      "every applier tied for the leftover gets a point")  # fmt: skip
+SMALLEST_WIN = Mutant("tick_leftover_to_smallest_remainders", f"{A}:compute_rank", _smallest_remainders_win,
+                      "the leftover goes to the smallest remainders")  # fmt: skip
+TO_FIRST = Mutant("tick_leftover_all_to_first", f"{A}:compute_shares", _always_remainder_to_first,
+                  "the first applier takes every leftover point")  # fmt: skip
+NEAREST = Mutant("tick_shares_rounded_to_nearest", f"{A}:compute_shares", _rounded_to_nearest,
+                 "each share rounded to the nearest on its own")  # fmt: skip
+
+
+def _feast_through_the_credit(instance, recipient, credited, lost, log, ruleset=None):
+    """Feast is divided from the credited amount: Shield-absorbed damage feeds it."""
+    shares = attribution.compute_credited(instance)
+    weights = tuple(w for _, w in shares)
+    credit = attribution.compute_shares(credited, weights)
+    for (uid, _), dealt in zip(shares, credit):
+        log.emit("credit", when=dealt > 0, unit=uid, amount=dealt, other=recipient)
+        log.emit("feast", when=dealt > 0, unit=uid, amount=dealt, other=recipient)
+
+
+FEAST_CREDIT = Mutant("feast_from_the_credited_amount", "referee.model.combat.attribution:process_credit",
+                      _feast_through_the_credit, "Shield-absorbed damage feeds Feast")  # fmt: skip
+FEAST_DIVIDED_AFRESH = Mutant("feast_divided_by_what_was_applied", f"{A}:compute_feast_weights",
+                              _feast_from_the_credit, "the Vitality portion is divided afresh by what each applied")  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# Theorems
+# --------------------------------------------------------------------------------------
+
+
+@theorem("combat:500.5b", mutants=[LEFTOVER_LOST, TIES_ALL_WIN, NEAREST], bound=SPLIT_BOUND)
+def tick_shares_sum_exactly_to_the_tick(v: Vars) -> Obligation:
+    """Under both rounding options, the shares of a tick are non-negative and add up to exactly the tick."""
+    claims, assumptions = [], []
+    for n in APPLIER_COUNTS:
+        for ruleset in (None, REMAINDER_TO_FIRST):
+            total, weights, shares = split(v, n, ruleset)
+            assumptions.append(well_formed_split(total, weights))
+            claims.append(and_(total_of(shares) == total, *[s >= 0 for s in shares]))
+    return Obligation(assume=all_of(*assumptions), claim=and_(*claims))
+
+
+@theorem("combat:500.5b", mutants=[SMALLEST_WIN, TO_FIRST], bound=SPLIT_BOUND)
+def each_tick_share_is_within_one_of_its_exact_proportion(v: Vars) -> Obligation:
+    """By the largest remainder, each applier's share differs from total * applied / whole applied by less than 1."""
+    claims, assumptions = [], []
+    for n in APPLIER_COUNTS:
+        total, weights, shares = split(v, n)
+        whole = total_of(weights)
+        assumptions.append(well_formed_split(total, weights))
+        claims.extend(and_(s * whole - total * w < whole, total * w - s * whole < whole) for s, w in zip(shares, weights))
+    return Obligation(assume=all_of(*assumptions), claim=and_(*claims))
+
+
+THREE = ("a", "b", "c")
+#: The applied amounts of the Feast theorems: 1, 3 and 3 is the smallest case where dividing the
+#: Vitality portion afresh feeds an applier more than its credit share (INT-352).
+FEAST_APPLIED = (1, 3, 3)
+FEAST_BOUND = "three appliers who applied 1, 3 and 3; the credited amount and its Vitality portion unbounded"
+
+
+@theorem("combat:500.5b", "combat:500.5c", mutants=[TO_FIRST], bound="3 appliers (non-negative weights, not all 0)")
+def a_share_of_no_more_than_the_weights_never_exceeds_its_weight(v: Vars) -> Obligation:
+    """Lemma: dividing a total no larger than the sum of the weights gives no share above its own weight."""
+    total, weights, shares = split(v, 3)
+    bounded = and_(*[s <= w for s, w in zip(shares, weights)])
+    return Obligation(assume=all_of(well_formed_split(total, weights), total <= total_of(weights)), claim=bounded)
+
+
+def feast_run(v: Vars) -> tuple[Any, Any, list[Any], list[Any]]:
+    """The credit step of a tick shared 1:3:3, with the split lemmas at the credit and at the Feast split."""
+    credited, lost = v.int("credited"), v.int("lost")
+    tick = DamageInstance(target="r", amount=credited, source="a", kind="burn", appliers=tuple(zip(THREE, FEAST_APPLIED)))
+    log = EventLog()
+    attribution.process_credit(tick, "r", credited, lost, log)
+    credit = attribution.compute_shares(credited, FEAST_APPLIED)
+    feast_weights = attribution.compute_feast_weights(credited, FEAST_APPLIED, credit)
+    for total, weights in ((credited, FEAST_APPLIED), (lost, feast_weights)):
+        v.lemma(tick_shares_sum_exactly_to_the_tick, total=total, **{f"applied_{i}": w for i, w in enumerate(weights)})
+    v.lemma(a_share_of_no_more_than_the_weights_never_exceeds_its_weight, total=lost,
+            **{f"applied_{i}": w for i, w in enumerate(feast_weights)})  # fmt: skip
+
+    def amount(name: str, uid: str) -> Any:
+        return sum((ite(g.when, g.event.amount, 0) for g in log.entries if g.event.name == name and g.event.unit == uid), 0)
+
+    return credited, lost, [amount("feast", uid) for uid in THREE], [amount("credit", uid) for uid in THREE]
+
+
+@theorem("combat:500.5c", "combat:500.1e", mutants=[FEAST_CREDIT], bound=FEAST_BOUND,
+         lemmas=[tick_shares_sum_exactly_to_the_tick, a_share_of_no_more_than_the_weights_never_exceeds_its_weight])  # fmt: skip
+def feast_never_exceeds_the_vitality_portion(v: Vars) -> Obligation:
+    """The Feast of a shared tick adds up to exactly its Vitality portion, never more, each applier's between 0 and it."""
+    credited, lost, fed, _ = feast_run(v)
+    claim = and_(total_of(tuple(fed)) == lost, *[and_(f >= 0, f <= lost) for f in fed])
+    return Obligation(assume=all_of(*v.facts, lost >= 0, lost <= credited), claim=claim)
+
+
+@theorem("combat:500.5c", "combat:500.5b", mutants=[FEAST_DIVIDED_AFRESH], bound=FEAST_BOUND,
+         lemmas=[tick_shares_sum_exactly_to_the_tick, a_share_of_no_more_than_the_weights_never_exceeds_its_weight])  # fmt: skip
+def no_applier_is_fed_more_than_it_is_credited(v: Vars) -> Obligation:
+    """Each applier's Feast from a shared tick is at most its credit share: Feast is scaled from the same shares."""
+    credited, lost, fed, credit = feast_run(v)
+    claim = and_(*[f <= c for f, c in zip(fed, credit)])
+    return Obligation(assume=all_of(*v.facts, lost >= 0, lost <= credited), claim=claim)

@@ -1,0 +1,168 @@
+"""Every distinct divergence of a run, grouped by a stable key, and the known ones an engine declares.
+
+A divergence's *group key* is where it happens, with identities abstracted: for the state,
+its path with the unit or object id replaced (``board[].armor``, ``state.objects[].zone``);
+for events, the event name and which of its fields differ (``events[].other@shield_damaged``),
+or that one side lacks it (``events[]@missing:thorns``, ``events[]@extra:riposte``), or that the
+names differ (``events[]@thorns->riposte``). Two scenarios that fail the same way share a key,
+whatever their units are called, so ``--keep-going`` shrinks one representative per key.
+
+*Known divergences* are data the engine's repository keeps (``referee-known.toml``, or the
+``known`` list of its ``[tool.referee]`` table), each entry a group ``key`` or a ``clause``, a
+``reason``, and optionally ``until`` (a date, ``YYYY-MM-DD``) or ``issue``. A group that matches an
+entry is reported as known and does not fail the run; an entry that matched nothing is stale.
+"""
+
+from __future__ import annotations
+
+import datetime
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .rulebook import Divergence
+
+#: Path components after which the next one is an identity (a unit's uid, an object's oid).
+_ID_PARENTS = ("board", "objects")
+_EVENT_FIELDS = ("unit", "amount", "other", "detail")
+
+
+def group_key(divergence: Divergence, steps: list[Any] | None = None) -> str:
+    """The stable key of a divergence (see the module docstring).
+
+    With the model's clause trail ``steps``, an event divergence's key also names the model
+    function that emitted the event (``events[].amount@damage_taken#combat.damage.process_vitality_damage``):
+    two bugs that both first show on ``damage_taken`` but in different steps stay apart.
+    """
+    if divergence.where == "events":
+        key = _event_key(divergence.model, divergence.engine)
+        step = producing_step(steps, divergence.event_index) if steps else None
+        return f"{key}#{step}" if step else key
+    parts = divergence.path.split(".")
+    out = []
+    for i, part in enumerate(parts):
+        if i > 0 and parts[i - 1] in _ID_PARENTS:
+            out[-1] += "[]"
+            continue
+        out.append(part)
+    return ".".join(out)
+
+
+def producing_step(steps: list[Any], event_index: int | None) -> str | None:
+    """The tagged model function that emitted the model's ``event_index``-th event (None: not found)."""
+    for i, step in enumerate(steps):
+        if step.event_index == event_index and step.event is not None:
+            for earlier in reversed(steps[:i]):
+                if earlier.function is not None and earlier.depth < step.depth:
+                    return earlier.function
+            return None
+    return None
+
+
+def _event_key(model: Any, engine: Any) -> str:
+    if not isinstance(model, dict):
+        return f"events[]@extra:{engine.get('name') if isinstance(engine, dict) else engine}"
+    if not isinstance(engine, dict):
+        return f"events[]@missing:{model.get('name')}"
+    if model.get("name") != engine.get("name"):
+        return f"events[]@{model.get('name')}->{engine.get('name')}"
+    differing = [name for name in _EVENT_FIELDS if model.get(name) != engine.get(name)]
+    return f"events[].{','.join(differing) or 'value'}@{model.get('name')}"
+
+
+@dataclass
+class Group:
+    """One distinct divergence: its key, how many scenarios showed it, and its shrunk representative."""
+
+    key: str
+    count: int
+    scenario: dict[str, Any]
+    divergences: list[Divergence]
+    clauses: list[str] = field(default_factory=list)
+    replay: str = ""
+    known: KnownEntry | None = None
+    #: The representative no longer diverged when run again (an engine keeping state, or random).
+    reproducible: bool = True
+    shrink_calls: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "count": self.count, "scenario": self.scenario,
+                "divergences": [d.to_json() for d in self.divergences], "clauses": self.clauses,
+                "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
+                "known": self.known.to_json() if self.known else None}
+
+
+class KnownError(ValueError):
+    """A known-divergences file that cannot be read or holds a malformed entry; the message names it."""
+
+
+@dataclass(frozen=True)
+class KnownEntry:
+    """One known divergence: a group key or a clause id, why, and until when."""
+
+    reason: str
+    key: str | None = None
+    clause: str | None = None
+    until: datetime.date | None = None
+    issue: str | None = None
+    source: str = ""
+
+    def is_expired(self, today: datetime.date) -> bool:
+        return self.until is not None and today > self.until
+
+    def matches(self, group: Group) -> bool:
+        return (self.key is not None and self.key == group.key) or (
+            self.clause is not None and self.clause in group.clauses)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "clause": self.clause, "reason": self.reason,
+                "until": self.until.isoformat() if self.until else None, "issue": self.issue, "source": self.source}
+
+
+def parse_known(entries: Any, source: str) -> list[KnownEntry]:
+    """Known-divergence entries from their TOML form (a list of tables), each checked."""
+    if not isinstance(entries, list):
+        raise KnownError(f"{source}: known: expected a list of tables ([[known]])")
+    out = []
+    for i, entry in enumerate(entries):
+        where = f"{source}: known[{i}]"
+        if not isinstance(entry, dict):
+            raise KnownError(f"{where}: expected a table")
+        unknown = sorted(set(entry) - {"key", "clause", "reason", "until", "issue"})
+        if unknown:
+            raise KnownError(f"{where}.{unknown[0]}: unknown field (known: key, clause, reason, until, issue)")
+        if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
+            raise KnownError(f"{where}.reason: every known divergence says why")
+        if (entry.get("key") is None) == (entry.get("clause") is None):
+            raise KnownError(f"{where}: give exactly one of key (a group key) or clause (a clause id)")
+        until = entry.get("until")
+        if until is not None and not isinstance(until, datetime.date):
+            raise KnownError(f"{where}.until: expected a date (until = 2027-01-31)")
+        out.append(KnownEntry(entry["reason"], entry.get("key"), entry.get("clause"), until, entry.get("issue"), where))
+    return out
+
+
+def load_known(path: Path) -> list[KnownEntry]:
+    """The entries of a ``referee-known.toml`` (``[[known]]`` tables)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise KnownError(f"{path}: cannot read: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise KnownError(f"{path}: not valid TOML: {error}") from None
+    return parse_known(data.get("known", []), str(path))
+
+
+def match_known(groups: list[Group], entries: list[KnownEntry], today: datetime.date | None = None) -> list[KnownEntry]:
+    """Mark each group an unexpired entry matches as known; the entries that matched nothing (stale)."""
+    today = today or datetime.date.today()
+    live = [e for e in entries if not e.is_expired(today)]
+    used: set[int] = set()
+    for group in groups:
+        for n, entry in enumerate(live):
+            if entry.matches(group):
+                group.known = entry
+                used.add(n)
+                break
+    return [e for n, e in enumerate(live) if n not in used]

@@ -1,0 +1,64 @@
+"""The generated parts of ``docs/query.md``: the name and field reference, and the gallery.
+
+Both sit between markers in the page; :func:`render_page` rewrites them from the model's
+records (:func:`~referee.query.types.reference_markdown`) and the gallery of designer
+questions (``tests/query_gallery.py``), and ``tests/test_query_gallery.py`` holds the page to it.
+Run ``python -m referee.query.docs`` to rewrite the page.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from .types import reference_markdown
+
+MARKERS = {"reference": ("<!-- query-reference:begin -->", "<!-- query-reference:end -->"),
+           "gallery": ("<!-- query-gallery:begin -->", "<!-- query-gallery:end -->")}
+
+
+def render_gallery(gallery: Any) -> str:
+    out = ["| question | verdict | why |", "|---|---|---|"]
+    for q in gallery:
+        verdict = f"**{q.expected}**" + (f" ({q.objective})" if q.objective is not None else "")
+        out.append(f"| {q.question} | {verdict} | {q.why} ({', '.join(c.split(':')[1] for c in q.clauses)}) |")
+    out += ["", "The commands:", "", "```console"]
+    out += [f"$ {shlex.join(q.argv())}" for q in gallery]
+    out.append("```")
+    return "\n".join(out)
+
+
+def render_page(text: str, gallery: Any) -> str:
+    """The page with both generated sections replaced."""
+    for name, body in (("reference", reference_markdown()), ("gallery", render_gallery(gallery))):
+        begin, end = MARKERS[name]
+        pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
+        if not pattern.search(text):
+            raise ValueError(f"docs/query.md has no {begin} ... {end} section")
+        text = pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)
+    return text
+
+
+def load_gallery(root: Path) -> Any:
+    sys.path.insert(0, str(root / "tests"))
+    try:
+        from query_gallery import GALLERY  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    return GALLERY
+
+
+def main() -> None:
+    from referee.specs.paths import repo_root
+
+    root = Path(repo_root())
+    page = root / "docs" / "query.md"
+    page.write_text(render_page(page.read_text(), load_gallery(root)))
+    print(f"wrote {page}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+"""What a query is and what it answers: the records every part of the query package shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .parser import Typed
+from .solve import Cell, replay_values
+from .space import ActionSpec, Layout, layouts, structure_line
+
+
+@dataclass
+class QueryAnswer:
+    """``found`` with a replayed scenario, ``impossible`` over a stated space, or ``unknown``."""
+
+    status: str
+    condition: str
+    space: str = ""
+    scenario: dict[str, Any] | None = None
+    observation: dict[str, Any] | None = None
+    detail: str = ""
+    scenarios: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cell: str = ""
+    cells: int = 0
+    seconds: float = 0.0
+    objective: dict[str, Any] | None = None
+    engine: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("status", "condition", "space", "scenario", "observation", "detail",
+                                              "scenarios", "cell", "cells", "seconds", "objective", "engine")}
+
+
+@dataclass
+class Query:
+    """A parsed query: its condition, actions, space bounds and fixed readings."""
+
+    text: str
+    condition: Typed
+    specs: tuple[ActionSpec, ...]
+    units: int
+    fixed: dict[str, Any]
+    split: bool
+    relations: tuple[str, ...]
+    objective: Typed | None = None
+    sense: int = 1
+
+    def layouts(self) -> list[Layout]:
+        return layouts(self.units, self.specs, self.relations)
+
+    def space(self) -> str:
+        return structure_line(self.units, self.specs, self.fixed, self.relations if any(
+            s.kind in ("damage", "hit") for s in self.specs) else ("enemy", "ally"))
+
+
+def safe_replay(values: dict[str, Any], cell: Cell, query: Query) -> tuple[bool, Any]:
+    """Replay ``values`` concretely; a candidate outside the legal domain or the protocol does not hold."""
+    from referee.model.combat.retaliation import ScenarioError
+    from referee.proofs.combat.assumptions import is_well_formed_unit
+
+    try:
+        holds, replay = replay_values(values, cell, query.specs, query.fixed, query.split, query.condition)
+    except (ScenarioError, KeyError, ValueError):
+        return False, None
+    legal = all(is_well_formed_unit(u) for u in replay["runs"]["main"].before.units)
+    return bool(holds and legal and replay["ruleset"].defy_death_leaves >= 1), replay

@@ -1,0 +1,161 @@
+"""Running one query: the cells in order, the witness replayed, shrunk and shown."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .parser import parse_condition
+from .solve import Cell, cells_of, condition_term, fast_formulas, relaxed, solve
+from .space import SOURCE_RELATIONS, parse_action
+from .records import Query, QueryAnswer, safe_replay  # noqa: F401 - re-exported
+from .types import ROLES, QueryError, make_schema
+
+DEFAULT_QUERY_RLIMIT = 50_000_000
+DEFAULT_UNITS = 4
+DEFAULT_BUDGET = 300.0
+FAST_RLIMIT = 50_000_000
+#: Wall-clock limit of the Optimize pass that looks for a witness with the fewest changed fields.
+OPTIMIZE_SECONDS = 2.5
+
+
+def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str = "hit", units: int = DEFAULT_UNITS,
+               ruleset: dict[str, Any] | None = None, split: bool = False, relations: tuple[str, ...] = SOURCE_RELATIONS,
+               objective: str | None = None, sense: int = 1) -> Query:
+    from referee.model.combat.ruleset import Ruleset
+
+    if not actions:
+        raise QueryError("a query needs at least one action")
+    if len(actions) > 4:
+        raise QueryError(f"{len(actions)} actions: a query has at most 4")
+    specs = tuple(parse_action(a, kind) for a in actions)
+    if split and (len(specs) != 2 or specs[0] != specs[1] or specs[0].kind not in ("damage", "hit")):
+        raise QueryError("--compare-split needs exactly two equal damage or hit actions (the split) to compare with one")
+    bad = [r for r in relations if r not in SOURCE_RELATIONS]
+    if bad or not relations:
+        raise QueryError(f"--source {','.join(bad)}: not one of {', '.join(SOURCE_RELATIONS)}")
+    fixed = dict(ruleset or {})
+    try:
+        Ruleset.from_json(fixed)
+    except (TypeError, ValueError) as error:
+        raise QueryError(f"--ruleset: {error}") from None
+    if not 2 <= units <= len(ROLES):
+        raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
+    schema = make_schema(tuple(s.kind for s in specs), ROLES[:units], split)
+    typed = parse_condition(condition, schema)
+    goal = None
+    if objective is not None:
+        from .parser import Checker, parse_tree
+
+        tree = parse_tree(objective)
+        lines = [0]
+        for line in objective.splitlines(keepends=True):
+            lines.append(lines[-1] + len(line))
+        goal = Checker(objective, lines, schema).check(tree.body)
+        if goal.type != "Int":
+            raise QueryError(f"{goal.fragment!r}: --minimize/--maximize needs an Int expression")
+    return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense)
+
+
+def run_query(condition: str, *, kind: str = "hit", action: str | None = None, actions: tuple[str, ...] | None = None,
+              units: int = DEFAULT_UNITS, ruleset: Any = None, split: bool = False,
+              relations: tuple[str, ...] = SOURCE_RELATIONS, rlimit: int = DEFAULT_QUERY_RLIMIT,
+              seeds: tuple[int, ...] = (0, 1, 2), budget: float = DEFAULT_BUDGET, minimize: str | None = None,
+              maximize: str | None = None, shrink: bool = True) -> QueryAnswer:
+    """Find a legal scenario in the space where ``condition`` holds, or prove there is none."""
+    from referee.model.combat.ruleset import Ruleset
+
+    if isinstance(ruleset, Ruleset):
+        ruleset = ruleset.to_json()
+    chosen_actions = actions or ((action,) if action else ("hit",))
+    objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
+    query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
+                       split=split, relations=relations, objective=objective, sense=sense)
+    started = time.monotonic()
+    answer = search(query, rlimit, seeds, started + budget, shrink)
+    answer.seconds = round(time.monotonic() - started, 3)
+    return answer
+
+
+def all_cells(query: Query) -> list[Cell]:
+    return [cell for layout in query.layouts() for cell in cells_of(layout, query.specs, query.fixed, query.split)]
+
+
+def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, shrink: bool) -> QueryAnswer:
+    """The three questions of :mod:`.solve`, cell by cell; the first witness that replays wins."""
+    if query.objective is not None:
+        from .optimize import optimize
+
+        return optimize(query, rlimit, seeds, deadline)
+    space = query.space()
+    cells: list[Cell] = []
+    terms: list[Any] = []
+    for layout in query.layouts():
+        for cell in cells_of(layout, query.specs, query.fixed, query.split):
+            if time.monotonic() > deadline:
+                return QueryAnswer("unknown", query.text, space, cells=len(cells),
+                                   detail="the time budget ran out while building the cells; never a guess")
+            term = condition_term(cell, query.condition)
+            cells.append(cell)
+            terms.append(term)
+            fast = fast_formulas(cell, term)
+            check = solve(fast, cell.variables, FAST_RLIMIT, (0,), deadline)
+            if check.answer == "sat":
+                values = check.values
+                from .minimize import default_of
+
+                changed = sum(1 for k, v in values.items() if v != default_of(k))
+                if shrink and changed > 3:
+                    from .solve import fewest_changes
+
+                    fewer = fewest_changes(fast, cell.variables, default_of, min(OPTIMIZE_SECONDS, max(0.0, deadline - time.monotonic())))
+                    if fewer is not None and safe_replay(fewer, cell, query)[0]:
+                        values = fewer
+                found = witness(query, cell, values, shrink)
+                if found is not None:
+                    return found
+    open_cells: list[str] = []
+    defects: list[QueryAnswer] = []
+    for cell, term in zip(cells, terms):
+        check = solve([*relaxed(cell.side_conditions), cell.legal, term], cell.variables, rlimit, (0,), deadline)
+        if check.answer == "unsat":
+            continue
+        if check.answer == "sat":
+            found = witness(query, cell, check.values, shrink)
+            if found is not None:
+                return found
+        check = solve([*cell.side_conditions, cell.legal, term], cell.variables, rlimit, seeds, deadline)
+        if check.answer == "unsat":
+            continue
+        if check.answer == "sat":
+            found = witness(query, cell, check.values, shrink)
+            if found is not None:
+                return found
+            defects.append(QueryAnswer("encoding-defect", query.text, space, cell=cell.label(),
+                                       detail="Z3's witness does not satisfy the condition when replayed through the model"))
+            continue
+        open_cells.append(cell.label())
+    if defects:
+        return defects[0]
+    if open_cells:
+        return QueryAnswer("unknown", query.text, space, cells=len(cells),
+                           detail=f"Z3 gave no answer within rlimit {rlimit} or the time budget for {len(open_cells)} "
+                                  f"of {len(cells)} cells (first: {open_cells[0]}); never a guess")
+    return QueryAnswer("impossible", query.text, space, cells=len(cells),
+                       detail=f"no legal scenario satisfies the condition {space} ({len(cells)} cells, each proved)")
+
+
+def witness(query: Query, cell: Cell, values: dict[str, Any], shrink: bool) -> QueryAnswer | None:
+    """A replayed (and shrunk) ``found`` answer, or ``None`` when the witness does not replay."""
+    from .replay import replay_answer
+
+    holds, _ = safe_replay(values, cell, query)
+    if not holds:
+        return None
+    if shrink:
+        from .minimize import shrink_witness
+
+        values, cell = shrink_witness(values, cell, query)
+    return replay_answer(query, cell, values)
+
+

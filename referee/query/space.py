@@ -1,0 +1,364 @@
+"""The search space of a query: boards, actions and ruleset readings, built on symbols or values.
+
+One *cell* of the space is a concrete structure (which units stand where, whom the source
+is to the recipient, each action's kind and unit slots) and a concrete reading of every
+ruleset option the model reads for it. Inside a cell every number and flag is a variable:
+each unit field the actions read, each action's amount and flags, Riposte's rolls and the
+``defy_death_leaves`` option. The model is run once on those variables (the single-source
+encoding) and the same code, run on the values of a witness, replays it.
+
+The board always holds the recipient ``target`` at (0, 0, 0); ``receiver`` and
+``interceptor`` are its allies at (0, 0, 1) and (0, 0, 2) with ``target.redirect_to`` and
+``target.intercept_by`` naming them; ``source`` stands at (1, 0, 0), or at (0, 1, 0) when it
+is the recipient's ally. A board of fewer units is covered: a dead receiver or interceptor
+receives nothing and hears nothing (500.1f, 500.1-11, 500.4c), exactly as an absent one,
+and :mod:`.minimize` removes the units a witness does not need.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.state import Board
+from referee.model.events import EventLog
+
+from .types import ROLES, QueryError
+
+#: How the source of a damage action stands to the recipient.
+SOURCE_RELATIONS = ("enemy", "ally", "self", "none")
+#: Riposte rolls given to each damage action: one per answering outcome (recipient,
+#: interceptor, receiver) and attacker, so a single-source hit never needs more.
+ROLLS_PER_HIT = 3
+def _enum_options() -> dict[str, tuple[str, ...]]:
+    """Every ruleset option whose readings are words, from the Ruleset's own declaration (default first)."""
+    import typing
+    from dataclasses import fields
+
+    hints = typing.get_type_hints(Ruleset)
+    out = {}
+    for f in fields(Ruleset):
+        words = typing.get_args(hints[f.name])
+        if words and all(isinstance(w, str) for w in words):
+            out[f.name] = (f.default, *(w for w in words if w != f.default))
+    return out
+
+
+ENUM_OPTIONS = _enum_options()
+KIND_SLOTS = {
+    "damage": {"target": "target", "source": "source"},
+    "hit": {"target": "target", "source": "source"},
+    "cost": {"payer": "target", "beneficiary": "source", "cost_kind": "bloodletting"},
+    "armor_debuff": {"target": "target", "debuff": "crush"},
+    "bloodletting": {"caster": "target", "target": "source"},
+}
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action of the query: its kind, its unit slots and its fixed choices (a damage kind...)."""
+
+    kind: str
+    slots: tuple[tuple[str, str], ...]
+    damage_kind: str = "hit"
+
+    def slot(self, name: str) -> str:
+        return dict(self.slots)[name]
+
+    def describe(self) -> str:
+        extra = [f"{k}={v}" for k, v in self.slots if KIND_SLOTS[self.kind].get(k) != v]
+        if self.kind in ("damage", "hit", "bloodletting") and self.damage_kind != "hit":
+            extra.append(f"damage_kind={self.damage_kind}")
+        return self.kind + (f"({', '.join(extra)})" if extra else "")
+
+
+def parse_action(text: str, damage_kind: str = "hit") -> ActionSpec:
+    """``hit``, ``cost:payer=source,cost_kind=interest``, ``damage:damage_kind=burn`` to an ActionSpec."""
+    from referee.model.combat import armor, costs
+    from referee.model.combat.damage import DAMAGE_KINDS
+
+    kind, _, rest = text.strip().partition(":")
+    if kind not in KIND_SLOTS:
+        raise QueryError(f"--action {text!r}: unknown kind {kind!r} (known: {', '.join(KIND_SLOTS)})")
+    slots = dict(KIND_SLOTS[kind])
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        name, sep, value = item.partition("=")
+        if name == "damage_kind" and kind in ("damage", "hit", "bloodletting"):
+            damage_kind = value
+            continue
+        if not sep or name not in slots:
+            raise QueryError(f"--action {text!r}: {item!r} is not slot=value (slots: {', '.join(slots)})")
+        allowed = {"cost_kind": costs.COST_KINDS, "debuff": armor.ARMOR_SHREDDING_DEBUFFS + armor.NON_ARMOR_DEBUFFS}
+        choices = allowed.get(name, ROLES + (("none",) if name in ("source", "beneficiary") else ()))
+        if value not in choices:
+            raise QueryError(f"--action {text!r}: {name}={value!r} is not one of {', '.join(choices)}")
+        slots[name] = value
+    if damage_kind not in DAMAGE_KINDS:
+        raise QueryError(f"--kind {damage_kind!r}: not a damage kind (known: {', '.join(DAMAGE_KINDS)})")
+    return ActionSpec(kind, tuple(slots.items()), damage_kind)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The structure of one cell: the board's units and how the source stands to the recipient."""
+
+    units: tuple[str, ...]
+    relation: str  # enemy | ally | self | none
+    #: Unit fields fixed to concrete values: ``(uid, field, value)`` (the Bloodletting payer is structure).
+    pins: tuple[tuple[str, str, Any], ...] = ()
+
+    def source_uid(self) -> str | None:
+        return {"enemy": "source", "ally": "source", "self": "target", "none": None}[self.relation]
+
+
+def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, ...] = SOURCE_RELATIONS) -> list[Layout]:
+    """The structures of a board of up to ``units`` units (the first roles), enemy source first."""
+    if not 2 <= units <= len(ROLES):
+        raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
+    present = ROLES[:units]
+    uses_source = any(a.kind in ("damage", "hit") for a in actions)
+    chosen = relations if uses_source else ("enemy", "ally")
+    out = [Layout(present, r) for r in chosen]
+    if actions[0].kind == "bloodletting":
+        out = [replace(layout, pins=pins) for layout in out for pins in payer_pins(layout, actions[0].slot("caster"))]
+    if any(a.kind == "bloodletting" for a in actions[1:]):
+        raise QueryError("a bloodletting action can only be the first action of a query (its payer is structure)")
+    return out
+
+
+#: Why a unit ahead of the payer in reading order does not pay (800.4c, 800.4d).
+SKIP_REASONS = (("alive", False), ("entrapped", True), ("is_boss", True))
+
+
+def payer_pins(layout: Layout, caster: str) -> list[tuple[tuple[str, str, Any], ...]]:
+    """The Bloodletting payer choices: the k-th unit of the caster's side pays, those before it are skipped.
+
+    Each choice pins the eligibility flags (alive, entrapped, boss) that decide the payer,
+    so the payer is concrete in the symbolic run; the other fields stay free.
+    """
+    cells = {"target": (0, 0, 0), "receiver": (0, 0, 1), "interceptor": (0, 0, 2),
+             "source": (0, 1, 0) if layout.relation == "ally" else (1, 0, 0)}
+    side = cells[caster][0]
+    order = sorted((u for u in layout.units if cells[u][0] == side), key=lambda u: cells[u][1:])
+    out: list[tuple[tuple[str, str, Any], ...]] = []
+    for k in range(len(order) + 1):
+        for reasons in itertools.product(SKIP_REASONS, repeat=k):
+            pins = [(order[i], name, value) for i, (name, value) in enumerate(reasons)]
+            if any(uid == caster and name == "is_boss" for uid, name, _ in pins):
+                continue  # a boss caster is its own case below
+            if k < len(order):
+                pins += [(order[k], "alive", True), (order[k], "entrapped", False), (order[k], "is_boss", False)]
+            if not any(uid == caster and name == "is_boss" for uid, name, _ in pins):
+                pins.append((caster, "is_boss", False))
+            out.append(tuple(dict.fromkeys(pins)))
+    for name, value in (("alive", True), ("alive", False), ("entrapped", True)):
+        pins = [(caster, "is_boss", True), (caster, name, value)]
+        if name == "alive" and value:
+            pins.append((caster, "entrapped", False))
+        out.append(tuple(pins))
+    return out
+
+
+def build_board(v: Any, layout: Layout) -> Board:
+    """The board of a layout, its fields read from ``v`` (a :class:`~referee.proofs.core.Vars`)."""
+    from referee.proofs.combat.symbolic import symbolic_unit
+
+    units = layout.units
+    cells = {"target": (0, 0, 0), "receiver": (0, 0, 1), "interceptor": (0, 0, 2),
+             "source": (0, 1, 0) if layout.relation == "ally" else (1, 0, 0)}
+    built = []
+    for uid in units:
+        side, row, col = cells[uid]
+        links = {"redirect_to": None, "intercept_by": None}
+        if uid == "target":
+            links = {"redirect_to": "receiver" if "receiver" in units else None,
+                     "intercept_by": "interceptor" if "interceptor" in units else None}
+        pinned = {name: value for who, name, value in layout.pins if who == uid}
+        built.append(symbolic_unit(v, uid, side=side, row=row, col=col, **links, **pinned))
+    return Board(tuple(built))
+
+
+# --------------------------------------------------------------------------------------
+# Ruleset readings, explored lazily: only the options the model reads are enumerated
+# --------------------------------------------------------------------------------------
+
+
+class NeedOption(Exception):
+    """The model read a ruleset option this cell has not chosen yet."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class ReadingRuleset:
+    """A ruleset that answers chosen options and raises :class:`NeedOption` for the rest."""
+
+    def __init__(self, chosen: dict[str, str], leaves: Any) -> None:
+        object.__setattr__(self, "_chosen", chosen)
+        object.__setattr__(self, "defy_death_leaves", leaves)
+
+    def __getattr__(self, name: str) -> Any:
+        chosen = object.__getattribute__(self, "_chosen")
+        if name in chosen:
+            return chosen[name]
+        if name in ENUM_OPTIONS:
+            raise NeedOption(name)
+        raise AttributeError(name)
+
+
+def concrete_ruleset(chosen: dict[str, str], leaves: int) -> Ruleset:
+    """The protocol ruleset of a cell: chosen readings, defaults for the options never read."""
+    return Ruleset(**{**DEFAULT.to_json(), **chosen, "defy_death_leaves": leaves})
+
+
+# --------------------------------------------------------------------------------------
+# Running the actions: each kind through the model, with its record for the condition
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """The states and records of one run of the actions."""
+
+    before: Board
+    states: list[Board] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    logs: list[EventLog] = field(default_factory=list)
+    json_actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def action_values(v: Any, prefix: str, spec: ActionSpec) -> dict[str, Any]:
+    """The variables of one action: its amounts, flags and rolls."""
+    values: dict[str, Any] = {"amount": v.int(f"{prefix}.amount")}
+    if spec.kind in ("damage", "hit", "bloodletting"):
+        values["allows_dormant"] = v.bool(f"{prefix}.allows_dormant")
+        values["rolls"] = tuple(v.bool(f"{prefix}.roll{k}") for k in range(ROLLS_PER_HIT))
+    if spec.kind == "bloodletting":
+        values["cost"] = v.int(f"{prefix}.cost")
+    return values
+
+
+def run_one(board: Board, spec: ActionSpec, values: dict[str, Any], layout: Layout, ruleset: Any):
+    """One action through the model: ``(board, log, record)``, as ``referee.actions`` runs it."""
+    from referee.model.combat import armor, costs, damage, retaliation
+
+    log = EventLog()
+    record: dict[str, Any] = {k: values[k] for k in ("amount", "allows_dormant", "cost") if k in values}
+    if spec.kind in ("damage", "hit", "bloodletting"):
+        target = spec.slot("target")
+        source = layout.source_uid() if spec.kind != "bloodletting" else spec.slot("caster")
+        if spec.kind != "bloodletting" and spec.slot("source") != "source":
+            source = None if spec.slot("source") == "none" else spec.slot("source")
+        instance = damage.DamageInstance(target=target, amount=values["amount"], source=source, kind=spec.damage_kind,
+                                         allows_dormant=values["allows_dormant"], riposte_rolls=values["rolls"])
+        if spec.kind == "bloodletting":
+            board, log, outcome = run_bloodletting(board, spec.slot("caster"), values["cost"], instance, ruleset)
+            record["bloodletting"] = outcome
+            return board, log, record
+        board, log, outcome = damage.resolve_damage(board, instance, ruleset)
+        if spec.kind == "hit":
+            board = retaliation.process_retaliation(board, instance, outcome, log, ruleset)
+        record["outcome"] = outcome
+        return board, log, record
+    if spec.kind == "cost":
+        beneficiary = None if spec.slot("beneficiary") == "none" else spec.slot("beneficiary")
+        board, paid = costs.pay_vitality_cost(board, spec.slot("payer"), values["amount"], spec.slot("cost_kind"), log,
+                                              beneficiary=beneficiary, ruleset=ruleset)
+        record["paid"] = paid
+        return board, log, record
+    target = board.unit(spec.slot("target"))
+    return board.with_unit(armor.apply_armor_debuff(target, spec.slot("debuff"), values["amount"])), log, record
+
+
+def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, ruleset: Any):
+    """800.4 as ``activate_with_bloodletting`` runs it, with its two stops as conditions, not ``if``.
+
+    The cost first; unless it failed or found no payer, the hit and what answers it. A test
+    holds this to ``referee.actions`` on concrete scenarios, and every witness is replayed there.
+    """
+    from referee.model.arith import and_, ite, not_
+    from referee.model.combat import bloodletting, retaliation
+    from referee.model.events import Guarded
+
+    log = EventLog()
+    board, outcome = bloodletting.process_bloodletting(board, caster, cost, log, ruleset)
+    goes_on = and_(not_(outcome.failed), not_(outcome.aborted))
+    hit_board, hit_log = retaliation.resolve_hit(board, instance, ruleset)
+    for guarded in hit_log.entries:
+        when = and_(goes_on, guarded.when)
+        if when is not False:
+            log.entries.append(Guarded(when, guarded.event))
+    chosen = Board(tuple(ite(goes_on, a, b) for a, b in zip(hit_board.units, board.units)))
+    return chosen, log, outcome
+
+
+def json_action(spec: ActionSpec, values: dict[str, Any], layout: Layout) -> dict[str, Any]:
+    """The protocol form of one action (concrete values)."""
+    if spec.kind in ("damage", "hit", "bloodletting"):
+        hit = {"target": spec.slot("target"), "amount": values["amount"], "damage_kind": spec.damage_kind,
+               "allows_dormant": values["allows_dormant"], "riposte_rolls": list(values["rolls"])}
+        if spec.kind == "bloodletting":
+            return {"kind": "bloodletting", "caster": spec.slot("caster"), "cost": values["cost"], "hits": [hit]}
+        source = layout.source_uid()
+        if spec.slot("source") != "source":
+            source = None if spec.slot("source") == "none" else spec.slot("source")
+        return {"kind": spec.kind, **hit, "source": source}
+    if spec.kind == "cost":
+        beneficiary = None if spec.slot("beneficiary") == "none" else spec.slot("beneficiary")
+        return {"kind": "cost", "payer": spec.slot("payer"), "amount": values["amount"],
+                "cost_kind": spec.slot("cost_kind"), "beneficiary": beneficiary}
+    return {"kind": "armor_debuff", "target": spec.slot("target"), "debuff": spec.slot("debuff"), "amount": values["amount"]}
+
+
+def run_actions(v: Any, layout: Layout, specs: tuple[ActionSpec, ...], ruleset: Any, split: bool) -> dict[str, Run]:
+    """The main run (and, for a split comparison, the ``single`` run) from one ``before`` board."""
+    before = build_board(v, layout)
+    runs = {"main": Run(before)}
+    if split:
+        runs["single"] = Run(before)
+    for name, run in runs.items():
+        board = before
+        chosen = specs if name == "main" else specs[:1]
+        for i, spec in enumerate(chosen):
+            values = action_values(v, f"{'a' if name == 'main' else 's'}{i}", spec)
+            if split:  # the split and the single instance carry the same flag: only the amounts differ
+                values["allows_dormant"] = v.bool("a0.allows_dormant")
+            board, log, record = run_one(board, spec, values, layout, ruleset)
+            run.states.append(board)
+            run.logs.append(log)
+            run.actions.append(record)
+            if not v.symbolic:
+                run.json_actions.append(json_action(spec, values, layout))
+    return runs
+
+
+def leaves_value(v: Any, fixed: dict[str, Any]) -> Any:
+    return fixed["defy_death_leaves"] if "defy_death_leaves" in fixed else v.int("ruleset.defy_death_leaves")
+
+
+def explore_readings(build: Any, fixed: dict[str, Any]) -> Any:
+    """Every reading of the options ``build(ruleset)`` reads (defaults first), with what it built, lazily."""
+    pending: list[dict[str, str]] = [{k: v for k, v in fixed.items() if k in ENUM_OPTIONS}]
+    while pending:
+        chosen = pending.pop(0)
+        try:
+            built = build(chosen)
+        except NeedOption as need:
+            pending[0:0] = [{**chosen, need.name: value} for value in ENUM_OPTIONS[need.name]]
+            continue
+        yield chosen, built
+
+
+def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, Any], relations: tuple[str, ...]) -> str:
+    """The space a verdict covers, in one line."""
+    acts = ", ".join(s.describe() for s in specs)
+    readings = "every ruleset reading" if not fixed else \
+        "every ruleset reading with " + ", ".join(f"{k}={v}" for k, v in fixed.items())
+    uses_source = any(a.kind in ("damage", "hit") for a in specs)
+    rel = f", the source {'/'.join(relations)} to the recipient" if uses_source else ", the source enemy/ally"
+    if specs[0].kind == "bloodletting":
+        rel += ", every Bloodletting payer in reading order (and none)"
+    return (f"over boards of up to {units} units ({', '.join(ROLES[:units])}){rel}, "
+            f"actions [{acts}], every unit field, amount, flag and Riposte roll, {readings}")

@@ -1,0 +1,122 @@
+"""Designer questions for ``referee query``, with the verdict the model gives: the gallery of docs/query.md.
+
+Each entry is a question in words, the condition, the query's options, the expected verdict
+and the clauses that answer it. ``tests/test_query_gallery.py`` runs every entry (the slow
+ones under ``--runslow``) and holds the gallery section of ``docs/query.md`` to this list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    condition: str
+    expected: str  # found | impossible
+    clauses: tuple[str, ...]
+    why: str
+    options: dict[str, Any] = field(default_factory=dict)
+    slow: bool = False
+    objective: Any = None  # the expected best value of --maximize/--minimize
+
+    def argv(self) -> list[str]:
+        """The command line of the question."""
+        words = ["referee", "query", self.condition]
+        for a in self.options.get("actions", ()):
+            words += ["--action", a]
+        for key, flag in (("kind", "--kind"), ("units", "--units"), ("maximize", "--maximize"), ("minimize", "--minimize")):
+            if key in self.options:
+                words += [flag, str(self.options[key])]
+        if "relations" in self.options:
+            words += ["--source", ",".join(self.options["relations"])]
+        for name, value in self.options.get("ruleset", {}).items():
+            words += ["--ruleset", f"{name}={value}"]
+        if self.options.get("split"):
+            words.append("--compare-split")
+        return words
+
+
+GALLERY: tuple[Question, ...] = (
+    Question("riposte-kills-attacker", "Can Riposte kill the attacker?",
+             'event("riposte") and not source_after.alive', "found", ("combat:500.7b", "combat:500.6d"),
+             "Riposte's roll is an input (500.7b): with a `true` roll the attacker pays and can die."),
+    Question("dormant-takes-damage", "Can a Dormant unit lose Vitality to a hit?",
+             "target.dormant and outcome.vitality_lost > 0", "found", ("combat:500.1-2",),
+             "A source that explicitly allows it damages a Dormant unit (500.1-2, `allows_dormant`)."),
+    Question("lethal-redirect", "Can a lethal hit move to an interceptor?", 'event("lethal_redirect")', "found",
+             ("combat:500.1f",), "The interceptor is the third unit of the board (500.1f)."),
+    Question("ally-redirect", "Can part of a hit move to the redirect receiver?", 'event("redirect")', "found",
+             ("combat:500.1-11",), "The receiver is the recipient's ally with `redirect_to` (500.1-11)."),
+    Question("riposte-misses", "Can Riposte miss?", 'event("riposte_missed")', "found", ("combat:500.7b",),
+             "A `false` roll is a miss; the witness carries exactly the rolls it needs."),
+    Question("insurance-absorbed-thorns", "Can a hit fully absorbed by Insurance fire Thorns?",
+             'outcome.insurance_spent > 0 and outcome.vitality_lost == 0 and event("thorns", unit="source")', "found",
+             ("combat:500.7c", "combat:500.1-9"),
+             "An Insurance point spent is a damage event (500.7c, INT-008), so Thorns answers it.",
+             {"units": 2, "relations": ("enemy",)}),
+    Question("cost-spends-shield", "Can a Vitality cost (Interest) ever spend Shield?",
+             'target_after.shield < target.shield and not event("death", unit="target")', "impossible",
+             ("combat:500.8a",), "A Vitality cost spends nothing of the damage pipeline (500.8a); only a death "
+             "clears Shield (500.4b), which the first question without `not event(\"death\")` finds.",
+             {"actions": ("cost:cost_kind=interest",)}),
+    Question("bloodletting-cost-spends-shield", "Can a Bloodletting cost spend its payer's Shield?",
+             'target_after.shield < target.shield and not event("death", unit="target")', "impossible", ("combat:500.8a",),
+             "Bloodletting is a Vitality cost too (500.8a): with no hit answered, Shield never moves.",
+             {"actions": ("cost",)}),
+    Question("self-destruct-scraps-shield", "Does a self-destruct remove Shield?",
+             'target_after.shield < target.shield and event("shield_scrapped")', "found", ("combat:500.8h",),
+             "A self-destruct scraps the Shield without a Shield-broken trigger (500.8h).",
+             {"actions": ("cost:cost_kind=self_destruct",)}),
+    Question("reflect-sets-off-thorns", "Can Reflect set off the attacker's Thorns?",
+             'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
+             ("combat:500.7k",), "A Reflect starts no damage reactions (500.7k).",
+             {"units": 2, "relations": ("enemy",)}),
+    Question("reflect-sets-off-thorns-everywhere", "Can Reflect set off the attacker's Thorns, on any board of up to 4 units?",
+             'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
+             ("combat:500.7k",), "The same question over the whole default space: 112 cells, minutes (run with --runslow).",
+             slow=True),
+    Question("split-loses-more", "Can splitting damage into two instances lose more Vitality than one instance?",
+             "first.amount + second.amount == single.amount and first.amount > 0 and second.amount > 0 "
+             "and after.target.vitality < single_after.target.vitality", "found", ("combat:500.1-7",),
+             "Yes: the per-instance layers (Insurance points, the post-Armor cap, Armor's flat reduction) "
+             "treat two instances differently from one; the split and the single instance share their flags.",
+             {"actions": ("damage", "damage"), "split": True, "units": 2, "relations": ("enemy",)}),
+    Question("second-hit-kills", "Can a unit survive one hit and die to the next?",
+             "after[0].target.alive and not after[1].target.alive", "found", ("combat:500.1-13",),
+             "Two actions in order; the states between them are `after[0]`, `after[1]`.",
+             {"actions": ("hit", "hit"), "units": 2, "relations": ("enemy",)}),
+    Question("shielded-dies-to-burn", "Can a shielded unit die to one Burn tick?", "target.shield > 0 and outcome.died",
+             "found", ("combat:500.1h", "combat:500.1-10"), "A tick larger than Shield and Vitality together.",
+             {"kind": "burn", "units": 2, "relations": ("enemy",)}),
+    Question("tool-dies", "Can a Tool die to damage?", "target.is_tool and outcome.died", "impossible",
+             ("combat:500.1-1",), "Damage aimed at a Tool is discarded (500.1-1).",
+             {"actions": ("damage",), "units": 2, "relations": ("enemy",)}),
+    Question("vitality-rises", "Can a hit raise its recipient's Vitality?", "target_after.vitality > target.vitality",
+             "found", ("combat:500.9b",), "A Phylactery unit killed by the hit returns at full Vitality (500.9b-c).",
+             {"actions": ("damage",)}),
+    Question("vitality-rises-without-vessel", "Without a Vessel, can damage raise Vitality?",
+             "target_after.vitality > target.vitality and target.vessels == 0", "impossible", ("combat:500.1-13",),
+             "Damage only takes Vitality; only a Vessel revival gives it back.",
+             {"actions": ("damage",), "units": 2, "relations": ("enemy",)}),
+    Question("debuff-raises-armor", "Can an Armor-shredding debuff raise Armor?", "target_after.armor > target.armor",
+             "impossible", ("combat:500.2e",), "Crush lowers Armor; a negative amount lowers nothing (500.2e).",
+             {"actions": ("armor_debuff",)}),
+    Question("roar-lowers-armor", "Does Piercing Roar lower Armor?", "target_after.armor < target.armor",
+             "impossible", ("combat:500.2e",), "Piercing Roar touches Power and Speed only (500.2e).",
+             {"actions": ("armor_debuff:debuff=piercing_roar",)}),
+    Question("bloodletting-kills-payer-hit-lands", "Can a Bloodletting payment kill its payer and the hit still land?",
+             'first.bloodletting.paid >= target.vitality and event("damage_taken", unit="source")', "found",
+             ("combat:800.4j",),
+             "The activation goes on after a lethal payment (800.4j).", {"actions": ("bloodletting",)}),
+    Question("most-vitality-through-shield", "The most Vitality a 30-damage hit takes from a unit with 10 Shield and no Armor",
+             "first.amount == 30 and target.shield == 10 and target.armor == 0 and target.insurance == 0 "
+             "and target.subrogated == 0", "found", ("combat:500.1-10",),
+             "All 30 under `shield_multiplier_rounding=floor` (INT-002): a multiplier above 10 leaves the pool "
+             "absorbing nothing; 29 under the default `ceil`.",
+             {"actions": ("damage",), "units": 2, "relations": ("enemy",), "maximize": "target.vitality - target_after.vitality"},
+             objective=30),
+)
