@@ -446,6 +446,8 @@ def draw_ability(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
         gate = draw(_GATE)
         if gate is not None and unit["uid"] != caster["uid"]:
             fields[gate] = True
+        if unit["uid"] != first["uid"] and unit["alive"] and draw(_COIN_FLIP):
+            fields["vitality"] = max(unit["max_vitality"] // 2, 1)  # room for a restore to meet Maim (500.3c, 500.3d)
         if shape.startswith("lethal") and unit["uid"] == first["uid"]:
             fields["armor"] = 0  # the hit lands whole: the target dies (or survives by one) mid-activation
         align[unit["uid"]] = fields
