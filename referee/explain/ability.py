@@ -114,7 +114,8 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
     line, number = o.line, o.index + 1
     base = f"{line.amount} = {o.base}" if line.amount.ref else f"{o.base}"
     s.say("line", "400.8-3", f"line {number} \"{line_text(line)}\" resolves in the {o.lane.replace('_', ' ')} lane; "
-          f"its amount is {base} (400.2).", ("line_resolved",), line=number, base=o.base)
+          f"its amount is {base} (400.2).", () if o.count is not None and o.condition_held is not False
+          else ("line_resolved",), line=number, base=o.base)
     if line.condition is not None:
         s.say("condition", "400.8-4", f"the condition \"{line.condition.replace('_', ' ')}\" is checked now, on the board "
               f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}.",

@@ -206,6 +206,8 @@ def ability_from_json(path: str, data: Any) -> Ability:
             raise ProtocolError(f"{where}.amount", f"expected an integer or a card number such as '{{power}}', got {printed!r}")
         try:
             parsed = ability_text.amount(printed)
+            if isinstance(printed, str) and parsed.ref is None:
+                raise ValueError(f"amount {printed!r}: a literal is an integer, a card number is written '{{name}}'")
             if parsed.ref is not None and parsed.ref not in numbers:
                 raise ValueError(f"no card number {{{parsed.ref}}} in {path}.numbers")
             lines.append(ability_text.Line(**{**item, "amount": parsed}))

@@ -31,7 +31,7 @@ from referee.model.events import EventLog
 
 from ....rulebook import ActionKind, Field
 from ....wire import ProtocolError, check_known, check_value, require, require_list, require_object
-from ..codec import LINE_FIELDS, ability_from_json
+from ..codec import LINE_FIELDS, ability_from_json, ability_to_json
 from ..strategies import draw_ability
 
 FIELDS = (
@@ -43,7 +43,7 @@ FIELDS = (
 
 
 def decode(path: str, data: Any, board: Any) -> dict[str, Any]:
-    """Check an ability action; ``ability`` becomes the model's :class:`Ability`."""
+    """Check an ability action; ``ability`` stays JSON, in its canonical form (``codec.ability_to_json``)."""
     data = require_object(path, data)
     check_known(path, data, ("kind", *(f.name for f in FIELDS)), "'ability' action")
     caster = check_value(f"{path}.caster", require(path, data, "caster"), "string")
@@ -55,7 +55,7 @@ def decode(path: str, data: Any, board: Any) -> dict[str, Any]:
     rolls = require_list(f"{path}.riposte_rolls", data.get("riposte_rolls", []))
     for i, roll in enumerate(rolls):
         check_value(f"{path}.riposte_rolls[{i}]", roll, "boolean")
-    ability = ability_from_json(f"{path}.ability", require(path, data, "ability"))
+    ability = ability_to_json(ability_from_json(f"{path}.ability", require(path, data, "ability")))
     return {"kind": "ability", "caster": caster, "targets": list(targets), "ability": ability, "riposte_rolls": list(rolls)}
 
 
