@@ -40,8 +40,41 @@ def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dic
         steps = [s for action in actions for s in action.steps][-2:]
     else:
         action, found = locate_event(actions, index)
+        if found is not None:
+            found = producer(action, actions, index, found, model_number(divergence))
         steps = action.steps[-2:] if found is None else action.steps[max(0, found - 1): found + 1]
     return [s.to_json() for s in steps]
+
+
+def model_number(divergence: Divergence) -> Any:
+    """The model's diverging number: the value itself, or the amount of the model's diverging event."""
+    value = divergence.model
+    if isinstance(value, dict):
+        value = value.get("amount")
+    return value if type(value) is int else None
+
+
+def producer(action: Any, actions: list[Any], index: int, found: int, value: Any) -> int:
+    """The step that produced the model's number: the first step since the previous event's step whose result
+    (``after``) is that number; else the step that names the event.
+
+    A damage event is named by the Vitality step, but its amount was made earlier (the Armor
+    step that rounded it, the cap, the Shield); that step is the one an engine author needs.
+    """
+    from .explain import locate_event
+
+    start = 0
+    if index > 0:
+        previous, at = locate_event(actions, index - 1)
+        if previous is action and at is not None and at < found:
+            start = at + 1
+    if value is None:
+        return found
+    for i in range(start, found + 1):
+        quantities = action.steps[i].quantities
+        if quantities.get("after") == value and quantities.get("before") != value:
+            return i
+    return found
 
 
 def describe_steps(steps: list[dict[str, Any]]) -> list[str]:
