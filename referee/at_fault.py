@@ -46,6 +46,11 @@ def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dic
     return [s.to_json() for s in steps]
 
 
+#: Steps that land a number earlier steps made (a damage instance's Vitality step): an event they name is
+#: placed at the step that produced its number instead.
+RESULT_STEPS = ("vitality",)
+
+
 def model_number(divergence: Divergence) -> Any:
     """The model's diverging number: the value itself, or the amount of the model's diverging event."""
     value = divergence.model
@@ -55,8 +60,8 @@ def model_number(divergence: Divergence) -> Any:
 
 
 def producer(action: Any, actions: list[Any], index: int, found: int, value: Any) -> int:
-    """The step that produced the model's number: the first step since the previous event's step whose result
-    (``after``) is that number; else the step that names the event.
+    """The step that produced the model's number, for an event a :data:`RESULT_STEPS` step names: the first step
+    since the previous event's step whose result (``after``) is that number; else the step that names the event.
 
     A damage event is named by the Vitality step, but its amount was made earlier (the Armor
     step that rounded it, the cap, the Shield); that step is the one an engine author needs.
@@ -68,7 +73,7 @@ def producer(action: Any, actions: list[Any], index: int, found: int, value: Any
         previous, at = locate_event(actions, index - 1)
         if previous is action and at is not None and at < found:
             start = at + 1
-    if value is None:
+    if value is None or action.steps[found].step not in RESULT_STEPS:
         return found
     for i in range(start, found + 1):
         quantities = action.steps[i].quantities
