@@ -117,7 +117,7 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
     if o.count is not None:
         floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
         s.say("count", "400.8a", f"\"per {PER_WORDS[line.per]}\" is sampled now (not at the start of the activation): "
-              f"{o.count} counted (living, targetable units only, INT-203), so {o.base} x {o.count} = {o.amount}{floor}.",
+              f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, 400.8b), so {o.base} x {o.count} = {o.amount}{floor}.",
               ("line_resolved",), count=o.count, base=o.base, amount=o.amount)
     if o.bloodletting is not None:
         explain_bloodletting_step(s, o.board, caster, o.amount, ruleset, EventLog())
