@@ -3,7 +3,7 @@
 It is here to show (and to test) the differential harness on code shaped the way game
 engines are shaped: mutable units, an event bus that listeners subscribe to, one class
 per concern (Armor, Insurance, Shield, costs, death...). It implements the rules text of
-chapters 500 (damage, Armor, death, retaliation, costs) and 800.4 (Bloodletting) from the
+chapters 500 (damage, Armor, death, retaliation, costs), 800.4 (Bloodletting) and 400.8 (abilities) from the
 rulebook and ``docs/protocol.md``; it never imports the model.
 
 Two ways to run it:
@@ -676,6 +676,140 @@ class Bloodletting:
 
 
 # ------------------------------------------------------------------------------------------
+# Abilities (400.8): printed lines, resolved lane by lane
+# ------------------------------------------------------------------------------------------
+
+LANE_ORDER = ["activation", "before_hit", "hit", "after_hit"]
+ALWAYS_IN = {"crush": "before_hit", "maim": "after_hit", "cull": "after_hit", "bloodletting": "activation"}
+STATUS_OF = {"burning_enemy": "burn", "venomed_enemy": "venom", "maimed_enemy": "maim"}
+
+
+class AbilityResolver:
+    """400.8: split the ability into lines, place them in lanes, then resolve each where it lands."""
+
+    def __init__(self, board: Board, bus: EventBus, pipeline: DamagePipeline, retaliation: Retaliation,
+                 bloodletting: Bloodletting, deaths: DeathHandler) -> None:
+        self.board = board
+        self.bus = bus
+        self.pipeline = pipeline
+        self.retaliation = retaliation
+        self.bloodletting = bloodletting
+        self.deaths = deaths
+
+    @staticmethod
+    def lane_of(line: dict[str, Any]) -> str:
+        if line["effect"] in ALWAYS_IN:
+            return ALWAYS_IN[line["effect"]]
+        return line.get("lane") or ("hit" if line["effect"] == "damage" else "after_hit")
+
+    def ordered(self, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Passives stay out; lane by lane; a Bloodletting cost first in its lane; else printed order."""
+        active = [(i, line) for i, line in enumerate(lines) if line.get("kind", "rider") != "passive"]
+        active.sort(key=lambda p: (LANE_ORDER.index(self.lane_of(p[1])), p[1]["effect"] != "bloodletting", p[0]))
+        return [line for _, line in active]
+
+    @staticmethod
+    def reachable(unit: Unit) -> bool:
+        return unit.alive and not unit.entrapped and not unit.dormant and not unit.untargetable
+
+    def count(self, caster: Unit, per: str, units: list[Unit]) -> int:
+        """A "per" count over ``units``: the board as it is when the line resolves (400.8a)."""
+        status = STATUS_OF.get(per)
+        total = 0
+        for unit in units:
+            enemy = unit.side != caster.side
+            if unit.uid == caster.uid or enemy != (per != "ally") or not self.reachable(unit):
+                continue
+            if status is None or getattr(unit, status) > 0:
+                total += 1
+        return total
+
+    def holds(self, condition: str, caster: Unit, targets: list[str], seen: dict[str, Unit]) -> bool:
+        """A condition, on ``seen``: the board as it is when the line resolves (400.8-4)."""
+        first = seen.get(targets[0]) if targets else None
+        caster = seen[caster.uid]
+        if condition == "target_alive":
+            return first is not None and first.alive
+        if condition == "target_burning":
+            return first is not None and first.alive and first.burn > 0
+        if condition == "enemy_burning":
+            return self.count(caster, "burning_enemy", list(seen.values())) > 0
+        return caster.vitality < caster.max_vitality
+
+    def recipients(self, caster: Unit, to: str, targets: list[str]) -> list[Unit]:
+        if to == "target":
+            return [self.board.get(t) for t in targets]
+        if to == "caster":
+            return [caster]
+        wanted = caster.side if to == "allies" else 1 - caster.side
+        side = sorted((u for u in self.board.units if u.side == wanted and u is not caster), key=lambda u: (u.row, u.col))
+        return side
+
+    @staticmethod
+    def refusal(unit: Unit, effect: str) -> str | None:
+        for reason, refused in (("dead", not unit.alive), ("entrapped", unit.entrapped), ("dormant", unit.dormant),
+                                ("untargetable", unit.untargetable),
+                                ("tool_or_hub", effect != "damage" and unit.discards_combat)):
+            if refused:
+                return reason
+        return None
+
+    def activate(self, caster: Unit, ability: dict[str, Any], targets: list[str], rolls: list[bool]) -> None:
+        numbers = ability.get("numbers", {})
+        units = self.board.units  # live: a count reads the board as it is when its line resolves (400.8a)
+        seen = self.board.by_uid  # live: so does a condition (400.8-4)
+        for line in self.ordered(ability["lines"]):
+            printed = line.get("amount", 0)
+            base = numbers[printed.strip("{}")] if isinstance(printed, str) and printed.startswith("{") else int(printed)
+            condition = line.get("condition")
+            if condition is not None and not self.holds(condition, caster, targets, seen):
+                self.bus.publish("condition_failed", caster.uid, detail=condition)
+                continue
+            per = line.get("per")
+            amount = base * self.count(caster, per, units) if per else base
+            self.bus.publish("line_resolved", caster.uid, amount, detail=line["effect"])
+            if line["effect"] == "bloodletting":
+                if self.bloodletting.pay(caster, amount) in ("failed", "aborted"):
+                    return
+                continue
+            for unit in self.recipients(caster, line.get("to", "target"), targets):
+                self.deliver(caster, line["effect"], unit, amount, rolls)
+
+    def deliver(self, caster: Unit, effect: str, unit: Unit, amount: int, rolls: list[bool]) -> None:
+        why = self.refusal(unit, effect)
+        if why is not None:
+            self.bus.publish("line_refused", unit.uid, amount, caster.uid, detail=why)
+        elif effect == "damage":
+            hit = Hit(unit.uid, amount, caster.uid, "hit", False, rolls)
+            self.retaliation.answer(hit, self.pipeline.resolve(hit))
+        elif effect == "restore":
+            self.restore(caster, unit, amount)
+        elif effect == "cull":
+            if amount > 0 and unit.vitality <= amount:
+                self.bus.publish("culled", unit.uid, unit.vitality, caster.uid)
+                self.deaths.kill(unit, caster.uid)
+        else:
+            applied = max(amount, 0)
+            if effect == "crush":
+                unit.armor -= applied
+            else:
+                setattr(unit, effect, getattr(unit, effect) + applied)
+            if applied > 0:
+                self.bus.publish("status_applied", unit.uid, applied, caster.uid, detail=effect)
+
+    def restore(self, caster: Unit, unit: Unit, amount: int) -> None:
+        """Recovery (500.3): capped at the missing Vitality, then each Maim point prevents 2."""
+        room = max(unit.max_vitality - unit.vitality, 0)
+        eligible = min(max(amount, 0), room)
+        prevented = min(eligible, 2 * max(unit.maim, 0))
+        restored = eligible - prevented
+        if restored > 0:
+            self.bus.publish("vitality_restored", unit.uid, restored, caster.uid)
+        unit.vitality += restored
+        unit.maim -= (prevented + 1) // 2
+
+
+# ------------------------------------------------------------------------------------------
 # The engine
 # ------------------------------------------------------------------------------------------
 
@@ -693,6 +827,7 @@ class Engine:
         self.pipeline = DamagePipeline(board, self.bus, self.ledger, self.costs, ruleset)
         self.retaliation = Retaliation(board, self.bus, self.costs, self.pipeline, ruleset)
         self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
+        self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
 
     def perform(self, action: dict[str, Any]) -> None:
         handler = getattr(self, "do_" + action["kind"], None)
@@ -731,6 +866,11 @@ class Engine:
         for step in action.get("hits", []):
             hit = self.hit_of({**step, "source": caster.uid})
             self.retaliation.answer(hit, self.pipeline.resolve(hit))
+
+
+    def do_ability(self, action: dict[str, Any]) -> None:
+        caster = self.board.get(action["caster"])
+        self.abilities.activate(caster, action["ability"], action.get("targets", []), action.get("riposte_rolls", []))
 
 
 def run(scenario: dict[str, Any]) -> dict[str, Any]:

@@ -336,6 +336,61 @@ MUTANTS: tuple[Mutant, ...] = (
         "        self.resources_paid = True\n",
         ("play_card", "activate"), "play_engine.py",
     ),
+    # --- 400.8 Abilities --------------------------------------------------------------
+    Mutant(
+        "count_sampled_at_activation_start", "combat:400.8a", "a 'per' count read off the board as the activation starts",
+        "        units = self.board.units  # live: a count reads the board as it is when its line resolves (400.8a)\n",
+        "        units = [Unit(u.to_json()) for u in self.board.units]  # live: a count reads the board as it is when its line resolves (400.8a)\n",
+        kinds=("ability",),
+    ),
+    Mutant(
+        "condition_checked_at_activation_start", "combat:400.8-4", "a condition checked as the activation starts",
+        "        seen = self.board.by_uid  # live: so does a condition (400.8-4)\n",
+        "        seen = {u.uid: Unit(u.to_json()) for u in self.board.units}  # live: so does a condition (400.8-4)\n",
+        kinds=("ability",),
+    ),
+    Mutant(
+        "zero_count_floored_to_one", "combat:400.8c", "a count of 0 still gives the minimum amount",
+        "            amount = base * self.count(caster, per, units) if per else base\n",
+        "            amount = base * max(self.count(caster, per, units), 1) if per else base\n",
+        kinds=("ability",),
+    ),
+    Mutant(
+        "dead_units_still_counted", "combat:400.8b", "a unit killed by this activation still counts for a 'per'",
+        "            if unit.uid == caster.uid or enemy != (per != \"ally\") or not self.reachable(unit):\n",
+        "            if unit.uid == caster.uid or enemy != (per != \"ally\"):\n",
+        kinds=("ability",),
+    ),
+    Mutant(
+        "rider_resolved_against_dead_target", "combat:400.8-5", "the dead-recipient gate is missing",
+        "        for reason, refused in ((\"dead\", not unit.alive), (\"entrapped\", unit.entrapped), (\"dormant\", unit.dormant),\n",
+        "        for reason, refused in ((\"dead\", False), (\"entrapped\", unit.entrapped), (\"dormant\", unit.dormant),\n",
+        kinds=("ability",),
+    ),
+    Mutant(
+        "lanes_out_of_order", "combat:400.8-2", "lines resolve in printed order, whatever their lane",
+        "        active.sort(key=lambda p: (LANE_ORDER.index(self.lane_of(p[1])), p[1][\"effect\"] != \"bloodletting\", p[0]))\n",
+        "        active.sort(key=lambda p: (p[1][\"effect\"] != \"bloodletting\", p[0]))\n",
+        kinds=("ability",),
+    ),
+    Mutant(
+        "crush_after_the_hit", "combat:400.8-2", "Crush lands after the hit",
+        'ALWAYS_IN = {"crush": "before_hit", "maim": "after_hit", "cull": "after_hit", "bloodletting": "activation"}\n',
+        'ALWAYS_IN = {"crush": "after_hit", "maim": "after_hit", "cull": "after_hit", "bloodletting": "activation"}\n',
+        kinds=("ability",),
+    ),
+    Mutant(
+        "passive_line_resolves", "combat:400.8-1", "a Passive line resolves as part of the activation",
+        "        active = [(i, line) for i, line in enumerate(lines) if line.get(\"kind\", \"rider\") != \"passive\"]\n",
+        "        active = [(i, line) for i, line in enumerate(lines)]\n",
+        kinds=("ability",),
+    ),
+    Mutant(
+        "restore_maim_rounds_down", "combat:500.3d", "Maim consumed by a restore rounds down",
+        "        unit.maim -= (prevented + 1) // 2\n",
+        "        unit.maim -= prevented // 2\n",
+        kinds=("ability",),
+    ),
 )
 
 BY_NAME = {m.name: m for m in MUTANTS}

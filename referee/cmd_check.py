@@ -105,6 +105,8 @@ def register(app: typer.Typer) -> None:
             False, "--in-process", help="call the --python engine in this process (faster; os._exit in it ends the run)"
         ),
         json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
+        trail: bool = typer.Option(False, "--trail", help="print the model's whole clause trail up to the divergence "
+                                   "(by default: the explain steps around it; --json always has both)"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
         database: Optional[str] = typer.Option(
             None, "--database", help="Hypothesis example database directory ('' for none; default: STATE_DIR/examples)"
@@ -204,6 +206,7 @@ def register(app: typer.Typer) -> None:
         except (ValueError, EngineStartError) as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
+        report.show_trail = trail
         if junit:
             write_junit(junit, [report])
         if json_out:

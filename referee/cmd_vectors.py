@@ -123,7 +123,8 @@ def register(app: typer.Typer) -> None:
                 "selection": selection.to_json(),
                 "skipped": len(skipped),
                 "skipped_by_reason": _by_reason(skipped),
-                "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses} for r in failed],
+                "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses, "explain": r.explain}
+                           for r in failed],
                 "clauses": {c: {"vectors": len(rs), "failed": sum(r.status != "pass" for r in rs)} for c, rs in sorted(per_clause.items())},
             }, indent=2))
         else:
@@ -135,8 +136,14 @@ def register(app: typer.Typer) -> None:
             for clause, rs in sorted(per_clause.items()):
                 bad = sum(r.status != "pass" for r in rs)
                 typer.echo(f"  {'FAIL' if bad else 'ok  '} {clause:<18} {len(rs) - bad}/{len(rs)}")
-            for r in failed[:20]:
+            from .at_fault import describe_steps
+
+            for n, r in enumerate(failed[:20]):
                 typer.echo(f"  {r.status}: {r.path}: {r.detail}")
+                if r.explain and n < 5:
+                    for line in describe_steps(r.explain):
+                        typer.echo("  " + line)
+                    typer.echo(f"      the whole explanation: referee explain {folder / r.path}")
             if len(failed) > 20:
                 typer.echo(f"  ... and {len(failed) - 20} more")
         if junit:

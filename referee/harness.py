@@ -32,6 +32,7 @@ from .compare import Comparison, Divergence, compare
 from .engines import Engine, EngineFault, check_answer
 from .protocol import Observation, ProtocolError, decode_scenario, rulebook_of
 from .rulebooks import ACTION_KINDS, default_kinds
+from .at_fault import describe_steps, steps_at_fault
 from .trail import Step, clauses_applied, cut
 
 DATABASE_DIR = ".referee/examples"
@@ -129,6 +130,11 @@ class CheckReport:
             lines.append(f"stale known divergence (matched nothing): {entry.key or entry.clause}: {entry.reason} ({entry.source})")
         return lines
 
+    #: The model's explain steps around the first divergence (``referee.at_fault``): the one before, the one at fault.
+    explain: list[dict[str, Any]] = field(default_factory=list)
+    #: Print the whole clause trail in the text report (``--trail``); ``--json`` always has it.
+    show_trail: bool = False
+
     def _features(self) -> str:
         """The features drawn, in words: all, or which were left out."""
         known = rulebooks.all_features()
@@ -139,6 +145,7 @@ class CheckReport:
         left_out = [n for n in relevant if self.features is not None and n not in self.features]
         said = f"all but {', '.join(left_out)} (never drawn)" if left_out else "all"
         return said + ("; swarm: each scenario draws a random subset" if self.swarm else "")
+
     #: ``--examples`` as given, and the batch size it is rounded up to a multiple of.
     examples_requested: int | None = None
     batch: int = 1
@@ -182,6 +189,7 @@ class CheckReport:
                 for s in self.trail
             ],
             "clauses": self.clauses,
+            "explain": self.explain,
             "fault": self.fault.to_json() if self.fault else None,
             "observations": self.observations,
             "error": self.error,
@@ -248,8 +256,17 @@ class CheckReport:
                 lines.append(f"  also: {other.describe()}")
             if len(rest) > 8:
                 lines.append(f"  ... and {len(rest) - 8} more")
-            lines.append("clause trail (model, up to the divergence):")
-            lines.extend("  " + s.describe() for s in self.trail)
+            if self.explain:
+                lines.append("where the model's explanation meets it (the step before, then the step at fault):")
+                lines.extend(describe_steps(self.explain))
+            if self.show_trail or not self.explain:
+                lines.append("clause trail (model, up to the divergence):")
+                lines.extend("  " + s.describe() for s in self.trail)
+            else:
+                lines.append(f"clause trail: {len(self.trail)} steps, {len(self.clauses)} clauses (--trail prints it; "
+                             "--json has it)")
+            replay_file = self.replay.split("--replay ")[-1].split()[0] if "--replay " in self.replay else "<replay file>"
+            lines.append(f"the whole explanation: referee explain {replay_file}")
             lines.append(f"clauses applied: {', '.join(self.clauses)}")
         if self.replay:
             lines.append(f"replay: {self.replay}")
@@ -292,6 +309,14 @@ def model_trail(scenario: dict[str, Any]) -> list[Step]:
     """The model's clause trail for a scenario: every tagged function it called, and its events."""
     decode_scenario(scenario)
     return rulebooks.of_scenario(scenario).observe(scenario)[2]
+
+
+def explain_at_fault(scenario: dict[str, Any], first: Divergence) -> list[dict[str, Any]]:
+    """The explain steps around the first divergence; empty when the scenario cannot be explained (a courtesy)."""
+    try:
+        return steps_at_fault(_public(scenario), first)
+    except Exception:  # never lose the report for it
+        return []
 
 
 def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tuple[str, Any]:
@@ -434,6 +459,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
         except Exception as error:  # the trail is a courtesy; never lose the report for it
             report.error = f"(clause trail unavailable: {error})"
+        report.explain = explain_at_fault(scenario, first)
     except Flaky:
         if state["failure"] is None:
             raise
@@ -637,6 +663,7 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
         report.status, report.divergences = "mismatch", detail
         first = detail[0]
         report.trail = cut(model_trail(sent), first.event_index if first.where == "events" else None)
+        report.explain = explain_at_fault(sent, first)
     elif verdict == "fault":
         report.status, report.fault = "fault", detail
     elif verdict == "model-error":

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,21 @@ class VectorResult:
     clauses: list[str]
     status: str  # pass | mismatch | fault
     detail: str = ""
+    #: For a mismatch: the model's explain steps around the first divergence (``referee.at_fault``).
+    explain: list[dict[str, Any]] = field(default_factory=list)
+
+
+#: Mismatches explained step by step (each costs one explained model run); the rest name their divergence only.
+EXPLAINED = 50
+
+
+def _at_fault(scenario: dict[str, Any], divergence: Any) -> list[dict[str, Any]]:
+    from .at_fault import steps_at_fault
+
+    try:
+        return steps_at_fault({k: v for k, v in scenario.items() if k != "id"}, divergence)
+    except Exception:  # a courtesy: never lose the result for it
+        return []
 
 
 @dataclass(frozen=True)
@@ -158,6 +173,7 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
         entry = {**entry, "clauses": [entry["primary"]] if entry.get("primary") else entry["clauses"]}
         loaded.append((entry, {**scenario, "id": f"v{i}"}, expected))
     results: list[VectorResult] = []
+    failed: list[str] = []
     size = max(1, getattr(engine, "batch_size", 1))
     for start in range(0, len(loaded), size):
         chunk = loaded[start : start + size]
@@ -171,7 +187,9 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
             rulebook = rulebook_of(scenario)
             divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison, rulebook)
             if divergences:
-                results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe()))
+                steps = _at_fault(scenario, divergences[0]) if len(failed) < EXPLAINED else []
+                failed.append(entry["path"])
+                results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe(), steps))
             else:
                 results.append(VectorResult(entry["path"], entry["clauses"], "pass"))
     return results

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.model.combat.abilities import AbilityOutcome, LineOutcome, resolve_ability_outcome
-from referee.model.combat.ability_text import Ability, Line, amount, place_line
+from referee.model.combat.ability_text import Ability, Line, place_line
 from referee.model.combat.damage import DamageInstance, resolve_damage
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board
@@ -32,7 +32,6 @@ VERBS = {"damage": "Deal {a} damage", "burn": "Burn {a}", "venom": "Venom {a}", 
 PER_WORDS = {"burning_enemy": "Burning enemy", "venomed_enemy": "Venomed enemy", "maimed_enemy": "Maimed enemy",
              "enemy": "enemy", "ally": "ally"}
 TO_WORDS = {"target": "", "caster": " to itself", "allies": " to allies", "enemies": " to enemies"}
-LINE_FIELDS = ("effect", "amount", "kind", "lane", "to", "per", "condition")
 
 
 def line_text(line: Line) -> str:
@@ -46,32 +45,25 @@ def line_text(line: Line) -> str:
 
 
 def ability_from_json(path: str, data: Any) -> tuple[str, tuple[str, ...], Ability, tuple[bool, ...]]:
-    """``(caster, targets, ability, riposte_rolls)`` from the JSON form; a ValueError names the place."""
+    """``(caster, targets, ability, riposte_rolls)`` from the JSON form; a ValueError names the place.
+
+    The ability itself (``name``, ``numbers``, ``lines``) is decoded by the combat codec, as an
+    ``ability`` action's is (``referee.rulebooks.combat.codec.ability_from_json``).
+    """
+    from referee.rulebooks.combat.codec import ABILITY_FIELDS
+    from referee.rulebooks.combat.codec import ability_from_json as decode_ability
+
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected an object")
-    unknown = sorted(set(data) - {"caster", "targets", "numbers", "lines", "name", "riposte_rolls"})
+    unknown = sorted(set(data) - {"caster", "targets", "riposte_rolls", *ABILITY_FIELDS})
     if unknown:
         raise ValueError(f"{path}.{unknown[0]}: unknown ability field")
-    numbers = data.get("numbers", {})
-    if not isinstance(numbers, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers.values()):
-        raise ValueError(f"{path}.numbers: expected an object of integers")
-    lines = []
-    for i, item in enumerate(data.get("lines", [])):
-        where = f"{path}.lines[{i}]"
-        if not isinstance(item, dict) or set(item) - set(LINE_FIELDS):
-            raise ValueError(f"{where}: expected an object with fields among {', '.join(LINE_FIELDS)}")
-        try:
-            fields = {**item, "amount": amount(item.get("amount", 0))}
-            lines.append(Line(**fields))
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{where}: {error}") from None
-    if not lines:
-        raise ValueError(f"{path}.lines: expected at least one line")
+    ability = decode_ability(path, {k: v for k, v in data.items() if k in ABILITY_FIELDS})
     caster, targets = data.get("caster"), data.get("targets", [])
     if not isinstance(caster, str) or not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise ValueError(f"{path}: expected 'caster' (a uid) and 'targets' (a list of uids)")
     rolls = tuple(bool(r) for r in data.get("riposte_rolls", ()))
-    return caster, tuple(targets), Ability(tuple(lines), tuple(numbers.items()), data.get("name", "")), rolls
+    return caster, tuple(targets), ability, rolls
 
 
 def explain_ability(
@@ -114,7 +106,8 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
     line, number = o.line, o.index + 1
     base = f"{line.amount} = {o.base}" if line.amount.ref else f"{o.base}"
     s.say("line", "400.8-3", f"line {number} \"{line_text(line)}\" resolves in the {o.lane.replace('_', ' ')} lane; "
-          f"its amount is {base} (400.2).", ("line_resolved",), line=number, base=o.base)
+          f"its amount is {base} (400.2).", () if o.count is not None and o.condition_held is not False
+          else ("line_resolved",), line=number, base=o.base)
     if line.condition is not None:
         s.say("condition", "400.8-4", f"the condition \"{line.condition.replace('_', ' ')}\" is checked now, on the board "
               f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}.",
@@ -124,7 +117,7 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
     if o.count is not None:
         floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
         s.say("count", "400.8a", f"\"per {PER_WORDS[line.per]}\" is sampled now (not at the start of the activation): "
-              f"{o.count} counted (living, targetable units only, INT-203), so {o.base} x {o.count} = {o.amount}{floor}.",
+              f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, 400.8b), so {o.base} x {o.count} = {o.amount}{floor}.",
               ("line_resolved",), count=o.count, base=o.base, amount=o.amount)
     if o.bloodletting is not None:
         explain_bloodletting_step(s, o.board, caster, o.amount, ruleset, EventLog())

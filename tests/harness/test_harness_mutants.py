@@ -54,3 +54,29 @@ def test_the_node_engine_of_the_guide_passes_on_costs(in_tmp):
     result = CliRunner().invoke(app, ["check", "--engine", command, "--kinds", "cost", "--examples", "200",
                                       "--seed", "1", "--database", ""])
     assert result.exit_code == 0, result.output
+
+
+#: The ability mutants (400.8) and the scenarios each took to die (seed 7, no shrinking), measured 2026-12-01.
+ABILITY_KILLS = {
+    "count_sampled_at_activation_start": 121, "condition_checked_at_activation_start": 61,
+    "zero_count_floored_to_one": 3, "dead_units_still_counted": 81, "rider_resolved_against_dead_target": 17,
+    "lanes_out_of_order": 3, "crush_after_the_hit": 94, "passive_line_resolves": 5, "restore_maim_rounds_down": 2669,
+}
+
+
+def test_at_least_six_ability_mutants_each_naming_a_400_8_or_recovery_clause():
+    ability = [m for m in mutants.MUTANTS if m.kinds == ("ability",)]
+    assert len(ability) >= 6 and {m.name for m in ability} == set(ABILITY_KILLS)
+    assert all(m.clause.startswith(("combat:400.8", "combat:500.3")) for m in ability)
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if k > 1000 else n for n, k in ABILITY_KILLS.items()]
+)
+def test_every_ability_mutant_is_killed_within_a_few_thousand_scenarios(name, in_tmp):
+    from referee.engines import PythonEngine
+    from referee.harness import CheckOptions, check
+
+    report = check(PythonEngine(mutants.load(name).run),
+                   CheckOptions(examples=3000, seed=7, database=None, kinds=("ability",), shrink=False))
+    assert report.status == "mismatch", f"{name} survived {report.scenarios_run} scenarios"

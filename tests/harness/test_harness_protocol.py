@@ -136,5 +136,8 @@ def _other_names_in_tables() -> set[str]:
     from referee.model.combat.ruleset import Ruleset
     from dataclasses import fields
 
+    from referee.rulebooks.combat.codec import LINE_FIELDS
+
     names |= {f.name for f in HIT_FIELDS} | {f.name for f in fields(Ruleset)} | {"name", "unit", "amount", "other", "detail"}
+    names |= set(LINE_FIELDS)  # an ability's printed line (the ability action)
     return names

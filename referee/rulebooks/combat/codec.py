@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from referee.model.combat import ability_text
+from referee.model.combat.ability_text import Ability
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.model.events import Event
@@ -17,6 +19,7 @@ from referee.model.events import Event
 from ...wire import (
     PROTOCOL,
     Observation,
+    check_known,
     ProtocolError,
     Scenario,
     check_value,
@@ -173,3 +176,64 @@ def decode_observation(
     """An engine's combat observation: ``fields_needed`` (None: all) must be on every unit."""
     board = board_from_json(f"{path}.board", require(path, data, "board"), complete=True, only=fields_needed)
     return CombatObservation(board, decode_events(path, data, events_needed), id=decode_id(path, data))
+
+
+# --------------------------------------------------------------------------------------
+# Abilities (400.8): the printed lines as data
+# --------------------------------------------------------------------------------------
+
+#: The fields of one printed line, in the order ``docs/protocol.md`` lists them.
+LINE_FIELDS = ("effect", "amount", "kind", "lane", "to", "per", "condition")
+ABILITY_FIELDS = ("name", "numbers", "lines")
+
+
+def ability_from_json(path: str, data: Any) -> Ability:
+    """An :class:`Ability` from ``{"name"?, "numbers", "lines"}``; a ProtocolError names the place.
+
+    A line's ``amount`` is an integer or a card number ``"{name}"`` the ability's
+    ``numbers`` define (400.2); every other line field is checked by the model's own
+    :func:`~referee.model.combat.ability_text.check_line` (400.8-1).
+    """
+    data = require_object(path, data)
+    check_known(path, data, ABILITY_FIELDS, "ability")
+    numbers = require_object(f"{path}.numbers", data.get("numbers", {}))
+    for key, value in numbers.items():
+        check_value(f"{path}.numbers.{key}", value, "integer")
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        raise ProtocolError(f"{path}.name", f"expected a string, got {name!r}")
+    lines = []
+    for i, item in enumerate(require_list(f"{path}.lines", require(path, data, "lines"))):
+        where = f"{path}.lines[{i}]"
+        item = require_object(where, item)
+        check_known(where, item, LINE_FIELDS, "ability line")
+        printed = item.get("amount", 0)
+        if isinstance(printed, bool) or not isinstance(printed, (int, str)):
+            raise ProtocolError(f"{where}.amount", f"expected an integer or a card number such as '{{power}}', got {printed!r}")
+        try:
+            parsed = ability_text.amount(printed)
+            if isinstance(printed, str) and parsed.ref is None:
+                raise ValueError(f"amount {printed!r}: a literal is an integer, a card number is written '{{name}}'")
+            if parsed.ref is not None and parsed.ref not in numbers:
+                raise ValueError(f"no card number {{{parsed.ref}}} in {path}.numbers")
+            lines.append(ability_text.Line(**{**item, "amount": parsed}))
+        except (TypeError, ValueError) as error:
+            raise ProtocolError(where, str(error).removeprefix("ability line: ")) from None
+    if not lines:
+        raise ProtocolError(f"{path}.lines", "expected at least one line")
+    return Ability(tuple(lines), tuple(numbers.items()), name)
+
+
+def line_to_json(line: ability_text.Line) -> dict[str, Any]:
+    """A printed line as JSON, the fields at their default left out."""
+    out: dict[str, Any] = {"effect": line.effect, "amount": str(line.amount) if line.amount.ref else line.amount.value}
+    defaults = ability_text.Line("damage")
+    for name in LINE_FIELDS[2:]:
+        if getattr(line, name) != getattr(defaults, name):
+            out[name] = getattr(line, name)
+    return out
+
+
+def ability_to_json(ability: Ability) -> dict[str, Any]:
+    """The JSON form :func:`ability_from_json` reads."""
+    return {"name": ability.name, "numbers": dict(ability.numbers), "lines": [line_to_json(l) for l in ability.lines]}

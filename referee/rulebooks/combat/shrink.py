@@ -44,6 +44,7 @@ def _referenced(scenario: dict[str, Any]) -> set[str]:
         names |= {action.get(f) for f in REFERENCE_FIELDS if isinstance(action.get(f), str)}
         for hit in action.get("hits", []) or []:
             names |= {hit.get("target")}
+        names |= {t for t in action.get("targets", []) or [] if isinstance(t, str)}
     for unit in scenario["board"]:
         names |= {unit.get("redirect_to"), unit.get("intercept_by")}
     return {n for n in names if n}
@@ -71,6 +72,7 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
             changed = copy.deepcopy(scenario)
             del changed["actions"][i]["hits"][j]
             yield changed
+    yield from _ability_candidates(scenario)
     used = _referenced(scenario)
     for i, unit in enumerate(board):
         if unit["uid"] not in used and len(board) > 1:
@@ -117,6 +119,39 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 changed["actions"][i]["hits"][j]["amount"] = smaller
                 yield changed
 
+
+def _ability_candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """An ability action: drop a line, drop a target, a line's literal amount or a card number towards 0."""
+    for i, action in enumerate(scenario["actions"]):
+        ability = action.get("ability")
+        if not isinstance(ability, dict) or not isinstance(ability.get("lines"), list):
+            continue
+        lines = ability["lines"]
+        for j in range(len(lines) if len(lines) > 1 else 0):
+            changed = copy.deepcopy(scenario)
+            del changed["actions"][i]["ability"]["lines"][j]
+            yield changed
+        for j in range(len(action.get("targets", []) or [])):
+            changed = copy.deepcopy(scenario)
+            del changed["actions"][i]["targets"][j]
+            yield changed
+        for j, line in enumerate(lines):
+            for name, simplest in (("per", None), ("lane", None), ("to", "target")):
+                if isinstance(line, dict) and line.get(name, simplest) != simplest:
+                    changed = copy.deepcopy(scenario)
+                    changed["actions"][i]["ability"]["lines"][j].pop(name)
+                    yield changed
+            if isinstance(line, dict) and type(line.get("amount")) is int:
+                for smaller in _towards_zero(line["amount"]):
+                    changed = copy.deepcopy(scenario)
+                    changed["actions"][i]["ability"]["lines"][j]["amount"] = smaller
+                    yield changed
+        for key, value in (ability.get("numbers") or {}).items():
+            if type(value) is int:
+                for smaller in _towards_zero(value):
+                    changed = copy.deepcopy(scenario)
+                    changed["actions"][i]["ability"]["numbers"][key] = smaller
+                    yield changed
 
 
 def compact(scenario: dict[str, Any]) -> dict[str, Any]:

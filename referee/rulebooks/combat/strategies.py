@@ -28,6 +28,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from referee.model.combat.ability_text import CONDITIONS, EFFECTS, LANES, PER_COUNTS, RECIPIENTS
 from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage
 
 from .codec import UNIT_DEFAULTS
@@ -385,3 +386,71 @@ def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, An
 
 # --------------------------------------------------------------------------------------
 # Scenarios
+
+
+# --------------------------------------------------------------------------------------
+# Abilities (400.8): lines in random lanes, counts that reach 0, targets that die
+# --------------------------------------------------------------------------------------
+
+
+_EFFECT = st.sampled_from(("damage", "damage", *EFFECTS))
+_LINE_KIND = st.sampled_from(("rider", "keyword", "rider", "conditional_rider", "passive"))
+_CONDITION = st.sampled_from(CONDITIONS)
+_LANE = st.sampled_from((None, *LANES))
+_RECIPIENT = st.sampled_from(("target", "target", *RECIPIENTS))
+_PER = st.sampled_from((None, None, *PER_COUNTS))
+_LINE_COUNT = st.integers(1, 4)
+_TARGET_COUNT = st.sampled_from((1, 1, 1, 2, 0))
+_LITERAL = st.integers(-2, 40)
+_POWER_SHAPE = st.sampled_from(("lethal", "lethal", "lethal-1", "plain", "zero"))
+_STATUS = st.sampled_from((0, 0, 0, 2))
+_GATE = st.sampled_from((None,) * 12 + ("entrapped", "dormant", "untargetable"))
+_COIN_FLIP = st.booleans()
+_ABILITY_ROLLS = st.lists(st.booleans(), min_size=2, max_size=3)
+
+
+def draw_ability_line(draw: Any) -> dict[str, Any]:
+    """One printed line (JSON): any keyword, lane and recipient; sometimes a per count, a condition, a Passive."""
+    kind = draw(_LINE_KIND)
+    line: dict[str, Any] = {"effect": draw(_EFFECT), "amount": "{power}" if draw(_COIN_FLIP) else draw(_LITERAL), "kind": kind}
+    lane, to, per = draw(_LANE), draw(_RECIPIENT), draw(_PER)
+    if lane is not None:
+        line["lane"] = lane
+    if to != "target":
+        line["to"] = to
+    if per is not None:
+        line["per"] = per
+    if kind == "conditional_rider":
+        line["condition"] = draw(_CONDITION)
+    return line
+
+
+def draw_ability(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
+    """An ability action aimed at 400.8a-c: a power that kills its target, statuses a death removes from a count."""
+    caster = pick(draw, units)
+    others = [u for u in units if u["uid"] != caster["uid"]]
+    enemies = [u for u in others if u["side"] != caster["side"]] or others or [caster]
+    targets = []
+    for _ in range(min(draw(_TARGET_COUNT), len(enemies))):
+        unit = pick(draw, enemies)
+        if unit["uid"] not in targets:
+            targets.append(unit["uid"])
+    first = next((u for u in units if targets and u["uid"] == targets[0]), caster)
+    shape = draw(_POWER_SHAPE)
+    reach = max(first["vitality"] + max(first["shield"], 0), 1)
+    power = {"lethal": reach, "lethal-1": reach - 1, "zero": 0}.get(shape) or draw(_PLAIN)
+    lines = [draw_ability_line(draw) for _ in range(draw(_LINE_COUNT))]
+    align: dict[str, dict[str, Any]] = {}
+    for unit in units:
+        fields = {"burn": draw(_STATUS), "venom": draw(_STATUS) // 2, "maim": draw(_STATUS) + draw(_STATUS) // 2}
+        gate = draw(_GATE)
+        if gate is not None and unit["uid"] != caster["uid"]:
+            fields[gate] = True
+        if unit["uid"] != first["uid"] and unit["alive"] and draw(_COIN_FLIP):
+            fields["vitality"] = max(unit["max_vitality"] // 2, 1)  # room for a restore to meet Maim (500.3c, 500.3d)
+        if shape.startswith("lethal") and unit["uid"] == first["uid"]:
+            fields["armor"] = 0  # the hit lands whole: the target dies (or survives by one) mid-activation
+        align[unit["uid"]] = fields
+    return {"kind": "ability", "caster": caster["uid"], "targets": targets,
+            "ability": {"name": "drawn", "numbers": {"power": power}, "lines": lines},
+            "riposte_rolls": draw(_ABILITY_ROLLS), "_align": align}

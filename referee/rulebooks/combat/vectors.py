@@ -398,6 +398,8 @@ BOUNDARY_CASES: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
      [_hit(20, kind="hit")]),
     ("reflect-5-percent-floor", [{"uid": "a", "is_boss": True, "reflect": True}, ENEMY], [_hit(39, kind="hit")]),
 ]
+#: A kind whose vectors are hand-written declares them in its ``extra["boundary_cases"]`` (``kinds/ability.py``).
+BOUNDARY_CASES += [case for kind in KINDS.values() for case in kind.extra.get("boundary_cases", ())]
 
 
 def boundary_vectors() -> list[Vector]:
