@@ -157,8 +157,8 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
                 skipped: list[tuple[str, str]] | None = None) -> list[VectorResult]:
     """Replay the selected vectors of an exported folder through an engine; one result per vector run.
 
-    Each vector left out is appended to ``skipped`` as ``(path, reason)``. A failure is marked on the
-    vector's primary clause only (the one it is filed under): its other clauses it merely passed through.
+    Each vector left out is appended to ``skipped`` as ``(path, reason)``. A failure is marked on every
+    clause the vector lists (its primary clause, the one it is filed under, comes first).
     """
     from .vector_files import read_vectors
 
@@ -170,7 +170,6 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
             if skipped is not None:
                 skipped.append((entry["path"], reason))
             continue
-        entry = {**entry, "clauses": [entry["primary"]] if entry.get("primary") else entry["clauses"]}
         loaded.append((entry, {**scenario, "id": f"v{i}"}, expected))
     results: list[VectorResult] = []
     failed: list[str] = []
