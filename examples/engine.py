@@ -792,6 +792,7 @@ class AbilityResolver:
             applied = max(amount, 0)
             if effect == "crush":
                 unit.armor -= applied
+                unit.armor_change -= applied  # undone by a revival (500.9c)
             else:
                 setattr(unit, effect, getattr(unit, effect) + applied)
             if applied > 0:
