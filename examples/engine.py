@@ -159,6 +159,7 @@ class DeathHandler:
         unit.armor -= unit.armor_change
         unit.armor_change = 0
         unit.entrapped = unit.prismbroken = unit.dormant = False
+        unit.burn = unit.venom = unit.maim = 0  # a running Burn or Venom and Maim end with the life
         unit.defy_death = unit.defy_death or unit.defy_death_spent
         unit.defy_death_spent = False
         unit.everlasting = unit.everlasting and not unit.everlasting_life_grant
