@@ -175,7 +175,7 @@ function runScenario(scenario) {
     let price = Math.min(absorbed, vitality);
     if (flag(source, "defy_death") && price > 0 && price >= vitality) { // 500.8f: retaliation opts in
       const cut = Math.max(vitality - ruleset.defy_death_leaves, 0);
-      emit("defy_death", source.uid, absorbed - cut);
+      emit("defy_death", source.uid, absorbed - cut, insured.uid);
       source.defy_death = false;
       source.defy_death_spent = true;
       price = cut;
@@ -246,7 +246,7 @@ function runScenario(scenario) {
       const absorbed = d < 25n * spent ? d : 25n * spent;
       target[field] = Number(points - spent);
       d -= absorbed;
-      emit("insurance_prevented", target.uid, absorbed, null, detail);
+      emit("insurance_prevented", target.uid, absorbed, source ? source.uid : null, detail);
       if (detail === "subrogated" && source) subrogationPayback(source, target, Number(absorbed));
     }
     // 500.1-10, 500.1e
@@ -265,15 +265,15 @@ function runScenario(scenario) {
       }
       target.shield = Number(pool - drained);
       d -= shieldAbsorbed;
-      emit("shield_damaged", target.uid, drained);
-      if (target.shield === 0) emit("shield_broken", target.uid);
+      emit("shield_damaged", target.uid, drained, source ? source.uid : null);
+      if (target.shield === 0) emit("shield_broken", target.uid, 0, source ? source.uid : null);
     }
     // 500.1-12
     const vitality = big(num(target, "vitality", 100));
     if (d > 0n && d >= vitality && flag(target, "defy_death")) {
       let cut = vitality - big(ruleset.defy_death_leaves);
       if (cut < 0n) cut = 0n;
-      emit("defy_death", target.uid, d - cut);
+      emit("defy_death", target.uid, d - cut, source ? source.uid : null);
       target.defy_death = false;
       target.defy_death_spent = true;
       d = cut;

@@ -77,7 +77,7 @@ def reflect_board() -> Board:
 def test_500_1c_a_reflect_met_by_subrogated_insurance_makes_the_boss_pay_nothing_by_default():
     after, log = hit(reflect_board(), "boss", 400)  # 400 landed: Reflect 20, absorbed by a's Subrogated point
     assert events(log, "reflect") == [("boss", 20, "a", None)]
-    assert after.unit("a").subrogated == 0 and events(log, "insurance_prevented") == [("a", 20, None, "subrogated")]
+    assert after.unit("a").subrogated == 0 and events(log, "insurance_prevented") == [("a", 20, "boss", "subrogated")]
     assert "subrogation" not in names(log) and after.unit("boss").vitality == 4600
 
 

@@ -201,7 +201,7 @@ def ability_from_json(path: str, data: Any) -> Ability:
         check_value(f"{path}.numbers.{key}", value, "integer")
     name = data.get("name", "")
     if not isinstance(name, str):
-        raise ProtocolError(f"{path}.name", f"expected a string, got {name!r}")
+        raise ProtocolError(f"{path}.name", f"expected a string, got {shown(name)}")
     lines = []
     for i, item in enumerate(require_list(f"{path}.lines", require(path, data, "lines"))):
         where = f"{path}.lines[{i}]"
@@ -209,11 +209,11 @@ def ability_from_json(path: str, data: Any) -> Ability:
         check_known(where, item, LINE_FIELDS, "ability line")
         printed = item.get("amount", 0)
         if isinstance(printed, bool) or not isinstance(printed, (int, str)):
-            raise ProtocolError(f"{where}.amount", f"expected an integer or a card number such as '{{power}}', got {printed!r}")
+            raise ProtocolError(f"{where}.amount", f"expected an integer or a card number such as '{{power}}', got {shown(printed)}")
         try:
             parsed = ability_text.amount(printed)
             if isinstance(printed, str) and parsed.ref is None:
-                raise ValueError(f"amount {printed!r}: a literal is an integer, a card number is written '{{name}}'")
+                raise ValueError(f"amount {shown(printed)}: a literal is an integer, a card number is written '{{name}}'")
             if parsed.ref is not None and parsed.ref not in numbers:
                 raise ValueError(f"no card number {{{parsed.ref}}} in {path}.numbers")
             lines.append(ability_text.Line(**{**item, "amount": parsed}))
