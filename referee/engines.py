@@ -588,7 +588,7 @@ class SubprocessEngine(Engine):
             if line is None or line is _EOF:
                 fault = self._no_answer_fault(scenario, line, fresh, waited)
                 self._restart_after_fault()
-                if fresh:
+                if fresh and self.spent < self.engine_budget:  # cut short by the budget: not a dead start
                     self.dead = fault
                 answers.append(fault)
                 return answers
@@ -665,7 +665,7 @@ class SubprocessEngine(Engine):
             if self.spent >= self.engine_budget:
                 message += f"; the run's --engine-budget of {self.engine_budget:g} s is spent"
             kind = "hang"
-        if fresh:
+        if fresh and self.spent < self.engine_budget:
             message += "; a dead start: the engine is not restarted for the rest of the run"
         return EngineFault(kind, message, scenario, self._stderr_text())
 
