@@ -16,6 +16,7 @@ moves and the ``bloodletting_paid`` channel reports 9 (500.8i).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from ..arith import and_, ite, max_, min_, not_, or_
@@ -143,7 +144,17 @@ def pay_vitality_cost(
     if side is not None:
         log.emit("cost_refused", when=when, unit=payer, other=beneficiary, detail=side)
         return board, 0
-    unit = board.unit(payer)
+    unit, price = settle_price(board.unit(payer), amount, kind, when, beneficiary, ruleset, log)
+    board = board.with_unit(unit)
+    killer = compute_killer(payer, beneficiary, kind)
+    return lose_vitality(board, payer, price, killer, log, cost_announcer(unit, kind, channel, beneficiary, log))
+
+
+def settle_price(
+    unit: Unit, amount: Int, kind: str, when: Bool, beneficiary: str | None, ruleset: Ruleset, log: EventLog
+) -> tuple[Unit, Int]:
+    """The payer as the price leaves it and the price: refusals, defy-death, Shield scrapped, Interest (500.8d-h)."""
+    payer = unit.uid
     refused = is_refused_payer(unit, kind)
     for reason, condition in compute_refusal_reasons(unit, kind):
         log.emit("cost_refused", when=and_(when, condition), unit=payer, other=beneficiary, detail=reason)
@@ -160,17 +171,20 @@ def pay_vitality_cost(
         shield=ite(scrapped, 0, unit.shield),
         max_vitality=compute_max_vitality_after(unit, price, kind),
     )
-    board = board.with_unit(unit)
+    return unit, price
+
+
+def cost_announcer(unit: Unit, kind: str, channel: str, beneficiary: str | None, log: EventLog) -> Callable[[Int], None]:
+    """What reports the Vitality that left, only when some did (500.8i): the channel, Interest's maximum, credit."""
 
     def announce(lost: Int) -> None:
-        log.emit(channel, when=lost > 0, unit=payer, amount=lost, other=beneficiary, detail=_channel_detail(channel, kind))
+        log.emit(channel, when=lost > 0, unit=unit.uid, amount=lost, other=beneficiary, detail=_channel_detail(channel, kind))
         if kind == "interest":
-            log.emit("max_vitality_lowered", when=lost > 0, unit=payer, amount=lost)
+            log.emit("max_vitality_lowered", when=lost > 0, unit=unit.uid, amount=lost)
         if kind == "retaliation" and beneficiary is not None:
             process_retaliation_credit(unit, beneficiary, lost, log)
 
-    killer = compute_killer(payer, beneficiary, kind)
-    return lose_vitality(board, payer, price, killer, log, announce)
+    return announce
 
 
 def _channel_detail(channel: str, kind: str) -> str | None:

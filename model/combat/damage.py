@@ -492,37 +492,29 @@ def resolve_damage(
     return board, log, outcome
 
 
-@combat.implements("500.1-1", "500.1-2", "500.1-3", "500.1-13", "500.1f", "500.1g", "500.1h")
-def process_damage_instance(
-    board: Board, instance: DamageInstance, ruleset: Ruleset, log: EventLog
-) -> tuple[Board, DamageOutcome]:
-    """One instance, step by step (500.1); events go to ``log``."""
-    recipient = board.unit(instance.target)
-    if is_nothing_moved(instance):
-        return board, quiet_outcome(recipient.uid)
-    source = board.unit(instance.source) if board.has(instance.source) else None
-    multiplier = compute_multiplier(source.shield_multiplier) if source is not None else 1
-    amount = compute_entering_amount(recipient, instance)
-    prevented, discarded = process_gate_events(recipient, instance, amount, log)
-    entering = ite(is_passing_gates(recipient, instance, amount), amount, 0)
-
-    intercepted: Bool = False
-    interceptor_outcome = None
+def process_lethal_intercept(
+    board: Board, recipient: Unit, instance: DamageInstance, entering: Int, multiplier: Int, ruleset: Ruleset,
+    log: EventLog,
+) -> tuple[Board, Int, Bool, DamageOutcome | None]:
+    """The lethal intercept step (500.1f): ``(board, entering, intercepted, interceptor_outcome)``."""
     interceptor = get_interceptor(board, recipient, instance, ruleset)
-    if interceptor is not None:
-        intercepted = and_(
-            is_lethal_hit(recipient, instance, entering, multiplier, ruleset),
-            is_reachable(interceptor, instance.kind, instance.allows_dormant),
-        )
-        board, interceptor_outcome = process_lethal_redirect(
-            board, recipient, interceptor, instance, entering, intercepted, ruleset, log
-        )
-        entering = ite(intercepted, 0, entering)
+    if interceptor is None:
+        return board, entering, False, None
+    intercepted = and_(
+        is_lethal_hit(recipient, instance, entering, multiplier, ruleset),
+        is_reachable(interceptor, instance.kind, instance.allows_dormant),
+    )
+    board, interceptor_outcome = process_lethal_redirect(
+        board, recipient, interceptor, instance, entering, intercepted, ruleset, log
+    )
+    return board, ite(intercepted, 0, entering), intercepted, interceptor_outcome
 
-    receiver = None if instance.redirected else get_ally(board, recipient, recipient.redirect_to)
-    redirect_open = False if receiver is None else is_reachable(receiver, instance.kind, instance.allows_dormant)
-    m = compute_mitigation(recipient, instance, entering, multiplier, redirect_open, recipient.redirect_cap, ruleset)
 
+def process_mitigation_layers(
+    board: Board, recipient: Unit, source: Unit | None, instance: DamageInstance, m: Mitigation,
+    receiver: Unit | None, ruleset: Ruleset, log: EventLog,
+) -> tuple[Board, Int, DamageOutcome | None]:
+    """Spend the defences and emit each layer in order (500.1-4..500.1-9): ``(board, payback, receiver_outcome)``."""
     current = board.unit(recipient.uid)
     spent = spend_defences(current, m)
     board = board if spent is current else board.with_unit(spent)
@@ -536,9 +528,39 @@ def process_damage_instance(
     if receiver is not None:
         board, receiver_outcome = process_ally_redirect(board, recipient, receiver, instance, m, ruleset, log)
     process_defy_death_event(recipient, m, instance.source, log)
-    board, lost = process_vitality_damage(board, board.unit(recipient.uid), instance, m, log, ruleset)
+    return board, paid, receiver_outcome
 
-    return board, DamageOutcome(
+
+@combat.implements("500.1-1", "500.1-2", "500.1-3", "500.1-13", "500.1f", "500.1g", "500.1h")
+def process_damage_instance(
+    board: Board, instance: DamageInstance, ruleset: Ruleset, log: EventLog
+) -> tuple[Board, DamageOutcome]:
+    """One instance, step by step (500.1); events go to ``log``."""
+    recipient = board.unit(instance.target)
+    if is_nothing_moved(instance):
+        return board, quiet_outcome(recipient.uid)
+    source = board.unit(instance.source) if board.has(instance.source) else None
+    multiplier = compute_multiplier(source.shield_multiplier) if source is not None else 1
+    amount = compute_entering_amount(recipient, instance)
+    prevented, discarded = process_gate_events(recipient, instance, amount, log)
+    entering = ite(is_passing_gates(recipient, instance, amount), amount, 0)
+    board, entering, intercepted, interceptor_outcome = process_lethal_intercept(
+        board, recipient, instance, entering, multiplier, ruleset, log)
+
+    receiver = None if instance.redirected else get_ally(board, recipient, recipient.redirect_to)
+    redirect_open = False if receiver is None else is_reachable(receiver, instance.kind, instance.allows_dormant)
+    m = compute_mitigation(recipient, instance, entering, multiplier, redirect_open, recipient.redirect_cap, ruleset)
+    board, paid, receiver_outcome = process_mitigation_layers(board, recipient, source, instance, m, receiver,
+                                                              ruleset, log)
+    board, lost = process_vitality_damage(board, board.unit(recipient.uid), instance, m, log, ruleset)
+    return board, build_outcome(recipient, m, lost, ruleset, amount=amount, tick_prevented=prevented,
+                                discarded=discarded, intercepted=intercepted, subrogation_paid=paid,
+                                interceptor_outcome=interceptor_outcome, receiver_outcome=receiver_outcome)
+
+
+def build_outcome(recipient: Unit, m: Mitigation, lost: Int, ruleset: Ruleset, **steps: Any) -> DamageOutcome:
+    """The instance's record: the mitigation's figures, the Vitality lost and what the steps reported (500.1)."""
+    return DamageOutcome(
         target=recipient.uid,
         entered=m.entered,
         after_armor=m.after_armor,
@@ -554,16 +576,10 @@ def process_damage_instance(
         damage_event=is_damage_event(m, lost, ruleset),
         landed=lost > 0,
         died=and_(lost > 0, recipient.alive, recipient.vitality - lost <= 0),
-        amount=amount,
-        tick_prevented=prevented,
-        discarded=discarded,
         ignored=m.ignored,
-        intercepted=intercepted,
         after_cap=m.after_cap,
         defy_prevented=m.defy_prevented,
-        subrogation_paid=paid,
-        interceptor_outcome=interceptor_outcome,
-        receiver_outcome=receiver_outcome,
+        **steps,
     )
 
 
