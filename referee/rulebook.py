@@ -255,6 +255,62 @@ class Rulebook(Protocol):
         """Its conformance vectors and their branch coverage (``referee vectors export``)."""
 
 
+
+class PackageRulebook:
+    """A :class:`Rulebook` whose methods delegate to its package's modules, one concern a module.
+
+    A rulebook package sets ``rules_class`` (its readings, a dataclass with ``from_json``) and
+    the modules ``run_module`` (``decode_scenario``, ``run``, ``observe``), ``codec``
+    (``encode_observation``, ``decode_observation``), ``compare`` (``describe_state``) and
+    ``shrink`` (``compact``, ``candidates``, ``is_shrink_valid``); it writes only what differs.
+    """
+
+    rules_class: Any
+    run_module: Any
+    codec: Any
+    compare: Any
+    shrink: Any
+
+    def rule_options(self) -> tuple[str, ...]:
+        from dataclasses import fields as dataclass_fields
+
+        return tuple(f.name for f in dataclass_fields(self.rules_class))
+
+    def rules_from_options(self, values: dict[str, Any]) -> Any:
+        return self.rules_class.from_json(values)
+
+    def rules_to_json(self, rules: Any) -> dict[str, Any]:
+        return {name: getattr(rules, name) for name in self.rule_options()}
+
+    def decode_scenario(self, data: dict[str, Any], path: str = "scenario") -> Scenario:
+        return self.run_module.decode_scenario(data, path)
+
+    def run(self, scenario: Scenario) -> tuple[Any, tuple[Event, ...]]:
+        return self.run_module.run(scenario)
+
+    def observe(self, scenario: dict[str, Any]) -> tuple[Any, tuple[Event, ...], list[Any]]:
+        return self.run_module.observe(scenario)
+
+    def encode_observation(self, state: Any, events: tuple[Event, ...], sid: str | None = None) -> dict[str, Any]:
+        return self.codec.encode_observation(state, events, sid)
+
+    def decode_observation(self, data: dict[str, Any], path: str = "observation", *,
+                           fields_needed: tuple[str, ...] | None = None, events_needed: bool = True) -> Observation:
+        return self.codec.decode_observation(data, path, fields_needed=fields_needed, events_needed=events_needed)
+
+    def describe_state(self, fields_: tuple[str, ...] | None) -> str:
+        return self.compare.describe_state(fields_)
+
+    def compact(self, scenario: dict[str, Any]) -> dict[str, Any]:
+        return self.shrink.compact(scenario)
+
+    def shrink_candidates(self, scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        return self.shrink.candidates(scenario)
+
+    def is_shrink_valid(self, scenario: dict[str, Any]) -> bool:
+        return self.shrink.is_shrink_valid(scenario)
+
+
 @dataclass
 class Vector:
     """A conformance vector: a scenario and the observation the model expects for it."""

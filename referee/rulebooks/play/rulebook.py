@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import fields
+from collections.abc import Callable
 from typing import Any
 
 from referee.model.play.rules import DEFAULT_PLAY_RULES as DEFAULT, PlayRules as Ruleset
 from referee.model.events import Event
 
-from ...rulebook import ActionKind, Divergence, Vector
-from ...trail import Step
-from ...wire import Observation, Scenario
+from ...rulebook import ActionKind, Divergence, PackageRulebook, Vector
+from ...wire import Observation
 from . import codec, compare, generate, run, shrink, vectors
 from .schema import rules_schema, state_schema
 from ...rulebook import action_schema
@@ -19,7 +17,7 @@ from ...wire import PROTOCOL
 from .kinds import KINDS
 
 
-class PlayRulebook:
+class PlayRulebook(PackageRulebook):
     """Paying costs and playing a card (the `004_*` seed): a play state, `play_card` and `activate`."""
 
     name = "play"
@@ -31,48 +29,14 @@ class PlayRulebook:
     default_rules = DEFAULT
     vectors_method = vectors.METHOD
 
-    def rule_options(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(Ruleset))
-
-    def rules_from_options(self, values: dict[str, Any]) -> Ruleset:
-        return Ruleset.from_json(values)
-
-    def rules_to_json(self, rules: Ruleset) -> dict[str, Any]:
-        return {f.name: getattr(rules, f.name) for f in fields(Ruleset)}
-
-    def decode_scenario(self, data: dict[str, Any], path: str = "scenario") -> Scenario:
-        return run.decode_scenario(data, path)
-
-    def run(self, scenario: Scenario) -> tuple[Any, tuple[Event, ...]]:
-        return run.run(scenario)
-
-    def observe(self, scenario: dict[str, Any]) -> tuple[Any, tuple[Event, ...], list[Step]]:
-        return run.observe(scenario)
+    rules_class = Ruleset
+    run_module, codec, compare, shrink = run, codec, compare, shrink
 
     def observation(self, state: Any, events: tuple[Event, ...], sid: str | None = None) -> Observation:
         return Observation(state, events, id=sid)
 
-    def encode_observation(self, state: Any, events: tuple[Event, ...], sid: str | None = None) -> dict[str, Any]:
-        return codec.encode_observation(state, events, sid)
-
-    def decode_observation(self, data: dict[str, Any], path: str = "observation", *,
-                           fields_needed: tuple[str, ...] | None = None, events_needed: bool = True) -> Observation:
-        return codec.decode_observation(data, path, fields_needed=fields_needed, events_needed=events_needed)
-
     def state_divergences(self, model: Observation, engine: Observation, fields_: tuple[str, ...]) -> list[Divergence]:
         return compare.state_divergences(model.state, engine.state)
-
-    def describe_state(self, fields_: tuple[str, ...] | None) -> str:
-        return compare.describe_state(fields_)
-
-    def compact(self, scenario: dict[str, Any]) -> dict[str, Any]:
-        return shrink.compact(scenario)
-
-    def shrink_candidates(self, scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        return shrink.candidates(scenario)
-
-    def is_shrink_valid(self, scenario: dict[str, Any]) -> bool:
-        return shrink.is_shrink_valid(scenario)
 
     def draw_scenario(self, draw: Any, kinds: tuple[str, ...], max_actions: int, rules: Any,
                       features: frozenset[str] | None = None, swarm: bool = False) -> dict[str, Any]:
