@@ -29,7 +29,7 @@ def test_readme_gives_exactly_two_setup_commands():
     assert readme_command("main-command") == [
         "pip install -e . && referee prove && referee check --python referee.examples.engine:run --examples 300"
     ]
-    assert readme_command("test-command") == ['pip install -e ".[test]" && python -m pytest']
+    assert readme_command("test-command") == ['pip install -e ".[test]" && python -m pytest -n auto --dist loadfile']
 
 
 def test_ci_runs_the_readmes_test_command_verbatim():

@@ -9,6 +9,7 @@ import time
 import uuid
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 HERE = Path(__file__).parent
@@ -102,3 +103,10 @@ def no_process_left_behind(monkeypatch):
         except OSError:
             pass
     assert not left, "processes left behind by this test:\n" + "\n".join(left)
+
+
+def compiled(schema: dict) -> jsonschema.protocols.Validator:
+    """``jsonschema.validate`` checks the schema on every call (half a second each): check it once here."""
+    validator = jsonschema.validators.validator_for(schema)
+    validator.check_schema(schema)
+    return validator(schema)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
+from conftest import compiled
 from referee.actions import ACTION_KINDS, default_kinds, kinds_of
 from referee.cli import app
 from referee.engines import PythonEngine, SubprocessEngine
@@ -24,6 +25,9 @@ PLAY_KINDS = ("play_card", "activate")
 PLAY_MUTANTS = [m.name for m in MUTANTS if m.source == "play_engine.py"]
 SCENARIO_SCHEMA = json.loads(schema_text("scenario"))
 OBSERVATION_SCHEMA = json.loads(schema_text("observation"))
+
+
+SCENARIO_VALIDATOR, OBSERVATION_VALIDATOR = compiled(SCENARIO_SCHEMA), compiled(OBSERVATION_SCHEMA)
 
 
 def options(**overrides) -> CheckOptions:
@@ -54,12 +58,12 @@ def test_play_kinds_are_registered_for_the_play_rulebook_only():
 
 def test_the_seeds_worked_example_is_played_and_round_trips():
     scenario = frigid_touch()
-    jsonschema.validate(scenario, SCENARIO_SCHEMA)
+    SCENARIO_VALIDATOR.validate(scenario)
     expected = model_observation(scenario)
     assert [e.name for e in expected.events] == ["played"]
     assert expected.state.pool.energy == 0  # the [A] was discounted to nothing as it was added
     observed = clean_engine(scenario)
-    jsonschema.validate(observed, OBSERVATION_SCHEMA)
+    OBSERVATION_VALIDATOR.validate(observed)
     decoded = decode_observation(observed, rulebook="play")
     assert decoded.state == expected.state and decoded.events == expected.events
 
@@ -76,11 +80,11 @@ def test_one_short_is_cancelled_with_the_check_and_undone():
 @settings(max_examples=40, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 @given(scenarios(kinds=PLAY_KINDS))
 def test_generated_play_scenarios_decode_validate_and_round_trip(scenario):
-    jsonschema.validate(scenario, SCENARIO_SCHEMA)
+    SCENARIO_VALIDATOR.validate(scenario)
     decoded = decode_scenario(json.loads(json.dumps(scenario)))
     assert decoded.rulebook == "play" and decoded.state is not None
     observed = play_engine.run_play(scenario)
-    jsonschema.validate(observed, OBSERVATION_SCHEMA)
+    OBSERVATION_VALIDATOR.validate(observed)
     decode_observation(observed, rulebook="play")
 
 

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from conftest import compiled
 from referee.harness import model_observation
 from referee.model.events import EVENT_NAMES
 from referee.protocol import (
@@ -27,6 +28,9 @@ SCENARIO_SCHEMA = json.loads(schema_text("scenario"))
 OBSERVATION_SCHEMA = json.loads(schema_text("observation"))
 
 
+SCENARIO_VALIDATOR, OBSERVATION_VALIDATOR = compiled(SCENARIO_SCHEMA), compiled(OBSERVATION_SCHEMA)
+
+
 def small_scenario(**unit_changes) -> dict:
     return {
         "protocol": PROTOCOL,
@@ -41,10 +45,10 @@ def test_generated_scenarios_round_trip_and_validate(scenario):
     decoded = decode_scenario(scenario)
     again = encode_scenario(decoded.board, list(decoded.actions), decoded.ruleset)
     assert decode_scenario(again) == decoded
-    jsonschema.validate(scenario, SCENARIO_SCHEMA)
+    SCENARIO_VALIDATOR.validate(scenario)
     observation = model_observation(scenario)
     encoded = encode_observation(observation.board, observation.events, "s1")
-    jsonschema.validate(encoded, OBSERVATION_SCHEMA)
+    OBSERVATION_VALIDATOR.validate(encoded)
     back = decode_observation(json.loads(json.dumps(encoded)))
     assert back.board == observation.board and back.events == observation.events and back.id == "s1"
 
@@ -81,7 +85,7 @@ def test_invalid_scenario_errors_name_the_field(change, path, words):
     # the published schema rejects it too (except for cross-field rules a schema cannot state)
     if words not in ("duplicate uid", "already holds", "no unit", "at least one"):
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(scenario, SCENARIO_SCHEMA)
+            SCENARIO_VALIDATOR.validate(scenario)
 
 
 def test_invalid_observation_errors_say_missing_or_schema():
@@ -99,7 +103,7 @@ def test_invalid_observation_errors_say_missing_or_schema():
         decode_observation(bad)
     assert caught.value.kind == "schema" and caught.value.path == "observation.events[0].name"
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(bad, OBSERVATION_SCHEMA)
+        OBSERVATION_VALIDATOR.validate(bad)
 
 
 def test_scenario_may_omit_unit_fields_that_are_at_default():
