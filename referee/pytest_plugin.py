@@ -22,7 +22,8 @@ Options: ``--referee-examples N`` (per area), ``--referee-seed S``, ``--referee-
 ``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``,
 ``--referee-without a,b`` / ``--referee-features a,b`` (the mechanics the engine leaves out:
 never drawn, and said so in a failure's report; ``referee features`` lists them). Without them
-the ``features`` / ``without`` of the engine's ``referee.toml`` (or ``[tool.referee]``) apply; in
+the ``features`` / ``without`` of the engine's ``referee.toml`` (or ``[tool.referee]``) apply (and
+its ``kinds`` without ``--referee-kinds``; the engine itself is always given explicitly); in
 fixture mode a ``referee_without`` fixture of your own (a list of names) wins over both.
 An unknown feature name is a usage error listing the known ones.
 """
@@ -33,7 +34,8 @@ from typing import Any
 
 import pytest
 
-AREAS_HELP = "action kinds to check, comma-separated (default: the combat kinds; name play_card,activate to add play)"
+AREAS_HELP = ("action kinds to check, comma-separated (default: referee.toml's kinds, else the combat kinds; "
+              "name play_card,activate to add play)")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -88,7 +90,11 @@ def _areas(config: pytest.Config) -> list[str]:
     from referee.rulebooks import default_kinds
 
     chosen = config.getoption("--referee-kinds")
-    return [k.strip() for k in chosen.split(",") if k.strip()] if chosen else list(default_kinds())
+    if chosen:
+        return [k.strip() for k in chosen.split(",") if k.strip()]
+    from referee.config import load_config
+
+    return load_config(config.rootpath).words("kinds") or list(default_kinds())
 
 
 class RefereeArea:
@@ -115,7 +121,8 @@ class RefereeArea:
             seed=self.config.getoption("--referee-seed"),
             kinds=(self.kind,),
             comparison=comparison,
-            command=f"referee check {self._engine_words()} --kinds {self.kind}{self._feature_words()}",
+            command=f"referee check {self._engine_words()} --examples {self.config.getoption('--referee-examples')} "
+                    f"--kinds {self.kind}{self._feature_words()}",
             features=self.features,
         )
         return check(self.engine, options)

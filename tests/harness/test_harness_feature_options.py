@@ -139,8 +139,8 @@ def test_plugin_fixture_mode_takes_a_referee_without_fixture(pytester: pytest.Py
     assert "--kinds damage --without redirect" in failing.stdout.str()
 
 
-def test_plugin_reads_without_from_the_engine_config_file(pytester: pytest.Pytester):
-    pytester.makefile(".toml", referee='without = ["shield"]\n')
+def test_plugin_reads_without_and_kinds_from_the_engine_config_file(pytester: pytest.Pytester):
+    pytester.makefile(".toml", referee='without = ["shield"]\nkinds = ["damage"]\n')
     pytester.makeconftest(
         "import pytest\n"
         "from referee.examples.mutants import load\n"
@@ -149,9 +149,9 @@ def test_plugin_reads_without_from_the_engine_config_file(pytester: pytest.Pytes
         "    return load('shield_before_insurance').run\n"
     )
     pytester.makepyfile("def test_rules(referee_area):\n    referee_area.check()\n")
-    result = pytester.runpytest("-p", "no:cacheprovider", "--referee-examples", "200", "--referee-seed", "2",
-                                "--referee-kinds", "damage")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--referee-examples", "200", "--referee-seed", "2", "-v")
     result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*test_rules?damage? PASSED*"])
 
 
 def test_plugin_unknown_feature_is_a_usage_error_listing_the_known_ones(pytester: pytest.Pytester):
