@@ -186,6 +186,18 @@ def test_nothing_is_written_into_the_current_directory(tmp_path, monkeypatch, wo
     assert "--replay" in result.output and "referee-failures" in result.output
 
 
+@pytest.mark.parametrize("words", [["--database", ""], []])
+def test_a_fresh_process_writes_no_hypothesis_folder_into_the_current_directory(tmp_path, words):
+    """Hypothesis writes ``.hypothesis/`` (its constants cache) into the directory the process starts in
+    unless told otherwise; ``referee check`` sends it to the state dir, or to the temporary folder."""
+    subprocess.run([sys.executable, "-c", "from referee.cli import main; main()", "check", "--python", "referee.examples.engine:run",
+                    "--kinds", "cost", "--examples", "32", "--seed", "1", *words],
+                   cwd=tmp_path, check=True, capture_output=True, timeout=300)
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.iterdir())
+    assert written == [] if words else set(written) <= {".referee"}  # Hypothesis' cache, when it writes one
+    assert not (tmp_path / ".hypothesis").exists()
+
+
 def test_state_dir_holds_the_database_and_the_failures(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = RUNNER.invoke(app, ["check", "--engine", engine_command("--mutant", "cap_off_by_one"), "--kinds", "damage",
