@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
             None, "--database", help="Hypothesis example database directory ('' for none; default: STATE_DIR/examples)"
         ),
         state_dir: str = typer.Option(
-            ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/ ('' for none: "
+            ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/, hypothesis/ ('' for none: "
             "failing scenarios go to the system's temporary folder)"
         ),
         backend: str = typer.Option("hypothesis", "--backend", help="hypothesis | crosshair (Python engines)"),
