@@ -138,7 +138,7 @@ def register(app: typer.Typer) -> None:
                 "skipped_by_reason": _by_reason(skipped),
                 "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses,
                             "failed_clauses": r.failed_clauses, "explain": r.explain} for r in failed],
-                "clauses": {c: {"vectors": len(rs), "failed": sum(c in r.failed_clauses for r in rs)}
+                "clauses": {c: {"vectors": len(rs), "failed": sum(r.fails(c) for r in rs)}
                             for c, rs in sorted(per_clause.items())},
             }, indent=2))
         else:
@@ -148,7 +148,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"  skipped {len(skipped)} vectors outside the selection: "
                            + "; ".join(f"{n} {reason}" for reason, n in _by_reason(skipped).items()))
             for clause, rs in sorted(per_clause.items()):
-                bad = sum(clause in r.failed_clauses for r in rs)
+                bad = sum(r.fails(clause) for r in rs)
                 typer.echo(f"  {'FAIL' if bad else 'ok  '} {clause:<18} {len(rs) - bad}/{len(rs)}")
             from .at_fault import describe_steps
 
@@ -178,12 +178,12 @@ def _write_junit(path: str, per_clause: dict[str, list]) -> None:
 
     from .junit import xml_text
 
-    failures = sum(1 for clause, rs in per_clause.items() if any(clause in r.failed_clauses for r in rs))
+    failures = sum(1 for clause, rs in per_clause.items() if any(r.fails(clause) for r in rs))
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              f'<testsuites><testsuite name="referee vectors" tests="{len(per_clause)}" failures="{failures}">']
     for clause, rs in sorted(per_clause.items()):
         lines.append(f'<testcase classname="referee.vectors" name={quoteattr(clause)}>')
-        bad = [r for r in rs if clause in r.failed_clauses]
+        bad = [r for r in rs if r.fails(clause)]
         if bad:
             text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
             lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(xml_text(text))}</failure>")

@@ -153,6 +153,12 @@ class VectorResult:
     #: The clauses this result fails (:func:`marked_clauses`; empty for a pass).
     failed_clauses: list[str] = field(default_factory=list)
 
+    def fails(self, clause: str) -> bool:
+        """Whether this result fails ``clause`` (a failure with no marks fails every clause it lists)."""
+        if self.status == "pass":
+            return False
+        return clause in self.failed_clauses if self.failed_clauses else True
+
 
 #: Mismatches explained step by step (each costs one explained model run); the rest name their divergence only.
 EXPLAINED = 50
