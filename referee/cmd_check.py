@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
             None, "--database", help="Hypothesis example database directory ('' for none; default: STATE_DIR/examples)"
         ),
         state_dir: str = typer.Option(
-            ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/ ('' for none: "
+            ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/, hypothesis/ ('' for none: "
             "failing scenarios go to the system's temporary folder)"
         ),
         backend: str = typer.Option("hypothesis", "--backend", help="hypothesis | crosshair (Python engines)"),
@@ -165,6 +165,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         install_termination_handler()
         database, kept_state = state_locations(database, state_dir)
+        hypothesis_home(kept_state)
         command = _command_words(python, engine, examples, ",".join(chosen_kinds) if chosen_kinds else None, compare_mode,
                                  fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
                                  features=features, without=",".join(config.words("without", without) or []) or None,
@@ -318,6 +319,16 @@ def exit_code(report) -> int:
     if report.status == "model-error":
         return EXIT_USAGE if report.error.startswith("invalid scenario") else EXIT_MODEL
     return EXIT_DIVERGENCE
+
+
+def hypothesis_home(state_dir: str | None) -> None:
+    """Hypothesis' own files (its constants cache) go to ``STATE_DIR/hypothesis``, or to the system's temporary
+    folder without a state dir: by default Hypothesis writes ``.hypothesis/`` into the current directory."""
+    import tempfile
+
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(Path(state_dir) / "hypothesis" if state_dir else Path(tempfile.gettempdir()) / "referee-hypothesis")
 
 
 def state_locations(database: str | None, state_dir: str) -> tuple[str, str | None]:

@@ -42,6 +42,15 @@ def parse_fixed_ruleset(options: list[str] | None) -> dict[str, object]:
     return fixed
 
 
+def features_off(features: str | None, without: str | None) -> frozenset[str]:
+    """The combat features ``--features`` / ``--without`` leave out of the space (unknown names: an error)."""
+    from referee.rulebooks import get, resolve_features
+
+    words = lambda text: None if text is None else [w.strip() for w in text.split(",") if w.strip()]  # noqa: E731
+    allowed = resolve_features(words(features), words(without))
+    return frozenset() if allowed is None else frozenset(get("combat").features) - allowed
+
+
 def print_answer(console: Console, answer) -> None:
     from rich.markup import escape
 
@@ -82,6 +91,10 @@ def register(app: typer.Typer) -> None:
         units: int = typer.Option(4, "--units", help="the largest board searched (2-4: target, source, receiver, interceptor)"),
         source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
         ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="fix a ruleset option name=value (repeatable); the others range over every reading"),
+        features: Optional[str] = typer.Option(
+            None, "--features", help="only these features in the space, comma-separated (the others fixed off; see referee features)"),
+        without: Optional[str] = typer.Option(
+            None, "--without", help="features left out of the space: their unit fields fixed at their off value, comma-separated"),
         split: bool = typer.Option(False, "--compare-split", help="with two equal damage/hit actions: also run `single`, one action from the same board"),
         minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
         maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
@@ -108,7 +121,7 @@ def register(app: typer.Typer) -> None:
                 condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
                 ruleset=parse_fixed_ruleset(ruleset), split=split,
                 relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
-                minimize=minimize, maximize=maximize,
+                minimize=minimize, maximize=maximize, without=features_off(features, without),
             )
             if (engine or python) and answer.scenario is not None:
                 from referee.engines import make_engine

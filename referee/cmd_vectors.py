@@ -19,22 +19,34 @@ def register(app: typer.Typer) -> None:
     def export_command(
         folder: str = typer.Argument(..., help="the folder to write (manifest.json and one file per vector)"),
         only: Optional[str] = typer.Option(None, "--only", help="only templates whose name starts with this (e.g. cost/)"),
+        kinds: Optional[str] = typer.Option(None, "--kinds", help="write only vectors whose actions are of these kinds"),
+        features: Optional[str] = typer.Option(None, "--features", help="write only vectors using no other features"),
+        without: Optional[str] = typer.Option(None, "--without", help="leave out vectors using these features"),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="no per-template progress"),
     ) -> None:
         """Find a vector for every branch of every modeled clause (Z3), add the boundary cases, write them."""
+        from .config import ConfigError, load_config
+        from .rulebooks import resolve_features
         from .vector_files import VectorFileError, check_destination, previous_paths, remove_stale
-        from .vectors import VECTORS_FORMAT, export, generate
+        from .vectors import VECTORS_FORMAT, Selection, export, generate
 
         try:  # before minutes of generation: a destination that cannot take the vectors is a usage error
             folder = check_destination(folder, VECTORS_FORMAT)
-        except VectorFileError as error:
+            config = load_config()
+            kind_words = config.words("kinds", kinds)
+            selection = Selection(frozenset(kind_words) if kind_words else None,
+                                  resolve_features(config.words("features", features), config.words("without", without)))
+        except (VectorFileError, ConfigError, ValueError) as error:
             typer.echo(f"referee vectors export: {error}", err=True)
             raise typer.Exit(2)
         say = (lambda text: None) if quiet else (lambda text: typer.echo(text, err=True))
         generated = generate(progress=say, only=only)
         old = previous_paths(folder, VECTORS_FORMAT)
-        manifest = export(folder, generated)
-        typer.echo(f"wrote {len(generated.vectors)} vectors to {folder} covering {len(manifest['clauses'])} clauses")
+        manifest = export(folder, generated, selection)
+        typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses")
+        if manifest["left_out"]["vectors"]:
+            typer.echo(f"  left out {manifest['left_out']['vectors']} vectors outside the selection: "
+                       + "; ".join(f"{n} {reason}" for reason, n in manifest["left_out"]["by_reason"].items()))
         stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
         if stale:
             typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
@@ -46,7 +58,8 @@ def register(app: typer.Typer) -> None:
                 continue
             typer.echo(
                 f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
-                f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
+                + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
+                + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
                 f"of {branches['total']}"
             )
             unknown += branches["unknown"]
@@ -123,9 +136,10 @@ def register(app: typer.Typer) -> None:
                 "selection": selection.to_json(),
                 "skipped": len(skipped),
                 "skipped_by_reason": _by_reason(skipped),
-                "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses, "explain": r.explain}
-                           for r in failed],
-                "clauses": {c: {"vectors": len(rs), "failed": sum(r.status != "pass" for r in rs)} for c, rs in sorted(per_clause.items())},
+                "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses,
+                            "failed_clauses": r.failed_clauses, "explain": r.explain} for r in failed],
+                "clauses": {c: {"vectors": len(rs), "failed": sum(r.fails(c) for r in rs)}
+                            for c, rs in sorted(per_clause.items())},
             }, indent=2))
         else:
             typer.echo(f"referee vectors run: {len(results) - len(failed)}/{len(results)} vectors pass "
@@ -134,7 +148,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"  skipped {len(skipped)} vectors outside the selection: "
                            + "; ".join(f"{n} {reason}" for reason, n in _by_reason(skipped).items()))
             for clause, rs in sorted(per_clause.items()):
-                bad = sum(r.status != "pass" for r in rs)
+                bad = sum(r.fails(clause) for r in rs)
                 typer.echo(f"  {'FAIL' if bad else 'ok  '} {clause:<18} {len(rs) - bad}/{len(rs)}")
             from .at_fault import describe_steps
 
@@ -164,12 +178,12 @@ def _write_junit(path: str, per_clause: dict[str, list]) -> None:
 
     from .junit import xml_text
 
-    failures = sum(1 for rs in per_clause.values() if any(r.status != "pass" for r in rs))
+    failures = sum(1 for clause, rs in per_clause.items() if any(r.fails(clause) for r in rs))
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              f'<testsuites><testsuite name="referee vectors" tests="{len(per_clause)}" failures="{failures}">']
     for clause, rs in sorted(per_clause.items()):
         lines.append(f'<testcase classname="referee.vectors" name={quoteattr(clause)}>')
-        bad = [r for r in rs if r.status != "pass"]
+        bad = [r for r in rs if r.fails(clause)]
         if bad:
             text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
             lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(xml_text(text))}</failure>")

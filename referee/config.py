@@ -1,6 +1,6 @@
 """An engine's own settings, declared once in its repository.
 
-``referee check`` (and ``vectors run``, the pytest plugin) read them from ``referee.toml`` in
+``referee check`` (and ``vectors export``, ``vectors run``, the pytest plugin) read them from ``referee.toml`` in
 the current directory, or else from the ``[tool.referee]`` table of its ``pyproject.toml``:
 
 .. code-block:: toml

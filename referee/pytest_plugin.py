@@ -19,7 +19,13 @@ Two ways in:
           referee_area.check()   # one test per rule area, via parametrization
 
 Options: ``--referee-examples N`` (per area), ``--referee-seed S``, ``--referee-compare``,
-``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``.
+``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``,
+``--referee-without a,b`` / ``--referee-features a,b`` (the mechanics the engine leaves out:
+never drawn, and said so in a failure's report; ``referee features`` lists them). Without them
+the ``features`` / ``without`` of the engine's ``referee.toml`` (or ``[tool.referee]``) apply (and
+its ``kinds`` without ``--referee-kinds``; the engine itself is always given explicitly); in
+fixture mode a ``referee_without`` fixture of your own (a list of names) wins over both.
+An unknown feature name is a usage error listing the known ones.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from typing import Any
 
 import pytest
 
-AREAS_HELP = "action kinds to check, comma-separated (default: the combat kinds; name play_card,activate to add play)"
+AREAS_HELP = ("action kinds to check, comma-separated (default: referee.toml's kinds, else the combat kinds; "
+              "name play_card,activate to add play)")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,6 +49,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--referee-events", default=None, help="all | none | name,name")
     group.addoption("--referee-timeout", type=float, default=5.0, help="seconds per scenario")
     group.addoption("--referee-kinds", default=None, help=AREAS_HELP)
+    group.addoption("--referee-features", default=None,
+                    help="only these features may be drawn, comma-separated (default: all; see referee features)")
+    group.addoption("--referee-without", default=None,
+                    help="features the engine does not implement: never drawn, comma-separated")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--referee-features", None) is None and config.getoption("--referee-without", None) is None:
+        return
+    try:
+        _features(config)
+    except ValueError as error:
+        raise pytest.UsageError(f"referee: {error}") from None
+
+
+def _words(text: str | None) -> list[str] | None:
+    return None if text is None else [w.strip() for w in text.split(",") if w.strip()]
+
+
+def _features(config: pytest.Config, without: list[str] | None = None) -> frozenset[str] | None:
+    """The features the run may draw: ``without`` (a fixture's), else the options, else the engine's config file."""
+    from referee.config import load_config
+    from referee.rulebooks import resolve_features
+
+    features = _words(config.getoption("--referee-features"))
+    if without is None:
+        without = _words(config.getoption("--referee-without"))
+        if features is None and without is None:
+            file = load_config(config.rootpath)
+            features, without = file.words("features"), file.words("without")
+    return resolve_features(features, without)
 
 
 def _configured(config: pytest.Config) -> bool:
@@ -52,16 +90,22 @@ def _areas(config: pytest.Config) -> list[str]:
     from referee.rulebooks import default_kinds
 
     chosen = config.getoption("--referee-kinds")
-    return [k.strip() for k in chosen.split(",") if k.strip()] if chosen else list(default_kinds())
+    if chosen:
+        return [k.strip() for k in chosen.split(",") if k.strip()]
+    from referee.config import load_config
+
+    return load_config(config.rootpath).words("kinds") or list(default_kinds())
 
 
 class RefereeArea:
     """One rule area (an action kind) to check against the model."""
 
-    def __init__(self, config: pytest.Config, kind: str, engine: Any) -> None:
+    def __init__(self, config: pytest.Config, kind: str, engine: Any, without: list[str] | None = None) -> None:
         self.config = config
         self.kind = kind
         self.engine = engine
+        #: The features it may draw (None: all), from ``without`` (a ``referee_without`` fixture) or the options.
+        self.features = _features(config, list(without) if without is not None else None)
 
     def run(self):
         from referee.compare import Comparison
@@ -77,7 +121,9 @@ class RefereeArea:
             seed=self.config.getoption("--referee-seed"),
             kinds=(self.kind,),
             comparison=comparison,
-            command=f"referee check {self._engine_words()} --kinds {self.kind}",
+            command=f"referee check {self._engine_words()} --examples {self.config.getoption('--referee-examples')} "
+                    f"--kinds {self.kind}{self._feature_words()}",
+            features=self.features,
         )
         return check(self.engine, options)
 
@@ -86,6 +132,13 @@ class RefereeArea:
         report = self.run()
         if not report.ok:
             pytest.fail(report.text(), pytrace=False)
+
+    def _feature_words(self) -> str:
+        from referee.rulebooks import all_features
+
+        if self.features is None:
+            return ""
+        return " --without " + ",".join(sorted(set(all_features()) - self.features))
 
     def _engine_words(self) -> str:
         import shlex
@@ -187,10 +240,19 @@ def referee_engine(pytestconfig: pytest.Config):
     engine.close()
 
 
+@pytest.fixture(scope="session")
+def referee_without(pytestconfig: pytest.Config) -> list[str] | None:
+    """The features the engine leaves out (None: the options' or the config file's); override it in your conftest.py."""
+    return None
+
+
 @pytest.fixture
-def referee_area(request: pytest.FixtureRequest, referee_engine: Any) -> RefereeArea:
+def referee_area(request: pytest.FixtureRequest, referee_engine: Any, referee_without: Any) -> RefereeArea:
     """One rule area (action kind) of the model, ready to ``check()`` the engine against."""
-    return RefereeArea(request.config, request.param, _engine_for(request.config, referee_engine))
+    try:
+        return RefereeArea(request.config, request.param, _engine_for(request.config, referee_engine), referee_without)
+    except ValueError as error:  # an unknown feature name in the referee_without fixture
+        pytest.fail(f"referee_without: {error}", pytrace=False)
 
 
 _MADE_KEY = pytest.StashKey[dict]()

@@ -90,6 +90,31 @@ def cut(steps: list[Step], event_index: int | None) -> list[Step]:
     return steps
 
 
+def window(steps: list[Step], event_index: int) -> list[Step]:
+    """The calls that made the model's ``event_index``-th event: those begun after the event before it, up to it.
+
+    Every event before it agreed, so what diverged was made after the last of them. The calls
+    that enclose the event's emitter (the pipeline around it, still open when it is emitted) are
+    not in it, nor those still open from before the previous event; the emitter itself is. When
+    the model has no such event (the engine emitted more), the window runs to the end of the trail.
+    """
+    start = 0
+    for i, step in enumerate(steps):
+        if step.event_index == event_index - 1:
+            start = i + 1
+        if step.event_index == event_index:
+            return [s for j, s in enumerate(steps[start:i], start) if not _encloses(steps, j, i)] + [step]
+    return steps[start:]
+
+
+def _encloses(steps: list[Step], call: int, marker: int) -> bool:
+    """The call at ``call`` is still open at the event ``marker`` and is not its innermost (emitting) call."""
+    depth = steps[call].depth
+    if steps[call].function is None or depth >= steps[marker].depth - 1:
+        return False
+    return all(s.depth > depth for s in steps[call + 1:marker])
+
+
 def clauses_applied(steps: list[Step]) -> list[str]:
     """The distinct clause ids in trail order."""
     seen: dict[str, None] = {}

@@ -79,8 +79,27 @@ def _file(folder: Path, vectors: list[Vector]) -> list[dict[str, Any]]:
     return entries
 
 
-def export(folder: Path, generated: Generated) -> dict[str, Any]:
-    """Write the vectors and ``manifest.json``; return the manifest."""
+def select(generated: Generated, selection: "Selection") -> tuple[Generated, list[tuple[Vector, str]]]:
+    """The vectors inside ``selection`` (``--kinds``, ``--features``, ``--without``), and those left out with why."""
+    kept, left_out = [], []
+    for vector in generated.vectors:
+        reason = selection.reason_to_skip(vector.scenario)
+        if reason is None:
+            kept.append(vector)
+        else:
+            left_out.append((vector, reason))
+    return Generated(kept, generated.coverage), left_out
+
+
+def export(folder: Path, generated: Generated, selection: "Selection | None" = None) -> dict[str, Any]:
+    """Write the vectors inside ``selection`` (None: all) and ``manifest.json``; return the manifest.
+
+    The manifest records the selection, and a covered branch whose only vector was left out is
+    listed under ``left_out`` instead of ``covered``: the folder holds no vector for it.
+    """
+    left_out: list[tuple[Vector, str]] = []
+    if selection is not None:
+        generated, left_out = select(generated, selection)
     folder.mkdir(parents=True, exist_ok=True)
     entries = _file(folder, generated.vectors)
     by_clause: dict[str, list[str]] = {}
@@ -102,19 +121,43 @@ def export(folder: Path, generated: Generated) -> dict[str, Any]:
         },
         "vectors": entries,
         "clauses": {clause: paths for clause, paths in sorted(by_clause.items())},
+        "selection": (selection or Selection()).to_json(),
+        "left_out": {"vectors": len(left_out), "by_reason": _count(reason for _, reason in left_out)},
     }
+    dropped = {vector.branch for vector, _ in left_out} - set(paths)
+    for book in manifest["rulebooks"].values():
+        branches = book["branches"]
+        if branches and "covered" in branches:
+            branches["left_out"] = sorted(b for b in branches["covered"] if b in dropped)
+            branches["covered"] = {b: p for b, p in branches["covered"].items() if b not in dropped}
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
+
+
+def _count(reasons: Any) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for reason in reasons:
+        counts[reason] = counts.get(reason, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
 
 @dataclass
 class VectorResult:
     path: str
+    #: Every clause the vector exercises (its primary clause first).
     clauses: list[str]
     status: str  # pass | mismatch | fault
     detail: str = ""
     #: For a mismatch: the model's explain steps around the first divergence (``referee.at_fault``).
     explain: list[dict[str, Any]] = field(default_factory=list)
+    #: The clauses this result fails (:func:`marked_clauses`; empty for a pass).
+    failed_clauses: list[str] = field(default_factory=list)
+
+    def fails(self, clause: str) -> bool:
+        """Whether this result fails ``clause`` (a failure with no marks fails every clause it lists)."""
+        if self.status == "pass":
+            return False
+        return clause in self.failed_clauses if self.failed_clauses else True
 
 
 #: Mismatches explained step by step (each costs one explained model run); the rest name their divergence only.
@@ -128,6 +171,31 @@ def _at_fault(scenario: dict[str, Any], divergence: Any) -> list[dict[str, Any]]
         return steps_at_fault({k: v for k, v in scenario.items() if k != "id"}, divergence)
     except Exception:  # a courtesy: never lose the result for it
         return []
+
+
+def exercised_at(scenario: dict[str, Any], divergence: Any) -> list[str] | None:
+    """The clauses of the model's calls that made the diverging event (:func:`referee.trail.window`), in
+    trail order; None when the divergence cannot be placed in the trail (a final-state field)."""
+    from .trail import clauses_applied, window
+
+    if divergence.where != "events" or divergence.event_index is None:
+        return None
+    try:
+        trail = rulebooks.of_scenario(scenario).observe(scenario)[2]
+    except Exception:  # never lose the result for it: then every clause is marked
+        return None
+    return clauses_applied(window(trail, divergence.event_index))
+
+
+def marked_clauses(entry: dict[str, Any], exercised: list[str] | None) -> list[str]:
+    """The clauses a failing vector fails: its primary clause, and those of its clauses the model applied in
+    making the diverging event (``exercised``, in trail order); all of its clauses when the divergence cannot
+    be placed (``None``: a final-state divergence, an engine fault)."""
+    listed = list(entry["clauses"]) or ["(none)"]  # a vector with no clause is reported under "(none)"
+    if exercised is None:
+        return listed
+    primary = entry.get("primary") or (listed[0] if listed else None)
+    return list(dict.fromkeys([*([primary] if primary else []), *(c for c in exercised if c in listed)]))
 
 
 @dataclass(frozen=True)
@@ -157,8 +225,9 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
                 skipped: list[tuple[str, str]] | None = None) -> list[VectorResult]:
     """Replay the selected vectors of an exported folder through an engine; one result per vector run.
 
-    Each vector left out is appended to ``skipped`` as ``(path, reason)``. A failure is marked on every
-    clause the vector lists (its primary clause, the one it is filed under, comes first).
+    Each vector left out is appended to ``skipped`` as ``(path, reason)``. A mismatch is marked on the
+    clauses :func:`marked_clauses` names (its primary clause and those the model applied in making the
+    diverging event); it counts as run, not failed, on its other clauses. A fault is marked on every clause.
     """
     from .vector_files import read_vectors
 
@@ -181,14 +250,16 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
             observed = check_answer(answer, scenario, fields_needed=comparison.unit_fields,
                                     events_needed=comparison.compares_events, event_fields=comparison.event_fields)
             if isinstance(observed, EngineFault):
-                results.append(VectorResult(entry["path"], entry["clauses"], "fault", observed.describe()))
+                results.append(VectorResult(entry["path"], entry["clauses"], "fault", observed.describe(),
+                                            failed_clauses=marked_clauses(entry, None)))
                 continue
             rulebook = rulebook_of(scenario)
             divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison, rulebook)
             if divergences:
                 steps = _at_fault(scenario, divergences[0]) if len(failed) < EXPLAINED else []
                 failed.append(entry["path"])
-                results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe(), steps))
+                results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe(),
+                                            steps, marked_clauses(entry, exercised_at(scenario, divergences[0]))))
             else:
                 results.append(VectorResult(entry["path"], entry["clauses"], "pass"))
     return results
@@ -204,7 +275,8 @@ def write_receipt(path: Path, engine: str, selection: Selection, results: list[V
         "selection": selection.to_json(),
         "ran": len(results),
         "passed": sum(r.status == "pass" for r in results),
-        "results": [{"path": r.path, "status": r.status, "clauses": r.clauses, "detail": r.detail} for r in results],
+        "results": [{"path": r.path, "status": r.status, "clauses": r.clauses, "failed_clauses": r.failed_clauses,
+                     "detail": r.detail} for r in results],
         "skipped": [{"path": p, "reason": reason} for p, reason in skipped],
     }
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .parser import Typed
 from .solve import Cell, replay_values
-from .space import ActionSpec, Layout, layouts, structure_line
+from .space import ActionSpec, Layout, features_legal, layouts, structure_line
 
 
 @dataclass
@@ -45,13 +45,15 @@ class Query:
     relations: tuple[str, ...]
     objective: Typed | None = None
     sense: int = 1
+    #: The features left out (``--without``): fixed off in every cell.
+    off: frozenset[str] = frozenset()
 
     def layouts(self) -> list[Layout]:
-        return layouts(self.units, self.specs, self.relations)
+        return layouts(self.units, self.specs, self.relations, self.off)
 
     def space(self) -> str:
         return structure_line(self.units, self.specs, self.fixed, self.relations if any(
-            s.kind in ("damage", "hit") for s in self.specs) else ("enemy", "ally"))
+            s.kind in ("damage", "hit") for s in self.specs) else ("enemy", "ally"), self.off)
 
 
 def safe_replay(values: dict[str, Any], cell: Cell, query: Query) -> tuple[bool, Any]:
@@ -63,5 +65,6 @@ def safe_replay(values: dict[str, Any], cell: Cell, query: Query) -> tuple[bool,
         holds, replay = replay_values(values, cell, query.specs, query.fixed, query.split, query.condition)
     except (ScenarioError, KeyError, ValueError):
         return False, None
-    legal = all(is_well_formed_unit(u) for u in replay["runs"]["main"].before.units)
+    before = replay["runs"]["main"].before.units
+    legal = all(is_well_formed_unit(u) for u in before) and features_legal(cell.layout, before) is True
     return bool(holds and legal and replay["ruleset"].defy_death_leaves >= 1), replay

@@ -7,7 +7,7 @@ from typing import Any
 
 from .parser import parse_condition
 from .solve import Cell, cells_of, condition_term, fast_formulas, relaxed, solve
-from .space import SOURCE_RELATIONS, parse_action
+from .space import SOURCE_RELATIONS, check_features_off, parse_action
 from .records import Query, QueryAnswer, safe_replay  # noqa: F401 - re-exported
 from .types import ROLES, QueryError, make_schema
 
@@ -21,14 +21,19 @@ OPTIMIZE_SECONDS = 2.5
 
 def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str = "hit", units: int = DEFAULT_UNITS,
                ruleset: dict[str, Any] | None = None, split: bool = False, relations: tuple[str, ...] = SOURCE_RELATIONS,
-               objective: str | None = None, sense: int = 1) -> Query:
+               objective: str | None = None, sense: int = 1, off: frozenset[str] = frozenset()) -> Query:
     from referee.model.combat.ruleset import Ruleset
+    from referee.rulebooks.combat.features import FEATURES
 
     if not actions:
         raise QueryError("a query needs at least one action")
     if len(actions) > 4:
         raise QueryError(f"{len(actions)} actions: a query has at most 4")
     specs = tuple(parse_action(a, kind) for a in actions)
+    unknown = sorted(set(off) - set(FEATURES))
+    if unknown:
+        raise QueryError(f"unknown feature {unknown[0]!r} (known: {', '.join(sorted(FEATURES))})")
+    check_features_off(specs, frozenset(off))
     if split and (len(specs) != 2 or specs[0] != specs[1] or specs[0].kind not in ("damage", "hit")):
         raise QueryError("--compare-split needs exactly two equal damage or hit actions (the split) to compare with one")
     bad = [r for r in relations if r not in SOURCE_RELATIONS]
@@ -54,15 +59,18 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
         goal = Checker(objective, lines, schema).check(tree.body)
         if goal.type != "Int":
             raise QueryError(f"{goal.fragment!r}: --minimize/--maximize needs an Int expression")
-    return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense)
+    return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense, frozenset(off))
 
 
 def run_query(condition: str, *, kind: str = "hit", action: str | None = None, actions: tuple[str, ...] | None = None,
               units: int = DEFAULT_UNITS, ruleset: Any = None, split: bool = False,
               relations: tuple[str, ...] = SOURCE_RELATIONS, rlimit: int = DEFAULT_QUERY_RLIMIT,
               seeds: tuple[int, ...] = (0, 1, 2), budget: float = DEFAULT_BUDGET, minimize: str | None = None,
-              maximize: str | None = None, shrink: bool = True) -> QueryAnswer:
-    """Find a legal scenario in the space where ``condition`` holds, or prove there is none."""
+              maximize: str | None = None, shrink: bool = True, without: tuple[str, ...] | frozenset[str] = ()) -> QueryAnswer:
+    """Find a legal scenario in the space where ``condition`` holds, or prove there is none.
+
+    ``without``: the features left out of the space (their unit fields fixed at their defaults).
+    """
     from referee.model.combat.ruleset import Ruleset
 
     if isinstance(ruleset, Ruleset):
@@ -70,7 +78,7 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
     chosen_actions = actions or ((action,) if action else ("hit",))
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
-                       split=split, relations=relations, objective=objective, sense=sense)
+                       split=split, relations=relations, objective=objective, sense=sense, off=frozenset(without))
     started = time.monotonic()
     answer = search(query, rlimit, seeds, started + budget, shrink)
     answer.seconds = round(time.monotonic() - started, 3)

@@ -26,7 +26,7 @@ from referee.model.arith import and_, is_symbolic, symbolic
 from .evaluate import evaluate, namespace
 from .parser import Typed
 from .space import (
-    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, leaves_value, run_actions,
+    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, leaves_value, run_actions,
 )
 
 
@@ -45,7 +45,10 @@ class Cell:
         from referee.model.combat.ruleset import DEFAULT
 
         readings = ", ".join(f"{k}={v}" for k, v in self.chosen.items() if DEFAULT.to_json()[k] != v) or "the defaults"
-        pins = "".join(f", {uid}.{name}={value}" for uid, name, value in self.layout.pins)
+        from referee.rulebooks.combat.features import off_fields
+
+        left_out = off_fields(self.layout.off)  # stated once, in the space line
+        pins = "".join(f", {uid}.{name}={value}" for uid, name, value in self.layout.pins if name not in left_out)
         return f"{len(self.layout.units)} units, source {self.layout.relation}{pins}, readings: {readings}"
 
 
@@ -83,7 +86,8 @@ def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, 
     with symbolic() as context:
         leaves = leaves_value(v, fixed)
         runs = run_actions(v, layout, specs, ReadingRuleset(dict(chosen), leaves), split)
-        legal = and_(*[is_well_formed_unit(u) for u in runs["main"].before.units], leaves >= 1)
+        before = runs["main"].before.units
+        legal = and_(*[is_well_formed_unit(u) for u in before], leaves >= 1, features_legal(layout, before))
     return Cell(layout, dict(chosen), v, list(context.side_conditions), runs, legal)
 
 

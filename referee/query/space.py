@@ -108,13 +108,20 @@ class Layout:
     relation: str  # enemy | ally | self | none
     #: Unit fields fixed to concrete values: ``(uid, field, value)`` (the Bloodletting payer is structure).
     pins: tuple[tuple[str, str, Any], ...] = ()
+    #: The features left out (``--without``): their fields pinned at their defaults on every unit.
+    off: frozenset[str] = frozenset()
 
     def source_uid(self) -> str | None:
         return {"enemy": "source", "ally": "source", "self": "target", "none": None}[self.relation]
 
 
-def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, ...] = SOURCE_RELATIONS) -> list[Layout]:
-    """The structures of a board of up to ``units`` units (the first roles), enemy source first."""
+def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, ...] = SOURCE_RELATIONS,
+            off: frozenset[str] = frozenset()) -> list[Layout]:
+    """The structures of a board of up to ``units`` units (the first roles), enemy source first.
+
+    With features ``off``, every unit's fields of those features are pinned at their defaults, and a
+    layout whose own pins need one of them on (a boss Bloodletting caster without ``boss``) is dropped.
+    """
     if not 2 <= units <= len(ROLES):
         raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
     present = ROLES[:units]
@@ -125,7 +132,49 @@ def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, .
         out = [replace(layout, pins=pins) for layout in out for pins in payer_pins(layout, actions[0].slot("caster"))]
     if any(a.kind == "bloodletting" for a in actions[1:]):
         raise QueryError("a bloodletting action can only be the first action of a query (its payer is structure)")
-    return out
+    return [layout for layout in (without_features(layout, off) for layout in out) if layout is not None] if off else out
+
+
+def without_features(layout: Layout, off: frozenset[str]) -> Layout | None:
+    """The layout with the fields of the features ``off`` pinned at their defaults (None: its pins need one on)."""
+    from referee.rulebooks.combat.codec import UNIT_DEFAULTS
+    from referee.rulebooks.combat.features import off_fields
+
+    pins = dict(((uid, name), value) for uid, name, value in layout.pins)
+    for uid in layout.units:
+        for name in sorted(off_fields(off)):
+            if pins.setdefault((uid, name), UNIT_DEFAULTS[name]) != UNIT_DEFAULTS[name]:
+                return None
+    return replace(layout, pins=tuple((uid, name, value) for (uid, name), value in pins.items()), off=off)
+
+
+def check_features_off(specs: tuple[ActionSpec, ...], off: frozenset[str]) -> None:
+    """A query whose own actions use a feature left out is a contradiction, not an empty space."""
+    from referee.rulebooks.combat.features import FEATURES
+
+    for spec in specs:
+        for name in sorted(off):
+            if spec.kind in ("damage", "hit", "bloodletting") and spec.damage_kind in FEATURES[name].lanes:
+                raise QueryError(f"the damage kind {spec.damage_kind!r} is the feature {name!r}, which --without leaves out")
+
+
+def off_values(off: frozenset[str]) -> str:
+    """What leaving the features ``off`` out fixes, in words: ``shield=0, armor>=0, allows_dormant=false``."""
+    import json
+
+    from referee.rulebooks.combat.codec import UNIT_DEFAULTS
+    from referee.rulebooks.combat.features import off_fields
+
+    words = [f"{name}={json.dumps(UNIT_DEFAULTS[name])}" for name in sorted(off_fields(off))]
+    words += ["armor>=0"] * ("negative_armor" in off) + ["allows_dormant=false"] * ("dormant" in off)
+    return ", ".join(words) or "nothing a query reaches"
+
+
+def features_legal(layout: Layout, units: Any) -> Any:
+    """What the features left out require of the units beyond their pinned fields (no Armor below 0)."""
+    from referee.model.arith import and_
+
+    return and_(*[u.armor >= 0 for u in units]) if "negative_armor" in layout.off else True
 
 
 #: Why a unit ahead of the payer in reading order does not pay (800.4c, 800.4d).
@@ -176,7 +225,7 @@ def build_board(v: Any, layout: Layout) -> Board:
             links = {"redirect_to": "receiver" if "receiver" in units else None,
                      "intercept_by": "interceptor" if "interceptor" in units else None}
         pinned = {name: value for who, name, value in layout.pins if who == uid}
-        built.append(symbolic_unit(v, uid, side=side, row=row, col=col, **links, **pinned))
+        built.append(symbolic_unit(v, uid, side=side, row=row, col=col, **{**links, **pinned}))
     return Board(tuple(built))
 
 
@@ -325,6 +374,8 @@ def run_actions(v: Any, layout: Layout, specs: tuple[ActionSpec, ...], ruleset: 
             values = action_values(v, f"{'a' if name == 'main' else 's'}{i}", spec)
             if split:  # the split and the single instance carry the same flag: only the amounts differ
                 values["allows_dormant"] = v.bool("a0.allows_dormant")
+            if "dormant" in layout.off and "allows_dormant" in values:
+                values["allows_dormant"] = False
             board, log, record = run_one(board, spec, values, layout, ruleset)
             run.states.append(board)
             run.logs.append(log)
@@ -351,8 +402,9 @@ def explore_readings(build: Any, fixed: dict[str, Any]) -> Any:
         yield chosen, built
 
 
-def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, Any], relations: tuple[str, ...]) -> str:
-    """The space a verdict covers, in one line."""
+def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, Any], relations: tuple[str, ...],
+                   off: frozenset[str] = frozenset()) -> str:
+    """The space a verdict covers, in one line (with the features left out, when any)."""
     acts = ", ".join(s.describe() for s in specs)
     readings = "every ruleset reading" if not fixed else \
         "every ruleset reading with " + ", ".join(f"{k}={v}" for k, v in fixed.items())
@@ -360,5 +412,6 @@ def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, A
     rel = f", the source {'/'.join(relations)} to the recipient" if uses_source else ", the source enemy/ally"
     if specs[0].kind == "bloodletting":
         rel += ", every Bloodletting payer in reading order (and none)"
+    left_out = f", without the features {', '.join(sorted(off))} (fixed off: {off_values(off)})" if off else ""
     return (f"over boards of up to {units} units ({', '.join(ROLES[:units])}){rel}, "
-            f"actions [{acts}], every unit field, amount, flag and Riposte roll, {readings}")
+            f"actions [{acts}], every unit field, amount, flag and Riposte roll, {readings}{left_out}")

@@ -186,6 +186,18 @@ def test_nothing_is_written_into_the_current_directory(tmp_path, monkeypatch, wo
     assert "--replay" in result.output and "referee-failures" in result.output
 
 
+@pytest.mark.parametrize("words", [["--database", ""], []])
+def test_a_fresh_process_writes_no_hypothesis_folder_into_the_current_directory(tmp_path, words):
+    """Hypothesis writes ``.hypothesis/`` (its constants cache) into the directory the process starts in
+    unless told otherwise; ``referee check`` sends it to the state dir, or to the temporary folder."""
+    subprocess.run([sys.executable, "-c", "from referee.cli import main; main()", "check", "--python", "referee.examples.engine:run",
+                    "--kinds", "cost", "--examples", "32", "--seed", "1", *words],
+                   cwd=tmp_path, check=True, capture_output=True, timeout=300)
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.iterdir())
+    assert written == [] if words else set(written) <= {".referee"}  # Hypothesis' cache, when it writes one
+    assert not (tmp_path / ".hypothesis").exists()
+
+
 def test_state_dir_holds_the_database_and_the_failures(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = RUNNER.invoke(app, ["check", "--engine", engine_command("--mutant", "cap_off_by_one"), "--kinds", "damage",
@@ -258,8 +270,38 @@ def test_guide_lists_every_kind_and_the_plugin_output():
     kinds_paragraph = guide.split("`--kinds` limits the scenarios", 1)[1].split("\n\n", 1)[0]
     for kind in ACTION_KINDS:
         assert f"`{kind}`" in kinds_paragraph, kind
-    assert "referee::cost PASSED" in guide and "referee[cost]" not in guide
+    assert "referee::cost PASSED" in guide and "referee::damage PASSED" in guide and "referee[cost]" not in guide
     assert "SubprocessEngine(...)" not in guide and 'SubprocessEngine("node engine.js", timeout=' in guide
+
+
+def test_guide_commands_use_only_options_the_verbs_accept():
+    """Every `referee ...` and `pytest ...` command in the guide's shell blocks names only options that
+    `referee <verb> --help` (or the plugin) lists: the guide says exactly what a new user types."""
+    import re
+
+    guide = (ROOT / "docs" / "guide-check-your-engine.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", guide, re.S)
+    commands = []
+    for block in blocks:
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split("  #", 1)[0].strip()
+            if line.startswith(("referee ", "pytest ")):
+                commands.append(line)
+    assert len(commands) >= 8
+    plugin_options = {"--referee-engine", "--referee-python", "--referee-examples", "--referee-seed", "--referee-kinds",
+                      "--referee-features", "--referee-without", "--referee-compare", "--referee-fields",
+                      "--referee-events", "--referee-timeout", "-v", "-q"}
+    for command in commands:
+        words = shlex.split(command)
+        options = {w.split("=", 1)[0] for w in words if w.startswith("-")}
+        if words[0] == "pytest":
+            assert options <= plugin_options, command
+            continue
+        verb = words[1:3] if words[1] == "vectors" else words[1:2]
+        result = RUNNER.invoke(app, [*verb, "--help"], terminal_width=200)
+        assert result.exit_code == 0, command
+        for option in options:
+            assert option in result.output, f"{command}: {option} is not an option of referee {' '.join(verb)}"
 
 
 def test_proofs_page_states_the_jobs_default():
