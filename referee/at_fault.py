@@ -17,7 +17,7 @@ from .rulebook import Divergence
 _STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
 
 
-def divergence_event_index(scenario: dict[str, Any], divergence: Divergence, events: list[Any]) -> int | None:
+def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | None:
     """Where in the model's events a divergence falls: its own index, or the last event about its unit."""
     if divergence.where == "events":
         return divergence.event_index
@@ -31,19 +31,104 @@ def divergence_event_index(scenario: dict[str, Any], divergence: Divergence, eve
 
 def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
     """The step that produced the first divergence and the one before it, as JSON (empty: no explanation)."""
-    from .explain import explain_actions, locate_event
+    from .explain import explain_actions
 
     actions = explain_actions(scenario)
-    events = [e for action in actions for e in action.events]
-    index = divergence_event_index(scenario, divergence, events)
-    if index is None:
+    action, found = fault_step(actions, divergence)
+    if action is None:
         steps = [s for action in actions for s in action.steps][-2:]
     else:
-        action, found = locate_event(actions, index)
-        if found is not None:
-            found = producer(action, actions, index, found, model_number(divergence))
         steps = action.steps[-2:] if found is None else action.steps[max(0, found - 1): found + 1]
     return [s.to_json() for s in steps]
+
+
+def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | None]:
+    """The action and the index of its step at fault (``(None, None)``: the end of the explanation).
+
+    In order: a state field is placed at the first step of the last action that sets it
+    (``Step.touches``); an event the engine emitted where the model emitted another (or none)
+    at the step that explains its absence (``Step.absent``: a layer not reached, a payer not
+    refused), or, when only the unit differs, at the step that chose the unit (``Step.chooses``);
+    an outcome (an event named by a step after the deciding steps) at the last step that
+    decided it (``Step.decides``); otherwise at the step behind the model's event, or the last
+    event about the diverging unit, moved back to the step that produced its number.
+    """
+    from .explain import locate_event
+
+    events = [e for action in actions for e in action.events]
+    if divergence.where != "events":
+        touched = touching_step(actions, divergence.path)
+        if touched is not None:
+            return touched
+    else:
+        by_event = step_for_engine_event(actions, divergence)
+        if by_event is not None:
+            return by_event
+    index = divergence_event_index(divergence, events)
+    if index is None:
+        return None, None
+    action, found = locate_event(actions, index)
+    if found is not None:
+        decided = deciding_step(action, found)
+        if decided is not None:
+            return action, decided
+        found = producer(action, actions, index, found, model_number(divergence))
+    return action, found
+
+
+_FIELD_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)\.([^.\[\]]+)")
+
+
+def touching_step(actions: list[Any], path: str) -> tuple[Any, int] | None:
+    """The first step that sets a state field (``board.a.vessels``: ``a.vessels``), in the last action that does."""
+    match = _FIELD_PATH.match(path)
+    if match is None:
+        return None
+    key = f"{match.group(1)}.{match.group(2)}"
+    for action in reversed(actions):
+        hits = [i for i, step in enumerate(action.steps) if key in step.touches]
+        if hits:
+            return action, hits[0]
+    return None
+
+
+def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """The step behind an engine event the model does not emit there: the step explaining its absence, or the
+    step that chose a different unit for the same event."""
+    engine, model = divergence.engine, divergence.model
+    if not isinstance(engine, dict) or "name" not in engine:
+        return None
+    name = engine["name"]
+    same = isinstance(model, dict) and model.get("name") == name
+    if same and model.get("unit") != engine.get("unit"):
+        return last_step_with(actions, lambda step: name in step.chooses)
+    if same:
+        return None
+    absent = last_step_with(actions, lambda step: name in step.absent)
+    if absent is not None or model is not None:
+        return absent
+    return last_step_with(actions, lambda step: name in step.events)  # past the model's last event: its own step
+
+
+def last_step_with(actions: list[Any], test: Any) -> tuple[Any, int] | None:
+    for action in reversed(actions):
+        hits = [i for i, step in enumerate(action.steps) if test(step)]
+        if hits:
+            return action, hits[-1]
+    return None
+
+
+def deciding_step(action: Any, found: int) -> int | None:
+    """For a step that announces an outcome, the last step before it that decided it (``Step.decides``)."""
+    if not action.steps[found].step in OUTCOME_STEPS:
+        return None
+    hits = [i for i in range(found) if action.steps[i].decides]
+    return hits[-1] if hits else None
+
+
+#: Steps that announce what earlier steps decided (a play's finish or undo): an event they name is placed at the
+#: last deciding step before them.
+OUTCOME_STEPS = ("finish", "undo")
 
 
 #: Steps that land a number earlier steps made (a damage instance's Vitality step): an event they name is

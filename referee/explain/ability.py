@@ -95,10 +95,12 @@ def explain_lanes(s: Steps, ability: Ability, outcome: AbilityOutcome) -> None:
         forced = " (always, 400.8-2)" if line.effect in ("crush", "maim", "cull") else ""
         placed.append(f"line {i + 1} -> {lane.replace('_', ' ')}{forced}")
     order = [o.index + 1 for o in outcome.lines]
-    skipped = f"; Passive line(s) {', '.join(str(i + 1) for i in outcome.passives)} are not part of the activation (INT-202)" \
-        if outcome.passives else ""
     s.say("lanes", "400.8-2", f"{'; '.join(placed)}. Resolution order (lane by lane, printed order within a lane, "
-          f"INT-201): lines {', '.join(map(str, order))}{skipped}.", order=order, passives=[i + 1 for i in outcome.passives])
+          f"INT-201): lines {', '.join(map(str, order))}.", order=order, passives=[i + 1 for i in outcome.passives])
+    if outcome.passives:
+        s.say("passive", "400.8-1", f"Passive line(s) {', '.join(str(i + 1) for i in outcome.passives)}: a Passive is a "
+              "standing effect, not part of the activation; it does not resolve (400.8-1, INT-202).",
+              absent=("line_resolved",), passives=[i + 1 for i in outcome.passives])
 
 
 def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset, rolls: tuple) -> None:
