@@ -63,7 +63,7 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
     else:
         by_event = step_for_engine_event(actions, divergence)
         if by_event is not None:
-            return by_event
+            return by_event[0], rounding_step(by_event[0], by_event[1], divergence)
     index = divergence_event_index(divergence, events)
     if index is None:
         return None, None
@@ -72,8 +72,48 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
         decided = deciding_step(action, found)
         if decided is not None:
             return action, decided
+        found = loss_step(action, found, divergence)
         found = producer(action, actions, index, found, model_number(divergence))
+        found = rounding_step(action, found, divergence)
     return action, found
+
+
+#: Steps that announce again a loss an earlier step made (the listeners of 500.6c, 500.8d): a divergence there is
+#: placed at the loss itself.
+ECHO_STEPS = ("listeners",)
+ECHO_EVENTS = ("vitality_lost",)
+
+
+def loss_step(action: Any, found: int, divergence: Divergence) -> int:
+    """The loss step a :data:`ECHO_STEPS` step re-announces (the nearest earlier result step with the same loss),
+    for a divergence on the echo itself (``vitality_lost``), not on what the listeners did (a rune reset)."""
+    step = action.steps[found]
+    model = divergence.model if isinstance(divergence.model, dict) else {}
+    if step.step not in ECHO_STEPS or model.get("name") not in ECHO_EVENTS:
+        return found
+    lost = step.quantities.get("lost")
+    return next((i for i in range(found - 1, -1, -1) if action.steps[i].step in RESULT_STEPS
+                 and action.steps[i].quantities.get("lost") == lost), found)
+
+
+def rounding_step(action: Any, found: int, divergence: Divergence) -> int:
+    """A number one away from the model's, landed by a result step, is placed at the rounding step of the same
+    instance (the step with an exact value, 500.2c): an off-by-one downstream of a rounding is that rounding's."""
+    step = action.steps[found]
+    engine = divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
+    model = model_number(divergence)
+    if model is None and step.step in RESULT_STEPS:
+        model = step.quantities.get("lost")
+    if type(engine) is not int or type(model) is not int or abs(engine - model) != 1:
+        return found
+    if step.step not in RESULT_STEPS and "after" not in step.quantities:
+        return found
+    for i in range(found - 1, -1, -1):
+        if action.steps[i].step == "incoming" or action.steps[i].depth != step.depth:
+            break
+        if "exact" in action.steps[i].quantities:
+            return i
+    return found
 
 
 _FIELD_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)\.([^.\[\]]+)")

@@ -154,8 +154,14 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
             and eligible else ""
         s.say("pipeline", "400.8-7", f"Restore {o.amount} at {uid} goes through recovery: capped at its missing Vitality "
               f"{missing} (500.3c){maim}: {uid} {d.before.vitality} -> {d.after.vitality}.", ("vitality_restored",),
-              recipient=uid, asked=o.amount, missing=missing, restored=d.amount, before=d.before.vitality,
-              after=d.after.vitality)
+              touches=(f"{uid}.vitality",), recipient=uid, asked=o.amount, missing=missing, restored=d.amount,
+              before=d.before.vitality, after=d.after.vitality)
+        if maim:
+            prevented = eligible - d.amount
+            s.say("maim", "500.3d", f"each Maim point prevents 2 recovery: {prevented} prevented, and Maim is consumed by "
+                  f"half of that, rounded up ({prevented}/2 -> {d.consumed}): {uid}'s Maim {d.before.maim} -> "
+                  f"{d.after.maim} (500.3d).", touches=(f"{uid}.maim",), prevented=prevented, consumed=d.consumed,
+                  before=d.before.maim, after=d.after.maim)
     elif effect == "cull":
         what = (f"{uid} has {d.before.vitality} Vitality, at most {o.amount}: it is destroyed outright (500.4a, INT-209)"
                 if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {o.amount}: Cull does nothing (INT-209)")
@@ -165,7 +171,8 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
         field = "armor" if effect == "crush" else effect
         rule = "lowers Armor, past 0 if need be (500.2e)" if effect == "crush" else "adds its stacks (INT-208)"
         s.say("keyword", "400.8-6", f"{effect.title()} {rule}: {uid}'s {field} {getattr(d.before, field)} -> "
-              f"{getattr(d.after, field)}.", ("status_applied",), recipient=uid, before=getattr(d.before, field),
+              f"{getattr(d.after, field)}.", ("status_applied",), touches=(f"{uid}.{field}",), recipient=uid,
+              before=getattr(d.before, field),
               after=getattr(d.after, field))
 
 
