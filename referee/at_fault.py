@@ -63,7 +63,7 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
     else:
         by_event = step_for_engine_event(actions, divergence)
         if by_event is not None:
-            return by_event[0], rounding_step(by_event[0], by_event[1], divergence)
+            return by_event[0], engine_only(by_event[0], by_event[1], divergence)
     index = divergence_event_index(divergence, events)
     if index is None:
         return None, None
@@ -73,9 +73,44 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
         if decided is not None:
             return action, decided
         found = loss_step(action, found, divergence)
-        found = producer(action, actions, index, found, model_number(divergence))
+        if divergence.engine is None and isinstance(divergence.model, dict):
+            passed = passing_step(action, found)
+            if passed is not None:
+                return action, passed
+        found = producer(action, found, model_number(divergence))
         found = rounding_step(action, found, divergence)
     return action, found
+
+
+def passing_step(action: Any, found: int) -> int | None:
+    """For a model event the engine did not emit at all, the last step of the instance that decided the amount
+    goes on (``Step.decides``: a Dormant recipient a tick still reaches, Armor a Burn skips, a cost skipping the
+    pipeline); ``None`` when no such step is there."""
+    if action.steps[found].step not in RESULT_STEPS:
+        return None
+    hits = [i for i in range(instance_start(action, found), found) if action.steps[i].decides]
+    return hits[-1] if hits else None
+
+
+def instance_start(action: Any, found: int) -> int:
+    """The first step of the instance ``found`` belongs to: its ``incoming`` step at the same depth (else 0)."""
+    depth = action.steps[found].depth
+    for i in range(found, -1, -1):
+        step = action.steps[i]
+        if step.depth < depth:
+            return i + 1
+        if step.step == "incoming" and step.depth == depth:
+            return i
+    return 0
+
+
+def engine_only(action: Any, found: int, divergence: Divergence) -> int:
+    """An engine event the model does not emit, placed at the model step that names such events: a number one
+    away at the rounding step, else at the step that made the model's own number there (``lost``)."""
+    rounded = rounding_step(action, found, divergence)
+    if rounded != found:
+        return rounded
+    return producer(action, found, action.steps[found].quantities.get("lost"))
 
 
 #: Steps that announce again a loss an earlier step made (the listeners of 500.6c, 500.8d): a divergence there is
@@ -102,6 +137,8 @@ def rounding_step(action: Any, found: int, divergence: Divergence) -> int:
     step = action.steps[found]
     engine = divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
     model = model_number(divergence)
+    if divergence.engine is None and type(model) is int and divergence.where == "events":
+        engine = 0  # the engine reports nothing where the model reports an amount: as if 0 landed
     if model is None and step.step in RESULT_STEPS:
         model = step.quantities.get("lost")
     if type(engine) is not int or type(model) is not int or abs(engine - model) != 1:
@@ -140,7 +177,7 @@ def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[A
         return None
     name = engine["name"]
     same = isinstance(model, dict) and model.get("name") == name
-    if same and model.get("unit") != engine.get("unit"):
+    if same and (model.get("unit"), model.get("detail")) != (engine.get("unit"), engine.get("detail")):
         return last_step_with(actions, lambda step: name in step.chooses)
     if same:
         return None
@@ -173,7 +210,7 @@ OUTCOME_STEPS = ("finish", "undo")
 
 #: Steps that land a number earlier steps made (a damage instance's Vitality step): an event they name is
 #: placed at the step that produced its number instead.
-RESULT_STEPS = ("vitality",)
+RESULT_STEPS = ("vitality", "gate")
 
 
 def model_number(divergence: Divergence) -> Any:
@@ -184,22 +221,17 @@ def model_number(divergence: Divergence) -> Any:
     return value if type(value) is int else None
 
 
-def producer(action: Any, actions: list[Any], index: int, found: int, value: Any) -> int:
+def producer(action: Any, found: int, value: Any) -> int:
     """The step that produced the model's number, for an event a :data:`RESULT_STEPS` step names: the first step
-    since the previous event's step whose result (``after``) is that number; else the step that names the event.
+    of the same instance (since its ``incoming`` step) whose result (``after``) is that number; else the step
+    that names the event.
 
     A damage event is named by the Vitality step, but its amount was made earlier (the Armor
     step that rounded it, the cap, the Shield); that step is the one an engine author needs.
     """
-    from .explain import locate_event
-
-    start = 0
-    if index > 0:
-        previous, at = locate_event(actions, index - 1)
-        if previous is action and at is not None and at < found:
-            start = at + 1
     if value is None or action.steps[found].step not in RESULT_STEPS:
         return found
+    start = instance_start(action, found)
     for i in range(start, found + 1):
         quantities = action.steps[i].quantities
         if quantities.get("after") == value and quantities.get("before") != value:

@@ -96,7 +96,8 @@ def explain_lanes(s: Steps, ability: Ability, outcome: AbilityOutcome) -> None:
         placed.append(f"line {i + 1} -> {lane.replace('_', ' ')}{forced}")
     order = [o.index + 1 for o in outcome.lines]
     s.say("lanes", "400.8-2", f"{'; '.join(placed)}. Resolution order (lane by lane, printed order within a lane, "
-          f"INT-201): lines {', '.join(map(str, order))}.", order=order, passives=[i + 1 for i in outcome.passives])
+          f"INT-201): lines {', '.join(map(str, order))}.", chooses=("line_resolved",), order=order,
+          passives=[i + 1 for i in outcome.passives])
     if outcome.passives:
         s.say("passive", "400.8-1", f"Passive line(s) {', '.join(str(i + 1) for i in outcome.passives)}: a Passive is a "
               "standing effect, not part of the activation; it does not resolve (400.8-1, INT-202).",

@@ -70,7 +70,7 @@ def explain_payer_and_layers(s: Steps, before: Unit, events: tuple[Event, ...], 
                ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(before, field)]
     untouched = f": {', '.join(layers)} {'is' if len(layers) == 1 else 'are'} never met and never spent" if layers else ""
     s.say("skips_pipeline", "800.4f" if bl else "500.8a", f"a Vitality cost is not a damage instance; it skips the whole "
-          f"pipeline (500.8a){untouched}.", layers=layers)
+          f"pipeline (500.8a){untouched}.", decides=bool(layers), layers=layers)
     if before.discards_combat:
         s.say("tool_or_hub", "800.4d" if bl else "500.8e", f"{before.uid} is a {'Tool' if before.is_tool else 'Hub'}: it "
               "discards every combat interaction and pays nothing.", paid=0)
@@ -93,7 +93,7 @@ def explain_price(s: Steps, before: Unit, kind: str, amount: int, events: tuple[
               f"defy-death rune answers; its once-per-life charge is spent.", ("defy_death",), kept=defied[0].amount)
     elif before.defy_death and owed >= before.vitality > 0 and not costs.DEFY_DEATH_ANSWERS[kind]:
         s.say("defy_death", "500.8f", f"the cost is lethal, but a defy-death rune does not answer {KIND_NAMES[kind]}: it pays "
-              "through.")
+              "through (500.8f).", absent=("defy_death",))
     if any(e.name == "shield_scrapped" for e in events):
         s.say("shield_scrapped", "500.8h", f"its Shield {before.shield} is scrapped with it, not damaged: no Shield trigger.",
               ("shield_scrapped",), shield=before.shield)
@@ -151,8 +151,10 @@ def explain_bloodletting_step(
     after, outcome = bloodletting.process_bloodletting(board, caster, printed, part, ruleset)
     log.extend(part)
     if reduction:
+        zero = " (0: nobody pays, 800.4m)" if outcome.skipped else ""
         s.say("reduction", "800.4l", f"the Bloodletting reduction rune lowers the cost before a payer is chosen: "
-              f"{printed} -> {outcome.cost}.", before=printed, reduction=reduction, after=outcome.cost)
+              f"{printed} -> {outcome.cost}{zero}.", absent=PAID if outcome.skipped else (), before=printed,
+              reduction=reduction, after=outcome.cost)
     if outcome.skipped:
         s.say("skipped", "800.4m", "the cost is 0: the whole step is skipped, nobody pays and no channel fires.")
         return after, outcome

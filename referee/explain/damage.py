@@ -76,7 +76,7 @@ def explain_gates(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
         return False
     if a.dormant:
         reason = "a damage-over-time tick reaches it (500.1i)" if is_damage_over_time(instance.kind) else "the source allows it"
-        s.say("gate", "500.1-2", f"{a.uid} is Dormant, but {reason}.")
+        s.say("gate", "500.1-2", f"{a.uid} is Dormant, but {reason}.", decides=True)
     if out.interceptor_outcome is not None:
         test = "would kill it through steps 4-13" if ruleset.lethal_redirect_test == "would_kill" else "is at least its Vitality"
         if out.intercepted:
@@ -96,7 +96,7 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
             why = ("a Reflect skips the attacker's Armor (500.7j)" if instance.kind == "reflect"
                    else "Burn and Venom ignore Armor (500.1d)")
             s.say("armor_percentage", "500.1-5", f"{why}: Armor {a.armor} is not applied; {out.after_armor} goes on.",
-                  before=out.amount, after=out.after_armor)
+                  decides=True, before=out.amount, after=out.after_armor)
         return
     if a.armor == 0:
         return
