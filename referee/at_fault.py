@@ -17,7 +17,7 @@ from .rulebook import Divergence
 _STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
 
 
-def divergence_event_index(scenario: dict[str, Any], divergence: Divergence, events: list[Any]) -> int | None:
+def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | None:
     """Where in the model's events a divergence falls: its own index, or the last event about its unit."""
     if divergence.where == "events":
         return divergence.event_index
@@ -31,24 +31,186 @@ def divergence_event_index(scenario: dict[str, Any], divergence: Divergence, eve
 
 def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
     """The step that produced the first divergence and the one before it, as JSON (empty: no explanation)."""
-    from .explain import explain_actions, locate_event
+    from .explain import explain_actions
 
     actions = explain_actions(scenario)
-    events = [e for action in actions for e in action.events]
-    index = divergence_event_index(scenario, divergence, events)
-    if index is None:
+    action, found = fault_step(actions, divergence)
+    if action is None:
         steps = [s for action in actions for s in action.steps][-2:]
     else:
-        action, found = locate_event(actions, index)
-        if found is not None:
-            found = producer(action, actions, index, found, model_number(divergence))
         steps = action.steps[-2:] if found is None else action.steps[max(0, found - 1): found + 1]
     return [s.to_json() for s in steps]
 
 
+def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | None]:
+    """The action and the index of its step at fault (``(None, None)``: the end of the explanation).
+
+    In order: a state field is placed at the first step of the last action that sets it
+    (``Step.touches``); an event the engine emitted where the model emitted another (or none)
+    at the step that explains its absence (``Step.absent``: a layer not reached, a payer not
+    refused), or, when only the unit differs, at the step that chose the unit (``Step.chooses``);
+    an outcome (an event named by a step after the deciding steps) at the last step that
+    decided it (``Step.decides``); otherwise at the step behind the model's event, or the last
+    event about the diverging unit, moved back to the step that produced its number.
+    """
+    from .explain import locate_event
+
+    events = [e for action in actions for e in action.events]
+    if divergence.where != "events":
+        touched = touching_step(actions, divergence.path)
+        if touched is not None:
+            return touched
+    else:
+        by_event = step_for_engine_event(actions, divergence)
+        if by_event is not None:
+            return by_event[0], engine_only(by_event[0], by_event[1], divergence)
+    index = divergence_event_index(divergence, events)
+    if index is None:
+        return None, None
+    action, found = locate_event(actions, index)
+    if found is not None:
+        decided = deciding_step(action, found)
+        if decided is not None:
+            return action, decided
+        found = loss_step(action, found, divergence)
+        if divergence.engine is None and isinstance(divergence.model, dict):
+            passed = passing_step(action, found)
+            if passed is not None:
+                return action, passed
+        found = producer(action, found, model_number(divergence))
+        found = rounding_step(action, found, divergence)
+    return action, found
+
+
+def passing_step(action: Any, found: int) -> int | None:
+    """For a model event the engine did not emit at all, the last step of the instance that decided the amount
+    goes on (``Step.decides``: a Dormant recipient a tick still reaches, Armor a Burn skips, a cost skipping the
+    pipeline); ``None`` when no such step is there."""
+    if action.steps[found].step not in RESULT_STEPS:
+        return None
+    hits = [i for i in range(instance_start(action, found), found) if action.steps[i].decides]
+    return hits[-1] if hits else None
+
+
+def instance_start(action: Any, found: int) -> int:
+    """The first step of the instance ``found`` belongs to: its ``incoming`` step at the same depth (else 0)."""
+    depth = action.steps[found].depth
+    for i in range(found, -1, -1):
+        step = action.steps[i]
+        if step.depth < depth:
+            return i + 1
+        if step.step == "incoming" and step.depth == depth:
+            return i
+    return 0
+
+
+def engine_only(action: Any, found: int, divergence: Divergence) -> int:
+    """An engine event the model does not emit, placed at the model step that names such events: a number one
+    away at the rounding step, else at the step that made the model's own number there (``lost``)."""
+    rounded = rounding_step(action, found, divergence)
+    if rounded != found:
+        return rounded
+    return producer(action, found, action.steps[found].quantities.get("lost"))
+
+
+#: Steps that announce again a loss an earlier step made (the listeners of 500.6c, 500.8d): a divergence there is
+#: placed at the loss itself.
+ECHO_STEPS = ("listeners",)
+ECHO_EVENTS = ("vitality_lost",)
+
+
+def loss_step(action: Any, found: int, divergence: Divergence) -> int:
+    """The loss step a :data:`ECHO_STEPS` step re-announces (the nearest earlier result step with the same loss),
+    for a divergence on the echo itself (``vitality_lost``), not on what the listeners did (a rune reset)."""
+    step = action.steps[found]
+    model = divergence.model if isinstance(divergence.model, dict) else {}
+    if step.step not in ECHO_STEPS or model.get("name") not in ECHO_EVENTS:
+        return found
+    lost = step.quantities.get("lost")
+    return next((i for i in range(found - 1, -1, -1) if action.steps[i].step in RESULT_STEPS
+                 and action.steps[i].quantities.get("lost") == lost), found)
+
+
+def rounding_step(action: Any, found: int, divergence: Divergence) -> int:
+    """A number one away from the model's, landed by a result step, is placed at the rounding step of the same
+    instance (the step with an exact value, 500.2c): an off-by-one downstream of a rounding is that rounding's."""
+    step = action.steps[found]
+    engine = divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
+    model = model_number(divergence)
+    if divergence.engine is None and type(model) is int and divergence.where == "events":
+        engine = 0  # the engine reports nothing where the model reports an amount: as if 0 landed
+    if model is None and step.step in RESULT_STEPS:
+        model = step.quantities.get("lost")
+    if type(engine) is not int or type(model) is not int or abs(engine - model) != 1:
+        return found
+    if step.step not in RESULT_STEPS and "after" not in step.quantities:
+        return found
+    for i in range(found - 1, -1, -1):
+        if action.steps[i].step == "incoming" or action.steps[i].depth != step.depth:
+            break
+        if "exact" in action.steps[i].quantities:
+            return i
+    return found
+
+
+_FIELD_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)\.([^.\[\]]+)")
+
+
+def touching_step(actions: list[Any], path: str) -> tuple[Any, int] | None:
+    """The first step that sets a state field (``board.a.vessels``: ``a.vessels``), in the last action that does."""
+    match = _FIELD_PATH.match(path)
+    if match is None:
+        return None
+    key = f"{match.group(1)}.{match.group(2)}"
+    for action in reversed(actions):
+        hits = [i for i, step in enumerate(action.steps) if key in step.touches]
+        if hits:
+            return action, hits[0]
+    return None
+
+
+def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """The step behind an engine event the model does not emit there: the step explaining its absence, or the
+    step that chose a different unit for the same event."""
+    engine, model = divergence.engine, divergence.model
+    if not isinstance(engine, dict) or "name" not in engine:
+        return None
+    name = engine["name"]
+    same = isinstance(model, dict) and model.get("name") == name
+    if same and (model.get("unit"), model.get("detail")) != (engine.get("unit"), engine.get("detail")):
+        return last_step_with(actions, lambda step: name in step.chooses)
+    if same:
+        return None
+    absent = last_step_with(actions, lambda step: name in step.absent)
+    if absent is not None or model is not None:
+        return absent
+    return last_step_with(actions, lambda step: name in step.events)  # past the model's last event: its own step
+
+
+def last_step_with(actions: list[Any], test: Any) -> tuple[Any, int] | None:
+    for action in reversed(actions):
+        hits = [i for i, step in enumerate(action.steps) if test(step)]
+        if hits:
+            return action, hits[-1]
+    return None
+
+
+def deciding_step(action: Any, found: int) -> int | None:
+    """For a step that announces an outcome, the last step before it that decided it (``Step.decides``)."""
+    if not action.steps[found].step in OUTCOME_STEPS:
+        return None
+    hits = [i for i in range(found) if action.steps[i].decides]
+    return hits[-1] if hits else None
+
+
+#: Steps that announce what earlier steps decided (a play's finish or undo): an event they name is placed at the
+#: last deciding step before them.
+OUTCOME_STEPS = ("finish", "undo")
+
+
 #: Steps that land a number earlier steps made (a damage instance's Vitality step): an event they name is
 #: placed at the step that produced its number instead.
-RESULT_STEPS = ("vitality",)
+RESULT_STEPS = ("vitality", "gate")
 
 
 def model_number(divergence: Divergence) -> Any:
@@ -59,22 +221,17 @@ def model_number(divergence: Divergence) -> Any:
     return value if type(value) is int else None
 
 
-def producer(action: Any, actions: list[Any], index: int, found: int, value: Any) -> int:
+def producer(action: Any, found: int, value: Any) -> int:
     """The step that produced the model's number, for an event a :data:`RESULT_STEPS` step names: the first step
-    since the previous event's step whose result (``after``) is that number; else the step that names the event.
+    of the same instance (since its ``incoming`` step) whose result (``after``) is that number; else the step
+    that names the event.
 
     A damage event is named by the Vitality step, but its amount was made earlier (the Armor
     step that rounded it, the cap, the Shield); that step is the one an engine author needs.
     """
-    from .explain import locate_event
-
-    start = 0
-    if index > 0:
-        previous, at = locate_event(actions, index - 1)
-        if previous is action and at is not None and at < found:
-            start = at + 1
     if value is None or action.steps[found].step not in RESULT_STEPS:
         return found
+    start = instance_start(action, found)
     for i in range(start, found + 1):
         quantities = action.steps[i].quantities
         if quantities.get("after") == value and quantities.get("before") != value:

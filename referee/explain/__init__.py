@@ -34,6 +34,7 @@ from .ability import ability_from_json, explain_ability
 from .answers import explain_hit
 from .costs import explain_armor_debuff, explain_bloodletting, explain_cost
 from .damage import explain_instance
+from .loss import split_loss_tails
 from .play import explain_activate, explain_play_card, state_changes
 from .steps import Step
 
@@ -191,6 +192,7 @@ def explain_actions(scenario: dict[str, Any]) -> list[ExplainedAction]:
             raise ExplainError(f"action {number}: no explainer for the {kind!r} action kind")
         after, log, steps = EXPLAINERS[kind](world, action, rules)
         check_against_model(world, action, rules, after, log, number)
+        steps = split_loss_tails(steps, log.events(), world)
         out.append(ExplainedAction(number, kind, steps, list(log.events()), board_changes(world, after)))
         world = after
     return out

@@ -95,10 +95,13 @@ def explain_lanes(s: Steps, ability: Ability, outcome: AbilityOutcome) -> None:
         forced = " (always, 400.8-2)" if line.effect in ("crush", "maim", "cull") else ""
         placed.append(f"line {i + 1} -> {lane.replace('_', ' ')}{forced}")
     order = [o.index + 1 for o in outcome.lines]
-    skipped = f"; Passive line(s) {', '.join(str(i + 1) for i in outcome.passives)} are not part of the activation (INT-202)" \
-        if outcome.passives else ""
     s.say("lanes", "400.8-2", f"{'; '.join(placed)}. Resolution order (lane by lane, printed order within a lane, "
-          f"INT-201): lines {', '.join(map(str, order))}{skipped}.", order=order, passives=[i + 1 for i in outcome.passives])
+          f"INT-201): lines {', '.join(map(str, order))}.", chooses=("line_resolved",), order=order,
+          passives=[i + 1 for i in outcome.passives])
+    if outcome.passives:
+        s.say("passive", "400.8-1", f"Passive line(s) {', '.join(str(i + 1) for i in outcome.passives)}: a Passive is a "
+              "standing effect, not part of the activation; it does not resolve (400.8-1, INT-202).",
+              absent=("line_resolved",), passives=[i + 1 for i in outcome.passives])
 
 
 def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset, rolls: tuple) -> None:
@@ -152,8 +155,14 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
             and eligible else ""
         s.say("pipeline", "400.8-7", f"Restore {o.amount} at {uid} goes through recovery: capped at its missing Vitality "
               f"{missing} (500.3c){maim}: {uid} {d.before.vitality} -> {d.after.vitality}.", ("vitality_restored",),
-              recipient=uid, asked=o.amount, missing=missing, restored=d.amount, before=d.before.vitality,
-              after=d.after.vitality)
+              touches=(f"{uid}.vitality",), recipient=uid, asked=o.amount, missing=missing, restored=d.amount,
+              before=d.before.vitality, after=d.after.vitality)
+        if maim:
+            prevented = eligible - d.amount
+            s.say("maim", "500.3d", f"each Maim point prevents 2 recovery: {prevented} prevented, and Maim is consumed by "
+                  f"half of that, rounded up ({prevented}/2 -> {d.consumed}): {uid}'s Maim {d.before.maim} -> "
+                  f"{d.after.maim} (500.3d).", touches=(f"{uid}.maim",), prevented=prevented, consumed=d.consumed,
+                  before=d.before.maim, after=d.after.maim)
     elif effect == "cull":
         what = (f"{uid} has {d.before.vitality} Vitality, at most {o.amount}: it is destroyed outright (500.4a, INT-209)"
                 if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {o.amount}: Cull does nothing (INT-209)")
@@ -163,7 +172,8 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
         field = "armor" if effect == "crush" else effect
         rule = "lowers Armor, past 0 if need be (500.2e)" if effect == "crush" else "adds its stacks (INT-208)"
         s.say("keyword", "400.8-6", f"{effect.title()} {rule}: {uid}'s {field} {getattr(d.before, field)} -> "
-              f"{getattr(d.after, field)}.", ("status_applied",), recipient=uid, before=getattr(d.before, field),
+              f"{getattr(d.after, field)}.", ("status_applied",), touches=(f"{uid}.{field}",), recipient=uid,
+              before=getattr(d.before, field),
               after=getattr(d.after, field))
 
 

@@ -74,14 +74,13 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
         elif e.name == "defy_death":
             s.say("defy_death", "500.6d", f"a defy-death rune saves {attacker}, the payer (it keeps {e.amount}).",
                   ("defy_death",), prevented=e.amount)
-        elif e.name == "death":
-            s.say("death", "500.6d", f"the retaliation empties {attacker}'s Vitality: it dies the ordinary way.", ("death",))
     if r.thorns > 0 and not event:
         s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).")
     if r.riposte > 0 and not event:
         s.say("riposte", "500.7d", f"Riposte on {r.uid} does not fire: no damage event.")
-    if r.retort > 0 and event and not retaliation.is_landed(landed):
-        s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: no damage landed on Vitality.")
+    if r.retort > 0 and not retaliation.is_landed(landed):
+        s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: it answers only damage that landed on Vitality, "
+              "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))
 
 
 def explain_reflect(

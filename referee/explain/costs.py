@@ -48,7 +48,7 @@ def explain_payment(
     s.say("vitality", "800.4g" if bl else "500.8i", f"{before.uid} loses {lost} Vitality ({before.vitality} -> "
           f"{before.vitality - lost}); {channel}, for the Vitality that actually left."
           if lost else f"{before.uid} loses no Vitality; no channel fires.",
-          ("cost_paid", "bloodletting_paid", "thorns", "riposte", "retort", "subrogation", "max_vitality_lowered", *LOSS_TAIL),
+          ("cost_paid", "bloodletting_paid", "thorns", "riposte", "retort", "subrogation", *LOSS_TAIL),
           lost=lost, before=before.vitality, after=before.vitality - lost)
     explain_after_payment(s, before, after, kind, lost, events, bl)
 
@@ -62,12 +62,15 @@ def explain_payer_and_layers(s: Steps, before: Unit, events: tuple[Event, ...], 
         s.say("payer_refused", clause, f"{before.uid} is refused as a payer outright ({reason}): nothing is paid.",
               ("cost_refused",), reason=reason)
         return False
+    if before.dormant and before.alive and not before.entrapped:
+        s.say("payer_accepted", "800.4f" if bl else "500.8e", f"{before.uid} is Dormant, but only dead and Entrapped units "
+              "are refused as payers of a Vitality cost (500.8e): it pays.", absent=("cost_refused",))
     layers = [f"{name} {getattr(before, field)}" for name, field in
               (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
                ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(before, field)]
     untouched = f": {', '.join(layers)} {'is' if len(layers) == 1 else 'are'} never met and never spent" if layers else ""
     s.say("skips_pipeline", "800.4f" if bl else "500.8a", f"a Vitality cost is not a damage instance; it skips the whole "
-          f"pipeline (500.8a){untouched}.", layers=layers)
+          f"pipeline (500.8a){untouched}.", decides=bool(layers), layers=layers)
     if before.discards_combat:
         s.say("tool_or_hub", "800.4d" if bl else "500.8e", f"{before.uid} is a {'Tool' if before.is_tool else 'Hub'}: it "
               "discards every combat interaction and pays nothing.", paid=0)
@@ -90,7 +93,7 @@ def explain_price(s: Steps, before: Unit, kind: str, amount: int, events: tuple[
               f"defy-death rune answers; its once-per-life charge is spent.", ("defy_death",), kept=defied[0].amount)
     elif before.defy_death and owed >= before.vitality > 0 and not costs.DEFY_DEATH_ANSWERS[kind]:
         s.say("defy_death", "500.8f", f"the cost is lethal, but a defy-death rune does not answer {KIND_NAMES[kind]}: it pays "
-              "through.")
+              "through (500.8f).", absent=("defy_death",))
     if any(e.name == "shield_scrapped" for e in events):
         s.say("shield_scrapped", "500.8h", f"its Shield {before.shield} is scrapped with it, not damaged: no Shield trigger.",
               ("shield_scrapped",), shield=before.shield)
@@ -102,7 +105,8 @@ def explain_after_payment(
     """Interest's maximum (500.8g), a retaliation's credit (500.6f), the listeners (500.8d), a death (500.8j)."""
     if kind == "interest" and lost:
         s.say("max_vitality", "500.8g", f"Interest also debits maximum Vitality by {lost} ({before.max_vitality} -> "
-              f"{after.max_vitality}) for the rest of the battle.", ("max_vitality_lowered",), before=before.max_vitality,
+              f"{after.max_vitality}) for the rest of the battle.", ("max_vitality_lowered",),
+              touches=(f"{before.uid}.max_vitality",), before=before.max_vitality,
               after=after.max_vitality)
     credit = [e for e in events if e.name == "credit" and e.other == before.uid]
     if kind == "retaliation" and credit:
@@ -110,13 +114,9 @@ def explain_after_payment(
         s.say("retaliation_credit", "500.6f", f"{credit[0].unit}, the retaliating unit, is credited the {credit[0].amount} "
               f"Vitality it took; {'it feeds its Feast' if fed else 'no Feast: the payer is a boss'}.",
               ("credit", "feast", "phasebreak_check"), credited=credit[0].amount)
-    resets = [e.detail for e in events if e.name == "rune_reset" and e.unit == before.uid]
-    if resets:
-        s.say("listeners", "500.8d", f"it is still Vitality lost: {', '.join(resets)} lose their accumulated bonus; "
-              "Vitality thresholds re-evaluate.", ("rune_reset", "threshold_reevaluated"), runes=resets)
     if any(e.name == "death" and e.unit == before.uid for e in events):
-        s.say("death", "800.4j" if bl else "500.8j", f"{before.uid} dies: an ordinary death (Macabre fires, deathrattles "
-              "resolve), and the activation that charged the cost continues.", ("death", "macabre"))
+        s.say("death_continues", "800.4j" if bl else "500.8j", f"{before.uid} died of the cost an ordinary death (its "
+              "steps follow the payment), and the activation that charged the cost continues.")
     s.say("no_reactions", "800.4i" if bl else "500.8c", "a cost starts no damage reactions: no on-damage-taken fanout, "
           "Thorns, Riposte, or Shield trigger.")
 
@@ -151,8 +151,10 @@ def explain_bloodletting_step(
     after, outcome = bloodletting.process_bloodletting(board, caster, printed, part, ruleset)
     log.extend(part)
     if reduction:
+        zero = " (0: nobody pays, 800.4m)" if outcome.skipped else ""
         s.say("reduction", "800.4l", f"the Bloodletting reduction rune lowers the cost before a payer is chosen: "
-              f"{printed} -> {outcome.cost}.", before=printed, reduction=reduction, after=outcome.cost)
+              f"{printed} -> {outcome.cost}{zero}.", absent=PAID if outcome.skipped else (), before=printed,
+              reduction=reduction, after=outcome.cost)
     if outcome.skipped:
         s.say("skipped", "800.4m", "the cost is 0: the whole step is skipped, nobody pays and no channel fires.")
         return after, outcome
@@ -169,11 +171,16 @@ def explain_bloodletting_step(
     return after, outcome
 
 
+#: The events whose payer the Bloodletting payer search chose (800.4b, 800.4c).
+PAID = ("bloodletting_paid", "cost_paid", "cost_refused", "activation_aborted")
+
+
 def explain_payer_choice(s: Steps, board: Board, caster: str) -> None:
     """800.4b-c: the caster's side in reading order, each skipped unit with its reason."""
     me = board.unit(caster)
     if me.is_boss:
-        s.say("payer_search", "800.4c", f"{caster} is a boss casting Bloodletting: it pays its own cost.")
+        s.say("payer_search", "800.4c", f"{caster} is a boss casting Bloodletting: it pays its own cost (800.4c).",
+              chooses=PAID)
         return
     seen = []
     for u in bloodletting.compute_reading_order(board, me.side):
@@ -182,7 +189,8 @@ def explain_payer_choice(s: Steps, board: Board, caster: str) -> None:
         if reason is None:
             break
     s.say("payer_search", "800.4b", f"reading order on {caster}'s side, left to right then top to bottom (800.4c skips "
-          f"dead, Entrapped and boss units; Tools and Hubs are not skipped, 800.4d): {'; '.join(seen)}.", order=seen)
+          f"dead, Entrapped and boss units; Tools and Hubs are not skipped, 800.4d): {'; '.join(seen)}.", order=seen,
+          chooses=PAID)
 
 
 def explain_armor_debuff(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:

@@ -76,7 +76,7 @@ def explain_gates(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
         return False
     if a.dormant:
         reason = "a damage-over-time tick reaches it (500.1i)" if is_damage_over_time(instance.kind) else "the source allows it"
-        s.say("gate", "500.1-2", f"{a.uid} is Dormant, but {reason}.")
+        s.say("gate", "500.1-2", f"{a.uid} is Dormant, but {reason}.", decides=True)
     if out.interceptor_outcome is not None:
         test = "would kill it through steps 4-13" if ruleset.lethal_redirect_test == "would_kill" else "is at least its Vitality"
         if out.intercepted:
@@ -96,7 +96,7 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
             why = ("a Reflect skips the attacker's Armor (500.7j)" if instance.kind == "reflect"
                    else "Burn and Venom ignore Armor (500.1d)")
             s.say("armor_percentage", "500.1-5", f"{why}: Armor {a.armor} is not applied; {out.after_armor} goes on.",
-                  before=out.amount, after=out.after_armor)
+                  decides=True, before=out.amount, after=out.after_armor)
         return
     if a.armor == 0:
         return
@@ -132,8 +132,8 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
         left -= out.subrogated_absorbed
     if a.insurance > 0 and left > 0:
         s.say("insurance", "500.1-9", f"{out.insurance_spent} plain Insurance point(s) of {a.insurance} absorb "
-              f"{out.insurance_absorbed}: {left} -> {left - out.insurance_absorbed}; plain points retaliate for nothing "
-              "(500.7g).", ("insurance_prevented",), before=left, points=out.insurance_spent,
+              f"{out.insurance_absorbed} (up to 25 each, spent whole, 500.1a) from what the Subrogated points did not: {left} -> "
+              f"{left - out.insurance_absorbed}; plain points retaliate for nothing (500.7g).", ("insurance_prevented",), before=left, points=out.insurance_spent,
               absorbed=out.insurance_absorbed, after=left - out.insurance_absorbed)
         left -= out.insurance_absorbed
     absorbed = out.subrogated_absorbed + out.insurance_absorbed
@@ -153,7 +153,8 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
         s.say("defy_death", "500.1-12", f"{left} would be lethal: the defy-death rune prevents {out.defy_prevented} "
               f"and its once-per-life charge is spent: {left} -> {left - out.defy_prevented}.", ("defy_death",),
               before=left, prevented=out.defy_prevented, after=left - out.defy_prevented)
-    explain_vitality(s, a, instance, out)
+        left -= out.defy_prevented
+    explain_vitality(s, a, instance, out, left)
 
 
 def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome) -> None:
@@ -177,7 +178,12 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
 
 def explain_shield(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, left: int) -> None:
     """500.1-10: Shield absorbs what remains, drained by the source's multiplier."""
-    if a.shield <= 0 or left <= 0:
+    if a.shield <= 0:
+        return
+    if left <= 0:
+        s.say("shield", "500.1-10", f"Shield {a.shield} is not met: the layers before it (Subrogated Insurance 500.1-8, "
+              "plain Insurance 500.1-9) left nothing; Shield absorbs only what remains (500.1-10).",
+              absent=("shield_damaged", "shield_broken"), before=0, pool_before=a.shield, pool_after=a.shield)
         return
     source = board.unit(instance.source) if board.has(instance.source) else None
     multiplier = compute_multiplier(source.shield_multiplier) if source is not None else 1
@@ -190,11 +196,13 @@ def explain_shield(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
           pool_before=a.shield, pool_after=pool, after=left - out.shield_absorbed)
 
 
-def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome) -> None:
-    """500.1-13 and the credit of 500.5a."""
+def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, left: Any = None) -> None:
+    """500.1-13 and the credit of 500.5a; a remainder above the Vitality takes only what is there (500.8b)."""
     lost = out.vitality_lost
     died = "; it dies (500.4a)" if out.died else ""
-    s.say("vitality", "500.1-13", f"{a.uid} loses {lost} Vitality ({a.vitality} -> {a.vitality - lost}){died}.",
+    clamp = (f"the remainder {left} is more than its {a.vitality} Vitality: it loses what it has, never more, and "
+             "Vitality never goes below 0 (500.1-13, 500.8b); " if left is not None and left > a.vitality else "")
+    s.say("vitality", "500.1-13", f"{clamp}{a.uid} loses {lost} Vitality ({a.vitality} -> {a.vitality - lost}){died}.",
           ("damage_taken", *LOSS_TAIL), lost=lost, before=a.vitality, after=a.vitality - lost,
           died=bool(out.died))
     credited = out.shield_absorbed + lost

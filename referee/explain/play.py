@@ -11,7 +11,9 @@ from typing import Any
 
 from referee.rulebooks.play import codec as play_json
 from referee.model.play import process as play_process
+from referee.model.play import cost as cost_model
 from referee.model.play.cost import ResourceCost, TotalCost
+from referee.model.play.payment import UseRune
 from referee.model.play.process import PlayResult, get_cancellation
 from referee.model.play.rules import PlayRules
 from referee.model.play.state import DOMAINS, ZONE_NAMES, PlayState, Pool
@@ -77,7 +79,11 @@ def explain_play_card(state: PlayState, action: dict[str, Any], rules: PlayRules
         s.say("location", "355.2", f"it will enter at location {action['location']}"
               + ("" if checks["355.2"] else " (no such location: the check fails)") + ".",
               location=action["location"], passed=bool(checks["355.2"]))
+    explain_cost_steps(s, text.cost, text.additional, choices.pay_optional, play_json.to_modifiers(action["modifiers"]),
+                       rules)
     explain_total(s, action, result)
+    explain_plan(s, play_process.process_move_to_chain(state, action["card"]), result.total, action["card"],
+                 play_json.to_plan(action["plan"]), rules)
     explain_payment(s, state, result)
     explain_outcome(s, result, "played", f"{card.oid} is played (350.1)"
                     + (f" and enters the board exhausted at location {action['location']} (359.2.c)"
@@ -97,12 +103,115 @@ def explain_activate(state: PlayState, action: dict[str, Any], rules: PlayRules)
     s.say("activate", "399", f"{action['source']} activates an ability by the steps of playing a card; its cost is the "
           f"part before the colon (403.1.a)" + ("" if checks["399"] else "; but its controller is not the player: the "
                                                 "check fails") + ".", source=action["source"], passed=bool(checks["399"]))
+    explain_cost_steps(s, ability.cost, (), (), play_json.to_modifiers(action["modifiers"]), rules)
     explain_total(s, action, result)
+    explain_plan(s, state, result.total, action["source"], play_json.to_plan(action["plan"]), rules)
     explain_payment(s, state, result)
     effect = a["effect"]
     explain_outcome(s, result, "activated", f"the cost was paid, so its linked effect happens (203): "
                     f"{effect['kind'].replace('_', ' ')} {effect['amount']}", "203")
     return result.state, s.items
+
+
+def explain_cost_steps(s: Steps, printed: Any, additional: tuple[Any, ...], pay_optional: tuple[Any, ...],
+                       modifiers: Any, rules: PlayRules) -> None:
+    """Step 3 one clause at a time (356.2-356.6), each a step that decides the total: each additional cost as it is
+    added (owed or not, 355.1.a; its own discounts first, 356.4.c), the increases (356.3), each discount on the
+    total (356.4), never below 0 (356.6)."""
+    total = printed.resources
+    for i, (component, choice) in enumerate(zip(additional, pay_optional)):
+        owed = bool(cost_model.is_owed(component, choice))
+        added = cost_model.compute_component_cost(component, modifiers.discounts, rules)
+        own = [d for d in modifiers.discounts if d.applies_to != "total" and cost_model.is_component_discount(d, component)]
+        missed = [d for d in modifiers.discounts if d.applies_to == "optional_additional" and not component.optional]
+        kind = "optional" if component.optional else "mandatory"
+        notes = []
+        if own:
+            notes.append(f"its own discount(s) apply as it is added, before any other (356.4.c): "
+                         f"{resources_text(component.resources)} -> {resources_text(added)}")
+        if missed:
+            notes.append("a discount on optional additional costs does not reduce a mandatory one (356.4.c)")
+        after = cost_model.add_resources(total, added) if owed else total
+        if owed:
+            what = f"owed{' (chosen, 355.1.a)' if component.optional else ''}: + {resources_text(added)}"
+        else:
+            what = "declined, so not owed (355.1.a): nothing is added and its non-standard costs are not owed"
+        s.say("additional", "355.1.a" if component.optional else "356.2", f"additional cost {i + 1} ({kind}) is "
+              f"{what}" + "".join(f"; {n}" for n in notes) + f" (356.2): {resources_text(total)} -> "
+              f"{resources_text(after)}.", decides=True, index=i, owed=owed, before=resources_text(total),
+              after=resources_text(after))
+        total = after
+    if modifiers.increases:
+        after = cost_model.apply_increases(total, modifiers.increases)
+        s.say("increases", "356.3", f"{len(modifiers.increases)} cost increase(s) are added after the additional costs "
+              f"(356.3): {resources_text(total)} -> {resources_text(after)}.", decides=True,
+              before=resources_text(total), after=resources_text(after))
+        total = after
+    for d in modifiers.discounts:
+        if d.applies_to == "total":
+            after = cost_model.apply_discount(total, d, rules)
+            clipped = is_clipped(total, after, d)
+            floor = "; it cannot take an Energy or Power cost below 0 (356.6)" if clipped else ""
+            s.say("discount", "356.6" if clipped else "356.4", f"a discount of {discount_text(d)} on the whole cost, "
+                  f"applied after the increases (356.3, 356.4){floor}: {resources_text(total)} -> "
+                  f"{resources_text(after)}.", decides=True, before=resources_text(total), after=resources_text(after),
+                  clipped=clipped)
+            total = after
+
+
+def discount_text(d: Any) -> str:
+    parts = [f"[{d.energy}] Energy"] if d.energy else []
+    parts += [f"{d.power} Power"] if d.power else []
+    return (" or " if d.either else " and ").join(parts) or "nothing"
+
+
+def is_clipped(before: ResourceCost, after: ResourceCost, d: Any) -> bool:
+    """Whether a discount offered more than the cost had to take (356.6)."""
+    took_energy = before.energy - after.energy
+    took_power = before.total_power - after.total_power
+    if d.either:
+        offered = d.energy if took_energy else d.power if took_power else max(d.energy, d.power)
+        return took_energy + took_power < offered
+    return took_energy < d.energy or took_power < d.power
+
+
+def explain_plan(s: Steps, start: PlayState, total: TotalCost, source: str, plan: tuple[Any, ...], rules: PlayRules) -> None:
+    """357.1.a: each Basic Rune ability the plan uses during payment, and what it added (the model's payment, step by step)."""
+    for k, step in enumerate(plan):
+        if not isinstance(step, UseRune):
+            continue
+        before = play_process.process_payment(start, total, source, plan[:k], rules).state
+        after = play_process.process_payment(start, total, source, plan[: k + 1], rules).state
+        gained = resources_text_pool(before.pool, after.pool)
+        rune = before.get(step.rune) if any(o.oid == step.rune for o in before.objects) else None
+        printed = '"[E]: Add [1]"' if step.ability == "exhaust" else '"Recycle this: Add [C]"'
+        if gained:
+            what = f"it adds {gained}"
+        elif step.ability == "exhaust" and rune is not None and rune.exhausted:
+            what = "it is already exhausted and cannot be exhausted again (414.1.b), so the cost is not paid and nothing is added"
+        else:
+            what = "its cost cannot be paid, so nothing is added (414.4, 416.3)"
+        s.say("use_rune", "414.1.b" if "414.1.b" in what else "357.1.a", f"during payment {step.rune} uses its {printed} "
+              f"Reaction ability (357.1.a, 164.2): {what}; pool {pool_text(before.pool)} -> {pool_text(after.pool)}.",
+              touches=("pool.energy", "pool.power", f"{step.rune}.exhausted", f"{step.rune}.zone"),
+              rune=step.rune, ability=step.ability, pool_before=pool_text(before.pool), pool_after=pool_text(after.pool))
+
+
+def resources_text_pool(before: Pool, after: Pool) -> str:
+    """What a pool gained: ``Energy 1``, ``calm 1``, or ``""``."""
+    parts = [f"Energy {after.energy - before.energy}"] if after.energy > before.energy else []
+    parts += [f"{d} {a - b}" for d, a, b in zip(DOMAINS, after.power, before.power) if a > b]
+    return ", ".join(parts)
+
+
+#: The steps of the total's computation (356.2-356.6).
+COST_STEPS = ("additional", "increases", "discount")
+
+
+def cost_decided(s: Steps) -> bool:
+    """Whether a step of the total's computation is among the steps written (then it, not the total or a declined
+    payment, is what a different outcome points at)."""
+    return any(step.step in COST_STEPS for step in s.items)
 
 
 def explain_total(s: Steps, action: dict[str, Any], result: PlayResult) -> None:
@@ -116,7 +225,8 @@ def explain_total(s: Steps, action: dict[str, Any], result: PlayResult) -> None:
     if mods.get("discounts"):
         extra.append(f"{len(mods['discounts'])} discount(s) (356.4), never below 0 (356.6)")
     how = f" after {', '.join(extra)}" if extra else ""
-    s.say("total", "356.2", f"the total cost{how}: {total_text(result.total)}.", total=total_text(result.total))
+    s.say("total", "356.2", f"the total cost{how}: {total_text(result.total)}.", decides=not cost_decided(s),
+          total=total_text(result.total))
 
 
 def explain_payment(s: Steps, state: PlayState, result: PlayResult) -> None:
@@ -124,13 +234,14 @@ def explain_payment(s: Steps, state: PlayState, result: PlayResult) -> None:
     record = result.payment
     paid = "paid" if record.resources_paid else ("declined (444.2.a)" if record.declined else "not affordable (357.1)")
     s.say("payment", "357.1", f"the plan is followed: resources {paid}; pool {pool_text(state.pool)} -> "
-          f"{pool_text(record.state.pool)}.", resources_paid=bool(record.resources_paid),
+          f"{pool_text(record.state.pool)}.", decides=bool(record.declined and not record.resources_paid) and not cost_decided(s),
+          resources_paid=bool(record.resources_paid),
           pool_before=pool_text(state.pool), pool_after=pool_text(record.state.pool))
     for owed, done in zip(result.total.nonstandard, record.costs_paid):
         if owed.owed:
             s.say("nonstandard", "357.2", f"{owed.cost.kind.replace('_', ' ')}: {'paid' if done else 'not paid'}"
                   + ("" if done else f" (impossible: {play_process.UNPAID_CAUSE[owed.cost.kind]})") + ".",
-                  cost=owed.cost.kind, paid=bool(done))
+                  decides=not done, cost=owed.cost.kind, paid=bool(done))
     if not record.plan_valid:
         s.say("plan", "357.2", "the plan pays a cost twice or names one that does not exist (PLAY-016).")
 

@@ -27,6 +27,13 @@ class Step:
     quantities: dict[str, Any] = field(default_factory=dict)
     depth: int = 0
     events: tuple[str, ...] = ()
+    #: For a failure report (``referee.at_fault``), not part of the JSON: the fields this step sets (``uid.field``),
+    #: the events whose absence it explains (a layer not reached, a payer not refused), the events whose unit it
+    #: chose (a payer search), and whether it decided the action's outcome (a cost step that moved the total).
+    touches: tuple[str, ...] = field(default=(), compare=False)
+    absent: tuple[str, ...] = field(default=(), compare=False)
+    chooses: tuple[str, ...] = field(default=(), compare=False)
+    decides: bool = field(default=False, compare=False)
 
     def line(self) -> str:
         return f"{'    ' * self.depth}[{self.clause}] {self.text}"
@@ -56,9 +63,10 @@ class Steps:
         self.depth = depth
         self.rulebook = rulebook
 
-    def say(self, step: str, clause: str, text: str, events: tuple[str, ...] = (), **quantities: Any) -> None:
+    def say(self, step: str, clause: str, text: str, events: tuple[str, ...] = (), *, touches: tuple[str, ...] = (),
+            absent: tuple[str, ...] = (), chooses: tuple[str, ...] = (), decides: bool = False, **quantities: Any) -> None:
         cid = clause if ":" in clause else f"{self.rulebook}:{clause}"
-        self.items.append(Step(step, cid, text, quantities, self.depth, events))
+        self.items.append(Step(step, cid, text, quantities, self.depth, events, touches, absent, chooses, decides))
 
     def extend(self, steps: list[Step]) -> None:
         self.items.extend(steps)

@@ -32,7 +32,8 @@ def test_explain_cites_each_step_of_a_hit_with_its_numbers(tmp_path):
     assert code == 0
     assert "[combat:500.1-5] Armor 81" in out and "87 x 20/29 = 60" in out and "87 -> 60" in out  # exact, not a float's 61
     assert "[combat:500.1-6] flat reduction 16" in out and "60 -> 44" in out
-    assert "[combat:500.1-9] 1 plain Insurance point(s) of 1 absorb 25: 44 -> 19" in out
+    assert "[combat:500.1-9] 1 plain Insurance point(s) of 1 absorb 25 (up to 25 each, spent whole, 500.1a)" in out
+    assert "44 -> 19" in out
     assert "[combat:500.1-13] a loses 19 Vitality (100 -> 81)." in out
     assert "damage_taken unit=a amount=19 other=e detail=hit" in out
 
@@ -111,7 +112,7 @@ def test_explain_names_only_the_answers_that_are_present(tmp_path):
                       {"kind": "hit", "target": "a", "amount": 10, "source": "e"})
     code, out, _ = explain(tmp_path, thorny)
     assert "[combat:500.7d] Thorns on a does not fire" in out  # Shield swallowed it whole
-    assert "Retort" not in out  # no damage event: Retort is not even considered
+    assert "[combat:500.7f] Retort on a does not answer: it answers only damage that landed on Vitality" in out
 
 
 @covers("combat:500.7h", "combat:500.7i", "combat:500.7j", "combat:500.7k")
@@ -252,7 +253,7 @@ def test_steps_around_event_finds_the_step_behind_a_model_event():
     names = [e.name for e in actions[0].events]
     reflect, prevented = names.index("reflect"), names.index("insurance_prevented")
     around = steps_around_event(REFLECT_SCENARIO, reflect)
-    assert [s.clause for s in around] == ["combat:500.5a", "combat:500.7h"]
+    assert [s.clause for s in around] == ["combat:500.6c", "combat:500.7h"]  # the loss's listeners, then the Reflect
     around = steps_around_event(REFLECT_SCENARIO, prevented)
     assert around[-1].clause == "combat:500.1-9" and around[-1].depth == 1
     two = scenario([{"uid": "a", "shield": 5}, ENEMY], {"kind": "damage", "target": "a", "amount": 3, "source": "e"},

@@ -402,6 +402,13 @@ _PER = st.sampled_from((None, None, *PER_COUNTS))
 _LINE_COUNT = st.integers(1, 4)
 _TARGET_COUNT = st.sampled_from((1, 1, 1, 2, 0))
 _LITERAL = st.integers(-2, 40)
+#: A Restore's literal: any, or a small one that meets the recipient's Maim at its rounding boundary (each point
+#: prevents 2 recovery; an odd amount below twice the Maim consumes a half point, rounded up: 500.3c, 500.3d).
+_RESTORE_AMOUNT = st.one_of(st.integers(1, 5), _LITERAL, st.just("{power}"))
+_MAIM_MET = st.integers(1, 3)
+_RESTORE_PER = st.sampled_from((None, None, None, None, *PER_COUNTS))
+#: A Restore mostly goes to the caster's side, where a unit has Vitality missing and Maim to meet (500.3).
+_RESTORE_TO = st.sampled_from(("allies", "caster", "allies", "caster", *RECIPIENTS))
 _POWER_SHAPE = st.sampled_from(("lethal", "lethal", "lethal-1", "plain", "zero"))
 _STATUS = st.sampled_from((0, 0, 0, 2))
 _GATE = st.sampled_from((None,) * 12 + ("entrapped", "dormant", "untargetable"))
@@ -412,8 +419,11 @@ _ABILITY_ROLLS = st.lists(st.booleans(), min_size=2, max_size=3)
 def draw_ability_line(draw: Any) -> dict[str, Any]:
     """One printed line (JSON): any keyword, lane and recipient; sometimes a per count, a condition, a Passive."""
     kind = draw(_LINE_KIND)
-    line: dict[str, Any] = {"effect": draw(_EFFECT), "amount": "{power}" if draw(_COIN_FLIP) else draw(_LITERAL), "kind": kind}
-    lane, to, per = draw(_LANE), draw(_RECIPIENT), draw(_PER)
+    effect = draw(_EFFECT)
+    restore = effect == "restore"
+    line: dict[str, Any] = {"effect": effect, "amount": draw(_RESTORE_AMOUNT) if restore else
+                            "{power}" if draw(_COIN_FLIP) else draw(_LITERAL), "kind": kind}
+    lane, to, per = draw(_LANE), draw(_RESTORE_TO if restore else _RECIPIENT), draw(_RESTORE_PER if restore else _PER)
     if lane is not None:
         line["lane"] = lane
     if to != "target":
@@ -441,8 +451,12 @@ def draw_ability(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     power = {"lethal": reach, "lethal-1": reach - 1, "zero": 0}.get(shape) or draw(_PLAIN)
     lines = [draw_ability_line(draw) for _ in range(draw(_LINE_COUNT))]
     align: dict[str, dict[str, Any]] = {}
+    restores = any(line["effect"] == "restore" for line in lines)
     for unit in units:
         fields = {"burn": draw(_STATUS), "venom": draw(_STATUS) // 2, "maim": draw(_STATUS) + draw(_STATUS) // 2}
+        if restores and unit["uid"] != first["uid"] and unit["alive"] and draw(_COIN_FLIP):
+            # a Restore meets Maim with Vitality missing: the consumption's rounding is reached (500.3c, 500.3d)
+            fields.update(maim=draw(_MAIM_MET), vitality=max(unit["max_vitality"] // 2, 1))
         gate = draw(_GATE)
         if gate is not None and unit["uid"] != caster["uid"]:
             fields[gate] = True
