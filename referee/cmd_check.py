@@ -109,7 +109,8 @@ def register(app: typer.Typer) -> None:
                                    "(by default: the explain steps around it; --json always has both)"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
         database: Optional[str] = typer.Option(
-            None, "--database", help="Hypothesis example database directory ('' for none; default: STATE_DIR/examples)"
+            None, "--database", help="Hypothesis example database: a directory, or redis://HOST:PORT/DB shared by a campaign's "
+            "workers ('' for none; default: STATE_DIR/examples)"
         ),
         state_dir: str = typer.Option(
             ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/ ('' for none: "

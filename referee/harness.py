@@ -49,6 +49,7 @@ class CheckOptions:
     #: Each rulebook's readings, by rulebook name (a rulebook not named here: its defaults),
     #: sent with every scenario of that rulebook (``--ruleset name=value``).
     rules: dict[str, Any] = field(default_factory=dict)
+    #: The example database: a folder, a ``redis://`` URL (shared by a campaign's workers), or None.
     database: str | None = DATABASE_DIR
     backend: str = "hypothesis"
     shrink: bool = True
@@ -361,11 +362,22 @@ def _key_database(run: Any, digest: bytes) -> None:
     run._hypothesis_internal_add_digest = digest
 
 
+def _database(options: CheckOptions) -> Any:
+    """The example database (a folder, or a Redis server a campaign's workers share), read-only for
+    ``--keep-going``: such a run lets every example pass, so Hypothesis would take each stored failure
+    it replays for fixed and delete it, for every worker sharing the database."""
+    from hypothesis.database import ReadOnlyDatabase
+
+    from .databases import open_database
+
+    database = open_database(options.database)
+    return ReadOnlyDatabase(database) if database is not None and options.keep_going else database
+
+
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
     """Run the differential check; never raises for anything the engine does."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import strategies as st
-    from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import Flaky, HypothesisWarning
 
     from .strategies import scenarios
@@ -421,7 +433,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     config = dict(
         max_examples=max(1, math.ceil(options.examples / batch)),
         deadline=None,
-        database=DirectoryBasedExampleDatabase(options.database) if options.database else None,
+        database=_database(options),
         phases=phases,
         verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck),

@@ -19,7 +19,9 @@ Two ways in:
           referee_area.check()   # one test per rule area, via parametrization
 
 Options: ``--referee-examples N`` (per area), ``--referee-seed S``, ``--referee-compare``,
-``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``.
+``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``,
+``--referee-database`` (a folder or a ``redis://`` URL: with ``pytest -n auto`` or a CI matrix,
+every worker replays first what any worker found; docs/guide-check-your-engine.md, "Scale out").
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--referee-events", default=None, help="all | none | name,name")
     group.addoption("--referee-timeout", type=float, default=5.0, help="seconds per scenario")
     group.addoption("--referee-kinds", default=None, help=AREAS_HELP)
+    group.addoption("--referee-database", default=None,
+                    help="the example database: a directory, or redis://HOST:PORT/DB shared by every worker and "
+                    "machine ('' for none; default .referee/examples)")
 
 
 def _configured(config: pytest.Config) -> bool:
@@ -77,9 +82,18 @@ class RefereeArea:
             seed=self.config.getoption("--referee-seed"),
             kinds=(self.kind,),
             comparison=comparison,
-            command=f"referee check {self._engine_words()} --kinds {self.kind}",
+            command=f"referee check {self._engine_words()} --kinds {self.kind}{self._database_words()}",
         )
+        database = self.config.getoption("--referee-database")
+        if database is not None:
+            options.database = database or None
         return check(self.engine, options)
+
+    def _database_words(self) -> str:
+        import shlex
+
+        database = self.config.getoption("--referee-database")
+        return "" if database is None else f" --database {shlex.quote(database)}"
 
     def check(self) -> None:
         """Fail (with the report: shrunk scenario, divergence, clause trail, replay) on any disagreement."""
