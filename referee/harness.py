@@ -535,8 +535,9 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
             clauses = clauses_applied(model_trail(scenario))
         except Exception:  # the trail is a courtesy; never lose the group for it
             clauses = []
+        explain = explain_at_fault(scenario, divergences[0]) if divergences else []
         report.groups.append(Group(key, entry["count"], _public(scenario), divergences, clauses,
-                                   _replay(options, seed, _public(scenario)), None, reproducible, calls))
+                                   _replay(options, seed, _public(scenario)), None, reproducible, calls, explain))
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
