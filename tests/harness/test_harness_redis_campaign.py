@@ -153,3 +153,17 @@ def test_the_guides_fuzz_target_finds_a_seeded_bug_and_stores_it_in_redis(redis_
     with pytest.raises(AssertionError):
         fuzz()
     assert redis_server.client().keys(b"hypothesis-example:*"), "the failure is in the shared Redis"
+
+
+pytest_plugins = ["pytester"]
+
+
+def test_the_plugin_stores_a_failure_in_the_redis_database_it_is_given(redis_server, pytester: pytest.Pytester):
+    """The many-machines recipe through the pytest plugin: ``--referee-database redis://...``."""
+    args = ["-p", "no:cacheprovider", "--referee-python", MUTANT, "--referee-kinds", "damage",
+            "--referee-examples", "200", "--referee-seed", str(SEED_A), "--referee-database", redis_server.url]
+    result = pytester.runpytest(*args)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*--database {redis_server.url}*"])  # the replay command names it
+    assert redis_server.client().keys(b"referee-example:*")
+    assert not (pytester.path / ".referee" / "examples").exists(), "nothing in the default folder"
