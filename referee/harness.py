@@ -124,6 +124,7 @@ class CheckReport:
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
             lines.append("    scenario (shrunk): " + json.dumps(compact_scenario(group.scenario), separators=(", ", ": ")))
+            lines.extend("  " + line for line in describe_steps(group.explain))
             if group.clauses:
                 lines.append(f"    clauses applied: {', '.join(group.clauses)}")
             lines.append(f"    replay: {group.replay}")
@@ -503,17 +504,22 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     return report
 
 
-def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
-    """File a divergence under its group key; the first scenario of a key is its representative."""
+def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
+    """The group key of a scenario's first divergence (refined by the model step that emitted an event)."""
     from .groups import group_key
 
-    groups = state.setdefault("groups", {})
     first = divergences[0]
     try:
         steps = model_trail(scenario) if first.where == "events" else None
     except Exception:  # the trail only refines the key
         steps = None
-    key = group_key(first, steps)
+    return group_key(first, steps)
+
+
+def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
+    """File a divergence under its group key; the first scenario of a key is its representative."""
+    groups = state.setdefault("groups", {})
+    key = _group_key_of(scenario, divergences)
     if key not in groups:
         groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0}
     groups[key]["count"] += 1
@@ -545,7 +551,13 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     if unknown:
         first = unknown[0]
         report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
-        report.shrink_calls = first.shrink_calls
+        report.shrink_calls, report.explain = first.shrink_calls, first.explain
+        if first.divergences:
+            try:  # the first group's trail, as a run that stopped at it would show (empty before)
+                at = first.divergences[0]
+                report.trail = cut(model_trail(first.scenario), at.event_index if at.where == "events" else None)
+            except Exception as error:  # the trail is a courtesy; never lose the report for it
+                report.error = f"(clause trail unavailable: {error})"
     elif report.stale_known and options.strict_known:
         report.status = "stale-known"
 
