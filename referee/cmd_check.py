@@ -108,8 +108,12 @@ def register(app: typer.Typer) -> None:
         trail: bool = typer.Option(False, "--trail", help="print the model's whole clause trail up to the divergence "
                                    "(by default: the explain steps around it; --json always has both)"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
+        html: Optional[str] = typer.Option(
+            None, "--html", help="write the run as one self-contained web page to FILE (verdict, groups, coverage)"
+        ),
         database: Optional[str] = typer.Option(
-            None, "--database", help="Hypothesis example database directory ('' for none; default: STATE_DIR/examples)"
+            None, "--database", help="Hypothesis example database: a directory, or redis://HOST:PORT/DB shared by a campaign's "
+            "workers ('' for none; default: STATE_DIR/examples)"
         ),
         state_dir: str = typer.Option(
             ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/, hypothesis/ ('' for none: "
@@ -210,6 +214,14 @@ def register(app: typer.Typer) -> None:
         report.show_trail = trail
         if junit:
             write_junit(junit, [report])
+        if html:
+            from .html_report import write_html
+
+            try:
+                write_html(html, report)
+            except OSError as error:
+                typer.echo(f"referee check: --html {html}: cannot write: {error}", err=True)
+                raise typer.Exit(2)
         if json_out:
             typer.echo(json.dumps(report.to_json(), indent=2))
         else:

@@ -85,10 +85,13 @@ class Group:
     #: The representative no longer diverged when run again (an engine keeping state, or random).
     reproducible: bool = True
     shrink_calls: int = 0
+    #: The model's explain steps around the representative's first divergence (the step before, the one at fault).
+    explain: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "count": self.count, "scenario": self.scenario,
                 "divergences": [d.to_json() for d in self.divergences], "clauses": self.clauses,
+                "explain": self.explain,
                 "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
                 "known": self.known.to_json() if self.known else None}
 

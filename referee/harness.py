@@ -49,6 +49,7 @@ class CheckOptions:
     #: Each rulebook's readings, by rulebook name (a rulebook not named here: its defaults),
     #: sent with every scenario of that rulebook (``--ruleset name=value``).
     rules: dict[str, Any] = field(default_factory=dict)
+    #: The example database: a folder, a ``redis://`` URL (shared by a campaign's workers), or None.
     database: str | None = DATABASE_DIR
     backend: str = "hypothesis"
     shrink: bool = True
@@ -123,6 +124,7 @@ class CheckReport:
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
             lines.append("    scenario (shrunk): " + json.dumps(compact_scenario(group.scenario), separators=(", ", ": ")))
+            lines.extend("  " + line for line in describe_steps(group.explain))
             if group.clauses:
                 lines.append(f"    clauses applied: {', '.join(group.clauses)}")
             lines.append(f"    replay: {group.replay}")
@@ -361,11 +363,22 @@ def _key_database(run: Any, digest: bytes) -> None:
     run._hypothesis_internal_add_digest = digest
 
 
+def _database(options: CheckOptions) -> Any:
+    """The example database (a folder, or a Redis server a campaign's workers share), read-only for
+    ``--keep-going``: such a run lets every example pass, so Hypothesis would take each stored failure
+    it replays for fixed and delete it, for every worker sharing the database."""
+    from hypothesis.database import ReadOnlyDatabase
+
+    from .databases import open_database
+
+    database = open_database(options.database)
+    return ReadOnlyDatabase(database) if database is not None and options.keep_going else database
+
+
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
     """Run the differential check; never raises for anything the engine does."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import strategies as st
-    from hypothesis.database import DirectoryBasedExampleDatabase
     from hypothesis.errors import Flaky, HypothesisWarning
 
     from .strategies import scenarios
@@ -421,7 +434,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     config = dict(
         max_examples=max(1, math.ceil(options.examples / batch)),
         deadline=None,
-        database=DirectoryBasedExampleDatabase(options.database) if options.database else None,
+        database=_database(options),
         phases=phases,
         verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck),
@@ -491,17 +504,22 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     return report
 
 
-def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
-    """File a divergence under its group key; the first scenario of a key is its representative."""
+def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
+    """The group key of a scenario's first divergence (refined by the model step that emitted an event)."""
     from .groups import group_key
 
-    groups = state.setdefault("groups", {})
     first = divergences[0]
     try:
         steps = model_trail(scenario) if first.where == "events" else None
     except Exception:  # the trail only refines the key
         steps = None
-    key = group_key(first, steps)
+    return group_key(first, steps)
+
+
+def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
+    """File a divergence under its group key; the first scenario of a key is its representative."""
+    groups = state.setdefault("groups", {})
+    key = _group_key_of(scenario, divergences)
     if key not in groups:
         groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0}
     groups[key]["count"] += 1
@@ -523,8 +541,9 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
             clauses = clauses_applied(model_trail(scenario))
         except Exception:  # the trail is a courtesy; never lose the group for it
             clauses = []
+        explain = explain_at_fault(scenario, divergences[0]) if divergences else []
         report.groups.append(Group(key, entry["count"], _public(scenario), divergences, clauses,
-                                   _replay(options, seed, _public(scenario)), None, reproducible, calls))
+                                   _replay(options, seed, _public(scenario)), None, reproducible, calls, explain))
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -532,7 +551,13 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     if unknown:
         first = unknown[0]
         report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
-        report.shrink_calls = first.shrink_calls
+        report.shrink_calls, report.explain = first.shrink_calls, first.explain
+        if first.divergences:
+            try:  # the first group's trail, as a run that stopped at it would show (empty before)
+                at = first.divergences[0]
+                report.trail = cut(model_trail(first.scenario), at.event_index if at.where == "events" else None)
+            except Exception as error:  # the trail is a courtesy; never lose the report for it
+                report.error = f"(clause trail unavailable: {error})"
     elif report.stale_known and options.strict_known:
         report.status = "stale-known"
 

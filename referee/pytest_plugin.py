@@ -26,6 +26,8 @@ the ``features`` / ``without`` of the engine's ``referee.toml`` (or ``[tool.refe
 its ``kinds`` without ``--referee-kinds``; the engine itself is always given explicitly); in
 fixture mode a ``referee_without`` fixture of your own (a list of names) wins over both.
 An unknown feature name is a usage error listing the known ones.
+``--referee-database`` (a folder or a ``redis://`` URL: with ``pytest -n auto`` or a CI matrix,
+every worker replays first what any worker found; docs/guide-check-your-engine.md, "Scale out").
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="only these features may be drawn, comma-separated (default: all; see referee features)")
     group.addoption("--referee-without", default=None,
                     help="features the engine does not implement: never drawn, comma-separated")
+    group.addoption("--referee-database", default=None,
+                    help="the example database: a directory, or redis://HOST:PORT/DB shared by every worker and "
+                    "machine ('' for none; default .referee/examples)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -122,10 +127,19 @@ class RefereeArea:
             kinds=(self.kind,),
             comparison=comparison,
             command=f"referee check {self._engine_words()} --examples {self.config.getoption('--referee-examples')} "
-                    f"--kinds {self.kind}{self._feature_words()}",
+                    f"--kinds {self.kind}{self._feature_words()}{self._database_words()}",
             features=self.features,
         )
+        database = self.config.getoption("--referee-database")
+        if database is not None:
+            options.database = database or None
         return check(self.engine, options)
+
+    def _database_words(self) -> str:
+        import shlex
+
+        database = self.config.getoption("--referee-database")
+        return "" if database is None else f" --database {shlex.quote(database)}"
 
     def check(self) -> None:
         """Fail (with the report: shrunk scenario, divergence, clause trail, replay) on any disagreement."""

@@ -106,3 +106,19 @@ def test_known_divergences_file_from_the_command_line(tmp_path, monkeypatch):
     (tmp_path / "referee-known.toml").write_text('[[known]]\nkey = "x"\n')
     result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "-n", "5"])
     assert result.exit_code == 2 and "known[0].reason: every known divergence says why" in result.output
+
+
+def test_a_keep_going_report_explains_its_groups_and_its_first_failure():
+    """Each group carries the model's explain steps at fault (text, --json, --html), and the report's own
+    first failure (the first group's) its explanation and clause trail (both were empty before)."""
+    engine = PythonEngine(mutants.floor_instead_of_ceil)
+    with engine:
+        report = check(engine, CheckOptions(examples=80, seed=3, keep_going=True, shrink_budget=200, database=None,
+                                            state_dir=None))
+    assert report.status == "mismatch" and report.groups, report.text()
+    text = report.text()
+    for group in report.groups:
+        assert group.explain and group.to_json()["explain"] == group.explain
+        assert f"at fault [{group.explain[-1]['clause']}]" in text
+    assert report.explain == report.groups[0].explain and report.trail and report.clauses
+    assert "clause trail: " in text and "clauses applied: combat:" in text
