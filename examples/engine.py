@@ -448,9 +448,10 @@ class Attribution:
         credits = self.split(dealt, weights)
         feast_by = weights if self.feast_by_applied or dealt <= 0 else credits
         feasts = self.split(lost, feast_by)
-        for (uid, _), credit, fed in zip(who, credits, feasts):
+        for (uid, _), credit in zip(who, credits):
             if credit > 0:
                 self.bus.publish("credit", uid, credit, unit.uid)
+        for (uid, _), fed in zip(who, feasts):
             if fed > 0:
                 self.bus.publish("feast", uid, fed, unit.uid)
 

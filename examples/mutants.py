@@ -152,8 +152,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "feast_on_absorbed_damage", "combat:500.1e", "Feast fires (for 0) when Shield absorbed the whole instance",
-        "            if fed > 0:\n                self.bus.publish(\"feast\"",
-        "            if fed + credit > 0:\n                self.bus.publish(\"feast\"",
+        "        for (uid, _), fed in zip(who, feasts):\n            if fed > 0:\n",
+        "        for (uid, _), fed in zip(who, feasts):\n            if fed > 0 or dealt > 0:\n",
     ),
     # --- 500.4 death --------------------------------------------------------------------
     Mutant(
