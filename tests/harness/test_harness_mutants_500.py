@@ -63,3 +63,45 @@ def test_the_clean_engine_passes_on_the_new_kinds_on_both_slot_orders(in_tmp):
         report = check(PythonEngine(clean_engine), CheckOptions(examples=200, seed=3, database=None, kinds=NEW_KINDS,
                                                                 max_actions=3, rules=rules))
         assert report.status == "pass", report.text()
+
+
+def _scenario(board: list[dict], actions: list[dict]) -> dict:
+    return {"protocol": "referee/1", "board": board, "actions": actions}
+
+
+@covers("combat:500.5b", "combat:500.9a")
+def test_the_new_kinds_refuse_what_the_model_cannot_mean_with_the_field_path():
+    from referee.protocol import decode_scenario
+    from referee.wire import ProtocolError
+
+    board = [{"uid": "a"}, {"uid": "b", "side": 1, "col": 1}]
+    bad = [
+        ({"kind": "tick", "target": "a", "amount": 5, "appliers": []}, "scenario.actions[0].appliers"),
+        ({"kind": "tick", "target": "a", "amount": 5, "appliers": [{"unit": "b", "applied": 0}]},
+         "scenario.actions[0].appliers[0].applied"),
+        ({"kind": "tick", "target": "a", "amount": 5, "appliers": [{"unit": "z", "applied": 1}]},
+         "scenario.actions[0].appliers[0].unit"),
+        ({"kind": "advance", "ms": -1}, "scenario.actions[0].ms"),
+        ({"kind": "advance", "ms": 10, "rows": 0}, "scenario.actions[0].rows"),
+        ({"kind": "recover", "target": "a", "amount": 5, "lane": "mend"}, "scenario.actions[0].lane"),
+    ]
+    for action, path in bad:
+        with pytest.raises(ProtocolError) as caught:
+            decode_scenario(_scenario(board, [action]))
+        assert caught.value.path == path, (action, caught.value)
+
+
+@covers("combat:500.9a", "combat:500.4d")
+def test_500_9a_a_culled_everlasting_unit_is_back_exactly_ten_seconds_later_and_not_a_millisecond_before():
+    board = [{"uid": "a", "everlasting": True, "maim": 2}, {"uid": "x", "side": 1, "col": 1}]
+    cull = {"kind": "cull", "target": "a", "source": "x"}
+    early = clean_engine(_scenario(board, [cull, {"kind": "advance", "ms": 9_999}]))
+    due = clean_engine(_scenario(board, [cull, {"kind": "advance", "ms": 9_999}, {"kind": "advance", "ms": 1}]))
+    assert not early["board"][0]["alive"]
+    revived = [e for e in due["events"] if e["name"] == "everlasting_revival"]
+    assert revived == [{"name": "everlasting_revival", "unit": "a", "amount": 10_000, "other": "x", "detail": "0,0,0"}]
+    assert due["board"][0]["alive"] and due["board"][0]["maim"] == 0
+    from referee.harness import model_observation
+
+    model = model_observation(_scenario(board, [cull, {"kind": "advance", "ms": 9_999}, {"kind": "advance", "ms": 1}]))
+    assert [e.to_json() for e in model.events] == due["events"]
