@@ -3,8 +3,9 @@
 It is here to show (and to test) the differential harness on code shaped the way game
 engines are shaped: mutable units, an event bus that listeners subscribe to, one class
 per concern (Armor, Insurance, Shield, costs, death...). It implements the rules text of
-chapters 500 (damage, Armor, death, retaliation, costs), 800.4 (Bloodletting) and 400.8 (abilities) from the
-rulebook and ``docs/protocol.md``; it never imports the model.
+chapters 500 (damage, Armor, recovery, death, attribution, retaliation, costs, revival on a battle clock),
+800.4 (Bloodletting) and 400.8 (abilities) from the rulebook and ``docs/protocol.md``; it never imports the
+model.
 
 Two ways to run it:
 
@@ -129,6 +130,7 @@ class DeathHandler:
     def __init__(self, board: Board, bus: EventBus) -> None:
         self.board = board
         self.bus = bus
+        self.clock: Any = None  # the battle clock, which holds Everlasting revivals while they are due
 
     def kill(self, unit: Unit, killer: str | None) -> None:
         start = len(self.bus.history)
@@ -151,6 +153,8 @@ class DeathHandler:
             self.channels(unit, "phylactery", killer)
         elif unit.everlasting:
             self.bus.publish("everlasting_scheduled", unit.uid, 10_000, killer)
+            if self.clock is not None:
+                self.clock.schedule(unit.uid, killer)
         self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start, detail="death")
 
     @staticmethod
@@ -293,7 +297,8 @@ class Hit:
     """One damage instance in flight."""
 
     def __init__(self, target: str, amount: int, source: str | None = None, kind: str = "hit",
-                 allows_dormant: bool = False, rolls: list[bool] | None = None, moved: bool = False) -> None:
+                 allows_dormant: bool = False, rolls: list[bool] | None = None, moved: bool = False,
+                 appliers: list[tuple[str, int]] | None = None) -> None:
         self.target = target
         self.amount = amount
         self.source = source
@@ -301,6 +306,16 @@ class Hit:
         self.allows_dormant = allows_dormant
         self.rolls = list(rolls or [])
         self.moved = moved
+        self.appliers = list(appliers or [])
+
+    def weights(self) -> list[tuple[str, int]]:
+        """Who is credited and by how much: each applier once (amounts added up), else the source alone."""
+        merged: dict[str, int] = {}
+        for uid, applied in self.appliers:
+            merged[uid] = merged.get(uid, 0) + applied
+        if merged:
+            return list(merged.items())
+        return [] if self.source is None else [(self.source, 1)]
 
     @property
     def is_tick(self) -> bool:
@@ -402,6 +417,45 @@ class ShieldLayer:
         return drained, min(damage, to_break)
 
 
+class Attribution:
+    """500.5: credit to the dealer; a shared tick split by what each applied; Feast from the Vitality part."""
+
+    def __init__(self, bus: EventBus, ruleset: dict[str, Any]) -> None:
+        self.bus = bus
+        self.to_first = ruleset.get("tick_share_rounding", "largest_remainder") == "remainder_to_first"
+        self.feast_by_applied = ruleset.get("tick_feast_shares", "of_credit_share") == "of_applied"
+
+    def split(self, total: int, weights: list[int]) -> list[int]:
+        """``total`` in proportion to ``weights``: floors first, the points left to the largest remainders."""
+        whole = sum(weights)
+        if whole <= 0:
+            return [0] * len(weights)
+        parts = [total * w // whole for w in weights]
+        left = total - sum(parts)
+        if self.to_first:
+            parts[0] += left
+            return parts
+        by_remainder = sorted(range(len(weights)), key=lambda i: (parts[i] * whole - total * weights[i], i))
+        for i in by_remainder[:left]:
+            parts[i] += 1
+        return parts
+
+    def credit(self, hit: Hit, unit: Unit, dealt: int, lost: int) -> None:
+        who = hit.weights()
+        if not who:
+            return
+        weights = [w for _, w in who]
+        credits = self.split(dealt, weights)
+        feast_by = weights if self.feast_by_applied or dealt <= 0 else credits
+        feasts = self.split(lost, feast_by)
+        for (uid, _), credit in zip(who, credits):
+            if credit > 0:
+                self.bus.publish("credit", uid, credit, unit.uid)
+        for (uid, _), fed in zip(who, feasts):
+            if fed > 0:
+                self.bus.publish("feast", uid, fed, unit.uid)
+
+
 class Mitigation:
     """The numbers of steps 500.1-4 .. 500.1-12 for one recipient."""
 
@@ -430,6 +484,7 @@ class DamagePipeline:
         self.reflect_below_armor = ruleset.get("reflect_entry", "skip_armor_only") == "below_armor"
         self.redirect_excess = ruleset.get("redirect_cap_moves", "up_to_cap") == "excess_over_cap"
         self.lethal_raw = ruleset.get("lethal_redirect_test", "would_kill") == "raw_amount"
+        self.attribution = Attribution(bus, ruleset)
 
     # -- gates ------------------------------------------------------------------------------
 
@@ -517,7 +572,7 @@ class DamagePipeline:
             if lethal and self.reachable(interceptor, hit):
                 self.bus.publish("lethal_redirect", unit.uid, entering, interceptor.uid)
                 moved_results += self.resolve(Hit(interceptor.uid, entering, hit.source, hit.kind,
-                                                  hit.allows_dormant, hit.rolls, moved=True))
+                                                  hit.allows_dormant, hit.rolls, True, hit.appliers))
                 entering = 0
 
         receiver = None if hit.moved else self.ally(unit, unit.redirect_to)
@@ -550,18 +605,14 @@ class DamagePipeline:
             if m.redirected > 0:
                 self.bus.publish("redirect", unit.uid, m.redirected, receiver.uid)
             moved_results += self.resolve(Hit(receiver.uid, m.redirected, hit.source, hit.kind,
-                                              hit.allows_dormant, hit.rolls, moved=True))
+                                              hit.allows_dormant, hit.rolls, True, hit.appliers))
         if m.defied:
             self.bus.publish("defy_death", unit.uid, m.after_shield - m.redirected - m.remainder, hit.source)
 
         def announce(lost: int) -> None:
             if lost > 0 and hit.kind != "reflect":
                 self.bus.publish("damage_taken", unit.uid, lost, hit.source, hit.kind)
-            if hit.source is not None:
-                if m.absorbed + lost > 0:
-                    self.bus.publish("credit", hit.source, m.absorbed + lost, unit.uid)
-                if lost > 0:
-                    self.bus.publish("feast", hit.source, lost, unit.uid)
+            self.attribution.credit(hit, unit, m.absorbed + lost, lost)
             if unit.is_boss and lost > 0:
                 self.bus.publish("phasebreak_check", unit.uid, lost, hit.source)
             every = self.ruleset.get("stagger_lanes", "direct_only") == "every_instance"
@@ -598,11 +649,15 @@ class Retaliation:
         if hit.kind == "reflect" or hit.source is None:
             return
         rolls = list(hit.rolls)
+        attackers = [uid for uid, _ in hit.weights()]  # each damaging source once (500.7e)
         for result in results:
-            self.answer_one(self.board.get(result["target"]), self.board.get(hit.source), result, rolls, hit.is_tick)
+            unit = self.board.get(result["target"])
+            for uid in attackers:
+                self.answer_one(unit, self.board.get(uid), result, rolls)
+            if self.reflect_ticks or not hit.is_tick:
+                self.reflect(unit, self.board.get(hit.source), result["landed"])
 
-    def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool],
-                   tick: bool = False) -> None:
+    def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool]) -> None:
         event, landed = result["event"], result["landed"]
         if attacker is unit or attacker.side == unit.side:
             present = unit.thorns > 0 or unit.riposte > 0 or (landed > 0 and unit.retort > 0)
@@ -622,8 +677,6 @@ class Retaliation:
                     self.bus.publish("riposte_missed", attacker.uid, other=unit.uid)
             if landed > 0 and unit.retort > 0:
                 self.costs.pay(attacker, unit.retort, "retaliation", unit.uid, channel="retort")
-        if self.reflect_ticks or not tick:
-            self.reflect(unit, attacker, landed)
 
     def reflect(self, boss: Unit, attacker: Unit, landed: int) -> None:
         if attacker is boss or attacker.side == boss.side:
@@ -812,6 +865,124 @@ class AbilityResolver:
 
 
 # ------------------------------------------------------------------------------------------
+# Recovery (500.3): one ledger for Vitality and Shield
+# ------------------------------------------------------------------------------------------
+
+
+class RecoveryLedger:
+    """500.3: the gate, the Forge Core bonus, the cap, Exalt on a Shield gain, then Maim last."""
+
+    def __init__(self, bus: EventBus) -> None:
+        self.bus = bus
+
+    @staticmethod
+    def refusal(unit: Unit, lane: str) -> str | None:
+        if not unit.alive:
+            return "dead"
+        if lane == "repair":  # Tool repair bypasses the gate (500.3g)
+            return None if unit.is_tool else "not_a_tool"
+        if unit.discards_combat:
+            return "tool_or_hub"
+        if unit.entrapped:
+            return "entrapped"
+        if unit.dormant:
+            return "dormant"
+        return None
+
+    def recover(self, unit: Unit, amount: int, lane: str) -> None:
+        if amount <= 0:
+            return  # nothing requested, nothing to report
+        why = self.refusal(unit, lane)
+        if why is not None:
+            self.bus.publish("recovery_refused", unit.uid, amount, detail=why)
+            return
+        total = amount + max(unit.forge_core_recovery, 0)  # the bonus first (500.3b)
+        if lane == "shield":
+            total += max(unit.exalt, 0)  # no ceiling on Shield; Exalt before Maim (500.3f)
+        else:
+            total = min(total, max(unit.max_vitality - unit.vitality, 0))  # missing Vitality (500.3c)
+        prevented = min(total, 2 * max(unit.maim, 0))
+        consumed = (prevented + 1) // 2  # ceil(prevented / 2) (500.3d)
+        gained = total - prevented
+        unit.maim -= consumed
+        if consumed > 0:
+            self.bus.publish("maim_consumed", unit.uid, consumed, detail=lane)
+        if lane == "shield":
+            unit.shield += gained
+        else:
+            unit.vitality += gained
+        if gained > 0:
+            self.bus.publish("shield_gained" if lane == "shield" else "healed", unit.uid, gained, detail=lane)
+
+
+# ------------------------------------------------------------------------------------------
+# The battle clock (500.4d, 500.9a): Everlasting revivals come due
+# ------------------------------------------------------------------------------------------
+
+
+class BattleClock:
+    """Milliseconds since the battle began; 100 ms ticks; the Everlasting revivals still due."""
+
+    TICK_MS = 100
+    DELAY_MS = 10_000
+
+    def __init__(self, board: Board, bus: EventBus, deaths: DeathHandler, ruleset: dict[str, Any]) -> None:
+        self.board = board
+        self.bus = bus
+        self.deaths = deaths
+        self.now = 0
+        self.running = True
+        self.pending: list[dict[str, Any]] = []
+        self.death_cell_first = ruleset.get("everlasting_slot_order", "death_cell_first") == "death_cell_first"
+
+    def schedule(self, uid: str, killer: str | None) -> None:
+        self.pending.append({"uid": uid, "died": self.now, "next": self.now + self.DELAY_MS, "killer": killer})
+
+    def advance(self, ms: int, rows: int, cols: int) -> None:
+        until = self.now + ms
+        while self.running and self.pending:
+            due = min(self.pending, key=lambda p: (p["next"], p["died"], self.pending.index(p)))
+            if due["next"] > until:
+                break
+            self.now = due["next"]
+            self.attempt(due, rows, cols)
+        self.now = until
+
+    def end(self) -> None:
+        for p in self.pending:
+            self.bus.publish("everlasting_lapsed", p["uid"], self.now)
+        self.pending = []
+        self.running = False
+
+    def slot(self, unit: Unit, rows: int, cols: int) -> tuple[int, int, int] | None:
+        held = {(u.side, u.row, u.col) for u in self.board.units if u.alive and u is not unit}
+        own = (unit.side, unit.row, unit.col)
+        if self.death_cell_first and own not in held:
+            return own
+        for row in range(rows):
+            for col in range(cols):
+                if (unit.side, row, col) not in held:
+                    return unit.side, row, col
+        return None
+
+    def attempt(self, due: dict[str, Any], rows: int, cols: int) -> None:
+        unit = self.board.get(due["uid"])
+        cell = self.slot(unit, rows, cols)
+        self.pending.remove(due)
+        if cell is None:  # the half is full: retry on the first tick after this try
+            due["next"] = (due["next"] // self.TICK_MS + 1) * self.TICK_MS
+            self.pending.append(due)
+            self.bus.publish("everlasting_delayed", unit.uid, due["next"])
+            return
+        start = len(self.bus.history)
+        unit.side, unit.row, unit.col = cell
+        self.deaths.revive(unit)
+        self.bus.publish("everlasting_revival", unit.uid, self.now, due["killer"], ",".join(map(str, cell)))
+        self.deaths.channels(unit, "everlasting", due["killer"])
+        self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start, detail="revival")
+
+
+# ------------------------------------------------------------------------------------------
 # The engine
 # ------------------------------------------------------------------------------------------
 
@@ -830,6 +1001,9 @@ class Engine:
         self.retaliation = Retaliation(board, self.bus, self.costs, self.pipeline, ruleset)
         self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
         self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
+        self.recovery = RecoveryLedger(self.bus)
+        self.clock = BattleClock(board, self.bus, self.deaths, ruleset)
+        self.deaths.clock = self.clock
 
     def perform(self, action: dict[str, Any]) -> None:
         handler = getattr(self, "do_" + action["kind"], None)
@@ -873,6 +1047,27 @@ class Engine:
     def do_ability(self, action: dict[str, Any]) -> None:
         caster = self.board.get(action["caster"])
         self.abilities.activate(caster, action["ability"], action.get("targets", []), action.get("riposte_rolls", []))
+
+    def do_recover(self, action: dict[str, Any]) -> None:
+        self.recovery.recover(self.board.get(action["target"]), action["amount"], action.get("lane", "heal"))
+
+    def do_cull(self, action: dict[str, Any]) -> None:
+        unit, source = self.board.get(action["target"]), action.get("source")
+        if unit.alive and not unit.discards_combat:  # nothing prevents it; Tools and Hubs discard it (500.4a)
+            self.bus.publish("culled", unit.uid, unit.vitality, source)
+            self.deaths.kill(unit, source)
+
+    def do_tick(self, action: dict[str, Any]) -> None:
+        appliers = [(a["unit"], a["applied"]) for a in action["appliers"]]
+        hit = Hit(action["target"], action["amount"], appliers[0][0], action.get("damage_kind", "burn"), False,
+                  action.get("riposte_rolls", []), appliers=appliers)
+        self.retaliation.answer(hit, self.pipeline.resolve(hit))
+
+    def do_advance(self, action: dict[str, Any]) -> None:
+        self.clock.advance(action["ms"], action.get("rows", 2), action.get("cols", 4))
+
+    def do_end_combat(self, action: dict[str, Any]) -> None:
+        self.clock.end()
 
 
 def run(scenario: dict[str, Any]) -> dict[str, Any]:

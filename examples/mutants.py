@@ -35,6 +35,11 @@ class Mutant:
     kinds: tuple[str, ...] = ("damage",)
     #: The file of ``examples/`` the line is in: the combat engine, or the play rulebook's.
     source: str = "engine.py"
+    #: The longest scenario that reaches the bug (``referee check --max-actions``): a timeline
+    #: bug needs a death, then time, then what happens next.
+    max_actions: int = 2
+    #: Ruleset options the bug needs (``referee check --ruleset name=value``), as (name, value) pairs.
+    ruleset: tuple[tuple[str, str], ...] = ()
 
     @property
     def path(self) -> Path:
@@ -147,8 +152,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "feast_on_absorbed_damage", "combat:500.1e", "Feast fires (for 0) when Shield absorbed the whole instance",
-        "                if lost > 0:\n                    self.bus.publish(\"feast\"",
-        "                if lost + m.absorbed > 0:\n                    self.bus.publish(\"feast\"",
+        "        for (uid, _), fed in zip(who, feasts):\n            if fed > 0:\n",
+        "        for (uid, _), fed in zip(who, feasts):\n            if fed > 0 or dealt > 0:\n",
     ),
     # --- 500.4 death --------------------------------------------------------------------
     Mutant(
@@ -390,6 +395,119 @@ MUTANTS: tuple[Mutant, ...] = (
         "        unit.maim -= (prevented + 1) // 2\n",
         "        unit.maim -= prevented // 2\n",
         kinds=("ability",),
+    ),
+    # --- 500.3 Recovery (the recover action) ------------------------------------------
+    Mutant(
+        "recover_maim_consumption_rounds_down", "combat:500.3d", "Maim consumption is floor(prevented / 2)",
+        "        consumed = (prevented + 1) // 2  # ceil(prevented / 2) (500.3d)\n",
+        "        consumed = prevented // 2  # ceil(prevented / 2) (500.3d)\n",
+        kinds=("recover",),
+    ),
+    Mutant(
+        "recover_exceeds_max_vitality", "combat:500.3c", "a heal is not capped at the missing Vitality",
+        "            total = min(total, max(unit.max_vitality - unit.vitality, 0))  # missing Vitality (500.3c)\n",
+        "            total = max(total, 0)  # missing Vitality (500.3c)\n",
+        kinds=("recover",),
+    ),
+    Mutant(
+        "forge_core_after_the_cap", "combat:500.3b", "the Forge Core bonus is added after the cap, not first",
+        "            total = min(total, max(unit.max_vitality - unit.vitality, 0))  # missing Vitality (500.3c)\n",
+        "            total = min(amount, max(unit.max_vitality - unit.vitality, 0)) + max(unit.forge_core_recovery, 0)\n",
+        kinds=("recover",),
+    ),
+    Mutant(
+        "exalt_after_maim", "combat:500.3f", "Maim meets a Shield gain before Exalt is added",
+        "        prevented = min(total, 2 * max(unit.maim, 0))\n",
+        "        prevented = min(total - (max(unit.exalt, 0) if lane == \"shield\" else 0), 2 * max(unit.maim, 0))\n",
+        kinds=("recover",),
+    ),
+    Mutant(
+        "maim_meets_the_requested_amount", "combat:500.3e", "Maim meets the request before the cap: a full unit consumes Maim",
+        "        prevented = min(total, 2 * max(unit.maim, 0))\n",
+        "        prevented = min(amount + max(unit.forge_core_recovery, 0), 2 * max(unit.maim, 0))\n",
+        kinds=("recover",),
+    ),
+    Mutant(
+        "recovery_reaches_the_entrapped", "combat:500.3g", "the gate lets an Entrapped unit recover",
+        "        if unit.entrapped:\n",
+        "        if False:\n",
+        kinds=("recover",),
+    ),
+    Mutant(
+        "tool_repair_meets_the_gate", "combat:500.3g", "Tool repair is refused for an Entrapped or Dormant Tool",
+        "        if lane == \"repair\":  # Tool repair bypasses the gate (500.3g)\n",
+        "        if lane == \"repair\" and not (unit.entrapped or unit.dormant):  # Tool repair bypasses the gate (500.3g)\n",
+        kinds=("recover",),
+    ),
+    # --- 500.4a Cull --------------------------------------------------------------------
+    Mutant(
+        "cull_answered_by_defy_death", "combat:500.4a", "a defy-death rune saves a culled unit",
+        "        if unit.alive and not unit.discards_combat:  # nothing prevents it; Tools and Hubs discard it (500.4a)\n",
+        "        if unit.alive and not unit.discards_combat and not unit.defy_death:  # Tools and Hubs discard it (500.4a)\n",
+        kinds=("cull",),
+    ),
+    Mutant(
+        "cull_destroys_tools", "combat:500.4a", "Cull destroys a Tool or a Hub",
+        "        if unit.alive and not unit.discards_combat:  # nothing prevents it; Tools and Hubs discard it (500.4a)\n",
+        "        if unit.alive:  # nothing prevents it; Tools and Hubs discard it (500.4a)\n",
+        kinds=("cull",),
+    ),
+    # --- 500.5 Attribution, 500.7e (the tick action) -----------------------------------
+    Mutant(
+        "tick_shares_lose_the_remainder", "combat:500.5b", "each share is floored and the points left over are lost",
+        "        left = total - sum(parts)\n",
+        "        left = 0\n",
+        kinds=("tick",),
+    ),
+    Mutant(
+        "tick_remainder_ties_to_the_later", "combat:500.5b", "equal remainders give the point to the later applier",
+        "        by_remainder = sorted(range(len(weights)), key=lambda i: (parts[i] * whole - total * weights[i], i))\n",
+        "        by_remainder = sorted(range(len(weights)), key=lambda i: (parts[i] * whole - total * weights[i], -i))\n",
+        kinds=("tick",),
+    ),
+    Mutant(
+        "feast_from_the_whole_tick", "combat:500.5c", "Feast is divided from the whole tick, absorbed damage included",
+        "        feasts = self.split(lost, feast_by)\n",
+        "        feasts = self.split(dealt, feast_by)\n",
+        kinds=("tick",),
+    ),
+    Mutant(
+        "tick_answers_the_first_applier_only", "combat:500.7e", "a shared tick retaliates only against its first applier",
+        "        attackers = [uid for uid, _ in hit.weights()]  # each damaging source once (500.7e)\n",
+        "        attackers = [hit.source] if hit.source is not None else []  # each damaging source once (500.7e)\n",
+        kinds=("tick",),
+    ),
+    # --- 500.9a The battle clock (advance, end_combat) ---------------------------------
+    Mutant(
+        "everlasting_at_nine_seconds", "combat:500.9a", "an Everlasting revival comes 9 s after the death",
+        "    DELAY_MS = 10_000\n",
+        "    DELAY_MS = 9_000\n",
+        kinds=("cull", "advance"),
+    ),
+    Mutant(
+        "revival_due_at_the_end_fires_late", "combat:500.9a",
+        "a revival due exactly when time stops is left for later (the timer off by one)",
+        "            if due[\"next\"] > until:\n",
+        "            if due[\"next\"] >= until:\n",
+        kinds=("cull", "advance"),
+    ),
+    Mutant(
+        "revival_timer_from_the_battle_start", "combat:500.9a", "the 10 s are counted from the battle's start, not the death",
+        "        self.pending.append({\"uid\": uid, \"died\": self.now, \"next\": self.now + self.DELAY_MS, \"killer\": killer})\n",
+        "        self.pending.append({\"uid\": uid, \"died\": self.now, \"next\": self.DELAY_MS, \"killer\": killer})\n",
+        kinds=("advance", "cull"), max_actions=3,
+    ),
+    Mutant(
+        "revival_forgets_its_killer", "combat:500.9k", "an Everlasting revival no longer carries its killer",
+        "        self.bus.publish(\"everlasting_revival\", unit.uid, self.now, due[\"killer\"], \",\".join(map(str, cell)))\n",
+        "        self.bus.publish(\"everlasting_revival\", unit.uid, self.now, None, \",\".join(map(str, cell)))\n",
+        kinds=("cull", "advance"),
+    ),
+    Mutant(
+        "retry_a_tick_after_the_try", "combat:500.9a", "a delayed revival retries 100 ms after its try, not on the next tick",
+        "            due[\"next\"] = (due[\"next\"] // self.TICK_MS + 1) * self.TICK_MS\n",
+        "            due[\"next\"] = due[\"next\"] + self.TICK_MS\n",
+        kinds=("advance", "cull"), max_actions=4, ruleset=(("everlasting_slot_order", "reading_order"),),
     ),
 )
 

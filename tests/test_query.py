@@ -170,6 +170,8 @@ def test_every_action_kind_of_the_combat_rulebook_can_be_queried() -> None:
     from referee.query.space import KIND_SLOTS
 
     # The ability kind (400.8) joined the harness after the query space was built: it is not yet
-    # queryable, and this test says so exactly (issue 12 stays open for it).
-    not_yet = {"ability"}
+    # queryable, and this test says so exactly (issue 12 stays open for it). So did the recovery,
+    # Cull, shared-tick and battle-clock kinds of issue 14 (500.3, 500.4a, 500.5b, 500.9a): the query
+    # space is another engineer's work, and they wait for it.
+    not_yet = {"ability", "recover", "cull", "tick", "advance", "end_combat"}
     assert set(KIND_SLOTS) == {k for k, v in ACTION_KINDS.items() if v.rulebook == "combat"} - not_yet

@@ -109,6 +109,8 @@ def process_credit(
     weights = tuple(w for _, w in shares)
     credit = compute_shares(credited, weights, ruleset)
     feast = compute_shares(lost, compute_feast_weights(credited, weights, credit, ruleset), ruleset)
-    for (uid, _), dealt, fed in zip(shares, credit, feast):
+    # every credit, then every Feast: the event contract's stage order (credit before feast) holds for a shared tick too
+    for (uid, _), dealt in zip(shares, credit):
         log.emit("credit", when=dealt > 0, unit=uid, amount=dealt, other=recipient)
+    for (uid, _), fed in zip(shares, feast):
         log.emit("feast", when=fed > 0, unit=uid, amount=fed, other=recipient)

@@ -32,6 +32,8 @@ from referee.model.events import Event, EventLog
 
 from .ability import ability_from_json, explain_ability
 from .answers import explain_hit
+from .clock import (explain_advance, explain_advance_battle, explain_cull, explain_end_battle, explain_end_combat,
+                    explain_recover, explain_tick)
 from .costs import explain_armor_debuff, explain_bloodletting, explain_cost
 from .damage import explain_instance
 from .loss import split_loss_tails
@@ -102,7 +104,14 @@ EXPLAINERS: dict[str, Callable[[Board, dict[str, Any], Ruleset], tuple[Board, Ev
     "bloodletting": explain_bloodletting,
     "armor_debuff": explain_armor_debuff,
     "ability": _explain_ability,
+    "recover": explain_recover,
+    "cull": explain_cull,
+    "tick": explain_tick,
+    "advance": explain_advance,
+    "end_combat": explain_end_combat,
 }
+#: The clock's kinds, explained on the scenario's battle (what is due lives there, not on the board).
+BATTLE_EXPLAINERS = {"advance": explain_advance_battle, "end_combat": explain_end_battle}
 #: The explainer of each play action kind: ``(state, decoded action, rules) -> (state, steps)``.
 PLAY_EXPLAINERS = {"play_card": explain_play_card, "activate": explain_activate}
 
@@ -185,16 +194,28 @@ def explain_actions(scenario: dict[str, Any]) -> list[ExplainedAction]:
     world, rules, actions, rulebook = decode(data)
     if rulebook == "play":
         return _explain_play(world, rules, actions)
+    from dataclasses import replace
+
+    from referee.model.combat import battle as clock
+
     out = []
+    battle = clock.start_battle(world)  # the scenario's timeline: actions at the current time (500.9a)
     for number, action in enumerate(actions, 1):
         kind = action["kind"]
         if kind not in EXPLAINERS:
             raise ExplainError(f"action {number}: no explainer for the {kind!r} action kind")
-        after, log, steps = EXPLAINERS[kind](world, action, rules)
-        check_against_model(world, action, rules, after, log, number)
+        world = battle.board
+        if kind in BATTLE_EXPLAINERS:
+            before = battle
+            battle, log, steps = BATTLE_EXPLAINERS[kind](before, action, rules)
+            check_battle_against_model(before, action, rules, battle, log, number)
+            after = battle.board
+        else:
+            after, log, steps = EXPLAINERS[kind](world, action, rules)
+            check_against_model(world, action, rules, after, log, number)
+            battle = clock.schedule_revivals(replace(battle, board=after), log)
         steps = split_loss_tails(steps, log.events(), world)
         out.append(ExplainedAction(number, kind, steps, list(log.events()), board_changes(world, after)))
-        world = after
     return out
 
 
@@ -226,6 +247,17 @@ def check_against_model(board: Board, action: dict[str, Any], ruleset: Ruleset, 
             return
     else:
         model_after, model_log = ACTION_KINDS[action["kind"]].run(board, action, ruleset)
+    if model_after != after or model_log.events() != log.events():
+        raise ExplainError(f"action {number} ({action['kind']}): the explanation disagrees with the model's run "
+                           "(a bug in referee/explain: please report it)")
+
+
+def check_battle_against_model(battle: Any, action: dict[str, Any], rules: Ruleset, after: Any, log: EventLog,
+                               number: int) -> None:
+    """A clock action's explanation ends on the battle and events of the model's own run of it (no drift)."""
+    from referee.actions import ACTION_KINDS
+
+    model_after, model_log = ACTION_KINDS[action["kind"]].extra["battle"](battle, action, rules)
     if model_after != after or model_log.events() != log.events():
         raise ExplainError(f"action {number} ({action['kind']}): the explanation disagrees with the model's run "
                            "(a bug in referee/explain: please report it)")

@@ -149,8 +149,17 @@ def test_engine_with_some_fields_and_events_is_checked_on_what_it_emits(in_tmp):
 @pytest.mark.parametrize("name", [m.name for m in MUTANTS])
 def test_every_mutant_is_killed_within_the_budget(name, in_tmp):
     mutant = BY_NAME[name]
-    report = check(PythonEngine(load(name).run), options(kinds=mutant.kinds, examples=3000, shrink=False))
+    report = check(PythonEngine(load(name).run), options(kinds=mutant.kinds, examples=3000, shrink=False,
+                                                         **_timeline(mutant)))
     assert report.status == "mismatch", f"{name} survived {report.scenarios_run} scenarios"
+
+
+def _timeline(mutant) -> dict:
+    """The scenario length and readings a mutant's bug needs (a battle-clock bug: a death, then time)."""
+    from referee.model.combat.ruleset import Ruleset
+
+    rules = {"combat": Ruleset.from_json(dict(mutant.ruleset))} if mutant.ruleset else {}
+    return {"max_actions": mutant.max_actions, "rules": rules}
 
 
 @pytest.mark.slow
@@ -158,7 +167,7 @@ def test_every_mutant_is_killed_within_the_budget(name, in_tmp):
 def test_every_mutant_is_killed_over_json_lines(name, engine_cmd, in_tmp):
     mutant = BY_NAME[name]
     with SubprocessEngine(engine_cmd("--mutant", name), batch_size=32) as engine:
-        report = check(engine, options(kinds=mutant.kinds, examples=3000, shrink=False))
+        report = check(engine, options(kinds=mutant.kinds, examples=3000, shrink=False, **_timeline(mutant)))
     assert report.status == "mismatch", f"{name} survived {report.scenarios_run} scenarios over JSON lines"
 
 

@@ -31,8 +31,10 @@ def test_export_covers_every_branch_found_in_the_model(exported: Path):
     # Branches no valid scenario reaches get no vector: the Shield pool's clamp at 0 fires only for a
     # negative Shield, outside the domain the theorems assume and the loader accepts
     # (``referee.proofs.combat.assumptions.UNIT_DOMAIN``); branches only the RELAXED bounds reach are
-    # ``outside_domain``. Any other unreachable branch is a dead guard.
-    outside_domain = ("combat.shield.compute_damage_to_break@",)
+    # ``outside_domain``. The recovery cap's clamp at 0 (``compute_receivable``) likewise fires only for a
+    # living unit above its maximum Vitality, which the domain excludes. Any other unreachable branch is a
+    # dead guard.
+    outside_domain = ("combat.shield.compute_damage_to_break@", "combat.recovery.compute_receivable@")
     dead = [b for b in branches["unreachable"] if not b.startswith(outside_domain)]
     assert dead == [], "a branch no scenario takes: a model guard that can never fire?"
     assert len(branches["covered"]) + len(branches["unreachable"]) + len(branches["outside_domain"]) == branches["total"] > 100
@@ -46,11 +48,9 @@ def test_export_covers_every_modeled_combat_clause(exported: Path):
     load_all_model_modules()
     manifest = json.loads((exported / "manifest.json").read_text())
     modeled = {str(c) for c in IMPLEMENTATIONS if c.rulebook == "combat"}
-    # Modeled, proved and tested, but no harness action kind reaches them yet (recovery's request with a
-    # Forge Core bonus or a Shield gain, and the battle clock's Everlasting slot search): issue 14 is open
-    # for them. Exactly these may lack a vector; any other modeled clause without one fails.
-    not_in_the_harness_yet = {"combat:500.3a", "combat:500.3b", "combat:500.3f", "combat:500.9a"}
-    assert modeled - set(manifest["clauses"]) == not_in_the_harness_yet
+    # Every modeled combat clause has a vector: the recover, cull, tick, advance and end_combat kinds
+    # (issue 14) reach recovery's ledger (500.3a, 500.3b, 500.3f) and the battle clock (500.9a).
+    assert modeled - set(manifest["clauses"]) == set()
 
 
 def test_layout_is_by_rulebook_kind_and_clause(exported: Path):

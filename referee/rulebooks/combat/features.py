@@ -67,6 +67,11 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("ticks", "Burn and Venom ticks", ("combat:500.1d", "combat:500.1h"), (), ("burn", "venom")),
     Feature("split_damage", "Tremor halves and AoE shares", ("combat:500.2f",), (), ("tremor", "aoe")),
     Feature("overtime", "overtime ticks, with no actor behind them", ("combat:500.1c",), (), ("overtime",)),
+    Feature("shared_ticks", "a Burn or Venom tick several units applied, credit and Feast split between them",
+            ("combat:500.5b", "combat:500.5c", "combat:500.7e")),
+    Feature("maim", "Maim points preventing recovery", ("combat:500.3d", "combat:500.3e"), ("maim",)),
+    Feature("recovery_bonuses", "the Forge Core recovery bonus and Exalt on a Shield gain", ("combat:500.3b", "combat:500.3f"),
+            ("forge_core_recovery", "exalt")),
 )}
 
 
@@ -83,7 +88,7 @@ def off_lanes(off: frozenset[str]) -> frozenset[str]:
 def _instances(scenario: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for action in scenario.get("actions", []):
-        if "damage_kind" in action:
+        if "damage_kind" in action and action.get("kind") != "tick":  # a tick's lane is its own (below)
             out.append(action)
         out.extend(action.get("hits", []) or [])
     return out
@@ -106,7 +111,23 @@ def features_used(scenario: dict[str, Any]) -> set[str]:
             used.add(by_lane[lane])
         if instance.get("allows_dormant"):
             used.add("dormant")
+    for action in scenario.get("actions", []):
+        if action.get("kind") == "tick":
+            used.add("ticks")
+            if len({a.get("unit") for a in action.get("appliers", [])}) > 1:
+                used.add("shared_ticks")
     return used
+
+
+def _without_ticks(action: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
+    """A ``tick`` action with the tick features ``off`` taken out: one applier, or a plain hit by it."""
+    if action.get("kind") != "tick" or not {"ticks", "shared_ticks"} & off:
+        return action
+    first = (action.get("appliers") or [{}])[0]
+    if "ticks" in off:
+        return {"kind": "hit", "target": action["target"], "amount": action["amount"], "source": first.get("unit"),
+                "damage_kind": "hit", "allows_dormant": False, "riposte_rolls": action.get("riposte_rolls", [])}
+    return {**action, "appliers": [first]}
 
 
 def neutralize(scenario: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
@@ -122,4 +143,6 @@ def neutralize(scenario: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
             instance["damage_kind"] = "hit"
         if "dormant" in off:
             instance["allows_dormant"] = False
+    if "actions" in scenario:
+        scenario["actions"] = [_without_ticks(a, off) for a in scenario["actions"]]
     return scenario

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.model.combat import battle as clock
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import Event, EventLog
@@ -44,12 +45,24 @@ def decode_scenario(data: dict[str, Any], path: str = "scenario") -> CombatScena
 
 
 def run_actions(board: Board, actions: tuple[dict[str, Any], ...], ruleset: Ruleset) -> tuple[Board, EventLog]:
-    """Run decoded actions through the model, in order; the events of all, in order."""
+    """Run decoded actions through the model, in order, on the battle clock; the events of all, in order.
+
+    The scenario is a :class:`~referee.model.combat.battle.Battle` starting at 0 ms: a board
+    action runs at the current time (``clock.act`` schedules the Everlasting revivals its
+    deaths ask for); a clock action (``extra["battle"]``: ``advance``, ``end_combat``) runs on
+    the battle itself. Without clock actions this is the board transitions alone, as before.
+    """
     log = EventLog()
+    battle = clock.start_battle(board)
     for action in actions:
-        board, step = KINDS[action["kind"]].run(board, action, ruleset)
+        kind = KINDS[action["kind"]]
+        on_battle = kind.extra.get("battle")
+        if on_battle is not None:
+            battle, step = on_battle(battle, action, ruleset)
+        else:
+            battle, step = clock.act(battle, lambda b, kind=kind, action=action: kind.run(b, action, ruleset))
         log.extend(step)
-    return board, log
+    return battle.board, log
 
 
 def run(scenario: Scenario) -> tuple[Board, tuple[Event, ...]]:

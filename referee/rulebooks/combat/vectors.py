@@ -68,6 +68,10 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "momentum": (0, 20),
     "bolster": (0, 20),
     "bloodletting_reduction": (0, 20),
+    "maim": (0, 20),
+    "forge_core_recovery": (0, 30),
+    "exalt": (0, 30),
+    "applied": (1, 20),
     "amount": (-30, 3000),
     "cost": (-10, 400),
 }
@@ -78,7 +82,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
 #: Shield is not widened: a negative Shield pool lies outside the input domain the theorems assume and
 #: the loader accepts (``referee.proofs.combat.assumptions.UNIT_DOMAIN``); the multiplier and the caps
 #: are left free there (the model clamps them).
-RELAXED: dict[str, tuple[int, int]] = {"shield_multiplier": (-1, 3), "redirect_cap": (-5, 100), "cap": (-5, 300)}
+RELAXED: dict[str, tuple[int, int]] = {"shield_multiplier": (-1, 3), "redirect_cap": (-5, 100), "cap": (-5, 300),
+                                        "forge_core_recovery": (-5, 30), "exalt": (-5, 30), "maim": (-5, 20)}
 
 
 def validity(variables: Vars, relaxed: bool = False) -> list[Any]:
@@ -338,10 +343,11 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
 # --------------------------------------------------------------------------------------
 
 
-def _scenario(units: list[dict[str, Any]], actions: list[dict[str, Any]]) -> dict[str, Any]:
+def _scenario(units: list[dict[str, Any]], actions: list[dict[str, Any]],
+              ruleset: dict[str, Any] | None = None) -> dict[str, Any]:
     board = Board(tuple(Unit(**u) for u in units))
-    return {"protocol": PROTOCOL, "ruleset": DEFAULT.to_json(), "board": [unit_to_json(u) for u in board.units],
-            "actions": actions}
+    return {"protocol": PROTOCOL, "ruleset": {**DEFAULT.to_json(), **(ruleset or {})},
+            "board": [unit_to_json(u) for u in board.units], "actions": actions}
 
 
 def _hit(amount: int, target: str = "a", source: str | None = "b", kind: str = "damage", lane: str = "hit") -> dict:
@@ -351,7 +357,8 @@ def _hit(amount: int, target: str = "a", source: str | None = "b", kind: str = "
 
 ENEMY = {"uid": "b", "side": 1, "col": 1}
 
-#: Boundary cases, by hand: where engines go wrong. Each: (name, units, actions).
+#: Boundary cases, by hand: where engines go wrong. Each: (name, units, actions), or (name, units, actions,
+#: ruleset options) for a case a non-default reading reaches.
 BOUNDARY_CASES: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
     ("armor-exact-third-87-into-81", [{"uid": "a", "armor": 81}, ENEMY], [_hit(87)]),
     ("armor-one-below-exact-third", [{"uid": "a", "armor": 81}, ENEMY], [_hit(86)]),
@@ -405,10 +412,10 @@ BOUNDARY_CASES += [case for kind in KINDS.values() for case in kind.extra.get("b
 def boundary_vectors() -> list[Vector]:
     """The hand-written boundary cases, each expected observation from the model."""
     out = []
-    for name, units, actions in BOUNDARY_CASES:
+    for name, units, actions, *options in BOUNDARY_CASES:
         if any(a["kind"] not in KINDS for a in actions):
             continue
-        scenario = _scenario(units, actions)
+        scenario = _scenario(units, actions, *options)
         board, events, steps = observe(scenario)
         clauses = clauses_applied(steps)
         out.append(Vector(scenario, encode_observation(board, events), clauses, f"boundary: {name}", "boundary",

@@ -1,0 +1,116 @@
+"""Explaining the actions of issue 14: ``recover`` (500.3), ``cull`` (500.4a), a shared ``tick`` (500.5b,
+500.5c, 500.7e) and the battle clock (``advance``, ``end_combat``: 500.9a).
+
+Each explainer reads its numbers off the model's own functions and ends on the model's own run
+(``referee.explain.check_against_model`` holds it). The clock's explainers take the scenario's
+:class:`~referee.model.combat.battle.Battle` (what is due lives there, not on the board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from referee.model.combat import battle as clock
+from referee.model.combat import death, recovery
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board
+from referee.model.events import EventLog
+
+from .answers import explain_hit
+from .steps import LOSS_TAIL, Step, Steps
+
+REVIVAL_EVENTS = ("everlasting_revival", "everlasting_delayed", "revival_self", "revival_ally", "revival_focus",
+                  "vessel_batch")
+
+
+def explain_recover(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
+    """The ledger on one target: the gate, Forge Core, the cap, Exalt, then Maim (500.3a-g)."""
+    unit, amount, lane = board.unit(action["target"]), action["amount"], action["lane"]
+    after, log = recovery.resolve_recovery(board, unit.uid, amount, lane=lane, ruleset=ruleset)
+    r = recovery.compute_recovery(unit, amount, lane)
+    s = Steps(depth)
+    if amount <= 0:
+        s.say("recovery_nothing", "500.3a", f"a request of {amount} is no recovery: nothing happens (INT-301).",
+              requested=amount)
+        return after, log, s.items
+    reasons = [why for why, holds in recovery.compute_recovery_refusals(unit, lane) if holds is True]
+    if reasons:
+        s.say("recovery_gate", "500.3g", f"the gate refuses {lane} on {unit.uid}: {reasons[0]}.", ("recovery_refused",),
+              reason=reasons[0])
+        return after, log, s.items
+    s.say("forge_core_bonus", "500.3b", f"the Forge Core bonus comes first: {amount} + {r.boosted - amount} = "
+          f"{r.boosted}.", requested=amount, boosted=r.boosted)
+    cap = "a Shield gain has no ceiling (INT-302)" if lane == "shield" else \
+        f"capped at the {unit.max_vitality - unit.vitality} Vitality missing"
+    s.say("recovery_cap", "500.3c", f"{cap}: {r.capped}.", capped=r.capped)
+    if lane == "shield":
+        s.say("exalt", "500.3f", f"Exalt adds {r.eligible - r.capped} before Maim: {r.eligible}.", eligible=r.eligible)
+    s.say("maim", "500.3d", f"Maim {unit.maim} prevents {r.prevented} (2 a point) and {r.consumed} points are consumed "
+          f"(ceil({r.prevented} / 2)); {unit.uid} gains {r.received}.", ("maim_consumed", "healed", "shield_gained"),
+          prevented=r.prevented, consumed=r.consumed, received=r.received)
+    return after, log, s.items
+
+
+def explain_cull(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
+    """Cull destroys a living unit that is not a Tool or Hub outright; the death is ordinary (500.4a)."""
+    unit = board.unit(action["target"])
+    after, log = death.resolve_cull(board, unit.uid, action["source"])
+    s = Steps(depth)
+    if death.is_culled(unit) is True:
+        s.say("cull", "500.4a", f"Cull destroys {unit.uid} outright ({unit.vitality} Vitality): nothing prevents it, "
+              f"not even a defy-death rune (INT-407); it dies with {action['source']} as its killer.",
+              ("culled", *LOSS_TAIL, "vessel_batch", "revival_self", "revival_ally", "revival_focus"),
+              vitality=unit.vitality)
+    else:
+        s.say("cull", "500.4a", f"Cull leaves {unit.uid} untouched: it is dead, a Tool or a Hub.")
+    return after, log, s.items
+
+
+def explain_tick(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
+    """A shared tick: the pipeline and its answers as a hit, credit and Feast split by what each applied (500.5b)."""
+    from referee.rulebooks.combat.kinds.tick import instance_of
+
+    instance = instance_of(action)
+    shares = ", ".join(f"{a['unit']} {a['applied']}" for a in action["appliers"])
+    s = Steps(depth)
+    s.say("tick_shares", "500.5b", f"the {action['damage_kind']} tick is shared by what each applied ({shares}): its "
+          "credit is split in proportion, largest remainders first (INT-351), and Feast from the Vitality portion "
+          "by the same shares (500.5c, INT-352); each enemy applier is answered (500.7e).", ("credit", "feast"))
+    after, log, steps = explain_hit(board, instance, ruleset, depth)
+    return after, log, s.items + steps
+
+
+def explain_advance_battle(battle: clock.Battle, action: dict[str, Any], ruleset: Ruleset,
+                           depth: int = 0) -> tuple[clock.Battle, EventLog, list[Step]]:
+    """Time moves on; each Everlasting try due on the way fires, in time order (500.9a)."""
+    due = sorted(p.next_try_ms for p in battle.pending)
+    after, log = clock.advance(replace(battle, rows=action["rows"], cols=action["cols"]), action["ms"], ruleset)
+    s = Steps(depth)
+    s.say("advance", "500.9a", f"time moves on {action['ms']} ms, {battle.now_ms} -> {after.now_ms}; the Everlasting "
+          f"tries due then: {due if battle.running else 'none (combat has ended)'}. A try takes the cell of death "
+          "or the first free slot of the half, else retries at the next 100 ms tick.", REVIVAL_EVENTS,
+          start=battle.now_ms, end=after.now_ms)
+    return after, log, s.items
+
+
+def explain_end_battle(battle: clock.Battle, action: dict[str, Any], ruleset: Ruleset,
+                       depth: int = 0) -> tuple[clock.Battle, EventLog, list[Step]]:
+    """Combat ends: a revival still due lapses (500.9a)."""
+    after, log = clock.end_combat(battle)
+    s = Steps(depth)
+    s.say("end_combat", "500.9a", f"combat ends at {battle.now_ms} ms: {len(battle.pending)} Everlasting revival(s) "
+          "still due lapse ('if combat is still running').", ("everlasting_lapsed",), lapsed=len(battle.pending))
+    return after, log, s.items
+
+
+def _on_board(explain: Any) -> Any:
+    def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog, list[Step]]:
+        battle, log, steps = explain(clock.start_battle(board), action, ruleset)
+        return battle.board, log, steps
+
+    return run
+
+
+explain_advance = _on_board(explain_advance_battle)
+explain_end_combat = _on_board(explain_end_battle)

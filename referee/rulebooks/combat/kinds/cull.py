@@ -1,0 +1,102 @@
+"""The ``cull`` action (500.4a): Cull destroys a unit outright.
+
+Its JSON form: ``{"kind": "cull", "target": "t", "source": "c"}``. Cull is not damage and not
+a cost: no damage-ignore charge, Insurance, Shield or defy-death rune answers it; a living
+unit that is not a Tool or a Hub dies, and its death is an ordinary one with the source as
+its killer (Macabre, deathrattle, Vessel or Everlasting, one Vessel Point batch: 500.4b-e,
+INT-407). A dead unit, a Tool and a Hub are untouched. (An ability's Cull line, with its
+Vitality threshold, is the ``ability`` kind's: 400.8-6, INT-209.) The model entry is
+:func:`~referee.model.combat.death.resolve_cull`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from referee.model.combat import death
+from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.state import Board
+from referee.model.events import EventLog
+from referee.proofs.combat.symbolic import symbolic_unit
+from referee.proofs.core import Vars
+
+from ....rulebook import ActionKind, Field
+from ..strategies import pick
+from ..templates import Template
+
+
+def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, EventLog]:
+    """The model: Cull destroys the target outright, then the ordinary death (500.4a)."""
+    return death.resolve_cull(board, action["target"], action["source"])
+
+
+_SOURCE = st.sampled_from(("enemy", "enemy", "none", "self"))
+#: What the target carries into its death: nothing, a rune that must not save it, a way back.
+_CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "everlasting", "everlasting", "vessel",
+                            "deathrattle"))
+
+
+def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
+    """A Cull, its target often carrying what must not stop it (defy-death, Shield) or a revival to come."""
+    target = pick(draw, units)
+    enemies = [u["uid"] for u in units if u["side"] != target["side"]]
+    shape = draw(_SOURCE)
+    source = pick(draw, enemies) if shape == "enemy" and enemies else (target["uid"] if shape == "self" else None)
+    carries = draw(_CARRIES)
+    align: dict[str, Any] = {}
+    if carries == "everlasting":
+        # a death the clock must bring back: the target alive and cullable, so an ``advance`` after it means something
+        align.update(everlasting=True, alive=True, vitality=target["max_vitality"], is_tool=False, is_hub=False)
+    elif carries in ("defy_death", "deathrattle"):
+        align[carries] = True
+    elif carries == "shield":
+        align.update(shield=target["vitality"] + 5 if target["alive"] else 0)
+    elif carries == "vessel":
+        align["vessels"] = 1
+    return {"kind": "cull", "target": target["uid"], "source": source, "_align": {target["uid"]: align}}
+
+
+def templates() -> list[Template]:
+    """A target, an enemy source and an ally beside it (Macabre, the revival channels)."""
+
+    def build(v: Vars) -> tuple[Board, dict[str, Any]]:
+        a = symbolic_unit(v, "a", side=0, row=0, col=0, redirect_to=None, intercept_by=None)
+        b = symbolic_unit(v, "b", side=1, row=0, col=1, redirect_to=None, intercept_by=None)
+        c = symbolic_unit(v, "c", side=0, row=0, col=2, redirect_to=None, intercept_by=None)
+        return Board((a, b, c)), {"kind": "cull", "target": "a", "source": "b"}
+
+    return [Template("cull/enemy_source", build)]
+
+
+BOUNDARY_CASES: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
+    ("cull-ignores-defy-death-and-shield", [{"uid": "a", "defy_death": True, "shield": 500, "insurance": 3},
+                                            {"uid": "b", "side": 1, "col": 1}],
+     [{"kind": "cull", "target": "a", "source": "b"}]),
+    ("cull-spares-a-tool", [{"uid": "a", "is_tool": True}, {"uid": "b", "side": 1, "col": 1}],
+     [{"kind": "cull", "target": "a", "source": "b"}]),
+    ("cull-vessel-revives-in-place", [{"uid": "a", "vessels": 1, "armor": 30, "armor_change": -10, "maim": 2},
+                                      {"uid": "b", "side": 1, "col": 1}],
+     [{"kind": "cull", "target": "a", "source": "b"}]),
+]
+
+
+KINDS = (
+    ActionKind(
+        name="cull",
+        summary="Cull destroys a living unit outright (500.4a): nothing prevents it, not even a defy-death rune; "
+        "the death is ordinary, with the source as its killer. A dead unit, a Tool and a Hub are untouched.",
+        chapters=("combat:500.4",),
+        fields=(
+            Field("target", "unit", "uid of the unit culled"),
+            Field("source", "unit?", "uid of the unit culling it (the killer), or null", None),
+        ),
+        run=run,
+        draw=draw,
+        unit_fields=("alive", "vitality", "max_vitality", "is_tool", "is_hub", "shield", "defy_death", "deathrattle",
+                     "everlasting", "vessels", "armor", "entrapped", "prismbroken", "adrenaline", "momentum", "bolster"),
+        rulebook="combat",
+        extra={"templates": templates, "boundary_cases": BOUNDARY_CASES},
+    ),
+)
