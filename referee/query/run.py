@@ -34,14 +34,18 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
     bad = [r for r in relations if r not in SOURCE_RELATIONS]
     if bad or not relations:
         raise QueryError(f"--source {','.join(bad)}: not one of {', '.join(SOURCE_RELATIONS)}")
-    fixed = dict(ruleset or {})
+    from referee.model.combat.ruleset import DEFAULT
+
+    fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
     try:
         Ruleset.from_json(fixed)
     except (TypeError, ValueError) as error:
         raise QueryError(f"--ruleset: {error}") from None
     if not 2 <= units <= len(ROLES):
         raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
-    schema = make_schema(tuple(s.kind for s in specs), ROLES[:units], split)
+    from .space import present_roles
+
+    schema = make_schema(tuple(s.kind for s in specs), present_roles(units, specs), split)
     typed = parse_condition(condition, schema)
     goal = None
     if objective is not None:
