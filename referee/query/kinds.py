@@ -3,7 +3,7 @@
 A :class:`QueryKind` says everything :mod:`.space` needs to search over an action kind:
 
 * ``slots``: the slots ``--action kind:slot=value,...`` accepts, their defaults, and a
-  ``check`` that turns a slot's text into its value (or raises :class:`QueryError`);
+  ``check`` that turns a slot's text into its value (or raises :class:`SlotError`);
 * ``structures(spec)``: the structural choices of one action, each a cell of its own (the
   printed lines of an ability), a documented bounded set when the user gives none;
 * ``values(v, prefix, spec, structure)``: the action's numbers and flags, read from ``v``
@@ -30,7 +30,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .types import QueryError
+
+
+class SlotError(ValueError):
+    """A slot value a kind does not accept (``--action`` turns it into a QueryError naming the action)."""
 
 #: Roles an ability may name as its caster or targets.
 ABILITY_ROLES = ("target", "source", "receiver", "interceptor", "ally")
@@ -85,7 +88,7 @@ def parse_line(text: str) -> Any:
 
     match = _LINE.match(text.strip())
     if match is None:
-        raise QueryError(f"ability line {text!r}: expected effect[({{number}})][@lane][>to][*per][?condition][!kind]")
+        raise SlotError(f"ability line {text!r}: expected effect[({{number}})][@lane][>to][*per][?condition][!kind]")
     part = match.groupdict()
     kind = part["kind"] or ("conditional_rider" if part["condition"] else "rider")
     ref = part["amount"][1:-1] if part["amount"] else None
@@ -93,7 +96,7 @@ def parse_line(text: str) -> Any:
         return Line(part["effect"], Amount(0, ref), kind, part["lane"], part["to"] or "target", part["per"],
                     part["condition"])
     except ValueError as error:
-        raise QueryError(f"ability line {text!r}: {error}") from None
+        raise SlotError(f"ability line {text!r}: {error}") from None
 
 
 def line_text(line: Any) -> str:
@@ -125,18 +128,18 @@ def enumerated_texts() -> tuple[tuple[Any, ...], ...]:
 def check_ability_slot(name: str, value: str) -> Any:
     if name == "caster":
         if value not in ABILITY_ROLES:
-            raise QueryError(f"caster={value!r} is not one of {', '.join(ABILITY_ROLES)}")
+            raise SlotError(f"caster={value!r} is not one of {', '.join(ABILITY_ROLES)}")
         return value
     if name == "targets":
         roles = tuple(r for r in value.split("+") if r)
         bad = [r for r in roles if r not in ABILITY_ROLES]
         if bad or len(set(roles)) != len(roles):
-            raise QueryError(f"targets={value!r}: distinct roles joined by '+' ({', '.join(ABILITY_ROLES)}), "
+            raise SlotError(f"targets={value!r}: distinct roles joined by '+' ({', '.join(ABILITY_ROLES)}), "
                              "or empty for none")
         return value
     lines = tuple(parse_line(t) for t in value.split("/") if t.strip())
     if len(lines) > MAX_LINES:
-        raise QueryError(f"lines={value!r}: a queried ability prints at most {MAX_LINES} lines")
+        raise SlotError(f"lines={value!r}: a queried ability prints at most {MAX_LINES} lines")
     return value
 
 

@@ -113,7 +113,7 @@ def parse_action(text: str, damage_kind: str = "hit") -> ActionSpec:
                 raise QueryError(f"--action {text!r}: {item!r} is not slot=value (slots: {', '.join(slots)})")
             try:
                 slots[name] = QUERY_KINDS[kind].check(name, value.strip())
-            except QueryError as error:
+            except ValueError as error:  # kinds.SlotError
                 raise QueryError(f"--action {text!r}: {error}") from None
         return ActionSpec(kind, tuple(slots.items()))
     for item in filter(None, (p.strip() for p in rest.split(","))):
