@@ -134,14 +134,9 @@ GALLERY: tuple[Question, ...] = (
              ("combat:400.8", "combat:400.8b", "combat:400.8c"),
              "The heal samples \"per Burning enemy\" when it resolves, after the hit: the dead target no longer "
              "counts (400.8b), the count is 0, and 0 is not floored to 1 (400.8c). Every card number and unit field, "
-             "the default reading (the same over every reading is the next question, --runslow).",
+             "the default reading: over every reading the hit's pipeline reads it is hundreds of cells (see the "
+             "Abilities section).",
              {"actions": (WORKED,), "units": 3, "ruleset": "defaults"}),
-    Question("worked-example-restores-nothing-every-reading",
-             "The same, over every ruleset reading",
-             'not target_after.alive and count("vitality_restored") > 0', "impossible",
-             ("combat:400.8", "combat:400.8b", "combat:400.8c"),
-             "Every reading the hit's pipeline reads, enumerated: minutes (run with --runslow).",
-             {"actions": (WORKED,), "units": 3}, slow=True),
     Question("worked-example-second-enemy-burning",
              "With a second enemy on the board, can the worked example restore Vitality after killing its target?",
              "not target_after.alive and first.line2.total > 0", "found", ("combat:400.8a", "combat:400.8-3"),
