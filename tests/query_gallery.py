@@ -161,7 +161,15 @@ GALLERY: tuple[Question, ...] = (
              "Cull destroys a living recipient at or below its amount only (500.4a, INT-209).",
              {"actions": ("ability:lines=cull",), "units": 2}),
     Question("any-one-line-ability-raises-vitality", "Which one-line ability can raise its target's Vitality?",
-             "target_after.vitality > target.vitality", "found", ("combat:400.8-7", "combat:500.3c"),
-             "No lines given: every one-line ability is searched (29 texts); a Restore to the target is the witness.",
+             "target_after.vitality > target.vitality", "found", ("combat:400.8-7", "combat:500.9b"),
+             "No lines given: every one-line ability is searched (29 texts); the first, a hit, already does it: a "
+             "Vessel unit killed by the hit returns at full Vitality (500.9b).",
+             {"actions": ("ability",), "units": 2}),
+    Question("one-line-ability-heals-without-revival",
+             "Without a Vessel or Everlasting, which one-line ability raises its target's Vitality?",
+             "target_after.vitality > target.vitality and target.vessels == 0 and not target.everlasting", "found",
+             ("combat:400.8-7", "combat:500.3c"),
+             "A Restore at the target (recovery, 500.3c); the search takes the first cell of every text before any "
+             "other reading, so the damage texts' many readings do not come first.",
              {"actions": ("ability",), "units": 2}),
 )

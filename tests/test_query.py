@@ -304,3 +304,17 @@ def test_400_8_a_bad_ability_action_is_a_clean_error(action: str, named: str) ->
 def test_400_8_an_ability_naming_a_unit_off_the_board_asks_for_more_units() -> None:
     with pytest.raises(QueryError, match="interceptor is not on a board of 3 units"):
         run_query("True", actions=("ability:targets=interceptor",), units=3)
+
+
+@covers("combat:400.8-5", "combat:400.8-7")
+def test_400_8_cli_ability_actions_state_the_space_and_replay_through_an_engine() -> None:
+    runner = CliRunner()
+    impossible = runner.invoke(app, ["query", "target.untargetable and target_after.burn > target.burn",
+                                     "--action", "ability:lines=burn>enemies", "--units", "3", "--json"])
+    assert impossible.exit_code == 1, impossible.output
+    answer = json.loads(impossible.stdout)
+    assert answer["status"] == "impossible" and "the printed lines burn>enemies" in answer["space"]
+    found = runner.invoke(app, ["query", "target_after.vitality > target.vitality", "--action", "ability",
+                                "--units", "2", "--python", "referee.examples.engine:run"])
+    assert found.exit_code == 0, found.output
+    assert '"kind": "ability"' in found.output and "agrees with the model" in found.output

@@ -24,6 +24,7 @@ from typing import Any
 from referee.model.arith import and_, is_symbolic, symbolic
 
 from .evaluate import evaluate, namespace
+from .kinds import line_text
 from .parser import Typed
 from .space import (
     ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, leaves_value, run_actions,
@@ -46,7 +47,9 @@ class Cell:
 
         readings = ", ".join(f"{k}={v}" for k, v in self.chosen.items() if DEFAULT.to_json()[k] != v) or "the defaults"
         pins = "".join(f", {uid}.{name}={value}" for uid, name, value in self.layout.pins)
-        return f"{len(self.layout.units)} units, source {self.layout.relation}{pins}, readings: {readings}"
+        texts = "".join(f", actions[{i}] lines={'/'.join(line_text(line) for line in lines)}"
+                        for i, lines in enumerate(self.layout.structures) if lines is not None)
+        return f"{len(self.layout.units)} units, source {self.layout.relation}{pins}{texts}, readings: {readings}"
 
 
 _CELLS: dict[Any, tuple[list[Cell], Any]] = {}
