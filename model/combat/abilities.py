@@ -28,9 +28,12 @@ target; Burn meets a dead target and is refused (``line_refused``, dead); the he
 "per Burning enemy" now: the dead target does not count, so the count is 0, the line
 resolves to 0 and no Vitality is restored.
 
-The resolution is structural (which line, which recipient, whether a gate refuses): it runs
-on concrete boards. Its arithmetic (the amount times the count, recovery) is single-source
-and proved in ``proofs/combat/ability_theorems.py``.
+The structure is concrete (which line, in which order, which recipients); everything a value
+decides is single-source: a line's condition, each recipient's gates and a cost that stops
+the activation are conditions the later steps are guarded by (:mod:`.guarded`), and a "per"
+count is a sum of ``ite``. So the resolution runs on Z3 terms too (``referee query`` runs an
+ability once per printed text). Its arithmetic (the amount times the count, recovery) is
+proved in ``proofs/combat/ability_theorems.py``.
 """
 
 from __future__ import annotations
