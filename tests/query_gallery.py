@@ -131,7 +131,7 @@ GALLERY: tuple[Question, ...] = (
     Question("worked-example-restores-nothing",
              "Can 'Deal {power} damage / Burn / Restore per Burning enemy' killing its only target restore any Vitality?",
              'not target_after.alive and count("vitality_restored") > 0', "impossible",
-             ("combat:400.8", "combat:400.8b", "combat:400.8c"),
+             ("combat:400.8-3", "combat:400.8b", "combat:400.8c"),
              "The heal samples \"per Burning enemy\" when it resolves, after the hit: the dead target no longer "
              "counts (400.8b), the count is 0, and 0 is not floored to 1 (400.8c). Every card number and unit field, "
              "the default reading: over every reading the hit's pipeline reads it is hundreds of cells (see the "

@@ -184,7 +184,7 @@ ABILITY_ACTIONS = (
 )
 
 
-@covers("combat:400.8")
+@covers("combat:400.8-1", "combat:400.8-7")
 @pytest.mark.parametrize("actions", ABILITY_ACTIONS, ids=lambda a: a[-1].split(",")[0][:40])
 def test_400_8_the_query_runner_agrees_with_referee_actions_on_random_abilities(actions) -> None:
     """An ability witness replays: the query's runner and ``referee.actions`` (the JSON form) agree, on random values."""
@@ -216,7 +216,7 @@ def test_400_8_the_query_runner_agrees_with_referee_actions_on_random_abilities(
     assert checked >= 20
 
 
-@covers("combat:400.8", "combat:400.8b")
+@covers("combat:400.8-5", "combat:400.8b")
 def test_400_8_the_symbolic_ability_run_agrees_with_the_concrete_run_on_random_values() -> None:
     """Single-source: pinned to a random scenario's values, the one symbolic run has exactly the concrete outcome."""
     import z3
