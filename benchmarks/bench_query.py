@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_query.py`` (each question in a fresh process state would be
 slower: cells built for one question are reused by the next, as in one test run; ``--cold``
-clears the cell cache before each question).
+clears the cell cache before each question; ``--skip-slow`` leaves out the --runslow questions).
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ def main() -> None:
     cold = "--cold" in sys.argv
     times = []
     for question in GALLERY:
+        if question.slow and "--skip-slow" in sys.argv:
+            continue
         if cold:
             solve._CELLS.clear()
         started = time.perf_counter()

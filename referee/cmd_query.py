@@ -28,6 +28,11 @@ def parse_fixed_ruleset(options: list[str] | None) -> dict[str, object]:
     """``--ruleset name=value`` pairs (the form of ``referee check --ruleset``) to the fixed options."""
     fixed: dict[str, object] = {}
     for item in options or []:
+        if item.strip() == "defaults":  # every option at its default: one reading
+            from referee.model.combat.ruleset import DEFAULT
+
+            fixed.update(DEFAULT.to_json())
+            continue
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             hint = " (one option per --ruleset, not JSON)" if item.lstrip().startswith("{") else ""
@@ -85,12 +90,13 @@ def register(app: typer.Typer) -> None:
             ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',
         ),
         action: Optional[list[str]] = typer.Option(
-            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, "
-            "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest') [default: hit]"),
+            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, ability, "
+            "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
+            "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]"),
         kind: str = typer.Option("hit", "--kind", help="the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"),
-        units: int = typer.Option(4, "--units", help="the largest board searched (2-4: target, source, receiver, interceptor)"),
+        units: int = typer.Option(4, "--units", help="the largest board searched (2-5: target, source, receiver, interceptor, ally; an ability: target, source, ally, receiver, interceptor)"),
         source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
-        ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="fix a ruleset option name=value (repeatable); the others range over every reading"),
+        ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="fix a ruleset option name=value (repeatable), or 'defaults' for every option at its default; the others range over every reading"),
         features: Optional[str] = typer.Option(
             None, "--features", help="only these features in the space, comma-separated (the others fixed off; see referee features)"),
         without: Optional[str] = typer.Option(

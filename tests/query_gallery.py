@@ -33,12 +33,20 @@ class Question:
                 words += [flag, str(self.options[key])]
         if "relations" in self.options:
             words += ["--source", ",".join(self.options["relations"])]
-        for name, value in self.options.get("ruleset", {}).items():
+        if self.options.get("ruleset") == "defaults":
+            words += ["--ruleset", "defaults"]
+        for name, value in ({} if self.options.get("ruleset") == "defaults" else self.options.get("ruleset", {})).items():
             words += ["--ruleset", f"{name}={value}"]
         if self.options.get("split"):
             words.append("--compare-split")
         return words
 
+
+#: The worked example of 400.8: "Deal {power} damage / Burn {burn_amount} / Restore {heal_amount} vitality to
+#: allies per Burning enemy", both riders after the hit, cast by `source` at `target`.
+WORKED = ("ability:lines=damage({power})@hit!keyword/burn({burn_amount})@after_hit"
+          "/restore({heal_amount})@after_hit>allies*burning_enemy")
+WORKED_EARLY_HEAL = WORKED.replace("@after_hit>allies", "@activation>allies")
 
 GALLERY: tuple[Question, ...] = (
     Question("riposte-kills-attacker", "Can Riposte kill the attacker?",
@@ -73,11 +81,12 @@ GALLERY: tuple[Question, ...] = (
              {"actions": ("cost:cost_kind=self_destruct",)}),
     Question("reflect-sets-off-thorns", "Can Reflect set off the attacker's Thorns?",
              'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
-             ("combat:500.7k",), "A Reflect starts no damage reactions (500.7k).",
-             {"units": 2, "relations": ("enemy",)}),
+             ("combat:500.7k",), "A Reflect starts no damage reactions (500.7k). The default reading here (the hit now "
+             "reads over 100 readings on two units, minutes under load); every reading is the next question.",
+             {"units": 2, "relations": ("enemy",), "ruleset": "defaults"}),
     Question("reflect-sets-off-thorns-everywhere", "Can Reflect set off the attacker's Thorns, on any board of up to 4 units?",
              'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
-             ("combat:500.7k",), "The same question over the whole default space: 112 cells, minutes (run with --runslow).",
+             ("combat:500.7k",), "The same question over the whole default space, every reading: hundreds of cells, tens of minutes (run with --runslow).",
              slow=True),
     Question("split-loses-more", "Can splitting damage into two instances lose more Vitality than one instance?",
              "first.amount + second.amount == single.amount and first.amount > 0 and second.amount > 0 "
@@ -119,4 +128,48 @@ GALLERY: tuple[Question, ...] = (
              "absorbing nothing; 29 under the default `ceil`.",
              {"actions": ("damage",), "units": 2, "relations": ("enemy",), "maximize": "target.vitality - target_after.vitality"},
              objective=30),
+    Question("worked-example-restores-nothing",
+             "Can 'Deal {power} damage / Burn / Restore per Burning enemy' killing its only target restore any Vitality?",
+             'not target_after.alive and count("vitality_restored") > 0', "impossible",
+             ("combat:400.8-3", "combat:400.8b", "combat:400.8c"),
+             "The heal samples \"per Burning enemy\" when it resolves, after the hit: the dead target no longer "
+             "counts (400.8b), the count is 0, and 0 is not floored to 1 (400.8c). Every card number and unit field, "
+             "the default reading: over every reading the hit's pipeline reads it is hundreds of cells (see the "
+             "Abilities section).",
+             {"actions": (WORKED,), "units": 3, "ruleset": "defaults"}),
+    Question("worked-example-second-enemy-burning",
+             "With a second enemy on the board, can the worked example restore Vitality after killing its target?",
+             "not target_after.alive and first.line2.total > 0", "found", ("combat:400.8a", "combat:400.8-3"),
+             "A second enemy that is Burning when the heal resolves counts (400.8a): the witness has it burn 1.",
+             {"actions": (WORKED,), "units": 4}),
+    Question("worked-example-heal-first",
+             "If the heal is printed in the activation lane, can it restore Vitality though the hit kills the only target?",
+             'not target_after.alive and count("vitality_restored") > 0', "found", ("combat:400.8-2", "combat:400.8a"),
+             "The activation lane resolves before the hit (400.8-2): the target is still alive and Burning when the "
+             "count is sampled.",
+             {"actions": (WORKED_EARLY_HEAL,), "units": 3}),
+    Question("zero-count-not-floored", "Can a per-count line do anything when its count is 0?",
+             "first.line0.count == 0 and first.line0.total > 0", "impossible", ("combat:400.8c",),
+             "A count of 0 gives 0, never a floor of 1 (400.8c).",
+             {"actions": ("ability:lines=restore>allies*venomed_enemy",), "units": 3}),
+    Question("burn-reaches-untargetable", "Can an ability's Burn reach an untargetable enemy?",
+             "target.untargetable and target_after.burn > target.burn", "impossible", ("combat:400.8-5",),
+             "An untargetable recipient receives nothing (400.8-5); `line_refused` says why.",
+             {"actions": ("ability:lines=burn>enemies",), "units": 3}),
+    Question("cull-above-its-amount", "Can Cull destroy a unit whose Vitality is above the Cull's amount?",
+             'event("culled") and target.vitality > first.line0.base', "impossible", ("combat:400.8-6", "combat:500.4a"),
+             "Cull destroys a living recipient at or below its amount only (500.4a, INT-209).",
+             {"actions": ("ability:lines=cull",), "units": 2}),
+    Question("any-one-line-ability-raises-vitality", "Which one-line ability can raise its target's Vitality?",
+             "target_after.vitality > target.vitality", "found", ("combat:400.8-7", "combat:500.9b"),
+             "No lines given: every one-line ability is searched (29 texts); the first, a hit, already does it: a "
+             "Vessel unit killed by the hit returns at full Vitality (500.9b).",
+             {"actions": ("ability",), "units": 2}),
+    Question("one-line-ability-heals-without-revival",
+             "Without a Vessel or Everlasting, which one-line ability raises its target's Vitality?",
+             "target_after.vitality > target.vitality and target.vessels == 0 and not target.everlasting", "found",
+             ("combat:400.8-7", "combat:500.3c"),
+             "A Restore at the target (recovery, 500.3c); the search takes the first cell of every text before any "
+             "other reading, so the damage texts' many readings do not come first.",
+             {"actions": ("ability",), "units": 2}),
 )

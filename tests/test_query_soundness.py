@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from referee.rulebooks.combat.run import run_actions
 from referee.protocol import decode_scenario
 from referee.rulebooks.combat.codec import encode_observation
@@ -59,7 +61,7 @@ def random_values(rng: random.Random, names: list[str]) -> dict:
             values[name] = rng.randrange(1, 60)
         else:
             values[name] = rng.choice([0, 0, 0, rng.randrange(-3, 40), rng.choice([4, 9, 16, 25, 81])])
-    for unit in ("target", "source", "receiver", "interceptor"):
+    for unit in ("target", "source", "receiver", "interceptor", "ally"):
         if f"{unit}.vitality" not in values:
             continue
         if not values.get(f"{unit}.alive", True):
@@ -111,3 +113,84 @@ def test_query_random_conditions_found_replay_and_impossible_survive_random_scen
             assert evaluate(q.condition, ns) is False, f"{q.text!r} answered impossible, but holds in {values}"
     print(f"query soundness: {len(conditions)} conditions ({len(impossible)} impossible), {sampled} random scenarios")
     assert sampled >= 2000 and 0 < len(impossible) < len(conditions)
+
+
+# --------------------------------------------------------------------------------------
+# The same cross-check over an ability (400.8): line records, gates, counts, conditions
+# --------------------------------------------------------------------------------------
+
+ABILITY_SPACE = {
+    "actions": ("ability:targets=target+receiver,lines=burn({b})>enemies/restore({r})>allies*burning_enemy"
+                "/cull({c})?target_burning/maim({m})/venom({m})@activation>enemies*ally",),
+    "units": 4, "ruleset": "defaults"}
+ABILITY_UNITS = ["target", "receiver", "source", "ally"]
+ABILITY_INTS = ["vitality", "burn", "venom", "maim"]
+ABILITY_BOOLS = ["alive", "untargetable", "entrapped", "dormant", "is_tool"]
+LINE_INTS = ["base", "count", "amount", "reached", "refused", "total"]
+ABILITY_EVENTS = ["line_refused", "condition_failed", "line_resolved", "status_applied", "vitality_restored",
+                  "culled", "death"]
+
+
+def ability_atom(rng: random.Random) -> str:
+    kind = rng.randrange(6)
+    unit = rng.choice(ABILITY_UNITS)
+    if kind == 0:
+        return f"{unit}_after.{rng.choice(ABILITY_INTS)} {rng.choice(['<', '>', '=='])} {unit}.{rng.choice(ABILITY_INTS)}"
+    if kind == 1:
+        return f"{'not ' if rng.random() < 0.5 else ''}{rng.choice([unit, unit + '_after'])}.{rng.choice(ABILITY_BOOLS)}"
+    if kind == 2:
+        return f"first.line{rng.randrange(5)}.{rng.choice(LINE_INTS)} {rng.choice(['<', '==', '>'])} {rng.randrange(0, 6)}"
+    if kind == 3:
+        return f"{'not ' if rng.random() < 0.3 else ''}first.line{rng.randrange(5)}.resolved"
+    if kind == 4:
+        return f"{unit}.{rng.choice(ABILITY_INTS)} {rng.choice(['<', '>='])} {rng.randrange(0, 30)}"
+    return f'event("{rng.choice(ABILITY_EVENTS)}"{", unit=" + repr(unit) if rng.random() < 0.5 else ""})'
+
+
+def test_400_8_query_random_ability_conditions_found_replay_and_impossible_survive_random_scenarios() -> None:
+    ability_cross_check(random.Random(4008), conditions=10, per_layout=500)
+
+
+@pytest.mark.slow
+def test_400_8_query_ability_cross_check_long_campaign() -> None:
+    ability_cross_check(random.Random(40081), conditions=40, per_layout=2500)
+
+
+def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) -> None:
+    """Random ability conditions asked over ABILITY_SPACE; found replays, impossible survives random scenarios."""
+    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS, is_well_formed_unit
+    from referee.proofs.core import Vars
+
+    conditions = [" and ".join(ability_atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(conditions)]
+    answers = [run_query(c, **ABILITY_SPACE) for c in conditions]
+    impossible = []
+    for text, answer in zip(conditions, answers):
+        assert answer.status in ("found", "impossible"), (text, answer.status, answer.detail)
+        if answer.status == "found":
+            decoded = decode_scenario(answer.scenario)
+            after, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
+            assert encode_observation(after, log.events(), sid=answer.scenario["id"]) == answer.observation, text
+        else:
+            impossible.append(make_query(text, **ABILITY_SPACE))
+    query = make_query("True", **ABILITY_SPACE)
+    sampled = 0
+    for layout in query.layouts():
+        probe = Vars({})
+        run_query_actions(probe, layout, query.specs, concrete_ruleset({}, 1), False)
+        names = sorted(probe.created)
+        for _ in range(per_layout):
+            values = random_values(rng, names)
+            for unit in ABILITY_UNITS:
+                for name in NON_NEGATIVE_FIELDS:
+                    values[f"{unit}.{name}"] = abs(values[f"{unit}.{name}"])
+            concrete = Vars(values)
+            runs = run_query_actions(concrete, layout, query.specs, concrete_ruleset(query.fixed, 1), False)
+            if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
+                continue
+            sampled += 1
+            ns = namespace(runs, layout.units)
+            for q in impossible:
+                assert evaluate(q.condition, ns) is False, f"{q.text!r} answered impossible, but holds in {values}"
+    print(f"ability query soundness: {len(conditions)} conditions ({len(impossible)} impossible: "
+          f"{[q.text for q in impossible]}), {sampled} scenarios")
+    assert sampled >= per_layout and 0 < len(impossible) < len(conditions)

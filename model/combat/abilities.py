@@ -28,9 +28,12 @@ target; Burn meets a dead target and is refused (``line_refused``, dead); the he
 "per Burning enemy" now: the dead target does not count, so the count is 0, the line
 resolves to 0 and no Vitality is restored.
 
-The resolution is structural (which line, which recipient, whether a gate refuses): it runs
-on concrete boards. Its arithmetic (the amount times the count, recovery) is single-source
-and proved in ``proofs/combat/ability_theorems.py``.
+The structure is concrete (which line, in which order, which recipients); everything a value
+decides is single-source: a line's condition, each recipient's gates and a cost that stops
+the activation are conditions the later steps are guarded by (:mod:`.guarded`), and a "per"
+count is a sum of ``ite``. So the resolution runs on Z3 terms too (``referee query`` runs an
+ability once per printed text). Its arithmetic (the amount times the count, recovery) is
+proved in ``proofs/combat/ability_theorems.py``.
 """
 
 from __future__ import annotations
@@ -45,7 +48,9 @@ from .ability_text import Ability, Line, compute_resolution_order, place_line, r
 from .bloodletting import BloodlettingOutcome, process_bloodletting
 from .keywords import Delivery, is_legal_recipient, process_delivery
 from .ruleset import DEFAULT, Ruleset
-from .state import Board, Int, Unit
+from .guarded import run_guarded
+from .state import Board, Bool, Int, Unit
+from ..arith import and_, ite, not_, or_
 
 #: The status a "per" count or a condition reads, by name (400.3, 400.4).
 COUNTED_STATUS = {"burning_enemy": "burn", "venomed_enemy": "venom", "maimed_enemy": "maim"}
@@ -88,10 +93,9 @@ def count_per(board: Board, caster: str, per: str) -> int:
     enemies = per != "ally"
     status = COUNTED_STATUS.get(per)
     return sum(
-        1
-        for u in board.units
-        if (u.side != side) == enemies and u.uid != caster and is_legal_recipient(u)
-        and (status is None or getattr(u, status) > 0)
+        (ite(and_(is_legal_recipient(u), True if status is None else getattr(u, status) > 0), 1, 0)
+         for u in board.units if (u.side != side) == enemies and u.uid != caster),
+        0,
     )
 
 
@@ -105,10 +109,12 @@ def compute_line_amount(base: Int, count: Int | None) -> Int:
 def is_condition_met(board: Board, caster: str, targets: Sequence[str], condition: str) -> bool:
     """A conditional rider's condition, on the board as it is when the line resolves (400.8-4, INT-204)."""
     first: Unit | None = board.unit(targets[0]) if targets else None
+    if condition in ("target_alive", "target_burning") and first is None:
+        return False
     if condition == "target_alive":
-        return first is not None and bool(first.alive)
+        return and_(first.alive, True)
     if condition == "target_burning":
-        return first is not None and bool(first.alive) and first.burn > 0
+        return and_(first.alive, first.burn > 0)
     if condition == "enemy_burning":
         return count_per(board, caster, "burning_enemy") > 0
     me = board.unit(caster)
@@ -152,18 +158,39 @@ def process_line(
     line = ability.lines[index]
     base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets)
     start = LineOutcome(index, line, place_line(line), base, count, amount, held, board=board)
-    if held is False:
-        log.emit("condition_failed", unit=caster, detail=line.condition)
+    failed = False if held is None else not_(held)
+    log.emit("condition_failed", when=failed, unit=caster, detail=line.condition)
+    after, done = run_guarded(not_(failed), board, log,
+                              lambda b, sub: process_line_effect(b, caster, line, start, targets, rolls, ruleset, sub))
+    if done is None:
         return board, start
-    log.emit("line_resolved", unit=caster, amount=amount, detail=line.effect)
+    if failed is not False and done.bloodletting is not None:  # on symbols: a cost stops only when it resolved
+        paid = done.bloodletting
+        done = _with(done, bloodletting=_replace(paid, aborted=and_(held, paid.aborted), failed=and_(held, paid.failed)))
+    return after, done
+
+
+@combat.implements("400.8-5", "400.8-6", "400.8-7", "800.4a")
+def process_line_effect(
+    board: Board, caster: str, line: Line, start: LineOutcome, targets: Sequence[str], rolls: tuple,
+    ruleset: Ruleset, log: EventLog,
+) -> tuple[Board, LineOutcome]:
+    """A line whose condition held: ``line_resolved``, then the cost or each recipient in turn (400.8-5 .. 400.8-7)."""
+    log.emit("line_resolved", unit=caster, amount=start.amount, detail=line.effect)
     if line.effect == "bloodletting":
-        board, paid = process_bloodletting(board, caster, amount, log, ruleset)
+        board, paid = process_bloodletting(board, caster, start.amount, log, ruleset)
         return board, _with(start, bloodletting=paid)
     deliveries = []
     for uid in compute_recipients(board, caster, line, targets):
-        board, delivery = process_delivery(board, caster, line.effect, uid, amount, rolls, ruleset, log)
+        board, delivery = process_delivery(board, caster, line.effect, uid, start.amount, rolls, ruleset, log)
         deliveries.append(delivery)
     return board, _with(start, deliveries=tuple(deliveries))
+
+
+def _replace(record: Any, **changes: Any) -> Any:
+    from dataclasses import replace
+
+    return replace(record, **changes)
 
 
 def _with(outcome: LineOutcome, **changes: Any) -> LineOutcome:
@@ -183,7 +210,14 @@ def is_activation_stopped(outcome: LineOutcome) -> str | None:
     paid = outcome.bloodletting
     if paid is None:
         return None
-    return "aborted" if paid.aborted else "failed" if paid.failed else None
+    return "aborted" if paid.aborted is True else "failed" if paid.failed is True else None
+
+
+@combat.implements("400.8-2", "800.4d", "800.4k")
+def is_stopping(outcome: LineOutcome) -> Bool:
+    """Whether the line's cost stops the activation: it aborted or failed the ability (800.4d, 800.4k)."""
+    paid = outcome.bloodletting
+    return False if paid is None else or_(paid.aborted, paid.failed)
 
 
 def resolve_ability_outcome(
@@ -196,12 +230,16 @@ def resolve_ability_outcome(
     log = EventLog()
     done: list[LineOutcome] = []
     stopped = None
+    going: Bool = True  # on symbols: no earlier cost stopped the activation
     for index in compute_resolution_order(ability):
-        board, outcome = process_line(board, caster, ability, index, targets, tuple(riposte_rolls), ruleset, log)
+        board, outcome = run_guarded(going, board, log, lambda b, sub, i=index: process_line(
+            b, caster, ability, i, targets, tuple(riposte_rolls), ruleset, sub))
         done.append(outcome)
-        stopped = is_activation_stopped(outcome)
-        if stopped is not None:
+        stops = is_stopping(outcome)
+        if stops is True:
+            stopped = is_activation_stopped(outcome)
             break
+        going = and_(going, not_(stops))
     passives = tuple(i for i, line in enumerate(ability.lines) if line.kind == "passive")
     return board, log, AbilityOutcome(tuple(done), passives, stopped)
 

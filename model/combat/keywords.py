@@ -27,6 +27,7 @@ from ..arith import and_, ceildiv, ite, max_, min_, not_, or_
 from ..clauses import combat
 from ..events import EventLog
 from .armor import apply_armor_debuff
+from .guarded import run_guarded
 from .damage import DamageInstance, DamageOutcome, resolve_damage
 from .retaliation import process_retaliation
 from .ruleset import Ruleset
@@ -63,16 +64,32 @@ def is_legal_recipient(unit: Unit) -> Bool:
 
 
 @combat.implements("400.8-5", "800.4d")
-def compute_gate_refusal(unit: Unit, effect: str) -> str | None:
-    """Why a recipient receives nothing, or ``None``: the first of dead, Entrapped, Dormant, untargetable (400.8-5, INT-207, INT-212)."""
-    for reason, refused in (
-        ("dead", not unit.alive),
+def compute_gate_conditions(unit: Unit, effect: str) -> tuple[tuple[str, Bool], ...]:
+    """Each gate and whether it refuses: dead, Entrapped, Dormant, untargetable, a Tool or Hub (400.8-5, INT-207, INT-212)."""
+    return (
+        ("dead", not_(unit.alive)),
         ("entrapped", unit.entrapped),
         ("dormant", unit.dormant),
         ("untargetable", unit.untargetable),
-        ("tool_or_hub", effect != "damage" and bool(unit.discards_combat)),
-    ):
-        if refused:
+        ("tool_or_hub", and_(effect != "damage", unit.discards_combat)),
+    )
+
+
+@combat.implements("400.8-5", "800.4d")
+def compute_first_refusals(unit: Unit, effect: str) -> tuple[tuple[str, Bool], ...]:
+    """Each gate with the condition that it is the first to refuse: the reason the recipient is refused for (400.8-5)."""
+    out, earlier = [], []
+    for reason, refused in compute_gate_conditions(unit, effect):
+        out.append((reason, and_(refused, *(not_(e) for e in earlier))))
+        earlier.append(refused)
+    return tuple(out)
+
+
+@combat.implements("400.8-5", "800.4d")
+def compute_gate_refusal(unit: Unit, effect: str) -> str | None:
+    """Why a recipient receives nothing, or ``None``: the first gate that refuses (concrete units) (400.8-5)."""
+    for reason, first in compute_first_refusals(unit, effect):
+        if first is True:
             return reason
     return None
 
@@ -144,12 +161,33 @@ def process_ability_hit(
 def process_delivery(
     board: Board, caster: str, effect: str, uid: str, amount: Int, rolls: tuple, ruleset: Ruleset, log: EventLog
 ) -> tuple[Board, Delivery]:
-    """One line on one recipient: the gates (400.8-5), then the keyword's rule and its pipeline (400.8-6, 400.8-7)."""
+    """One line on one recipient: the gates (400.8-5), then the keyword's rule and its pipeline (400.8-6, 400.8-7).
+
+    Single-source: on symbols every gate is a condition, the delivery is guarded by none of
+    them refusing (:func:`~.guarded.run_guarded`), and ``line_refused`` carries each reason
+    under the condition that it is the first to refuse.
+    """
     before = board.unit(uid)
-    refused = compute_gate_refusal(before, effect)
-    if refused is not None:
-        log.emit("line_refused", unit=uid, amount=amount, other=caster, detail=refused)
-        return board, Delivery(uid, before, before, refused)
+    firsts = compute_first_refusals(before, effect)
+    for reason, first in firsts:
+        log.emit("line_refused", when=first, unit=uid, amount=amount, other=caster, detail=reason)
+    passes = not_(or_(*(refused for _, refused in compute_gate_conditions(before, effect))))
+    after, delivery = run_guarded(
+        passes, board, log, lambda b, sub: process_received(b, caster, effect, uid, amount, rolls, ruleset, sub))
+    if delivery is None:
+        return board, Delivery(uid, before, before, compute_gate_refusal(before, effect))
+    if passes is True:
+        return after, delivery
+    return after, Delivery(uid, before, after.unit(uid), None, ite(passes, delivery.amount, 0), delivery.damage, board,
+                           ite(passes, delivery.consumed, 0))
+
+
+@combat.implements("400.8-6", "400.8-7")
+def process_received(
+    board: Board, caster: str, effect: str, uid: str, amount: Int, rolls: tuple, ruleset: Ruleset, log: EventLog
+) -> tuple[Board, Delivery]:
+    """What a recipient the gates let through receives: a hit, a restore, or the keyword's own rule (400.8-6, 400.8-7)."""
+    before = board.unit(uid)
     if effect == "damage":
         after_board, outcome = process_ability_hit(board, caster, uid, amount, rolls, ruleset, log)
         return after_board, Delivery(uid, before, after_board.unit(uid), None, outcome.vitality_lost, outcome, board)

@@ -79,7 +79,7 @@ def shrink_witness(values: dict[str, Any], cell: Any, query: Any) -> tuple[dict[
     def holds_in(candidate_cell: Any) -> Callable[[dict[str, Any]], bool]:
         return lambda candidate: safe_replay(candidate, candidate_cell, query)[0]
 
-    for role in ("interceptor", "receiver"):  # fewer units first: every later replay is cheaper
+    for role in ("interceptor", "receiver", "ally"):  # fewer units first: every later replay is cheaper
         if role in cell.layout.units:
             smaller = replace(cell, layout=replace(cell.layout, units=tuple(u for u in cell.layout.units if u != role)))
             if holds_in(smaller)(values):

@@ -39,14 +39,18 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
     bad = [r for r in relations if r not in SOURCE_RELATIONS]
     if bad or not relations:
         raise QueryError(f"--source {','.join(bad)}: not one of {', '.join(SOURCE_RELATIONS)}")
-    fixed = dict(ruleset or {})
+    from referee.model.combat.ruleset import DEFAULT
+
+    fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
     try:
         Ruleset.from_json(fixed)
     except (TypeError, ValueError) as error:
         raise QueryError(f"--ruleset: {error}") from None
     if not 2 <= units <= len(ROLES):
         raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
-    schema = make_schema(tuple(s.kind for s in specs), ROLES[:units], split)
+    from .space import present_roles
+
+    schema = make_schema(tuple(s.kind for s in specs), present_roles(units, specs), split)
     typed = parse_condition(condition, schema)
     goal = None
     if objective is not None:
@@ -89,6 +93,18 @@ def all_cells(query: Query) -> list[Cell]:
     return [cell for layout in query.layouts() for cell in cells_of(layout, query.specs, query.fixed, query.split)]
 
 
+def round_robin(streams: list[Any]) -> Any:
+    """The first cell of every layout, then the second of each, ...: a witness in any structure comes early."""
+    live = list(streams)
+    while live:
+        for stream in list(live):
+            cell = next(stream, None)
+            if cell is None:
+                live.remove(stream)
+                continue
+            yield cell
+
+
 def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, shrink: bool) -> QueryAnswer:
     """The three questions of :mod:`.solve`, cell by cell; the first witness that replays wins."""
     if query.objective is not None:
@@ -98,30 +114,29 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
     space = query.space()
     cells: list[Cell] = []
     terms: list[Any] = []
-    for layout in query.layouts():
-        for cell in cells_of(layout, query.specs, query.fixed, query.split):
-            if time.monotonic() > deadline:
-                return QueryAnswer("unknown", query.text, space, cells=len(cells),
-                                   detail="the time budget ran out while building the cells; never a guess")
-            term = condition_term(cell, query.condition)
-            cells.append(cell)
-            terms.append(term)
-            fast = fast_formulas(cell, term)
-            check = solve(fast, cell.variables, FAST_RLIMIT, (0,), deadline)
-            if check.answer == "sat":
-                values = check.values
-                from .minimize import default_of
+    for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split) for layout in query.layouts()]):
+        if time.monotonic() > deadline:
+            return QueryAnswer("unknown", query.text, space, cells=len(cells),
+                               detail="the time budget ran out while building the cells; never a guess")
+        term = condition_term(cell, query.condition)
+        cells.append(cell)
+        terms.append(term)
+        fast = fast_formulas(cell, term)
+        check = solve(fast, cell.variables, FAST_RLIMIT, (0,), deadline)
+        if check.answer == "sat":
+            values = check.values
+            from .minimize import default_of
 
-                changed = sum(1 for k, v in values.items() if v != default_of(k))
-                if shrink and changed > 3:
-                    from .solve import fewest_changes
+            changed = sum(1 for k, v in values.items() if v != default_of(k))
+            if shrink and changed > 3:
+                from .solve import fewest_changes
 
-                    fewer = fewest_changes(fast, cell.variables, default_of, min(OPTIMIZE_SECONDS, max(0.0, deadline - time.monotonic())))
-                    if fewer is not None and safe_replay(fewer, cell, query)[0]:
-                        values = fewer
-                found = witness(query, cell, values, shrink)
-                if found is not None:
-                    return found
+                fewer = fewest_changes(fast, cell.variables, default_of, min(OPTIMIZE_SECONDS, max(0.0, deadline - time.monotonic())))
+                if fewer is not None and safe_replay(fewer, cell, query)[0]:
+                    values = fewer
+            found = witness(query, cell, values, shrink)
+            if found is not None:
+                return found
     open_cells: list[str] = []
     defects: list[QueryAnswer] = []
     for cell, term in zip(cells, terms):

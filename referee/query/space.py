@@ -25,6 +25,7 @@ from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import EventLog
 
+from .kinds import QUERY_KINDS
 from .types import ROLES, QueryError
 
 #: How the source of a damage action stands to the recipient.
@@ -53,7 +54,26 @@ KIND_SLOTS = {
     "cost": {"payer": "target", "beneficiary": "source", "cost_kind": "bloodletting"},
     "armor_debuff": {"target": "target", "debuff": "crush"},
     "bloodletting": {"caster": "target", "target": "source"},
+    **{name: dict(kind.slots) for name, kind in QUERY_KINDS.items()},
 }
+#: The cells of the roles: the recipient and its allies on side 0, the source and its ally on side 1.
+CELLS = {"target": (0, 0, 0), "receiver": (0, 0, 1), "interceptor": (0, 0, 2), "source": (1, 0, 0), "ally": (1, 0, 1)}
+#: The roles of a board of N units, in the order they join: the first N (an ability's caster's ally comes third).
+ROLE_ORDER = ROLES[:4]
+ABILITY_ROLE_ORDER = ("target", "source", "ally", "receiver", "interceptor")
+
+
+def cells_for(relation: str) -> dict[str, tuple[int, int, int]]:
+    """Each role's cell: an ally source and its ally stand on the recipient's side, row 1."""
+    if relation == "ally":
+        return {**CELLS, "source": (0, 1, 0), "ally": (0, 1, 1)}
+    return dict(CELLS)
+
+
+def present_roles(units: int, specs: tuple[Any, ...]) -> tuple[str, ...]:
+    """The roles of a board of ``units`` units for these actions."""
+    order = ABILITY_ROLE_ORDER if any(s.kind in QUERY_KINDS for s in specs) else ROLES
+    return order[:units]
 
 
 @dataclass(frozen=True)
@@ -68,6 +88,9 @@ class ActionSpec:
         return dict(self.slots)[name]
 
     def describe(self) -> str:
+        if self.kind in QUERY_KINDS:
+            extra = [f"{k}={v}" for k, v in self.slots if v != "" or k != "lines"]
+            return f"{self.kind}({', '.join(extra)})"
         extra = [f"{k}={v}" for k, v in self.slots if KIND_SLOTS[self.kind].get(k) != v]
         if self.kind in ("damage", "hit", "bloodletting") and self.damage_kind != "hit":
             extra.append(f"damage_kind={self.damage_kind}")
@@ -83,6 +106,16 @@ def parse_action(text: str, damage_kind: str = "hit") -> ActionSpec:
     if kind not in KIND_SLOTS:
         raise QueryError(f"--action {text!r}: unknown kind {kind!r} (known: {', '.join(KIND_SLOTS)})")
     slots = dict(KIND_SLOTS[kind])
+    if kind in QUERY_KINDS:
+        for item in filter(None, (p.strip() for p in rest.split(","))):
+            name, sep, value = item.partition("=")
+            if not sep or name not in slots:
+                raise QueryError(f"--action {text!r}: {item!r} is not slot=value (slots: {', '.join(slots)})")
+            try:
+                slots[name] = QUERY_KINDS[kind].check(name, value.strip())
+            except ValueError as error:  # kinds.SlotError
+                raise QueryError(f"--action {text!r}: {error}") from None
+        return ActionSpec(kind, tuple(slots.items()))
     for item in filter(None, (p.strip() for p in rest.split(","))):
         name, sep, value = item.partition("=")
         if name == "damage_kind" and kind in ("damage", "hit", "bloodletting"):
@@ -110,6 +143,11 @@ class Layout:
     pins: tuple[tuple[str, str, Any], ...] = ()
     #: The features left out (``--without``): their fields pinned at their defaults on every unit.
     off: frozenset[str] = frozenset()
+    #: Each action's structural choice (an ability's printed lines), ``None`` for a kind without any.
+    structures: tuple[Any, ...] = ()
+
+    def structure(self, index: int) -> Any:
+        return self.structures[index] if index < len(self.structures) else None
 
     def source_uid(self) -> str | None:
         return {"enemy": "source", "ally": "source", "self": "target", "none": None}[self.relation]
@@ -124,10 +162,17 @@ def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, .
     """
     if not 2 <= units <= len(ROLES):
         raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
-    present = ROLES[:units]
+    present = present_roles(units, actions)
+    for spec in actions:
+        if spec.kind in QUERY_KINDS:
+            missing = [r for r in QUERY_KINDS[spec.kind].roles(spec) if r not in present]
+            if missing:
+                raise QueryError(f"--action {spec.describe()}: {', '.join(missing)} is not on a board of {units} "
+                                 f"units ({', '.join(present)}); raise --units")
     uses_source = any(a.kind in ("damage", "hit") for a in actions)
     chosen = relations if uses_source else ("enemy", "ally")
-    out = [Layout(present, r) for r in chosen]
+    choices = [QUERY_KINDS[a.kind].structures(a) if a.kind in QUERY_KINDS else (None,) for a in actions]
+    out = [Layout(present, r, structures=tuple(picked)) for r in chosen for picked in itertools.product(*choices)]
     if actions[0].kind == "bloodletting":
         out = [replace(layout, pins=pins) for layout in out for pins in payer_pins(layout, actions[0].slot("caster"))]
     if any(a.kind == "bloodletting" for a in actions[1:]):
@@ -187,8 +232,7 @@ def payer_pins(layout: Layout, caster: str) -> list[tuple[tuple[str, str, Any], 
     Each choice pins the eligibility flags (alive, entrapped, boss) that decide the payer,
     so the payer is concrete in the symbolic run; the other fields stay free.
     """
-    cells = {"target": (0, 0, 0), "receiver": (0, 0, 1), "interceptor": (0, 0, 2),
-             "source": (0, 1, 0) if layout.relation == "ally" else (1, 0, 0)}
+    cells = cells_for(layout.relation)
     side = cells[caster][0]
     order = sorted((u for u in layout.units if cells[u][0] == side), key=lambda u: cells[u][1:])
     out: list[tuple[tuple[str, str, Any], ...]] = []
@@ -215,8 +259,7 @@ def build_board(v: Any, layout: Layout) -> Board:
     from referee.proofs.combat.symbolic import symbolic_unit
 
     units = layout.units
-    cells = {"target": (0, 0, 0), "receiver": (0, 0, 1), "interceptor": (0, 0, 2),
-             "source": (0, 1, 0) if layout.relation == "ally" else (1, 0, 0)}
+    cells = cells_for(layout.relation)
     built = []
     for uid in units:
         side, row, col = cells[uid]
@@ -278,8 +321,10 @@ class Run:
     json_actions: list[dict[str, Any]] = field(default_factory=list)
 
 
-def action_values(v: Any, prefix: str, spec: ActionSpec) -> dict[str, Any]:
+def action_values(v: Any, prefix: str, spec: ActionSpec, structure: Any = None) -> dict[str, Any]:
     """The variables of one action: its amounts, flags and rolls."""
+    if spec.kind in QUERY_KINDS:
+        return QUERY_KINDS[spec.kind].values(v, prefix, spec, structure)
     values: dict[str, Any] = {"amount": v.int(f"{prefix}.amount")}
     if spec.kind in ("damage", "hit", "bloodletting"):
         values["allows_dormant"] = v.bool(f"{prefix}.allows_dormant")
@@ -289,10 +334,12 @@ def action_values(v: Any, prefix: str, spec: ActionSpec) -> dict[str, Any]:
     return values
 
 
-def run_one(board: Board, spec: ActionSpec, values: dict[str, Any], layout: Layout, ruleset: Any):
+def run_one(board: Board, spec: ActionSpec, values: dict[str, Any], layout: Layout, ruleset: Any, structure: Any = None):
     """One action through the model: ``(board, log, record)``, as ``referee.actions`` runs it."""
     from referee.model.combat import armor, costs, damage, retaliation
 
+    if spec.kind in QUERY_KINDS:
+        return QUERY_KINDS[spec.kind].run(board, spec, values, structure, ruleset)
     log = EventLog()
     record: dict[str, Any] = {k: values[k] for k in ("amount", "allows_dormant", "cost") if k in values}
     if spec.kind in ("damage", "hit", "bloodletting"):
@@ -343,8 +390,10 @@ def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, rulese
     return chosen, log, outcome
 
 
-def json_action(spec: ActionSpec, values: dict[str, Any], layout: Layout) -> dict[str, Any]:
+def json_action(spec: ActionSpec, values: dict[str, Any], layout: Layout, structure: Any = None) -> dict[str, Any]:
     """The protocol form of one action (concrete values)."""
+    if spec.kind in QUERY_KINDS:
+        return QUERY_KINDS[spec.kind].to_json(spec, values, structure)
     if spec.kind in ("damage", "hit", "bloodletting"):
         hit = {"target": spec.slot("target"), "amount": values["amount"], "damage_kind": spec.damage_kind,
                "allows_dormant": values["allows_dormant"], "riposte_rolls": list(values["rolls"])}
@@ -371,17 +420,17 @@ def run_actions(v: Any, layout: Layout, specs: tuple[ActionSpec, ...], ruleset: 
         board = before
         chosen = specs if name == "main" else specs[:1]
         for i, spec in enumerate(chosen):
-            values = action_values(v, f"{'a' if name == 'main' else 's'}{i}", spec)
+            values = action_values(v, f"{'a' if name == 'main' else 's'}{i}", spec, layout.structure(i))
             if split:  # the split and the single instance carry the same flag: only the amounts differ
                 values["allows_dormant"] = v.bool("a0.allows_dormant")
             if "dormant" in layout.off and "allows_dormant" in values:
                 values["allows_dormant"] = False
-            board, log, record = run_one(board, spec, values, layout, ruleset)
+            board, log, record = run_one(board, spec, values, layout, ruleset, layout.structure(i))
             run.states.append(board)
             run.logs.append(log)
             run.actions.append(record)
             if not v.symbolic:
-                run.json_actions.append(json_action(spec, values, layout))
+                run.json_actions.append(json_action(spec, values, layout, layout.structure(i)))
     return runs
 
 
@@ -408,10 +457,13 @@ def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, A
     acts = ", ".join(s.describe() for s in specs)
     readings = "every ruleset reading" if not fixed else \
         "every ruleset reading with " + ", ".join(f"{k}={v}" for k, v in fixed.items())
+    if fixed == DEFAULT.to_json():
+        readings = "the default ruleset reading only (--ruleset defaults: every option at its default)"
     uses_source = any(a.kind in ("damage", "hit") for a in specs)
     rel = f", the source {'/'.join(relations)} to the recipient" if uses_source else ", the source enemy/ally"
     if specs[0].kind == "bloodletting":
         rel += ", every Bloodletting payer in reading order (and none)"
     left_out = f", without the features {', '.join(sorted(off))} (fixed off: {off_values(off)})" if off else ""
-    return (f"over boards of up to {units} units ({', '.join(ROLES[:units])}){rel}, "
+    rel += "".join(f", {QUERY_KINDS[s.kind].space(s)}" for s in specs if s.kind in QUERY_KINDS)
+    return (f"over boards of up to {units} units ({', '.join(present_roles(units, specs))}){rel}, "
             f"actions [{acts}], every unit field, amount, flag and Riposte roll, {readings}{left_out}")

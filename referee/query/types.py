@@ -21,12 +21,13 @@ class QueryError(ValueError):
 
 
 #: The units of a query board, by role (their uids are these names).
-ROLES = ("target", "source", "receiver", "interceptor")
+ROLES = ("target", "source", "receiver", "interceptor", "ally")
 ROLE_NOTES = {
     "target": "the recipient of the damage (side 0)",
     "source": "the unit dealing it (an enemy on side 1 unless the space says ally, self or none)",
     "receiver": "the recipient's ally redirect receiver (500.1-11): `target.redirect_to`",
     "interceptor": "the recipient's lethal-damage interceptor (500.1f): `target.intercept_by`",
+    "ally": "the source's ally, beside it (an ability's caster's ally; the third unit of an ability query)",
 }
 #: Unit fields that are structure, not values: not readable in a condition.
 STRUCTURE_FIELDS = ("uid", "row", "col", "redirect_to", "intercept_by")
@@ -69,6 +70,10 @@ def action_fields(kind: str) -> dict[str, str]:
     if kind == "bloodletting":
         return {"cost": "Int", "amount": "Int", "allows_dormant": "Bool", "outcome": "outcome",
                 "bloodletting": "bloodletting"}
+    from .kinds import QUERY_KINDS
+
+    if kind in QUERY_KINDS:
+        return dict(QUERY_KINDS[kind].fields)
     raise QueryError(f"no query support for action kind {kind!r}")
 
 
@@ -98,6 +103,10 @@ def make_schema(kinds: tuple[str, ...] = ("hit",), units: tuple[str, ...] = ROLE
         "bloodletting": bloodletting_fields(),
         "actions": {},
     }
+    from .kinds import QUERY_KINDS
+
+    for kind in QUERY_KINDS.values():
+        records.update(kind.records)
     names: dict[str, str] = {}
     notes: dict[str, str] = {}
     for u in units:
@@ -141,8 +150,14 @@ def reference_markdown() -> str:
     out += ["", "Bloodletting fields (`actions[i].bloodletting`): "
             + ", ".join(f"`{k}` ({v})" for k, v in bloodletting_fields().items()) + "."]
     out += ["", "Action fields, by kind:"]
-    for kind in ("damage", "hit", "cost", "armor_debuff", "bloodletting"):
-        out.append(f"- `{kind}`: " + ", ".join(f"`{k}` ({v})" for k, v in action_fields(kind).items()))
+    from .kinds import LINE_NOTES, MAX_LINES, QUERY_KINDS
+
+    for kind in ("damage", "hit", "cost", "armor_debuff", "bloodletting", *QUERY_KINDS):
+        shown = {k: v for k, v in action_fields(kind).items() if not (k.startswith("line") and k != "line0")}
+        out.append(f"- `{kind}`: " + ", ".join(f"`{k}` ({v})" for k, v in shown.items())
+                   + (f" .. `line{MAX_LINES - 1}` (line), one per printed line" if kind == "ability" else ""))
+    out += ["", "Line fields (`first.line0`, ... of an `ability`, by printed position):"]
+    out += [f"- `{k}` ({v}): {LINE_NOTES[k]}" for k, v in QUERY_KINDS["ability"].records["line"].items()]
     out += ["", "Event names (`event(...)`, `count(...)`): " + ", ".join(f"`{e}`" for e in EVENT_NAMES) + "."]
     return "\n".join(out)
 

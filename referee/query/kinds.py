@@ -1,0 +1,256 @@
+"""Query kinds declared in one place each: slots, structural choices, values, the model run, the record.
+
+A :class:`QueryKind` says everything :mod:`.space` needs to search over an action kind:
+
+* ``slots``: the slots ``--action kind:slot=value,...`` accepts, their defaults, and a
+  ``check`` that turns a slot's text into its value (or raises :class:`SlotError`);
+* ``structures(spec)``: the structural choices of one action, each a cell of its own (the
+  printed lines of an ability), a documented bounded set when the user gives none;
+* ``values(v, prefix, spec, structure)``: the action's numbers and flags, read from ``v``
+  (Z3 variables in the search, a witness's values in its replay);
+* ``run(board, spec, values, structure, ruleset)``: the model, run once, and the record
+  a condition reads (``record`` fields are ``fields``, types ``Int``/``Bool``/a record name);
+* ``to_json(spec, values, structure)``: the protocol form, replayed by ``referee.actions``.
+
+A later action kind plugs into ``referee query`` by declaring one ``QueryKind`` and adding
+it to :data:`QUERY_KINDS`; the search, the minimizer, the replay and the docs need nothing
+else. (``damage``, ``hit``, ``cost``, ``armor_debuff`` and ``bloodletting`` predate this
+registry and are written out in :mod:`.space`.)
+
+The ``ability`` kind (400.8): the printed lines are structure, every number is a variable
+(each card number ``{name}``, each unnamed line's amount, every unit field the lines read,
+Riposte's rolls). The model's resolution is single-source (a line's condition, the
+recipient gates and a stopping cost are conditions, :mod:`referee.model.combat.guarded`),
+so one symbolic run covers every value of the cell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+
+class SlotError(ValueError):
+    """A slot value a kind does not accept (``--action`` turns it into a QueryError naming the action)."""
+
+#: Roles an ability may name as its caster or targets.
+ABILITY_ROLES = ("target", "source", "receiver", "interceptor", "ally")
+#: The most printed lines of a queried ability (the condition's ``line0`` .. ``line5``).
+MAX_LINES = 6
+#: Riposte rolls an ability carries: each hit reads them from the start (500.7b).
+ABILITY_ROLLS = 3
+LINE_FIELDS = {"base": "Int", "count": "Int", "amount": "Int", "resolved": "Bool",
+               "reached": "Int", "refused": "Int", "total": "Int"}
+LINE_NOTES = {
+    "base": "the line's printed amount (its card number)",
+    "count": "its \"per\" count, sampled when it resolved (0 when it did not resolve; 1 without a per)",
+    "amount": "base times count, the amount the line resolved for (0 when it did not resolve)",
+    "resolved": "the line resolved: no cost stopped the activation and its condition held",
+    "reached": "recipients the gates let through (400.8-5)",
+    "refused": "recipients a gate refused",
+    "total": "what it did, summed over its recipients: Vitality lost or restored, stacks or points applied, "
+             "Armor lowered, Vitality culled, Vitality paid",
+}
+
+_LINE = re.compile(
+    r"^(?P<effect>[a-z_]+)(?:\((?P<amount>\{[a-z_][a-z0-9_]*\})\))?(?:@(?P<lane>[a-z_]+))?(?:>(?P<to>[a-z_]+))?"
+    r"(?:\*(?P<per>[a-z_]+))?(?:\?(?P<condition>[a-z_]+))?(?:!(?P<kind>[a-z_]+))?$")
+
+
+@dataclass(frozen=True)
+class QueryKind:
+    """One action kind as ``referee query`` searches it (see the module docstring)."""
+
+    name: str
+    slots: dict[str, str]
+    check: Callable[[str, str], Any]
+    structures: Callable[[Any], tuple[Any, ...]]
+    values: Callable[[Any, str, Any, Any], dict[str, Any]]
+    run: Callable[..., tuple[Any, Any, dict[str, Any]]]
+    to_json: Callable[[Any, dict[str, Any], Any], dict[str, Any]]
+    fields: dict[str, str]
+    records: dict[str, dict[str, str]] = field(default_factory=dict)
+    roles: Callable[[Any], tuple[str, ...]] = lambda spec: ()
+    space: Callable[[Any], str] = lambda spec: ""
+    notes: dict[str, str] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------
+# The ability kind (400.8)
+# --------------------------------------------------------------------------------------
+
+
+def parse_line(text: str) -> Any:
+    """``burn({burn_amount})@after_hit>allies*burning_enemy?target_alive!passive`` to a model Line."""
+    from referee.model.combat.ability_text import Amount, Line
+
+    match = _LINE.match(text.strip())
+    if match is None:
+        raise SlotError(f"ability line {text!r}: expected effect[({{number}})][@lane][>to][*per][?condition][!kind]")
+    part = match.groupdict()
+    kind = part["kind"] or ("conditional_rider" if part["condition"] else "rider")
+    ref = part["amount"][1:-1] if part["amount"] else None
+    try:
+        return Line(part["effect"], Amount(0, ref), kind, part["lane"], part["to"] or "target", part["per"],
+                    part["condition"])
+    except ValueError as error:
+        raise SlotError(f"ability line {text!r}: {error}") from None
+
+
+def line_text(line: Any) -> str:
+    """The query form of a line (the inverse of :func:`parse_line`)."""
+    out = line.effect + (f"({{{line.amount.ref}}})" if line.amount.ref else "")
+    out += f"@{line.lane}" if line.lane else ""
+    out += f">{line.to}" if line.to != "target" else ""
+    out += f"*{line.per}" if line.per else ""
+    out += f"?{line.condition}" if line.condition else ""
+    out += f"!{line.kind}" if line.kind not in ("rider", "conditional_rider") else ""
+    return out
+
+
+def enumerated_texts() -> tuple[tuple[Any, ...], ...]:
+    """The printed texts searched when ``lines=`` is not given: every one-line ability.
+
+    Each keyword to each recipient (target, caster, allies, enemies), in its own lane, with
+    no per count and no condition; Bloodletting once (it reaches no recipient): 29 texts.
+    """
+    from referee.model.combat.ability_text import EFFECTS, RECIPIENTS, Line
+
+    out = []
+    for effect in EFFECTS:
+        for to in (("target",) if effect == "bloodletting" else RECIPIENTS):
+            out.append((Line(effect, kind="keyword" if effect == "damage" else "rider", to=to),))
+    return tuple(out)
+
+
+def check_ability_slot(name: str, value: str) -> Any:
+    if name == "caster":
+        if value not in ABILITY_ROLES:
+            raise SlotError(f"caster={value!r} is not one of {', '.join(ABILITY_ROLES)}")
+        return value
+    if name == "targets":
+        roles = tuple(r for r in value.split("+") if r)
+        bad = [r for r in roles if r not in ABILITY_ROLES]
+        if bad or len(set(roles)) != len(roles):
+            raise SlotError(f"targets={value!r}: distinct roles joined by '+' ({', '.join(ABILITY_ROLES)}), "
+                             "or empty for none")
+        return value
+    lines = tuple(parse_line(t) for t in value.split("/") if t.strip())
+    if len(lines) > MAX_LINES:
+        raise SlotError(f"lines={value!r}: a queried ability prints at most {MAX_LINES} lines")
+    return value
+
+
+def ability_structures(spec: Any) -> tuple[Any, ...]:
+    text = spec.slot("lines")
+    if not text:
+        return enumerated_texts()
+    return (tuple(parse_line(t) for t in text.split("/") if t.strip()),)
+
+
+def _targets(spec: Any) -> tuple[str, ...]:
+    return tuple(r for r in spec.slot("targets").split("+") if r)
+
+
+def ability_numbers(lines: tuple[Any, ...]) -> tuple[str, ...]:
+    """The card numbers of a text: each ``{name}`` once, and ``line{k}`` for each unnamed line."""
+    names = [line.amount.ref or f"line{k}" for k, line in enumerate(lines)]
+    return tuple(dict.fromkeys(names))
+
+
+def ability_values(v: Any, prefix: str, spec: Any, lines: tuple[Any, ...]) -> dict[str, Any]:
+    return {"numbers": {n: v.int(f"{prefix}.{n}") for n in ability_numbers(lines)},
+            "rolls": tuple(v.bool(f"{prefix}.roll{k}") for k in range(ABILITY_ROLLS))}
+
+
+def model_ability(lines: tuple[Any, ...], numbers: dict[str, Any]) -> Any:
+    from dataclasses import replace
+
+    from referee.model.combat.ability_text import Ability, Amount
+
+    named = tuple(replace(line, amount=Amount(0, line.amount.ref or f"line{k}")) for k, line in enumerate(lines))
+    return Ability(named, numbers=tuple(numbers.items()))
+
+
+def run_ability(board: Any, spec: Any, values: dict[str, Any], lines: tuple[Any, ...], ruleset: Any):
+    """The model's 400.8 resolution, once; the record of what each printed line did."""
+    from referee.model.combat.abilities import resolve_ability_outcome
+
+    ability = model_ability(lines, values["numbers"])
+    board, log, outcome = resolve_ability_outcome(board, spec.slot("caster"), ability, _targets(spec),
+                                                  ruleset=ruleset, riposte_rolls=values["rolls"])
+    return board, log, ability_record(outcome, lines, values["numbers"])
+
+
+def ability_record(outcome: Any, lines: tuple[Any, ...], numbers: dict[str, Any]) -> dict[str, Any]:
+    """``stopped`` and ``line0`` .. ``line5``: the same values on symbols and on a witness's values."""
+    from referee.model.arith import and_, ite, not_, or_
+    from referee.model.combat.abilities import is_stopping
+    from referee.model.combat.keywords import compute_gate_conditions
+
+    record: dict[str, Any] = {}
+    going: Any = True
+    for done in outcome.lines:
+        line = lines[done.index]
+        held = True if done.condition_held is None else done.condition_held
+        resolved = and_(going, held)
+        passes = [not_(or_(*(c for _, c in compute_gate_conditions(d.before, line.effect)))) for d in done.deliveries]
+        total: Any = sum((d.amount for d in done.deliveries), 0)
+        if done.bloodletting is not None:
+            total = done.bloodletting.paid
+        record[f"line{done.index}"] = {
+            "base": numbers[line.amount.ref or f"line{done.index}"],
+            "count": ite(resolved, 1 if done.count is None else done.count, 0),
+            "amount": ite(resolved, done.amount, 0), "resolved": resolved,
+            "reached": ite(resolved, sum((ite(p, 1, 0) for p in passes), 0), 0),
+            "refused": ite(resolved, sum((ite(p, 0, 1) for p in passes), 0), 0),
+            "total": ite(resolved, total, 0)}
+        going = and_(going, not_(is_stopping(done)))
+    for k in range(MAX_LINES):
+        record.setdefault(f"line{k}", {"base": numbers.get(lines[k].amount.ref or f"line{k}", 0) if k < len(lines) else 0,
+                                       "count": 0, "amount": 0, "resolved": False, "reached": 0,
+                                       "refused": 0, "total": 0})
+    record["stopped"] = not_(going)
+    return record
+
+
+def ability_json(spec: Any, values: dict[str, Any], lines: tuple[Any, ...]) -> dict[str, Any]:
+    """The protocol form: named card numbers in ``numbers``, an unnamed line's amount printed as a literal."""
+    numbers = values["numbers"]
+    printed = []
+    for k, line in enumerate(lines):
+        item: dict[str, Any] = {"effect": line.effect, "amount": f"{{{line.amount.ref}}}" if line.amount.ref
+                                else numbers[f"line{k}"], "kind": line.kind, "to": line.to}
+        item.update({k2: getattr(line, k2) for k2 in ("lane", "per", "condition") if getattr(line, k2) is not None})
+        printed.append(item)
+    named = {n: value for n, value in numbers.items() if any(line.amount.ref == n for line in lines)}
+    return {"kind": "ability", "caster": spec.slot("caster"), "targets": list(_targets(spec)),
+            "ability": {"name": "query", "numbers": named, "lines": printed}, "riposte_rolls": list(values["rolls"])}
+
+
+def ability_space(spec: Any) -> str:
+    text = spec.slot("lines")
+    lines = f"the printed lines {text}" if text else "every one-line ability (29 texts: each keyword to each recipient)"
+    return (f"the ability cast by {spec.slot('caster')} at [{spec.slot('targets').replace('+', ', ')}], {lines}, "
+            "every card number")
+
+
+ABILITY = QueryKind(
+    name="ability",
+    slots={"caster": "source", "targets": "target", "lines": ""},
+    check=check_ability_slot,
+    structures=ability_structures,
+    values=ability_values,
+    run=run_ability,
+    to_json=ability_json,
+    fields={"stopped": "Bool", **{f"line{k}": "line" for k in range(MAX_LINES)}},
+    records={"line": LINE_FIELDS},
+    roles=lambda spec: (spec.slot("caster"), *_targets(spec)),
+    space=ability_space,
+    notes=LINE_NOTES,
+)
+
+#: The query kinds declared here, by name (a new kind is one more entry).
+QUERY_KINDS: dict[str, QueryKind] = {ABILITY.name: ABILITY}
