@@ -143,3 +143,21 @@ def test_500_query_random_recover_cull_tick_conditions_found_replay_and_impossib
     print(f"chapter-500 query soundness: {len(conditions)} conditions ({len(impossible)} impossible: "
           f"{[q.text for q in impossible]}), {sampled} scenarios")
     assert sampled >= 400 and 0 < len(impossible) < len(conditions)
+
+
+@covers("combat:500.3a", "combat:500.4a", "combat:500.7e")
+@pytest.mark.parametrize("condition,actions", [
+    ("target_after.vitality > target.vitality and target.maim > 0", ("recover:lane=heal",)),
+    ("first.culled and target_after.alive", ("cull",)),
+    ('count("thorns") == 2', ("tick:appliers=source+ally",)),
+], ids=("recover", "cull", "tick"))
+def test_500_a_recover_cull_tick_witness_replays_on_the_example_engine(condition, actions) -> None:
+    """A found witness of each chapter-500 kind is a protocol scenario the example engine answers identically."""
+    from referee.engines import PythonEngine
+    from referee.query.replay import replay_on_engine
+
+    answer = run_query(condition, actions=actions, units=3, ruleset="defaults")
+    assert answer.status == "found", (answer.status, answer.detail)
+    assert [a["kind"] for a in answer.scenario["actions"]] == [a.split(":")[0] for a in actions]
+    report = replay_on_engine(answer, PythonEngine("referee.examples.engine:run"))
+    assert report["agrees"], report["divergences"]
