@@ -90,11 +90,12 @@ def register(app: typer.Typer) -> None:
             ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',
         ),
         action: Optional[list[str]] = typer.Option(
-            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, ability, "
+            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, ability, recover, "
+            "cull, tick, "
             "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
             "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]"),
         kind: str = typer.Option("hit", "--kind", help="the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"),
-        units: int = typer.Option(4, "--units", help="the largest board searched (2-5: target, source, receiver, interceptor, ally; an ability: target, source, ally, receiver, interceptor)"),
+        units: int = typer.Option(4, "--units", help="the largest board searched (2-5: target, source, receiver, interceptor, ally; an ability, recover, cull or tick: target, source, ally, receiver, interceptor)"),
         source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
         ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="fix a ruleset option name=value (repeatable), or 'defaults' for every option at its default; the others range over every reading"),
         features: Optional[str] = typer.Option(

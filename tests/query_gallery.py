@@ -172,4 +172,19 @@ GALLERY: tuple[Question, ...] = (
              "A Restore at the target (recovery, 500.3c); the search takes the first cell of every text before any "
              "other reading, so the damage texts' many readings do not come first.",
              {"actions": ("ability",), "units": 2}),
+    Question("maim-lets-a-recovery-through", "Can a unit with Maim recover Vitality without spending any Maim?",
+             "target.maim > 0 and target_after.maim == target.maim and target_after.vitality > target.vitality",
+             "impossible", ("combat:500.3d", "combat:500.3e"),
+             "Maim comes last in the ledger and prevents 2 a point: any Vitality it lets through has met it, and "
+             "ceil(prevented / 2) is consumed (500.3d); every lane is searched.",
+             {"actions": ("recover",), "units": 2}),
+    Question("defy-death-stops-cull", "Can a defy-death rune keep a culled unit alive (no Vessel)?",
+             "target.defy_death and first.culled and target_after.alive and target.vessels == 0", "impossible",
+             ("combat:500.4a",), "Cull destroys outright: no rune, Shield or Insurance answers it (500.4a); only a "
+             "Vessel brings the unit back in place, and Everlasting waits for the clock.",
+             {"actions": ("cull",), "units": 3}),
+    Question("shared-tick-thorns-each-applier", "Can one shared Burn tick set off Thorns against both its appliers?",
+             'count("thorns") == 2', "found", ("combat:500.7e", "combat:500.5b"),
+             "Each enemy applier of a shared tick is answered once (500.7e): two appliers, two Thorns.",
+             {"actions": ("tick:appliers=source+ally",), "units": 3}),
 )

@@ -252,5 +252,175 @@ ABILITY = QueryKind(
     notes=LINE_NOTES,
 )
 
+# --------------------------------------------------------------------------------------
+# The chapter-500 kinds: recover (500.3), cull (500.4a), tick (500.5b, 500.5c, 500.7e)
+# --------------------------------------------------------------------------------------
+
+#: Roles a chapter-500 action may name (on a board of up to 5 units).
+UNIT_ROLES = ABILITY_ROLES
+#: The most appliers of a queried tick (the record's ``applied0`` .. ``applied3``).
+MAX_APPLIERS = 4
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A structural choice of one action that is a word (a lane, a damage kind): its cell label and value."""
+
+    text: str
+    value: str
+
+
+def structure_label(structure: Any) -> str:
+    """The cell label of an action's structure: ``lane=heal``, or an ability's ``lines=...``."""
+    if isinstance(structure, Choice):
+        return structure.text
+    return "lines=" + "/".join(line_text(line) for line in structure)
+
+
+def _check_role(name: str, value: str, none: bool = False) -> str:
+    allowed = UNIT_ROLES + (("none",) if none else ())
+    if value not in allowed:
+        raise SlotError(f"{name}={value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _choices(name: str, given: str, words: tuple[str, ...]) -> tuple[Choice, ...]:
+    return tuple(Choice(f"{name}={w}", w) for w in ((given,) if given else words))
+
+
+def check_recover_slot(name: str, value: str) -> str:
+    from referee.model.combat.recovery import RECOVERY_LANES
+
+    if name == "lane":
+        if value and value not in RECOVERY_LANES:
+            raise SlotError(f"lane={value!r} is not one of {', '.join(RECOVERY_LANES)} (or empty for every lane)")
+        return value
+    return _check_role(name, value)
+
+
+def recover_structures(spec: Any) -> tuple[Choice, ...]:
+    from referee.model.combat.recovery import RECOVERY_LANES
+
+    return _choices("lane", spec.slot("lane"), RECOVERY_LANES)
+
+
+def run_recover(board: Any, spec: Any, values: dict[str, Any], lane: Choice, ruleset: Any):
+    """500.3 as ``referee.actions`` runs it: the ledger on the target, the requested amount symbolic."""
+    from referee.model.combat.recovery import resolve_recovery
+
+    board, log = resolve_recovery(board, spec.slot("target"), values["amount"], lane=lane.value, ruleset=ruleset)
+    return board, log, {"amount": values["amount"], **{f"lane_{w}": w == lane.value for w in ("heal", "shield", "repair")}}
+
+
+RECOVER = QueryKind(
+    name="recover",
+    slots={"target": "target", "lane": ""},
+    check=check_recover_slot,
+    structures=recover_structures,
+    values=lambda v, prefix, spec, lane: {"amount": v.int(f"{prefix}.amount")},
+    run=run_recover,
+    to_json=lambda spec, values, lane: {"kind": "recover", "target": spec.slot("target"), "amount": values["amount"],
+                                        "lane": lane.value},
+    fields={"amount": "Int", "lane_heal": "Bool", "lane_shield": "Bool", "lane_repair": "Bool"},
+    roles=lambda spec: (spec.slot("target"),),
+    space=lambda spec: (f"a recovery on {spec.slot('target')} in the lane {spec.slot('lane')}" if spec.slot("lane")
+                        else f"a recovery on {spec.slot('target')} in every lane (heal, shield, repair)")
+    + ", every requested amount",
+    notes={"amount": "the requested amount, before the Forge Core bonus",
+           "lane_heal": "the recovery's lane is heal (likewise `lane_shield`, `lane_repair`)"},
+)
+
+
+def run_cull(board: Any, spec: Any, values: dict[str, Any], structure: Any, ruleset: Any):
+    """500.4a as ``referee.actions`` runs it; ``culled``: the model's own test, on the target before."""
+    from referee.model.combat.death import is_culled, resolve_cull
+
+    source = None if spec.slot("source") == "none" else spec.slot("source")
+    culled = is_culled(board.unit(spec.slot("target")))
+    board, log = resolve_cull(board, spec.slot("target"), source)
+    return board, log, {"culled": culled}
+
+
+CULL = QueryKind(
+    name="cull",
+    slots={"target": "target", "source": "source"},
+    check=lambda name, value: _check_role(name, value, none=name == "source"),
+    structures=lambda spec: (None,),
+    values=lambda v, prefix, spec, structure: {},
+    run=run_cull,
+    to_json=lambda spec, values, structure: {"kind": "cull", "target": spec.slot("target"),
+                                             "source": None if spec.slot("source") == "none" else spec.slot("source")},
+    fields={"culled": "Bool"},
+    roles=lambda spec: tuple(r for r in (spec.slot("target"), spec.slot("source")) if r != "none"),
+    space=lambda spec: f"{spec.slot('source')} culls {spec.slot('target')}",
+    notes={"culled": "the Cull destroyed the target: it was alive and neither a Tool nor a Hub (500.4a)"},
+)
+
+
+def _appliers(spec: Any) -> tuple[str, ...]:
+    return tuple(r for r in spec.slot("appliers").split("+") if r)
+
+
+def check_tick_slot(name: str, value: str) -> str:
+    if name == "damage_kind":
+        if value and value not in ("burn", "venom"):
+            raise SlotError(f"damage_kind={value!r} is not burn or venom (or empty for both)")
+        return value
+    if name == "appliers":
+        roles = tuple(r for r in value.split("+") if r)
+        if not 1 <= len(roles) <= MAX_APPLIERS or any(r not in UNIT_ROLES for r in roles):
+            raise SlotError(f"appliers={value!r}: 1 to {MAX_APPLIERS} roles joined by '+' ({', '.join(UNIT_ROLES)}); "
+                             "a role named twice adds up")
+        return value
+    return _check_role(name, value)
+
+
+def tick_values(v: Any, prefix: str, spec: Any, structure: Any) -> dict[str, Any]:
+    """The tick, each applier's weight (at least 1: the protocol refuses less, so ``max(w, 1)``) and the rolls."""
+    from referee.model.arith import max_
+
+    appliers = _appliers(spec)
+    return {"amount": v.int(f"{prefix}.amount"),
+            "applied": tuple(max_(v.int(f"{prefix}.applied{k}"), 1) for k in range(len(appliers))),
+            "rolls": tuple(v.bool(f"{prefix}.roll{k}") for k in range(3 * len(appliers)))}
+
+
+def run_tick(board: Any, spec: Any, values: dict[str, Any], lane: Choice, ruleset: Any):
+    """500.5b/c as ``referee.actions`` runs it (``retaliation.resolve_hit`` with the appliers), and its outcome."""
+    from referee.model.combat import damage, retaliation
+
+    appliers = tuple(zip(_appliers(spec), values["applied"]))
+    instance = damage.DamageInstance(target=spec.slot("target"), amount=values["amount"], source=appliers[0][0],
+                                     kind=lane.value, riposte_rolls=values["rolls"], appliers=appliers)
+    board, log, outcome = damage.resolve_damage(board, instance, ruleset)
+    board = retaliation.process_retaliation(board, instance, outcome, log, ruleset)
+    weights = {f"applied{k}": (values["applied"][k] if k < len(appliers) else 0) for k in range(MAX_APPLIERS)}
+    return board, log, {"amount": values["amount"], "outcome": outcome, **weights}
+
+
+def tick_json(spec: Any, values: dict[str, Any], lane: Choice) -> dict[str, Any]:
+    return {"kind": "tick", "target": spec.slot("target"), "amount": values["amount"], "damage_kind": lane.value,
+            "appliers": [{"unit": u, "applied": w} for u, w in zip(_appliers(spec), values["applied"])],
+            "riposte_rolls": list(values["rolls"])}
+
+
+TICK = QueryKind(
+    name="tick",
+    slots={"target": "target", "appliers": "source", "damage_kind": ""},
+    check=check_tick_slot,
+    structures=lambda spec: _choices("damage_kind", spec.slot("damage_kind"), ("burn", "venom")),
+    values=tick_values,
+    run=run_tick,
+    to_json=tick_json,
+    fields={"amount": "Int", "outcome": "outcome", **{f"applied{k}": "Int" for k in range(MAX_APPLIERS)}},
+    roles=lambda spec: (spec.slot("target"), *_appliers(spec)),
+    space=lambda spec: (f"a {spec.slot('damage_kind') or 'burn/venom'} tick on {spec.slot('target')} applied by "
+                        f"[{spec.slot('appliers').replace('+', ', ')}], every tick amount, every weight >= 1, "
+                        "every Riposte roll"),
+    notes={"amount": "the tick, before Prismbreak and the tick reductions",
+           "applied0": f"the first applier's weight (>= 1; likewise `applied1` .. `applied{MAX_APPLIERS - 1}`, "
+                       "0 past the last applier)"},
+)
+
 #: The query kinds declared here, by name (a new kind is one more entry).
-QUERY_KINDS: dict[str, QueryKind] = {ABILITY.name: ABILITY}
+QUERY_KINDS: dict[str, QueryKind] = {kind.name: kind for kind in (ABILITY, RECOVER, CULL, TICK)}

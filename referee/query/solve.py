@@ -24,7 +24,7 @@ from typing import Any
 from referee.model.arith import and_, is_symbolic, symbolic
 
 from .evaluate import evaluate, namespace
-from .kinds import line_text
+from .kinds import structure_label
 from .parser import Typed
 from .space import (
     ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, leaves_value, run_actions,
@@ -50,8 +50,8 @@ class Cell:
 
         left_out = off_fields(self.layout.off)  # stated once, in the space line
         pins = "".join(f", {uid}.{name}={value}" for uid, name, value in self.layout.pins if name not in left_out)
-        texts = "".join(f", actions[{i}] lines={'/'.join(line_text(line) for line in lines)}"
-                        for i, lines in enumerate(self.layout.structures) if lines is not None)
+        texts = "".join(f", actions[{i}] {structure_label(structure)}"
+                        for i, structure in enumerate(self.layout.structures) if structure is not None)
         return f"{len(self.layout.units)} units, source {self.layout.relation}{pins}{texts}, readings: {readings}"
 
 

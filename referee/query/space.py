@@ -89,7 +89,7 @@ class ActionSpec:
 
     def describe(self) -> str:
         if self.kind in QUERY_KINDS:
-            extra = [f"{k}={v}" for k, v in self.slots if v != "" or k != "lines"]
+            extra = [f"{k}={v}" for k, v in self.slots if v != "" or k == "targets"]
             return f"{self.kind}({', '.join(extra)})"
         extra = [f"{k}={v}" for k, v in self.slots if KIND_SLOTS[self.kind].get(k) != v]
         if self.kind in ("damage", "hit", "bloodletting") and self.damage_kind != "hit":

@@ -156,6 +156,8 @@ def reference_markdown() -> str:
         shown = {k: v for k, v in action_fields(kind).items() if not (k.startswith("line") and k != "line0")}
         out.append(f"- `{kind}`: " + ", ".join(f"`{k}` ({v})" for k, v in shown.items())
                    + (f" .. `line{MAX_LINES - 1}` (line), one per printed line" if kind == "ability" else ""))
+        if kind in QUERY_KINDS and kind != "ability":
+            out += [f"  - `{k}`: {note}" for k, note in QUERY_KINDS[kind].notes.items()]
     out += ["", "Line fields (`first.line0`, ... of an `ability`, by printed position):"]
     out += [f"- `{k}` ({v}): {LINE_NOTES[k]}" for k, v in QUERY_KINDS["ability"].records["line"].items()]
     out += ["", "Event names (`event(...)`, `count(...)`): " + ", ".join(f"`{e}`" for e in EVENT_NAMES) + "."]
