@@ -17,12 +17,12 @@ def register(app: typer.Typer) -> None:
 
         rows = [
             {"name": name, "rulebook": book.name, "summary": f.summary, "clauses": list(f.clauses),
-             "fields": list(f.fields), "lanes": list(f.lanes)}
+             "fields": list(f.fields), "lanes": list(f.lanes), "carried": f.carried}
             for book in RULEBOOKS.values() for name, f in book.features.items()
         ]
         if json_out:
             typer.echo(json.dumps(rows, indent=1))
             return
         for row in rows:
-            where = ", ".join([*row["fields"], *(f"lane {lane}" for lane in row["lanes"])]) or "Armor below 0"
+            where = ", ".join([*row["fields"], *(f"lane {lane}" for lane in row["lanes"]), *filter(None, [row["carried"]])])
             typer.echo(f"{row['rulebook']}:{row['name']}: {row['summary']} ({', '.join(row['clauses'])}; {where})")

@@ -160,3 +160,14 @@ def _children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             out.append(int(stat.parent.name))
     return out
+
+
+def test_referee_features_says_where_each_feature_is_carried():
+    """Every line names the fields, lanes or shape that carry the feature; none borrows another's."""
+    result = CliRunner().invoke(app, ["features"])
+    assert result.exit_code == 0, result.output
+    lines = {line.split(":", 2)[1]: line for line in result.output.splitlines()}
+    assert lines["shared_ticks"].endswith("; a tick action with two or more appliers)")
+    assert lines["negative_armor"].endswith("; Armor below 0)")
+    assert [name for name, line in lines.items() if "Armor below 0)" in line] == ["negative_armor"]
+    assert not [name for name, line in lines.items() if line.endswith("; )")]

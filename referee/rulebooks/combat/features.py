@@ -26,6 +26,8 @@ class Feature:
     clauses: tuple[str, ...]
     fields: tuple[str, ...] = ()
     lanes: tuple[str, ...] = ()
+    #: Where a scenario carries it when no unit field or lane does.
+    carried: str = ""
 
 
 FEATURES: dict[str, Feature] = {f.name: f for f in (
@@ -54,7 +56,7 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("tools_hubs", "Tools and Hubs, which discard every combat interaction", ("combat:500.1-1", "combat:800.4d"),
             ("is_tool", "is_hub")),
     Feature("armor", "Armor's percentage and flat reductions", ("combat:500.2a", "combat:500.2b"), ("armor",)),
-    Feature("negative_armor", "Armor below 0 (amplification)", ("combat:500.2d",)),
+    Feature("negative_armor", "Armor below 0 (amplification)", ("combat:500.2d",), carried="Armor below 0"),
     Feature("riposte", "the Riposte resonance and its 50% rolls", ("combat:500.7b",), ("riposte",)),
     Feature("thorns", "the Thorns rune", ("combat:500.7a", "combat:500.7b"), ("thorns",)),
     Feature("retort", "the ability-authored Retort", ("combat:500.7f",), ("retort",)),
@@ -68,7 +70,7 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("split_damage", "Tremor halves and AoE shares", ("combat:500.2f",), (), ("tremor", "aoe")),
     Feature("overtime", "overtime ticks, with no actor behind them", ("combat:500.1c",), (), ("overtime",)),
     Feature("shared_ticks", "a Burn or Venom tick several units applied, credit and Feast split between them",
-            ("combat:500.5b", "combat:500.5c", "combat:500.7e")),
+            ("combat:500.5b", "combat:500.5c", "combat:500.7e"), carried="a tick action with two or more appliers"),
     Feature("maim", "Maim points preventing recovery", ("combat:500.3d", "combat:500.3e"), ("maim",)),
     Feature("recovery_bonuses", "the Forge Core recovery bonus and Exalt on a Shield gain", ("combat:500.3b", "combat:500.3f"),
             ("forge_core_recovery", "exalt")),
