@@ -11,16 +11,14 @@ import random
 
 import pytest
 
-from referee.protocol import decode_scenario
 from referee.query import run_query
 from referee.query.evaluate import evaluate, namespace
 from referee.query.run import make_query
 from referee.query.space import concrete_ruleset, run_actions as query_actions
-from referee.rulebooks.combat.codec import encode_observation
 from referee.rulebooks.combat.run import decode_action, run_actions
 from referee.specs.trace import covers
 
-from test_query_soundness import random_values
+from test_query_soundness import random_values, replay_found_keep_impossible
 
 CHAPTER_500_ACTIONS = (
     ("recover",),
@@ -116,16 +114,7 @@ def test_500_query_random_recover_cull_tick_conditions_found_replay_and_impossib
     conditions = [" and ".join(atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(4)]
     # two the model answers impossible, so the random scenarios always have something to contradict
     conditions += ["source.is_tool and third.culled", 'third.culled and not event("culled", unit="source")']
-    impossible = []
-    for text in conditions:
-        answer = run_query(text, **SPACE)
-        assert answer.status in ("found", "impossible"), (text, answer.status, answer.detail)
-        if answer.status == "found":
-            decoded = decode_scenario(answer.scenario)
-            after, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
-            assert encode_observation(after, log.events(), sid=answer.scenario["id"]) == answer.observation, text
-        else:
-            impossible.append(make_query(text, **SPACE))
+    impossible = replay_found_keep_impossible(conditions, SPACE)
     query = make_query("True", **SPACE)
     sampled = 0
     for layout in query.layouts():

@@ -156,22 +156,29 @@ def test_400_8_query_ability_cross_check_long_campaign() -> None:
     ability_cross_check(random.Random(40081), conditions=40, per_layout=2500)
 
 
-def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) -> None:
-    """Random ability conditions asked over ABILITY_SPACE; found replays, impossible survives random scenarios."""
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS, is_well_formed_unit
-    from referee.proofs.core import Vars
-
-    conditions = [" and ".join(ability_atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(conditions)]
-    answers = [run_query(c, **ABILITY_SPACE) for c in conditions]
+def replay_found_keep_impossible(conditions: list[str], space: dict) -> list:
+    """Ask each condition over ``space``: every verdict is certain, every found witness replays through the
+    model to the observation it reports; the impossible ones come back as queries, for random scenarios to test."""
     impossible = []
-    for text, answer in zip(conditions, answers):
+    for text in conditions:
+        answer = run_query(text, **space)
         assert answer.status in ("found", "impossible"), (text, answer.status, answer.detail)
         if answer.status == "found":
             decoded = decode_scenario(answer.scenario)
             after, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
             assert encode_observation(after, log.events(), sid=answer.scenario["id"]) == answer.observation, text
         else:
-            impossible.append(make_query(text, **ABILITY_SPACE))
+            impossible.append(make_query(text, **space))
+    return impossible
+
+
+def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) -> None:
+    """Random ability conditions asked over ABILITY_SPACE; found replays, impossible survives random scenarios."""
+    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS, is_well_formed_unit
+    from referee.proofs.core import Vars
+
+    conditions = [" and ".join(ability_atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(conditions)]
+    impossible = replay_found_keep_impossible(conditions, ABILITY_SPACE)
     query = make_query("True", **ABILITY_SPACE)
     sampled = 0
     for layout in query.layouts():
