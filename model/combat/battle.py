@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..arith import floordiv
+from ..arith import floordiv, is_symbolic
 from ..clauses import combat
 from ..events import EventLog
 from .revival import count_events, get_everlasting_slot, process_revival_channels, revive_unit
@@ -61,7 +61,8 @@ class Battle:
     cols: int = DEFAULT_COLS
 
     def __post_init__(self) -> None:
-        if self.now_ms < 0 or self.rows < 1 or self.cols < 1:
+        negative = not is_symbolic(self.now_ms) and self.now_ms < 0  # a symbolic time: model/combat/battle_guarded.py
+        if negative or self.rows < 1 or self.cols < 1:
             raise ValueError("battle: time must be >= 0 ms and each half must have at least one row and column")
 
 

@@ -75,6 +75,9 @@ class QueryKind:
     roles: Callable[[Any], tuple[str, ...]] = lambda spec: ()
     space: Callable[[Any], str] = lambda spec: ""
     notes: dict[str, str] = field(default_factory=dict)
+    #: A battle-clock kind: ``run(battle, ...)`` takes and returns a
+    #: :class:`~referee.model.combat.battle_guarded.GuardedBattle` instead of a board.
+    battle: bool = False
 
 
 # --------------------------------------------------------------------------------------
@@ -422,5 +425,80 @@ TICK = QueryKind(
                        "0 past the last applier)"},
 )
 
+# --------------------------------------------------------------------------------------
+# The battle clock: advance (500.4d, 500.9a) and end_combat (500.9a)
+# --------------------------------------------------------------------------------------
+
+#: How the clock kinds' space reads in the verdict's one line.
+CLOCK_SPACE = ("each Everlasting try at its death + 10 s in its cell of death (everlasting_slot_order="
+               "death_cell_first, so no try is delayed and the half's rows x cols never matter)")
+
+
+def advance_values(v: Any, prefix: str, spec: Any, structure: Any) -> dict[str, Any]:
+    """The step, clamped to what the protocol accepts (0 .. MAX_MS ms), so every legal step is searched."""
+    from referee.model.arith import max_, min_
+    from referee.rulebooks.combat.kinds.clock import MAX_MS
+
+    return {"ms": min_(max_(v.int(f"{prefix}.ms"), 0), MAX_MS)}
+
+
+def run_advance(battle: Any, spec: Any, values: dict[str, Any], structure: Any, ruleset: Any):
+    """500.9a on the query's battle: the pending revivals due by then fire, in order (``advance_guarded``)."""
+    from referee.model.combat.battle_guarded import advance_guarded, count_pending
+
+    start = battle.now_ms
+    battle, log, fired = advance_guarded(battle, values["ms"], ruleset)
+    return battle, log, {"ms": values["ms"], "start": start, "now": battle.now_ms, "revived": fired,
+                         "pending": count_pending(battle)}
+
+
+def run_end_combat(battle: Any, spec: Any, values: dict[str, Any], structure: Any, ruleset: Any):
+    """500.9a: combat ends, what is still due lapses (``end_guarded``)."""
+    from referee.model.combat.battle_guarded import count_pending, end_guarded
+
+    lapsed = count_pending(battle)
+    battle, log = end_guarded(battle)
+    return battle, log, {"now": battle.now_ms, "lapsed": lapsed}
+
+
+def advance_json(spec: Any, values: dict[str, Any], structure: Any) -> dict[str, Any]:
+    from referee.model.combat.battle import DEFAULT_COLS, DEFAULT_ROWS
+
+    return {"kind": "advance", "ms": values["ms"], "rows": DEFAULT_ROWS, "cols": DEFAULT_COLS}
+
+
+ADVANCE = QueryKind(
+    name="advance",
+    slots={},
+    check=lambda name, value: value,
+    structures=lambda spec: (None,),
+    values=advance_values,
+    run=run_advance,
+    to_json=advance_json,
+    fields={"ms": "Int", "start": "Int", "now": "Int", "revived": "Int", "pending": "Int"},
+    space=lambda spec: "every step of time 0 .. 10,000,000 ms, " + CLOCK_SPACE,
+    notes={"ms": "how far time moved on (0 .. 10,000,000 ms, the protocol's range)",
+           "start": "the battle time before it (ms since the battle started; the actions before an advance run at 0)",
+           "now": "the battle time after it (`start + ms`)",
+           "revived": "how many Everlasting revivals it fired (`everlasting_revival` events)",
+           "pending": "how many revivals are still due after it"},
+    battle=True,
+)
+
+END_COMBAT = QueryKind(
+    name="end_combat",
+    slots={},
+    check=lambda name, value: value,
+    structures=lambda spec: (None,),
+    values=lambda v, prefix, spec, structure: {},
+    run=run_end_combat,
+    to_json=lambda spec, values, structure: {"kind": "end_combat"},
+    fields={"now": "Int", "lapsed": "Int"},
+    space=lambda spec: "combat ends",
+    notes={"now": "the battle time it ends at (ms)",
+           "lapsed": "how many revivals still due it lapsed (`everlasting_lapsed` events)"},
+    battle=True,
+)
+
 #: The query kinds declared here, by name (a new kind is one more entry).
-QUERY_KINDS: dict[str, QueryKind] = {kind.name: kind for kind in (ABILITY, RECOVER, CULL, TICK)}
+QUERY_KINDS: dict[str, QueryKind] = {kind.name: kind for kind in (ABILITY, RECOVER, CULL, TICK, ADVANCE, END_COMBAT)}

@@ -42,6 +42,7 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
     from referee.model.combat.ruleset import DEFAULT
 
     fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
+    fixed = clock_reading(specs, fixed)
     try:
         Ruleset.from_json(fixed)
     except (TypeError, ValueError) as error:
@@ -64,6 +65,23 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
         if goal.type != "Int":
             raise QueryError(f"{goal.fragment!r}: --minimize/--maximize needs an Int expression")
     return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense, frozenset(off))
+
+
+def clock_reading(specs: tuple[Any, ...], fixed: dict[str, Any]) -> dict[str, Any]:
+    """A query with a clock action fixes ``everlasting_slot_order=death_cell_first``, the one reading it searches.
+
+    Under it no Everlasting try is ever delayed (``model/combat/battle_guarded.py``); the
+    reading-order search moves a revived unit to another cell, which the query does not search.
+    """
+    from .space import uses_clock
+
+    if not uses_clock(specs):
+        return fixed
+    if fixed.get("everlasting_slot_order", "death_cell_first") != "death_cell_first":
+        raise QueryError("--ruleset everlasting_slot_order=reading_order: a query with advance or end_combat searches "
+                         "the death_cell_first reading only (the reading-order slot search moves a revived unit to "
+                         "another cell, which a query does not search yet)")
+    return {**fixed, "everlasting_slot_order": "death_cell_first"}
 
 
 def run_query(condition: str, *, kind: str = "hit", action: str | None = None, actions: tuple[str, ...] | None = None,

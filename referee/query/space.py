@@ -90,7 +90,7 @@ class ActionSpec:
     def describe(self) -> str:
         if self.kind in QUERY_KINDS:
             extra = [f"{k}={v}" for k, v in self.slots if v != "" or k == "targets"]
-            return f"{self.kind}({', '.join(extra)})"
+            return f"{self.kind}({', '.join(extra)})" if extra else self.kind
         extra = [f"{k}={v}" for k, v in self.slots if KIND_SLOTS[self.kind].get(k) != v]
         if self.kind in ("damage", "hit", "bloodletting") and self.damage_kind != "hit":
             extra.append(f"damage_kind={self.damage_kind}")
@@ -419,19 +419,44 @@ def run_actions(v: Any, layout: Layout, specs: tuple[ActionSpec, ...], ruleset: 
     for name, run in runs.items():
         board = before
         chosen = specs if name == "main" else specs[:1]
+        battle = start_clock(before, chosen)
         for i, spec in enumerate(chosen):
             values = action_values(v, f"{'a' if name == 'main' else 's'}{i}", spec, layout.structure(i))
             if split:  # the split and the single instance carry the same flag: only the amounts differ
                 values["allows_dormant"] = v.bool("a0.allows_dormant")
             if "dormant" in layout.off and "allows_dormant" in values:
                 values["allows_dormant"] = False
-            board, log, record = run_one(board, spec, values, layout, ruleset, layout.structure(i))
+            if spec.kind in QUERY_KINDS and QUERY_KINDS[spec.kind].battle:
+                battle, log, record = QUERY_KINDS[spec.kind].run(battle, spec, values, layout.structure(i), ruleset)
+                board = battle.board
+            else:
+                board, log, record = run_one(board, spec, values, layout, ruleset, layout.structure(i))
+                battle = schedule_clock(battle, board, log)
             run.states.append(board)
             run.logs.append(log)
             run.actions.append(record)
             if not v.symbolic:
                 run.json_actions.append(json_action(spec, values, layout, layout.structure(i)))
     return runs
+
+
+def uses_clock(specs: tuple[ActionSpec, ...]) -> bool:
+    """Whether any action is a battle-clock kind (advance, end_combat)."""
+    return any(s.kind in QUERY_KINDS and QUERY_KINDS[s.kind].battle for s in specs)
+
+
+def start_clock(before: Board, specs: tuple[ActionSpec, ...]) -> Any:
+    """The battle the actions run on, at 0 ms with nothing pending; ``None`` when no action is a clock kind."""
+    from referee.model.combat.battle_guarded import start_guarded
+
+    return start_guarded(before) if uses_clock(specs) else None
+
+
+def schedule_clock(battle: Any, board: Board, log: EventLog) -> Any:
+    """A board action happened at the battle's time: its Everlasting deaths are due 10 s on (``clock.act``)."""
+    from referee.model.combat.battle_guarded import schedule_guarded
+
+    return None if battle is None else schedule_guarded(replace(battle, board=board), log)
 
 
 def leaves_value(v: Any, fixed: dict[str, Any]) -> Any:
