@@ -34,7 +34,7 @@ CLOCK_ACTIONS = (
     ("end_combat", "cull", "advance"),
 )
 #: Steps of time at the clock's boundaries: 10 s exactly and one off, and more.
-STEPS = (0, 1, 4_999, 5_000, 9_999, 10_000, 10_001, 15_000, 20_000, -7, 10_000_001)
+STEPS = (0, 1, 4_999, 5_000, 9_999, 10_000, 10_001, 10_100, 10_299, 15_000, 20_000, -7, 10_000_001)
 
 
 def clock_values(rng: random.Random, names: list[str], units: tuple[str, ...]) -> dict:
@@ -252,3 +252,20 @@ def _as_z3(value):
     if isinstance(value, int):
         return z3.IntVal(value)
     return value
+
+
+@covers("combat:500.9a")
+@pytest.mark.parametrize("condition,actions", [
+    ("second.ms == 10000 and second.revived == 1", ("cull", "advance")),
+    ('third.lapsed == 1 and not event("everlasting_revival")', ("cull", "advance", "end_combat")),
+], ids=("advance", "end_combat"))
+def test_500_9a_a_clock_witness_replays_on_the_example_engine(condition, actions) -> None:
+    """A found witness over the clock is a protocol scenario (advance, end_combat) the example engine answers identically."""
+    from referee.engines import PythonEngine
+    from referee.query.replay import replay_on_engine
+
+    answer = run_query(condition, actions=actions, units=2, ruleset="defaults")
+    assert answer.status == "found", (answer.status, answer.detail)
+    assert [a["kind"] for a in answer.scenario["actions"]] == list(actions)
+    report = replay_on_engine(answer, PythonEngine("referee.examples.engine:run"))
+    assert report["agrees"], report["divergences"]
