@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/bench_query.py`` (each question in a fresh process state would be
 slower: cells built for one question are reused by the next, as in one test run; ``--cold``
-clears the cell cache before each question; ``--skip-slow`` leaves out the --runslow questions).
+clears the cell cache before each question; ``--skip-slow`` leaves out the --runslow questions;
+``--only a,b`` keeps the questions whose id contains one of the words, e.g. ``--only everlasting,revival``).
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from referee.query import solve  # noqa: E402
 def main() -> None:
     cold = "--cold" in sys.argv
     times = []
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
     for question in GALLERY:
         if question.slow and "--skip-slow" in sys.argv:
+            continue
+        if only is not None and not any(word in question.id for word in only):
             continue
         if cold:
             solve._CELLS.clear()

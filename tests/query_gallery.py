@@ -199,6 +199,12 @@ GALLERY: tuple[Question, ...] = (
              ("combat:500.4d", "combat:500.9a"),
              "The try at death + 10 s finds its cell of death free and revives it there (500.9a, INT-404).",
              {"actions": ("hit", "advance"), "ruleset": "defaults"}),
+    Question("culled-everlasting-back-within-9s", "Can a culled Everlasting unit be back within 9 s, under any reading?",
+             "not after[0].target.alive and after[1].target.alive and second.ms <= 9000", "impossible",
+             ("combat:500.4d", "combat:500.9a", "combat:500.4a"),
+             "The same 10 seconds after a Cull (500.4a, 500.4d), over every ruleset reading: a Cull and the clock "
+             "read no option but the slot order the clock fixes.",
+             {"actions": ("cull", "advance")}),
     Question("everlasting-late-death-due-later", "Is a unit killed 5 s into the battle back before 15 s?",
              "first.ms == 5000 and not after[1].target.alive and after[2].target.alive and third.now < 15000",
              "impossible", ("combat:500.4d",),
