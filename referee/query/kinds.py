@@ -22,6 +22,11 @@ The ``ability`` kind (400.8): the printed lines are structure, every number is a
 Riposte's rolls). The model's resolution is single-source (a line's condition, the
 recipient gates and a stopping cost are conditions, :mod:`referee.model.combat.guarded`),
 so one symbolic run covers every value of the cell.
+
+The battle-clock kinds ``advance`` and ``end_combat`` (500.4d, 500.9a) are declared with
+``battle=True``: their ``run`` takes and returns the battle the query threads between its
+actions (:mod:`referee.model.combat.battle_guarded`: the time, the pending Everlasting
+revivals under their deaths' conditions, whether combat runs), not a board.
 """
 
 from __future__ import annotations
