@@ -269,3 +269,55 @@ def test_500_9a_a_clock_witness_replays_on_the_example_engine(condition, actions
     assert [a["kind"] for a in answer.scenario["actions"]] == list(actions)
     report = replay_on_engine(answer, PythonEngine("referee.examples.engine:run"))
     assert report["agrees"], report["divergences"]
+
+
+# --------------------------------------------------------------------------------------
+# The impossible answers against the harness's own strategy for time (clock.draw_advance)
+# --------------------------------------------------------------------------------------
+
+_IMPOSSIBLE: list = []
+
+
+def clock_impossible() -> list:
+    """The designed impossible clock questions over SPACE, asked once per run."""
+    if not _IMPOSSIBLE:
+        texts = ['event("everlasting_revival", unit="target") and second.ms < 10000',
+                 'after[3].target.alive and not after[0].target.alive and not event("everlasting_revival")',
+                 'second.revived == 2', 'fourth.lapsed == 1 and second.revived == 1 and target.everlasting '
+                 'and source.everlasting and source.vessels == 0 and not after[2].source.alive']
+        _IMPOSSIBLE.extend(replay_found_keep_impossible(texts, SPACE))
+    return _IMPOSSIBLE
+
+
+@covers("combat:500.9a", "combat:500.4d")
+def test_500_9a_clock_impossible_answers_survive_the_harness_strategy_for_time() -> None:
+    """Each step of time drawn by the harness's own ``draw_advance`` (10 s and one off, later ticks) contradicts none."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    from referee.proofs.combat.assumptions import is_well_formed_unit
+    from referee.proofs.core import Vars
+    from referee.rulebooks.combat.kinds.clock import draw_advance
+
+    impossible = clock_impossible()
+    assert len(impossible) >= 3, [q.text for q in impossible]
+    query = make_query("True", **SPACE)
+    layouts = query.layouts()
+    names = {id(layout): names_of(layout, query) for layout in layouts}
+    seen = []
+
+    @settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def check(data) -> None:
+        layout = layouts[data.draw(st.integers(0, len(layouts) - 1))]
+        values = clock_values(random.Random(data.draw(st.integers(0, 2**32))), names[id(layout)], layout.units)
+        values["a1.ms"] = draw_advance(data.draw, [])["ms"]
+        runs = query_actions(Vars(values), layout, query.specs, concrete_ruleset(query.fixed, 1), False)
+        if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
+            return
+        seen.append(values["a1.ms"])
+        ns = namespace(runs, layout.units)
+        for q in impossible:
+            assert evaluate(q.condition, ns) is False, f"{q.text!r} answered impossible, but holds in {values}"
+
+    check()
+    assert len(seen) >= 150 and {9_999, 10_000, 10_001} <= set(seen), sorted(set(seen))[:20]
