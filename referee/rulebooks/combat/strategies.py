@@ -355,7 +355,27 @@ def draw_bloodletting(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, 
                 "riposte_rolls": draw(_SOME_ROLLS),
             }
         )
-    return {"kind": "bloodletting", "caster": caster["uid"], "cost": cost, "hits": hits}
+    return {"kind": "bloodletting", "caster": caster["uid"], "cost": cost, "hits": hits,
+            "_align": {caster["uid"]: draw_activation_state(draw, caster)}}
+
+
+_ACTIVATION_STATE = st.sampled_from(("none", "none", "none", "speed", "speed", "speed_and_rune", "rune"))
+_RELIQUARY = st.sampled_from((1, 5, 12, 30))
+_CHARGE = st.sampled_from((0, 40, 99))
+
+
+def draw_activation_state(draw: Any, caster: dict[str, Any]) -> dict[str, Any]:
+    """What a living caster holds when it activates: Reliquary Speed to clear, a charge to spend, a Reliquary rune
+    for a revival in the middle of the activation (its own lethal Bloodletting payment, then its Vessel) (500.9l)."""
+    how = draw(_ACTIVATION_STATE)
+    if not caster["alive"] or how == "none":
+        return {}
+    fields: dict[str, Any] = {}
+    if how.startswith("speed"):
+        fields.update(reliquary_speed=draw(_RELIQUARY), charge=draw(_CHARGE))
+    if how.endswith("rune"):
+        fields.update(reliquary=draw(_RELIQUARY), vessels=1)
+    return fields
 
 
 ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance")
@@ -465,6 +485,7 @@ def draw_ability(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
         if shape.startswith("lethal") and unit["uid"] == first["uid"]:
             fields["armor"] = 0  # the hit lands whole: the target dies (or survives by one) mid-activation
         align[unit["uid"]] = fields
+    align[caster["uid"]].update(draw_activation_state(draw, caster))
     return {"kind": "ability", "caster": caster["uid"], "targets": targets,
             "ability": {"name": "drawn", "numbers": {"power": power}, "lines": lines},
             "riposte_rolls": draw(_ABILITY_ROLLS), "_align": align}
