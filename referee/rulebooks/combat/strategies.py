@@ -378,7 +378,7 @@ def draw_activation_state(draw: Any, caster: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
-ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance")
+ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance", "defied_at_one")
 _ALIGN = st.sampled_from(ALIGNMENTS)
 _DEFY = st.booleans()
 
@@ -399,6 +399,10 @@ def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, An
         reaching = max(after_layers - max(target["shield"], 0), 0) or after_layers
         vitality = max(reaching + (1 if how == "vitality+1" else 0), 1)
         return {"vitality": vitality, "max_vitality": max(target["max_vitality"], vitality), "defy_death": draw(_DEFY)}
+    if how == "defied_at_one" and target["alive"]:
+        # a lethal hit the defy-death rune keeps off Vitality entirely (1 left of 1): a damage event or not
+        # depends on the reading (INT-008, damage_event_test); Thorns show which
+        return {"vitality": 1, "defy_death": True, "thorns": max(target.get("thorns", 0), 3)}
     if how.startswith("shield") and target["alive"]:
         return {"shield": max(after_layers - (1 if how == "shield-1" else 0), 0), "shield_multiplier": 1}
     return {}
