@@ -59,7 +59,8 @@ elif what == "prove":
     wall = time.perf_counter() - start
     statuses = [r.status for r in suite.theorems]
     print(json.dumps({"wall": wall, "theorems": len(theorems), "checks": len(checks), "ok": bool(suite.ok),
-                      "proved": statuses.count("proved"), "load": load}))
+                      "proved": statuses.count("proved"), "load": load,
+                      "not_proved": [f"{r.name}: {r.status}" for r in suite.theorems if r.status != "proved"]}))
 elif what == "harness":
     from referee.engines import PythonEngine
     from referee.examples.engine import run
@@ -141,6 +142,8 @@ def measure(sides: list[Side], args: argparse.Namespace) -> None:
             print(f"\nproof suite ({side.label}, --jobs {args.jobs}{f', -k {args.pattern}' if args.pattern else ''}): "
                   f"{got['wall']:.1f} s wall, {got['theorems']} theorems ({got['proved']} proved), "
                   f"{got['checks']} checks, all passing: {got['ok']}, load {got['load']:.1f}", flush=True)
+            for line in got.get("not_proved", []):
+                print(f"  not proved: {line}")
         b, a = proofs["before"], proofs["after"]
         timed = b["theorems"] and a["theorems"]
         print(f"proof suite after / before: time {ratio(a['wall'], b['wall']) if timed else 'n/a'}, theorems "
