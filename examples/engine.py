@@ -1034,8 +1034,15 @@ class Engine:
         hit = self.hit_of(action)
         self.retaliation.answer(hit, self.pipeline.resolve(hit))
 
+    def activation_begins(self, caster: Unit) -> None:
+        """500.9l: an activation clears the Reliquary Speed it was granted, and spends the charge."""
+        if caster.reliquary_speed > 0:
+            self.bus.publish("reliquary_cleared", caster.uid, caster.reliquary_speed)
+        caster.charge, caster.reliquary_speed = 0, 0
+
     def do_bloodletting(self, action: dict[str, Any]) -> None:
         caster = self.board.get(action["caster"])
+        self.activation_begins(caster)
         outcome = self.bloodletting.pay(caster, action["cost"])
         if outcome in ("failed", "aborted"):
             return
@@ -1046,6 +1053,7 @@ class Engine:
 
     def do_ability(self, action: dict[str, Any]) -> None:
         caster = self.board.get(action["caster"])
+        self.activation_begins(caster)
         self.abilities.activate(caster, action["ability"], action.get("targets", []), action.get("riposte_rolls", []))
 
     def do_recover(self, action: dict[str, Any]) -> None:

@@ -509,6 +509,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "            due[\"next\"] = due[\"next\"] + self.TICK_MS\n",
         kinds=("advance", "cull"), max_actions=4, ruleset=(("everlasting_slot_order", "reading_order"),),
     ),
+    # --- 500.9l Reliquary (the ability and bloodletting activations) -------------------
+    Mutant(
+        "activation_keeps_reliquary_speed", "combat:500.9l", "an activation spends the charge but keeps Reliquary's Speed",
+        "        caster.charge, caster.reliquary_speed = 0, 0\n",
+        "        caster.charge = 0\n",
+        kinds=("ability", "bloodletting"),
+    ),
 )
 
 BY_NAME = {m.name: m for m in MUTANTS}

@@ -45,6 +45,7 @@ from typing import Any
 from ..clauses import combat
 from ..events import EventLog
 from .ability_text import Ability, Line, compute_resolution_order, place_line, resolve_printed_amount
+from .battle import resolve_activation
 from .bloodletting import BloodlettingOutcome, process_bloodletting
 from .keywords import Delivery, is_legal_recipient, process_delivery
 from .ruleset import DEFAULT, Ruleset
@@ -227,7 +228,7 @@ def resolve_ability_outcome(
     """Resolve the ability's lines in resolution order; the board, the events and what each line did (400.8)."""
     for uid in (caster, *targets):
         board.unit(uid)  # a KeyError names a uid that is not on the board
-    log = EventLog()
+    board, log = resolve_activation(board, caster)  # the caster activates: charge spent, Reliquary cleared (500.9l)
     done: list[LineOutcome] = []
     stopped = None
     going: Bool = True  # on symbols: no earlier cost stopped the activation

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..arith import SymbolicBranchError, and_, is_symbolic, ite, max_, min_, not_, or_
 from ..clauses import combat
+from .battle import resolve_activation
 from .costs import pay_vitality_cost
 from ..events import EventLog
 from .ruleset import DEFAULT, Ruleset
@@ -197,7 +198,7 @@ def activate_with_bloodletting(
     """
     from .retaliation import resolve_hit
 
-    log = EventLog()
+    board, log = resolve_activation(board, caster_uid)  # the caster activates: charge spent, Reliquary cleared (500.9l)
     board, outcome = process_bloodletting(board, caster_uid, printed_cost, log, ruleset)
     if outcome.failed:
         return board, log, outcome

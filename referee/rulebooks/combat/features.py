@@ -72,6 +72,8 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("shared_ticks", "a Burn or Venom tick several units applied, credit and Feast split between them",
             ("combat:500.5b", "combat:500.5c", "combat:500.7e"), carried="a tick action with two or more appliers"),
     Feature("maim", "Maim points preventing recovery", ("combat:500.3d", "combat:500.3e"), ("maim",)),
+    Feature("reliquary", "the Reliquary rune's Speed for a revived bearer, cleared by its next activation", ("combat:500.9l",),
+            ("reliquary", "reliquary_speed")),
     Feature("recovery_bonuses", "the Forge Core recovery bonus and Exalt on a Shield gain", ("combat:500.3b", "combat:500.3f"),
             ("forge_core_recovery", "exalt")),
 )}

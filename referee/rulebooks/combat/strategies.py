@@ -355,10 +355,30 @@ def draw_bloodletting(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, 
                 "riposte_rolls": draw(_SOME_ROLLS),
             }
         )
-    return {"kind": "bloodletting", "caster": caster["uid"], "cost": cost, "hits": hits}
+    return {"kind": "bloodletting", "caster": caster["uid"], "cost": cost, "hits": hits,
+            "_align": {caster["uid"]: draw_activation_state(draw, caster)}}
 
 
-ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance")
+_ACTIVATION_STATE = st.sampled_from(("none", "none", "none", "speed", "speed", "speed_and_rune", "rune"))
+_RELIQUARY = st.sampled_from((1, 5, 12, 30))
+_CHARGE = st.sampled_from((0, 40, 99))
+
+
+def draw_activation_state(draw: Any, caster: dict[str, Any]) -> dict[str, Any]:
+    """What a living caster holds when it activates: Reliquary Speed to clear, a charge to spend, a Reliquary rune
+    for a revival in the middle of the activation (its own lethal Bloodletting payment, then its Vessel) (500.9l)."""
+    how = draw(_ACTIVATION_STATE)
+    if not caster["alive"] or how == "none":
+        return {}
+    fields: dict[str, Any] = {}
+    if how.startswith("speed"):
+        fields.update(reliquary_speed=draw(_RELIQUARY), charge=draw(_CHARGE))
+    if how.endswith("rune"):
+        fields.update(reliquary=draw(_RELIQUARY), vessels=1)
+    return fields
+
+
+ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance", "defied_at_one")
 _ALIGN = st.sampled_from(ALIGNMENTS)
 _DEFY = st.booleans()
 
@@ -379,6 +399,10 @@ def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, An
         reaching = max(after_layers - max(target["shield"], 0), 0) or after_layers
         vitality = max(reaching + (1 if how == "vitality+1" else 0), 1)
         return {"vitality": vitality, "max_vitality": max(target["max_vitality"], vitality), "defy_death": draw(_DEFY)}
+    if how == "defied_at_one" and target["alive"]:
+        # a lethal hit the defy-death rune keeps off Vitality entirely (1 left of 1): a damage event or not
+        # depends on the reading (INT-008, damage_event_test); Thorns show which
+        return {"vitality": 1, "defy_death": True, "thorns": max(target.get("thorns", 0), 3)}
     if how.startswith("shield") and target["alive"]:
         return {"shield": max(after_layers - (1 if how == "shield-1" else 0), 0), "shield_multiplier": 1}
     return {}
@@ -465,6 +489,7 @@ def draw_ability(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
         if shape.startswith("lethal") and unit["uid"] == first["uid"]:
             fields["armor"] = 0  # the hit lands whole: the target dies (or survives by one) mid-activation
         align[unit["uid"]] = fields
+    align[caster["uid"]].update(draw_activation_state(draw, caster))
     return {"kind": "ability", "caster": caster["uid"], "targets": targets,
             "ability": {"name": "drawn", "numbers": {"power": power}, "lines": lines},
             "riposte_rolls": draw(_ABILITY_ROLLS), "_align": align}
