@@ -18,6 +18,7 @@ from referee.cli import app
 from referee.engines import PythonEngine
 from referee.examples.mutants import BY_NAME, MUTANTS, load
 from referee.harness import CheckOptions, check
+from referee.model.combat.ruleset import Ruleset
 from referee.specs.trace import covers
 
 
@@ -30,8 +31,11 @@ def names_clause(step: dict, clause: str) -> bool:
 
 
 def _report(name: str, examples: int = 3000):
+    """The mutant checked on what it declares reaches its bug: its kinds, its longest scenario, its ruleset."""
     mutant = BY_NAME[name]
-    return check(PythonEngine(load(name).run), CheckOptions(examples=examples, seed=7, database=None, kinds=mutant.kinds))
+    rules = {"combat": Ruleset.from_json(dict(mutant.ruleset))} if mutant.ruleset else {}
+    return check(PythonEngine(load(name).run), CheckOptions(examples=examples, seed=7, database=None, kinds=mutant.kinds,
+                                                            max_actions=mutant.max_actions, rules=rules))
 
 
 @covers("combat:400.8c")
