@@ -72,9 +72,10 @@ def explain_cull(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: 
     unit = board.unit(action["target"])
     after, log = death.resolve_cull(board, unit.uid, action["source"])
     s = Steps(depth)
+    killer = f"{action['source']} as its killer" if action["source"] is not None else "no killer (an actorless Cull)"
     if death.is_culled(unit) is True:
         s.say("cull", "500.4a", f"Cull destroys {unit.uid} outright ({unit.vitality} Vitality): nothing prevents it, "
-              f"not even a defy-death rune (INT-407); it dies with {action["source"] or "no unit"} as its killer.",
+              f"not even a defy-death rune (INT-407); it dies with {killer}.",
               ("culled", *LOSS_TAIL, "vessel_batch", "revival_self", "revival_ally", "revival_focus"),
               vitality=unit.vitality)
     else:
