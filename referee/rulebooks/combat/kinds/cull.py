@@ -34,7 +34,7 @@ def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, 
 
 _SOURCE = st.sampled_from(("enemy", "enemy", "none", "self"))
 #: What the target carries into its death: nothing, a rune that must not save it, a way back.
-_CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "crowded", "crowded", "vessel",
+_CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "crowded", "crowded", "crowded", "vessel",
                             "deathrattle"))
 #: The target of a Cull that must come back: alive, cullable and Everlasting.
 _REVIVES = {"everlasting": True, "alive": True, "is_tool": False, "is_hub": False}
