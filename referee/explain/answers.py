@@ -8,6 +8,7 @@ A mechanic nobody on the board has is not mentioned.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from referee.model.combat import retaliation
@@ -40,18 +41,24 @@ def explain_answers(
     rolls = retaliation.RollCursor(tuple(instance.riposte_rolls), 0, f"the damage on {outcome.target}")
     for landed in retaliation.compute_answering_outcomes(outcome):
         recipient = board.unit(landed.target)
-        for attacker in retaliation.compute_attackers(instance):
+        attackers = retaliation.compute_attackers(instance)
+        for n, attacker in enumerate(attackers, 1):
             part = EventLog()
             board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset)
             log.extend(part)
-            explain_attacker(s, recipient, attacker, landed, part.events())
+            each = (f" ({attacker} is applier {n} of the {len(attackers)} the tick is attributed to: each is answered once, "
+                    "500.7e)") if len(attackers) > 1 else ""
+            explain_attacker(s, recipient, attacker, landed, part.events(), each)
         board = explain_reflect(s, board, recipient, instance, landed, log, ruleset)
     return board, s.items
 
 
-def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, events: tuple[Event, ...]) -> None:
-    """What ``r``'s retaliation did to one attacker, mechanic by mechanic, only for the ones ``r`` has."""
+def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, events: tuple[Event, ...],
+                     each: str = "") -> None:
+    """What ``r``'s retaliation did to one attacker, mechanic by mechanic, only for the ones ``r`` has; ``each`` says,
+    for a tick attributed to several enemies, that this is one of them (500.7e)."""
     event = retaliation.is_answerable_event(landed)
+    start = len(s.items)
     for e in events:
         if e.name in COST_CHANNELS:
             name, clause = COST_CHANNELS[e.name]
@@ -81,6 +88,8 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
     if r.retort > 0 and not retaliation.is_landed(landed):
         s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: it answers only damage that landed on Vitality, "
               "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))
+    if each:
+        s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
 
 
 def explain_reflect(

@@ -18,6 +18,7 @@ from referee.model.combat.state import Board
 from referee.model.events import EventLog
 
 from .answers import explain_hit
+from .loss import REVIVAL_CHANNELS
 from .steps import LOSS_TAIL, Step, Steps
 
 REVIVAL_EVENTS = ("everlasting_revival", "everlasting_delayed", "revival_self", "revival_ally", "revival_focus",
@@ -39,17 +40,31 @@ def explain_recover(board: Board, action: dict[str, Any], ruleset: Ruleset, dept
         s.say("recovery_gate", "500.3g", f"the gate refuses {lane} on {unit.uid}: {reasons[0]}.", ("recovery_refused",),
               reason=reasons[0])
         return after, log, s.items
-    s.say("forge_core_bonus", "500.3b", f"the Forge Core bonus comes first: {amount} + {r.boosted - amount} = "
-          f"{r.boosted}.", requested=amount, boosted=r.boosted)
-    cap = "a Shield gain has no ceiling (INT-302)" if lane == "shield" else \
-        f"capped at the {unit.max_vitality - unit.vitality} Vitality missing"
-    s.say("recovery_cap", "500.3c", f"{cap}: {r.capped}.", capped=r.capped)
+    s.say("forge_core_bonus", "500.3b", f"the Forge Core bonus is added to the requested amount first, before the cap "
+          f"(500.3b): {amount} + {r.boosted - amount} = {r.boosted}.", requested=amount, bonus=r.boosted - amount,
+          boosted=r.boosted)
+    bonus = "with its Forge Core bonus already in (500.3b), " if r.boosted != amount else ""
+    cap = f"a Shield gain has no ceiling (INT-302): {bonus}{r.boosted}" if lane == "shield" else \
+        f"{bonus}{r.boosted} is then capped at the {unit.max_vitality - unit.vitality} Vitality missing (500.3c)"
+    nothing = ("healed", "shield_gained") if r.capped != r.boosted else ()
+    s.say("recovery_cap", "500.3c", f"{cap}: {r.capped}.", absent=nothing, before=r.boosted, capped=r.capped)
     if lane == "shield":
         s.say("exalt", "500.3f", f"Exalt adds {r.eligible - r.capped} before Maim: {r.eligible}.", eligible=r.eligible)
-    s.say("maim", "500.3d", f"Maim {unit.maim} prevents {r.prevented} (2 a point) and {r.consumed} points are consumed "
-          f"(ceil({r.prevented} / 2)); {unit.uid} gains {r.received}.", ("maim_consumed", "healed", "shield_gained"),
-          prevented=r.prevented, consumed=r.consumed, received=r.received)
+    s.say("maim", "500.3d", maim_text(unit.uid, unit.maim, r), ("maim_consumed", "healed", "shield_gained"),
+          eligible=r.eligible, prevented=r.prevented, consumed=r.consumed, received=r.received)
     return after, log, s.items
+
+
+def maim_text(uid: str, maim: Any, r: recovery.Recovery) -> str:
+    """Maim meets the eligible amount, not the request (500.3e), each point preventing 2, consumption rounded up (500.3d)."""
+    if maim <= 0:
+        return f"no Maim: {uid} gains the eligible {r.eligible} (500.3d)."
+    met = (f"Maim {maim} meets the eligible {r.eligible} (what the cap{' and Exalt' if r.eligible != r.capped else ''} "
+           f"left, not the {r.requested} requested: 500.3e)")
+    if r.eligible <= 0:
+        return f"{met}: nothing is eligible, so no Maim is consumed (500.3e); {uid} gains 0."
+    return (f"{met}: it prevents {r.prevented} (2 a point) and {r.consumed} point(s) are consumed (ceil({r.prevented} / 2), "
+            f"500.3d); {uid} gains {r.received}.")
 
 
 def explain_cull(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:
@@ -57,9 +72,10 @@ def explain_cull(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: 
     unit = board.unit(action["target"])
     after, log = death.resolve_cull(board, unit.uid, action["source"])
     s = Steps(depth)
+    killer = f"{action['source']} as its killer" if action["source"] is not None else "no killer (an actorless Cull)"
     if death.is_culled(unit) is True:
         s.say("cull", "500.4a", f"Cull destroys {unit.uid} outright ({unit.vitality} Vitality): nothing prevents it, "
-              f"not even a defy-death rune (INT-407); it dies with {action['source']} as its killer.",
+              f"not even a defy-death rune (INT-407); it dies with {killer}.",
               ("culled", *LOSS_TAIL, "vessel_batch", "revival_self", "revival_ally", "revival_focus"),
               vitality=unit.vitality)
     else:
@@ -76,22 +92,46 @@ def explain_tick(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: 
     s = Steps(depth)
     s.say("tick_shares", "500.5b", f"the {action['damage_kind']} tick is shared by what each applied ({shares}): its "
           "credit is split in proportion, largest remainders first (INT-351), and Feast from the Vitality portion "
-          "by the same shares (500.5c, INT-352); each enemy applier is answered (500.7e).", ("credit", "feast"))
+          "by the same shares (500.5c, INT-352); each enemy applier is answered (500.7e).")
     after, log, steps = explain_hit(board, instance, ruleset, depth)
     return after, log, s.items + steps
 
 
 def explain_advance_battle(battle: clock.Battle, action: dict[str, Any], ruleset: Ruleset,
                            depth: int = 0) -> tuple[clock.Battle, EventLog, list[Step]]:
-    """Time moves on; each Everlasting try due on the way fires, in time order (500.9a)."""
+    """Time moves on; each Everlasting try due on the way fires, in time order, one step each (500.9a, 500.9k)."""
     due = sorted(p.next_try_ms for p in battle.pending)
     after, log = clock.advance(replace(battle, rows=action["rows"], cols=action["cols"]), action["ms"], ruleset)
     s = Steps(depth)
     s.say("advance", "500.9a", f"time moves on {action['ms']} ms, {battle.now_ms} -> {after.now_ms}; the Everlasting "
-          f"tries due then: {due if battle.running else 'none (combat has ended)'}. A try takes the cell of death "
-          "or the first free slot of the half, else retries at the next 100 ms tick.", REVIVAL_EVENTS,
-          start=battle.now_ms, end=after.now_ms)
+          f"tries due (10 s after each death, 500.9a): {due if battle.running else 'none (combat has ended)'}. A try takes the cell of death "
+          "or the first free slot of the half, else retries at the next 100 ms tick.", (), start=battle.now_ms,
+          end=after.now_ms, absent=("everlasting_revival", "everlasting_delayed"))
+    explain_tries(s, battle, log)
     return after, log, s.items
+
+
+def explain_tries(s: Steps, battle: clock.Battle, log: EventLog) -> None:
+    """One step per Everlasting try the clock made: a delay until the next tick, or the revival with its killer."""
+    pending = {p.uid: p for p in battle.pending}
+    for e in log.events():
+        due = pending.get(e.unit)
+        if due is None or e.name not in ("everlasting_revival", "everlasting_delayed"):
+            continue
+        first = due.next_try_ms == clock.compute_everlasting_due(due.died_ms)
+        died = (f"{due.uid} died at {due.died_ms} ms; its " + ("try is due 10 s after the death" if first else
+                "retry is due on a later tick") + f", at {due.next_try_ms} ms")
+        if e.name == "everlasting_delayed":
+            s.say("everlasting_delayed", "500.9a", f"{died} (500.9a), but no slot of its half is free then: it retries on "
+                  f"the next 100 ms tick, at {e.amount} ms (INT-406).", ("everlasting_delayed",), absent=("everlasting_revival",),
+                  died=due.died_ms, tried=due.next_try_ms, retry=e.amount)
+            pending[e.unit] = replace(due, next_try_ms=e.amount)
+            continue
+        carries = (f"it carries its killer {e.other}: Everlasting holds the killer's identity for the 10 seconds the unit "
+                   "is down (500.9k)" if e.other is not None else "it carries no killer: its death had no actor (500.9k)")
+        s.say("everlasting_revival", "500.9a", f"{died} (500.9a): at {e.amount} ms it revives in cell {e.detail}; "
+              f"{carries}.", ("everlasting_revival", *REVIVAL_CHANNELS, "vessel_batch"), died=due.died_ms, revived=e.amount, cell=e.detail, killer=e.other)
+        pending.pop(e.unit)
 
 
 def explain_end_battle(battle: clock.Battle, action: dict[str, Any], ruleset: Ruleset,

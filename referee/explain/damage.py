@@ -9,17 +9,19 @@ explained as the receiver's own instance, one level deeper (500.1g).
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
+from referee.model.combat.attribution import compute_applied, compute_credited, compute_feast_weights, compute_shares
 from referee.model.combat.armor import apply_armor_percentage, compute_flat_reduction
 from referee.model.combat.damage import DamageInstance, DamageOutcome, is_ignoring_armor
-from referee.model.combat.ruleset import Ruleset
+from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.shield import compute_multiplier
 from referee.model.combat.state import Board, Unit
 from referee.model.combat.ticks import is_damage_over_time
 
 from .armor_text import surviving_value, value_text
-from .steps import LOSS_TAIL, Step, Steps
+from .steps import LOSS_TAIL, Step, Steps, mixed
 
 
 def moved_to(instance: DamageInstance, receiver: str | None, amount: Any) -> DamageInstance:
@@ -154,7 +156,7 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
               f"and its once-per-life charge is spent: {left} -> {left - out.defy_prevented}.", ("defy_death",),
               before=left, prevented=out.defy_prevented, after=left - out.defy_prevented)
         left -= out.defy_prevented
-    explain_vitality(s, a, instance, out, left)
+    explain_vitality(s, a, instance, out, left, ruleset)
 
 
 def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome) -> None:
@@ -196,8 +198,10 @@ def explain_shield(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
           pool_before=a.shield, pool_after=pool, after=left - out.shield_absorbed)
 
 
-def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, left: Any = None) -> None:
-    """500.1-13 and the credit of 500.5a; a remainder above the Vitality takes only what is there (500.8b)."""
+def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, left: Any = None,
+                     ruleset: Ruleset | None = None) -> None:
+    """500.1-13 and the credit of 500.5a (a shared tick's split: 500.5b, 500.5c); a remainder above the Vitality
+    takes only what is there (500.8b)."""
     lost = out.vitality_lost
     died = "; it dies (500.4a)" if out.died else ""
     clamp = (f"the remainder {left} is more than its {a.vitality} Vitality: it loses what it has, never more, and "
@@ -206,10 +210,41 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
           ("damage_taken", *LOSS_TAIL), lost=lost, before=a.vitality, after=a.vitality - lost,
           died=bool(out.died))
     credited = out.shield_absorbed + lost
-    if instance.source is not None and credited > 0:
+    if compute_applied(instance) and credited > 0:
+        explain_tick_split(s, instance, out.shield_absorbed, lost, ruleset or DEFAULT)
+    elif instance.source is not None and credited > 0:
         s.say("credit", "500.5a", f"{instance.source} is credited {credited} (Shield absorbed {out.shield_absorbed} + "
               f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e).", ("credit", "feast", *LOSS_TAIL),
               credited=credited, feast=lost)
+
+
+def explain_tick_split(s: Steps, instance: DamageInstance, absorbed: Any, lost: Any, ruleset: Ruleset) -> None:
+    """A tick's credit divided by what each applier applied (500.5b, INT-351), then its Feast from the Vitality
+    portion alone by the same shares (500.5c, INT-352), as :func:`~referee.model.combat.attribution.process_credit`."""
+    shares = compute_credited(instance)
+    weights = tuple(w for _, w in shares)
+    credited = absorbed + lost
+    credit = compute_shares(credited, weights, ruleset)
+    feast = compute_shares(lost, compute_feast_weights(credited, weights, credit, ruleset), ruleset)
+    whole = sum(weights)
+    exact = ", ".join(f"{uid} {mixed(Fraction(credited * w, whole))}" for uid, w in shares)
+    floors = [credited * w // whole for w in weights]
+    left = credited - sum(floors)
+    rule = ("to the first applier (remainder_to_first)" if ruleset.tick_share_rounding == "remainder_to_first"
+            else "one each to the largest remainders, ties to the earlier applier (INT-351)")
+    leftover = f"; the {left} point(s) left over go {rule}" if left else ""
+    named = ", ".join(f"{uid} {c}" for (uid, _), c in zip(shares, credit))
+    applied = ", ".join(f"{uid} {w}" for uid, w in shares)
+    s.say("tick_credit", "500.5b", f"the tick's {credited} dealt (Shield absorbed {absorbed} + Vitality {lost}) is divided "
+          f"between its appliers in proportion to what each applied ({applied}; 500.5b), exactly, no point lost or made: "
+          f"{exact}, floored {', '.join(map(str, floors))}{leftover}: credited {named}.", ("credit",),
+          absent=("credit",) if 0 in credit else (), credited=credited, shares=dict(zip((u for u, _ in shares), credit)))
+    by = ("what each applied" if ruleset.tick_feast_shares == "of_applied" else "the same credit shares")
+    fed = ", ".join(f"{uid} {f}" for (uid, _), f in zip(shares, feast))
+    s.say("tick_feast", "500.5c", f"Feast uses only the Vitality portion of the tick, {lost} (the {absorbed} absorbed "
+          f"never feeds it), divided by {by} (500.5c, INT-352): Feast {fed}.", ("feast", *LOSS_TAIL),
+          absent=("feast",) if any(f < c for f, c in zip(feast, credit)) else (), feast=lost,
+          fed=dict(zip((u for u, _ in shares), feast)))
 
 
 def tick_text(a: Unit, raw: int, adjusted: int) -> str:

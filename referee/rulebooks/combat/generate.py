@@ -53,14 +53,15 @@ def draw_scenario(
     count = draw(_UNIT_COUNTS[min(max(max_units, 1), 3)])
     units = [draw_unit(draw, i, wanted) for i in range(count)]
     link_allies(draw, units, wanted)
-    actions = []
+    actions, aligned = [], set()
     steps = _ACTION_COUNTS.setdefault(max_actions, st.integers(1, max(max_actions, 1)))
     for step in range(draw(steps)):
         action = KINDS[draw(kind_choice)].draw(draw, units)
         align = action.pop("_align", None) or {}
-        if step == 0:
+        if not aligned & set(align):  # whole or not at all: a unit keeps what an earlier action set it for
             for unit in units:
                 unit.update(align.get(unit["uid"], {}))
+            aligned.update(align)
         actions.append(action)
     scenario = {"protocol": PROTOCOL, "ruleset": (ruleset or DEFAULT).to_json(), "board": units, "actions": actions}
     return neutralize(scenario, off) if off else scenario

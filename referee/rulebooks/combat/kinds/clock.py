@@ -78,18 +78,28 @@ _MS_SHAPE = st.sampled_from(("due", "due", "due", "due-1", "due+1", "tick", "tic
 _TICKS = st.integers(1, 5)
 _SMALL_MS = st.integers(0, 250)
 _PLAIN_MS = st.integers(0, 30_000)
-_GEOMETRY = st.sampled_from(((2, 4), (2, 4), (1, 1), (1, 2), (2, 2), (1, 3)))
+#: "held": one row as long as a side's living units hold it from its first cell, a half full at once (INT-404).
+_GEOMETRY = st.sampled_from(((2, 4), "held", "held", (1, 1), (1, 2), (2, 2), (1, 3)))
+
+
+def held_row(units: list[dict[str, Any]]) -> tuple[int, int]:
+    """The one-row half a side's living units fill from its first cell, the longest over both sides (at least 1 x 1)."""
+    held = {(u["side"], u["row"], u["col"]) for u in units if u["alive"] and u["vitality"] > 0}
+    runs = [next(c for c in range(MAX_COLS + 1) if (side, 0, c) not in held) for side in (0, 1)]
+    return 1, min(max(max(runs), 1), MAX_COLS)
 
 
 def draw_advance(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
-    """Time on to the boundaries of the timetable: 10 s exactly and one off, and later ticks and one off."""
+    """Time on to the boundaries of the timetable: 10 s exactly and one off, and later ticks and one off; a half
+    often just as large as the units already hold, so that a revival due then finds it full (500.9a)."""
     shape = draw(_MS_SHAPE)
     due = EVERLASTING_DELAY_MS
     ms = {"due": due, "due-1": due - 1, "due+1": due + 1, "tick": due + clock.TICK_MS * draw(_TICKS),
           "tick-1": due + clock.TICK_MS * draw(_TICKS) - 1, "small": draw(_SMALL_MS)}.get(shape)
     if ms is None:
         ms = draw(_PLAIN_MS)
-    rows, cols = draw(_GEOMETRY)
+    geometry = draw(_GEOMETRY)
+    rows, cols = held_row(units) if geometry == "held" else geometry
     return {"kind": "advance", "ms": ms, "rows": rows, "cols": cols}
 
 

@@ -34,8 +34,10 @@ def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, 
 
 _SOURCE = st.sampled_from(("enemy", "enemy", "none", "self"))
 #: What the target carries into its death: nothing, a rune that must not save it, a way back.
-_CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "everlasting", "everlasting", "vessel",
+_CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "crowded", "crowded", "crowded", "vessel",
                             "deathrattle"))
+#: The target of a Cull that must come back: alive, cullable and Everlasting.
+_REVIVES = {"everlasting": True, "alive": True, "is_tool": False, "is_hub": False}
 
 
 def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
@@ -46,9 +48,11 @@ def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     source = pick(draw, enemies) if shape == "enemy" and enemies else (target["uid"] if shape == "self" else None)
     carries = draw(_CARRIES)
     align: dict[str, Any] = {}
-    if carries == "everlasting":
+    if carries in ("everlasting", "crowded"):
         # a death the clock must bring back: the target alive and cullable, so an ``advance`` after it means something
-        align.update(everlasting=True, alive=True, vitality=target["max_vitality"], is_tool=False, is_hub=False)
+        align.update(_REVIVES, vitality=target["max_vitality"])
+        if carries == "crowded":
+            return crowded(units, target, source, align)
     elif carries in ("defy_death", "deathrattle"):
         align[carries] = True
     elif carries == "shield":
@@ -56,6 +60,21 @@ def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     elif carries == "vessel":
         align["vessels"] = 1
     return {"kind": "cull", "target": target["uid"], "source": source, "_align": {target["uid"]: align}}
+
+
+def crowded(units: list[dict[str, Any]], target: dict[str, Any], source: str | None,
+            align: dict[str, Any]) -> dict[str, Any]:
+    """An Everlasting target whose half's first row its living allies hold, the target itself on the second row:
+    a one-row half (an ``advance`` of 1 x 1, or 1 x 2 with two allies) is then full at the try under the
+    reading-order search (INT-404), and the revival retries on later ticks (500.9a)."""
+    holders = [u for u in units if u["uid"] != target["uid"]]
+    aligned = {target["uid"]: align}
+    if holders:
+        align["row"] = 1
+    for col, holder in enumerate(holders):
+        aligned[holder["uid"]] = {"side": target["side"], "row": 0, "col": col, "alive": True,
+                                  "vitality": holder["max_vitality"]}
+    return {"kind": "cull", "target": target["uid"], "source": source, "_align": aligned}
 
 
 def templates() -> list[Template]:
