@@ -22,7 +22,9 @@ from ...wire import (
     check_known,
     ProtocolError,
     Scenario,
+    TYPE_CHECKS,
     check_value,
+    type_error,
     decode_events,
     decode_id,
     observation_envelope,
@@ -51,6 +53,8 @@ def _field_type(name: str, default: Any) -> str:
 UNIT_FIELDS: dict[str, str] = {f.name: _field_type(f.name, f.default) for f in fields(Unit)}
 #: The default of every unit field (a scenario may omit a field; the harness never does).
 UNIT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Unit) if f.name != "uid"}
+#: ``(field, JSON type, its test)`` for every unit field, in order (decoding checks each field of each unit).
+_UNIT_CHECKS = tuple((name, kind, TYPE_CHECKS[kind]) for name, kind in UNIT_FIELDS.items())
 
 
 
@@ -95,19 +99,21 @@ def unit_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[
     """
     data = require_object(path, data)
     values: dict[str, Any] = {}
-    for name, kind in UNIT_FIELDS.items():
-        must = complete and (only is None or name in only or name in PLACEMENT_FIELDS)
+    for name, kind, ok in _UNIT_CHECKS:
         if name not in data:
-            if must or name == "uid":
+            if name == "uid" or (complete and (only is None or name in only or name in PLACEMENT_FIELDS)):
                 raise ProtocolError(f"{path}.{name}", "missing", kind="missing")
             continue
-        values[name] = check_value(f"{path}.{name}", data[name], kind)
+        value = data[name]
+        if not ok(value):  # the path is built only for the error: this loop runs for every field of every unit
+            raise type_error(f"{path}.{name}", value, kind)
+        values[name] = value
     unknown = [key for key in data if key not in UNIT_FIELDS]
     if unknown:
         raise ProtocolError(f"{path}.{unknown[0]}", f"unknown unit field (known: {', '.join(UNIT_FIELDS)})")
     if values.get("side", 0) not in (0, 1):
         raise ProtocolError(f"{path}.side", f"expected 0 or 1, got {values['side']}")
-    return Unit(**values)
+    return Unit.of(values)
 
 
 def board_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[str, ...] | None = None) -> Board:
