@@ -8,6 +8,12 @@ Insurance, multiplied Shield, ally and lethal redirects, defy-death, ticks, Refl
 Printed: instances per second overall and per lane, against the target of 50,000/s, and the
 share of time in the shared helpers (with ``--profile``). Nothing is asserted: speed is
 measured, not tested (DESIGN, quality bars).
+
+``--against REV`` (default: ``baseline.BASELINE_REVISION``, the code before issue 10's
+throughput work; ``''`` for none) first runs REV's own copy of this benchmark on REV's code,
+in a subprocess, with the same seed and count, and prints today's rate as a ratio of it
+(the machine is shared and noisy: only a ratio measured in one run means anything).
+Where the time goes is in ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -69,7 +75,17 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--profile", action="store_true", help="also print where the time goes")
+    parser.add_argument("--against", default=None, help="a git revision to measure first, for a ratio ('' for none)")
     args = parser.parse_args()
+
+    before = None
+    if args.against != "":
+        from baseline import BASELINE_REVISION, figure, run_benchmark
+
+        revision = args.against or BASELINE_REVISION
+        output = run_benchmark(revision, "bench_model.py", ["--instances", str(args.instances), "--seed", str(args.seed)])
+        before = figure(output, r"resolve_damage:")
+        print(f"at {revision} (the same benchmark, in a subprocess): {before:,.0f} instances/s")
 
     rng = random.Random(args.seed)
     scenarios = [draw_scenario(rng) for _ in range(args.instances)]
@@ -78,6 +94,8 @@ def main() -> None:
     seconds = min(run(scenarios) for _ in range(3))
     rate = args.instances / seconds
     print(f"resolve_damage: {rate:,.0f} instances/s ({1e6 / rate:.1f} us each; target {TARGET_PER_SECOND:,}/s)")
+    if before:
+        print(f"  {rate / before:.2f}x the rate at {args.against or 'the baseline revision'}, measured in this run")
 
     lanes: dict[str, list[tuple[Board, DamageInstance]]] = defaultdict(list)
     for scenario in scenarios:

@@ -52,6 +52,11 @@ class CheckOptions:
     #: The example database: a folder, a ``redis://`` URL (shared by a campaign's workers), or None.
     database: str | None = DATABASE_DIR
     backend: str = "hypothesis"
+    #: How scenarios are drawn: ``seeded`` (Hypothesis draws one integer per batch and the same
+    #: strategies draw the batch from a seeded ``random.Random``: ``referee.seeded``) or
+    #: ``hypothesis`` (every choice drawn by Hypothesis; the generator before 2026-12). A
+    #: ``--backend`` other than ``hypothesis`` always uses ``hypothesis`` generation.
+    generation: str = "seeded"
     shrink: bool = True
     #: At most this many engine calls are spent shrinking a failure.
     shrink_budget: int = 1500
@@ -349,7 +354,8 @@ def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> by
     key = json.dumps(
         [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
          {name: repr(rules) for name, rules in sorted(options.rules.items())}]
-        + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else []),
+        + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else [])
+        + (["seeded"] if _is_seeded(options) else []),  # a seed per batch, not Hypothesis' choices: its own key
         sort_keys=True,
     )
     return hashlib.sha256(key.encode()).digest()
@@ -391,14 +397,22 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     batch = max(1, engine.batch_size)
     state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
     start = time.perf_counter()
-    strategy = st.lists(
-        scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
-                  features=options.features, swarm=options.swarm),
-        min_size=batch,  # full batches: a JSON-lines engine gets ``batch`` scenarios per write
-        max_size=batch,
-    )
+    one = scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
+                    features=options.features, swarm=options.swarm)
+    # Seeded generation draws whole groups of batches per Hypothesis example (its overhead per
+    # example is about the cost of 5 scenarios); ``total`` is --examples rounded up to whole batches.
+    group = batch * math.ceil(SEEDED_GROUP / batch) if _is_seeded(options) else batch
+    total = math.ceil(options.examples / batch) * batch
+    strategy = _batch_strategy(one, group, options)
 
-    def run(batch_scenarios: list[dict[str, Any]]) -> None:
+    def run(drawn: list[dict[str, Any]]) -> None:
+        """One Hypothesis example: its scenarios, to the engine ``batch`` at a time, up to ``--examples``."""
+        for at in range(0, len(drawn), batch):
+            if at and state["count"] >= total and state["failure"] is None:  # a rerun of a failure runs in full
+                return
+            judge_batch(drawn[at:at + batch])
+
+    def judge_batch(batch_scenarios: list[dict[str, Any]]) -> None:
         for scenario in batch_scenarios:
             state["serial"] += 1
             scenario["id"] = f"s{state['serial']}"
@@ -432,7 +446,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     # step. The failing scenario is shrunk afterwards by ``referee.shrink``, batched.
     phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
     config = dict(
-        max_examples=max(1, math.ceil(options.examples / batch)),
+        max_examples=max(1, math.ceil(total / group)),
         deadline=None,
         database=_database(options),
         phases=phases,
@@ -502,6 +516,29 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         report.replay = _replay(options, seed, report.scenario)
         report.replay_engine = _replay_engine(engine, options, report.scenario)
     return report
+
+
+GENERATIONS = ("seeded", "hypothesis")
+#: Seeded generation draws at least this many scenarios per Hypothesis example (whole engine batches).
+SEEDED_GROUP = 32
+
+
+def _is_seeded(options: CheckOptions) -> bool:
+    return options.generation == "seeded" and options.backend == "hypothesis"
+
+
+def _batch_strategy(one: Any, batch: int, options: CheckOptions) -> Any:
+    """One Hypothesis example: ``batch`` scenarios, each drawn by Hypothesis or from one seed (``referee.seeded``)."""
+    from hypothesis import strategies as st
+
+    if options.generation not in GENERATIONS:
+        raise ValueError(f"unknown generation {options.generation!r} (known: {', '.join(GENERATIONS)})")
+    if _is_seeded(options):
+        from .seeded import BATCH_SEEDS, draw_seeded
+
+        return st.integers(0, BATCH_SEEDS - 1).map(lambda seed: draw_seeded(one, seed, batch))
+    # full batches: a JSON-lines engine gets ``batch`` scenarios per write
+    return st.lists(one, min_size=batch, max_size=batch)
 
 
 def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
