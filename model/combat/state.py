@@ -183,7 +183,11 @@ class Board:
         raise KeyError(f"no unit with uid {uid!r} on the board")
 
     def has(self, uid: str | None) -> bool:
-        return uid is not None and any(u.uid == uid for u in self.units)
+        if uid is not None:
+            for u in self.units:  # a loop, not any(<generator>): called several times per damage instance
+                if u.uid == uid:
+                    return True
+        return False
 
     def with_unit(self, unit: Unit) -> Board:
         """The board with the unit of the same uid replaced (a unit never changes its cell)."""
