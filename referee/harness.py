@@ -413,9 +413,11 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             judge_batch(drawn[at:at + batch])
 
     def judge_batch(batch_scenarios: list[dict[str, Any]]) -> None:
+        marks = {}
         for scenario in batch_scenarios:
             state["serial"] += 1
             scenario["id"] = f"s{state['serial']}"
+            marks[scenario["id"]] = (scenario.pop("_seed", None), scenario.pop("_group", None))  # never sent
         answers = engine.run_batch(batch_scenarios)
         if state["failure"] is not None:  # Hypothesis runs the failing batch again: keep what it sees
             state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
@@ -437,6 +439,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
                 continue
             if verdict == "mismatch":
                 state["failure"] = (scenario, detail)
+                state["failing_seed"], state["failing_group"] = marks[scenario["id"]]
                 state.setdefault("answers", []).append((scenario, answer))
                 raise _Mismatch(detail[0].describe())
             state["stop"] = (verdict, scenario, detail)
@@ -476,6 +479,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             test()
     except _Mismatch:
         scenario, divergences = state["failure"]
+        _store_failing_seed(run, options, state)
         if options.shrink:
             scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
         report.status = "mismatch"
@@ -523,6 +527,44 @@ GENERATIONS = ("seeded", "hypothesis")
 SEEDED_GROUP = 32
 
 
+def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
+    """The group of ``seed``, each scenario marked (``_seed``, ``_group``: taken off before it is sent) with its seed."""
+    from .seeded import BATCH_SEEDS, draw_seeded
+
+    group = draw_seeded(one, seed, count)
+    for k, scenario in enumerate(group):
+        scenario["_seed"], scenario["_group"] = (seed + k) % BATCH_SEEDS, seed
+    return group
+
+
+def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) -> None:
+    """Seeded generation: store the failing scenario's own seed in the example database, in place of its group's.
+
+    Hypothesis stored the group's seed ``s``; the failure was its ``k``-th scenario, whose group is
+    ``s + k`` (``referee.seeded.draw_seeded``). Stored instead, a later run (any ``--seed``, any
+    ``--examples``) replays the failing scenario first. Nothing is written when the database is
+    off or read-only, or the entry cannot be written (the group's entry then stays).
+    """
+    seed, group = state.get("failing_seed"), state.get("failing_group")
+    if not _is_seeded(options) or seed is None or group is None or options.keep_going:
+        return
+    try:
+        from hypothesis.database import choices_to_bytes
+        from hypothesis.internal.reflection import function_digest
+
+        from .databases import open_database
+
+        database = open_database(options.database)
+        if database is None:
+            return
+        key = function_digest(run)
+        database.save(key, choices_to_bytes((seed,)))
+        if seed != group:
+            database.delete(key, choices_to_bytes((group,)))
+    except Exception:  # a courtesy: the group's own entry still replays the failure
+        return
+
+
 def _is_seeded(options: CheckOptions) -> bool:
     return options.generation == "seeded" and options.backend == "hypothesis"
 
@@ -536,7 +578,7 @@ def _batch_strategy(one: Any, batch: int, options: CheckOptions) -> Any:
     if _is_seeded(options):
         from .seeded import BATCH_SEEDS, draw_seeded
 
-        return st.integers(0, BATCH_SEEDS - 1).map(lambda seed: draw_seeded(one, seed, batch))
+        return st.integers(0, BATCH_SEEDS - 1).map(lambda seed: _seeded_group(one, seed, batch))
     # full batches: a JSON-lines engine gets ``batch`` scenarios per write
     return st.lists(one, min_size=batch, max_size=batch)
 

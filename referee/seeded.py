@@ -14,9 +14,13 @@ lists) with a :class:`SeededDraw` in place of Hypothesis' ``draw``. What stays:
 * the space: every strategy draws from its own support (an integer range, a sampled
   list, a list's sizes, a ``one_of``'s branches), so seeded generation can produce
   exactly the scenarios Hypothesis generation can. The *distribution* differs: integers
-  are uniform over their range, where Hypothesis weights the bounds and near-bounds;
-* reproducibility: ``--seed`` fixes Hypothesis' integer, which fixes the batch;
-* the example database: it stores that integer, so a saved failure replays first;
+  are uniform over their range (with Hypothesis' own extra weight on the bounds and
+  near-bounds of a range wider than 127), where Hypothesis also draws constants it finds in
+  the code under test, and mutates earlier examples (repeating a value elsewhere);
+* reproducibility: ``--seed`` fixes Hypothesis' integer, which fixes the batch (scenario ``k``
+  of the batch of seed ``s`` is drawn from ``random.Random(s + k)``);
+* the example database: Hypothesis stores the batch's integer, and the harness replaces it by
+  the failing scenario's own seed (``referee.harness``), so a saved failure replays first;
 * shrinking: unchanged (``referee.shrink`` works on the JSON).
 
 Only the strategy types the generators use are interpreted (integers, booleans,
@@ -74,8 +78,7 @@ def _build(strategy: Any) -> Drawer:  # noqa: C901 - one case per strategy type
     if isinstance(strategy, IntegersStrategy):
         if strategy.start is None or strategy.end is None:
             raise UnsupportedStrategy(f"seeded generation needs bounded integers, got {strategy!r}")
-        low, high = strategy.start, strategy.end
-        return lambda rng: rng.randint(low, high)
+        return _integers(strategy.start, strategy.end)
     if isinstance(strategy, BooleansStrategy):
         return lambda rng: rng.random() < 0.5
     if isinstance(strategy, OneOfStrategy):
@@ -98,6 +101,20 @@ def _build(strategy: Any) -> Drawer:  # noqa: C901 - one case per strategy type
     if isinstance(strategy, FilteredStrategy):
         return _filtered(_compile(strategy.filtered_strategy), strategy.flat_conditions, strategy)
     raise UnsupportedStrategy(f"seeded generation does not interpret {type(strategy).__name__} ({strategy!r})")
+
+
+def _integers(low: int, high: int) -> Drawer:
+    """Uniform over ``[low, high]``; over a range wider than 127, the bounds and near-bounds weighted as
+    Hypothesis weights them (``IntegersStrategy.do_draw``: 2/128 each bound, 1/128 each one inside)."""
+    if high - low <= 127:
+        return lambda rng: rng.randint(low, high)
+    edges = (low, low, low + 1, high - 1, high, high)  # 6/128 in all
+
+    def draw(rng: random.Random) -> int:
+        pick = rng.randrange(128)
+        return edges[pick] if pick < 6 else rng.randint(low, high)
+
+    return draw
 
 
 def _sampled(strategy: SampledFromStrategy) -> Drawer:
@@ -155,7 +172,7 @@ class SeededDraw:
 
 
 def draw_seeded(strategy: Any, seed: int, count: int) -> list[Any]:
-    """``count`` values of ``strategy``, drawn from ``random.Random(seed)`` (the same seed, the same values)."""
-    rng = random.Random(seed)
+    """``count`` values of ``strategy``, the ``k``-th drawn from ``random.Random(seed + k)``: the same seed, the same
+    values, and the group of seed ``s + k`` starts with the ``k``-th value of the group of ``s``."""
     drawer = _compile(strategy)
-    return [drawer(rng) for _ in range(count)]
+    return [drawer(random.Random((seed + k) % BATCH_SEEDS)) for k in range(count)]

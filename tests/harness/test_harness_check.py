@@ -14,7 +14,7 @@ from referee.compare import Comparison
 from referee.engines import PythonEngine, SubprocessEngine
 from referee.examples.engine import run as clean_engine
 from referee.examples.mutants import BY_NAME, MUTANTS, load
-from referee.harness import SEEDED_GROUP, CheckOptions, check
+from referee.harness import CheckOptions, check
 from referee.specs.trace import covers
 
 #: A fixed budget within which every mutant of the default run dies (the full table: slow).
@@ -96,10 +96,7 @@ def test_found_bug_is_retried_first_from_the_example_database(in_tmp):
     assert first.status == "mismatch"
     again = check(engine, options(kinds=("damage",), examples=3000, seed=12345, database=".referee/examples"))
     assert again.status == "mismatch"
-    # seeded generation stores the seed of the failing group of SEEDED_GROUP scenarios: replayed first, the
-    # group diverges again at the failing scenario's own place in it
-    place = (first.first_failure_after - 1) % SEEDED_GROUP + 1
-    assert again.first_failure_after == place, "the stored failure was not replayed first"
+    assert again.first_failure_after == 1, "the stored failure was not replayed first"
 
 
 def test_replay_file_reproduces_the_failure(in_tmp):

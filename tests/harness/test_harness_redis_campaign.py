@@ -67,10 +67,9 @@ def test_a_divergence_one_worker_finds_is_replayed_first_by_the_other_through_re
     assert found["first_failure_after"] > 1
     assert redis_server.client().keys(b"referee-example:*"), "the failure is in the Redis server"
 
-    # Worker B again, the very same command: the shared failure's batch is the first it runs (seeded generation
-    # stores the seed of the failing batch of SEEDED_GROUP scenarios), failing again at the same place in it.
+    # Worker B again, the very same command: the shared failure is the first scenario it runs.
     code, again = _worker("b", SEED_B, EXAMPLES_B, url, tmp_path)
-    assert (code, again["status"], again["first_failure_after"]) == (1, "mismatch", _place(found["first_failure_after"])), again
+    assert (code, again["status"], again["first_failure_after"]) == (1, "mismatch", 1), again
     assert again["scenario"] == found["scenario"], "the same failure, shrunk to the same scenario"
     assert again["divergences"][0]["path"] == found["divergences"][0]["path"]
 
@@ -120,17 +119,9 @@ def test_a_keep_going_run_replays_the_stored_failures_and_leaves_them_stored(tmp
         after = sorted(p.name for p in (tmp_path / "db").rglob("*") if p.is_file())
         again = check(engine, CheckOptions(examples=EXAMPLES_B, seed=SEED_B, database=folder, state_dir=str(tmp_path)))
     assert found.status == "mismatch" and stored
-    place = _place(found.first_failure_after)
-    assert kept.status == "mismatch" and kept.first_failure_after == place and len(kept.groups) >= 1
+    assert kept.status == "mismatch" and kept.first_failure_after == 1 and len(kept.groups) >= 1
     assert after == stored, "the keep-going run deleted nothing"
-    assert again.status == "mismatch" and again.first_failure_after == place
-
-
-def _place(first_failure_after: int) -> int:
-    """Where a failure found after N scenarios sits in its seeded batch: where its replay fails again."""
-    from referee.harness import SEEDED_GROUP
-
-    return (first_failure_after - 1) % SEEDED_GROUP + 1
+    assert again.status == "mismatch" and again.first_failure_after == 1
 
 
 def _documented_fuzz_target() -> str:
@@ -156,7 +147,7 @@ def test_the_guides_fuzz_target_finds_a_seeded_bug_and_stores_it_in_redis(redis_
     exec(compile(source, "guide-fuzz-target", "exec"), namespace)
     # Not shrunk here (it is saved when found; HypoFuzz and pytest shrink it); seeded the way referee check
     # seeds its runs, since @seed and derandomize would switch the database off.
-    fuzz = settings(settings.get_profile("fuzz"), max_examples=300, deadline=None, print_blob=False,
+    fuzz = settings(settings.get_profile("fuzz"), max_examples=1000, deadline=None, print_blob=False,
                     phases=[Phase.reuse, Phase.generate])(namespace["test_engine_agrees_with_referee"])
     fuzz._hypothesis_internal_use_seed = SEED_A
     with pytest.raises(AssertionError):
