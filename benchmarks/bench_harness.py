@@ -1,16 +1,22 @@
 """Benchmarks of the differential harness: throughput, and how fast each mutant dies.
 
-Run: ``python benchmarks/bench_harness.py [--examples N] [--kill-budget N] [--skip-kill] [--only NAME,...]``
+Run: ``python benchmarks/bench_harness.py [--examples N] [--kill-budget N] [--skip-kill] [--only NAME,...]
+[--generation seeded|hypothesis] [--against REV]``
 
 Printed figures:
 
 * scenarios checked per second, in-process (``--python --in-process``), in a worker
   process (``--python``, batched) and over JSON lines (``--engine``, with batching), against plain Hypothesis drawing the same scenarios
-  for a no-op engine (the target: the harness within 2x of that baseline);
+  for a no-op engine (the target: the harness within 2x of that baseline), and against the
+  same benchmark run on ``--against REV``'s code (default ``baseline.BASELINE_REVISION``, the
+  code before issue 10's throughput work), in a subprocess in the same run: a ratio, since the
+  machine is shared and noisy (target: 1,000 scenarios/s in-process and over JSON lines);
 * for every seeded mutant, the scenarios and seconds until ``referee check`` killed it
-  (the target: every mutant in under 30 s), with the clause it breaks.
+  (the target: every mutant in under 30 s), with the clause it breaks (``--generation``
+  chooses the generator the table runs with; ``seeded``, the default of ``referee check``).
 
 Each run uses a fixed seed and no example database, so the figures are reproducible.
+Where the time goes: ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -60,8 +66,20 @@ def baseline(examples: int, batch: int = 1) -> float:
     return count / (time.perf_counter() - start)
 
 
-def throughput(engine, examples: int) -> tuple[float, str]:
-    options = CheckOptions(examples=examples, seed=SEED, database=None, shrink=False)
+def seeded_baseline(examples: int, batch: int = 32) -> float:
+    """Scenarios per second: seeded generation (``referee.seeded``) drawing the same scenarios for a no-op engine."""
+    from referee.seeded import draw_seeded
+
+    strategy, count, seed = scenarios(), 0, SEED
+    start = time.perf_counter()
+    while count < examples:
+        count += len(draw_seeded(strategy, seed, batch))
+        seed += 1
+    return count / (time.perf_counter() - start)
+
+
+def throughput(engine, examples: int, generation: str = "seeded") -> tuple[float, str]:
+    options = CheckOptions(examples=examples, seed=SEED, database=None, shrink=False, generation=generation)
     report = check(engine, options)
     return report.scenarios_run / report.seconds, report.status
 
@@ -73,7 +91,15 @@ def _rulebook_kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
     return kinds_of(ACTION_KINDS[kinds[0]].rulebook)
 
 
-def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = False) -> list[tuple]:
+def _mutant_rules(mutant) -> dict:
+    """The readings a mutant is checked under (its rulebook's defaults unless it names some)."""
+    from referee.model.combat.ruleset import Ruleset
+
+    return {"combat": Ruleset.from_json(dict(mutant.ruleset))} if getattr(mutant, "ruleset", None) else {}
+
+
+def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = False,
+               generation: str = "seeded") -> list[tuple]:
     rows = []
     for mutant in MUTANTS:
         if only and mutant.name not in only:
@@ -85,7 +111,10 @@ def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = Fals
             seed=SEED,
             database=None,
             kinds=_rulebook_kinds(mutant.kinds) if all_kinds else mutant.kinds,
+            max_actions=getattr(mutant, "max_actions", 2),  # the clock mutants need an advance before the death
+            rules=_mutant_rules(mutant),
             shrink=False,
+            generation=generation,
         )
         report = check(engine, options)
         killed = report.status != "pass"
@@ -108,6 +137,58 @@ def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = Fals
     return rows
 
 
+#: The lines of the throughput table, and the pattern of the same figure in the baseline revision's output.
+BEFORE = {
+    "noop1": r"no-op engine, plain Hypothesis, batch 1:",
+    "noop32": r"no-op engine, plain Hypothesis, batch 32:",
+    "inproc": r"in-process \(--python --in-process\), batch 1:",
+    "worker": r"worker process \(--python\), batch 32:",
+    "jsonl32": r"JSON lines \(--engine\), batch 32:",
+    "jsonl1": r"JSON lines \(--engine\), batch 1:",
+}
+
+
+def throughput_table(n: int, against: str | None) -> None:
+    """Every throughput figure, each beside the same figure on the baseline revision (measured first, in this run)."""
+    before: dict[str, float | None] = {}
+    if against != "":
+        from baseline import BASELINE_REVISION, figure, run_benchmark
+
+        revision = against or BASELINE_REVISION
+        output = run_benchmark(revision, "bench_harness.py", ["--examples", str(n), "--skip-kill"])
+        before = {key: figure(output, pattern) for key, pattern in BEFORE.items()}
+        print(f"at {revision}, the same benchmark on that revision's code (a subprocess, this run):")
+        print("  " + output.strip().replace("\n", "\n  "))
+    print(f"throughput ({n} scenarios, seed {SEED}, every action kind, full comparison):")
+
+    def show(key: str | None, label: str, rate: float, note: str = "") -> None:
+        was = before.get(key) if key else None
+        ratio = f"  {rate / was:5.2f}x before ({was:7.1f}/s)" if was else ""
+        print(f"  {label:<52} {rate:8.1f} scenarios/s{ratio}{note}")
+
+    base1, base32 = baseline(n), baseline(n, 32)
+    show("noop1", "no-op engine, plain Hypothesis, batch 1:", base1)
+    show("noop32", "no-op engine, plain Hypothesis, batch 32:", base32)
+    seeded = seeded_baseline(n)
+    show(None, "no-op engine, seeded generation, batch 32:", seeded, f"  ({seeded / base32:.1f}x plain Hypothesis)")
+    rate, status = throughput(PythonEngine("referee.examples.engine:run"), n)
+    show("inproc", "in-process (--python --in-process), seeded:", rate, f"  ({rate / base1:.2f}x no-op Hypothesis, {status})")
+    old, status = throughput(PythonEngine("referee.examples.engine:run"), n, "hypothesis")
+    show("inproc", "in-process, --generation hypothesis:", old, f"  ({old / base1:.2f}x no-op Hypothesis, {status})")
+    with python_worker("referee.examples.engine:run", batch_size=32) as engine:
+        worker, status = throughput(engine, n)
+    show("worker", "worker process (--python), batch 32, seeded:", worker, f"  ({status})")
+    with SubprocessEngine(python_command("referee.examples.engine"), batch_size=32) as engine:
+        jsonl, status = throughput(engine, n)
+    show("jsonl32", "JSON lines (--engine), batch 32, seeded:", jsonl, f"  ({jsonl / base32:.2f}x no-op Hypothesis, {status})")
+    with SubprocessEngine(python_command("referee.examples.engine"), batch_size=32) as engine:
+        jsonl_old, status = throughput(engine, n, "hypothesis")
+    show("jsonl32", "JSON lines, batch 32, --generation hypothesis:", jsonl_old, f"  ({status})")
+    with SubprocessEngine(python_command("referee.examples.engine"), batch_size=1) as engine:
+        rate1, status = throughput(engine, max(n // 4, 50))
+    show("jsonl1", "JSON lines (--engine), batch 1, seeded:", rate1, f"  ({status})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=1000)
@@ -116,33 +197,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-throughput", action="store_true")
     parser.add_argument("--all-kinds", action="store_true", help="draw every action kind of its rulebook for every mutant")
     parser.add_argument("--only", default="", help="mutant names, comma-separated")
+    parser.add_argument("--generation", default="seeded", help="the generator the kill table uses: seeded | hypothesis")
+    parser.add_argument("--against", default=None, help="a git revision to measure first, for a ratio ('' for none)")
     args = parser.parse_args(argv)
 
     if not args.skip_throughput:
-        n = args.examples
-        print(f"throughput ({n} scenarios, seed {SEED}, every action kind, full comparison):")
-        base1 = baseline(n)
-        print(f"  no-op engine, plain Hypothesis, batch 1:     {base1:8.1f} scenarios/s")
-        rate, status = throughput(PythonEngine("referee.examples.engine:run"), n)
-        print(f"  in-process (--python --in-process), batch 1: {rate:8.1f} scenarios/s  ({rate / base1:.2f}x baseline, {status})")
-        base32 = baseline(n, 32)
-        print(f"  no-op engine, plain Hypothesis, batch 32:    {base32:8.1f} scenarios/s")
-        with python_worker("referee.examples.engine:run", batch_size=32) as engine:
-            worker, status = throughput(engine, n)
-        print(f"  worker process (--python), batch 32:         {worker:8.1f} scenarios/s  ({worker / base32:.2f}x baseline, "
-              f"{worker / rate:.2f}x in-process, {status})")
-        with SubprocessEngine(python_command("referee.examples.engine"), batch_size=32) as engine:
-            rate, status = throughput(engine, n)
-        print(f"  JSON lines (--engine), batch 32:             {rate:8.1f} scenarios/s  ({rate / base32:.2f}x baseline, {status})")
-        with SubprocessEngine(python_command("referee.examples.engine"), batch_size=1) as engine:
-            rate1, status = throughput(engine, max(n // 4, 50))
-        print(f"  JSON lines (--engine), batch 1:              {rate1:8.1f} scenarios/s  ({status})")
+        throughput_table(args.examples, args.against)
 
     if not args.skip_kill:
         only = set(filter(None, args.only.split(","))) or None
         scope = "every action kind" if args.all_kinds else "the mutant's action kinds"
-        print(f"\nmutant kill table (budget {args.kill_budget} scenarios, seed {SEED}, {scope}, time to first failure):")
-        rows = kill_table(args.kill_budget, only, args.all_kinds)
+        print(f"\nmutant kill table (budget {args.kill_budget} scenarios, seed {SEED}, {scope}, {args.generation} generation, "
+              "time to first failure):")
+        rows = kill_table(args.kill_budget, only, args.all_kinds, args.generation)
         survivors = [r[0] for r in rows if not r[2]]
         slow = [r[0] for r in rows if r[2] and r[4] >= 30]
         print(f"  killed {len(rows) - len(survivors)}/{len(rows)}; slowest {max((r[4] for r in rows), default=0):.2f} s")

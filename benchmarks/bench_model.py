@@ -8,6 +8,14 @@ Insurance, multiplied Shield, ally and lethal redirects, defy-death, ticks, Refl
 Printed: instances per second overall and per lane, against the target of 50,000/s, and the
 share of time in the shared helpers (with ``--profile``). Nothing is asserted: speed is
 measured, not tested (DESIGN, quality bars).
+
+``--against REV`` (default: ``baseline.BASELINE_REVISION``, the code before issue 10's
+throughput work) runs REV's own copy of this benchmark on REV's code and this one on today's,
+each in a subprocess with the same seed and count, alternated ``--rounds`` times, and prints the
+best rate of each and their ratio (the machine is shared and its load swings within a minute:
+only a ratio measured in one run means anything). ``--against ''`` runs today's code alone,
+with the per-lane figures.
+Where the time goes is in ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -64,12 +72,45 @@ def run(scenarios: list[tuple[Board, DamageInstance]]) -> float:
     return time.perf_counter() - start
 
 
+def compare_with(against: str | None, instances: int, seed: int, rounds: int) -> None:
+    """REV's benchmark and today's, each in a subprocess, alternated ``rounds`` times; the best rate of each and their ratio.
+
+    The load of a shared machine swings within a minute, so one run of each side in turn is not a
+    ratio worth printing; the best of several alternated runs is.
+    """
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from baseline import BASELINE_REVISION, figure, run_benchmark
+
+    revision = against or BASELINE_REVISION
+    argv = ["--instances", str(instances), "--seed", str(seed)]
+    old, new = [], []
+    for n in range(max(1, rounds)):
+        old.append(figure(run_benchmark(revision, "bench_model.py", argv), r"resolve_damage:"))
+        today = subprocess.run([sys.executable, str(Path(__file__).resolve()), *argv, "--against", ""],
+                               capture_output=True, text=True, check=True).stdout
+        new.append(figure(today, r"resolve_damage:"))
+        print(f"  round {n + 1}: {revision} {old[-1]:>9,.0f}/s   today {new[-1]:>9,.0f}/s", flush=True)
+    best_old, best_new = max(old), max(new)
+    print(f"best of {len(old)}: {revision} {best_old:,.0f} instances/s, today {best_new:,.0f} instances/s: "
+          f"{best_new / best_old:.2f}x (target {TARGET_PER_SECOND:,}/s; issue 10: 20,000/s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--profile", action="store_true", help="also print where the time goes")
+    parser.add_argument("--against", default=None, help="a git revision to measure first, for a ratio ('' for none)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternate REV and today this many times; best of each")
     args = parser.parse_args()
+
+    if args.against != "":
+        compare_with(args.against, args.instances, args.seed, args.rounds)
+        if not args.profile:
+            return
 
     rng = random.Random(args.seed)
     scenarios = [draw_scenario(rng) for _ in range(args.instances)]

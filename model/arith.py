@@ -89,7 +89,7 @@ def and_(*conditions: Any) -> Any:
     for c in conditions:
         if c is not True and c is not False:
             return _z3().And(*conditions) if is_symbolic(*conditions) else all(conditions)
-    return all(conditions)
+    return False not in conditions  # every one a bool: the concrete path, without a call to all()
 
 
 def or_(*conditions: Any) -> Any:
@@ -97,16 +97,20 @@ def or_(*conditions: Any) -> Any:
     for c in conditions:
         if c is not True and c is not False:
             return _z3().Or(*conditions) if is_symbolic(*conditions) else any(conditions)
-    return any(conditions)
+    return True in conditions  # every one a bool: the concrete path, without a call to any()
 
 
 def min_(a: Any, b: Any) -> Any:
     """The smaller of two integers or integer terms."""
+    if type(a) is int and type(b) is int:  # the concrete path: what ite(a <= b, a, b) returns on ints
+        return a if a <= b else b
     return ite(a <= b, a, b)
 
 
 def max_(a: Any, b: Any) -> Any:
     """The larger of two integers or integer terms."""
+    if type(a) is int and type(b) is int:  # the concrete path: what ite(a >= b, a, b) returns on ints
+        return a if a >= b else b
     return ite(a >= b, a, b)
 
 
@@ -117,12 +121,16 @@ def clamp(value: Any, low: Any, high: Any) -> Any:
 
 def floordiv(a: Any, b: int) -> Any:
     """``floor(a / b)`` for a positive literal divisor ``b``."""
+    if type(a) is int and type(b) is int and b > 0:  # the concrete path, checks included
+        return a // b
     _require_positive_divisor(b)
     return a / b if is_symbolic(a) else a // b
 
 
 def ceildiv(a: Any, b: int) -> Any:
     """``ceil(a / b)`` for a positive literal divisor ``b``."""
+    if type(a) is int and type(b) is int and b > 0:  # the concrete path, checks included
+        return -((-a) // b)
     _require_positive_divisor(b)
     return -((-a) / b) if is_symbolic(a) else -((-a) // b)
 
@@ -183,10 +191,16 @@ def symbolic() -> Iterator[SymbolicContext]:
         _CONTEXT.reset(token)
 
 
-def least_such_that(predicate: Callable[[Any], Any], low: Any, high: Any, hint: str) -> Any:
+def least_such_that(
+    predicate: Callable[[Any], Any], low: Any, high: Any, hint: str, guess: Callable[[], int] | None = None
+) -> Any:
     """The least ``n`` in ``[low, high]`` with ``predicate(n)``, for a predicate monotone in ``n``.
 
-    ``predicate(high)`` must hold. Concretely this is a binary search; symbolically it is
+    ``predicate(high)`` must hold. Concretely this is a binary search, tried first at
+    ``guess()`` when given: a guess ``g`` is returned only when the predicate itself holds at
+    ``g`` and fails at ``g - 1`` (or ``g`` is ``low``), which for a monotone predicate makes
+    ``g`` the least, so a guess (a float estimate, say) can speed the search but never decide
+    it. Symbolically the guess is ignored, and ``least_such_that`` is
     a fresh integer ``n`` pinned by ``low <= n <= high``, ``predicate(n)`` and
     ``n == low or not predicate(n - 1)``, which has exactly one solution for a monotone
     predicate (the encoding's functionality is proved in ``proofs/``).
@@ -201,6 +215,13 @@ def least_such_that(predicate: Callable[[Any], Any], low: Any, high: Any, hint: 
             [low <= n, n <= high, predicate(n), z3.Or(n == low, z3.Not(predicate(n - 1)))]
         )
         return n
+    if guess is not None and low < high:
+        try:
+            g = guess()
+        except (ArithmeticError, ValueError):  # an estimate outside its own domain (``ite`` runs both branches)
+            g = None
+        if type(g) is int and low <= g <= high and predicate(g) is True and (g == low or predicate(g - 1) is False):
+            return g
     while low < high:
         middle = (low + high) // 2
         if predicate(middle):

@@ -400,7 +400,9 @@ class EventLog:
     def emit(self, name: str, when: Any = True, **payload: Any) -> None:
         if when is False:  # the concrete path, first and cheapest
             return
-        if is_symbolic(when):
+        if when is True:
+            self.entries.append(Guarded(True, Event(name, **payload)))
+        elif is_symbolic(when):
             self.entries.append(Guarded(when, Event(name, **payload)))
         elif when:
             self.entries.append(Guarded(True, Event(name, **payload)))

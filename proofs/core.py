@@ -320,11 +320,11 @@ def _shared_least_such_that() -> Iterator[None]:
     current = bindings[0][2]
     cache: dict[tuple[str, ...], Any] = {}
 
-    def shared(predicate: Callable[[Any], Any], low: Any, high: Any, hint: str) -> Any:
+    def shared(predicate: Callable[[Any], Any], low: Any, high: Any, hint: str, guess: Any = None) -> Any:
         import z3
 
         if not (is_symbolic(low, high) or is_symbolic(predicate(high))):
-            return current(predicate, low, high, hint)
+            return current(predicate, low, high, hint, guess)
         probe = predicate(z3.Int("least!probe"))
         key = (hint, _term_key(low), _term_key(high), _term_key(probe))
         if key not in cache:

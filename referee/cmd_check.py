@@ -120,13 +120,17 @@ def register(app: typer.Typer) -> None:
             "failing scenarios go to the system's temporary folder)"
         ),
         backend: str = typer.Option("hypothesis", "--backend", help="hypothesis | crosshair (Python engines)"),
+        generation: str = typer.Option(
+            "seeded", "--generation", help="seeded (Hypothesis draws one seed per batch; fast) | hypothesis (every "
+            "choice drawn by Hypothesis; the generator before 2026-12); docs/performance.md"
+        ),
         replay_file: Optional[str] = typer.Option(None, "--replay", help="run one stored scenario (JSON file) instead"),
     ) -> None:
         """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
         from .compare import Comparison
         from .config import ConfigError, load_config
         from .engines import EngineStartError, install_termination_handler, make_engine
-        from .harness import CheckOptions, check, replay
+        from .harness import GENERATIONS, CheckOptions, check, replay
         from .rulebooks import resolve_features
 
         try:
@@ -152,6 +156,9 @@ def register(app: typer.Typer) -> None:
         if problem:
             typer.echo(f"referee check: {problem}", err=True)
             raise typer.Exit(2)
+        if generation not in GENERATIONS:
+            typer.echo(f"referee check: --generation {generation!r}: expected one of {', '.join(GENERATIONS)}", err=True)
+            raise typer.Exit(2)
         if backend != "hypothesis" and not python:
             typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
             raise typer.Exit(2)
@@ -174,7 +181,7 @@ def register(app: typer.Typer) -> None:
                                  fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
                                  features=features, without=",".join(config.words("without", without) or []) or None,
                                  swarm=swarm, event_words=comparison.cli_words(),
-                                 stored=_stored_words(database, state_dir, path))
+                                 stored=_stored_words(database, state_dir, path), generation=generation)
         progress = _progress_bar(json_out)
         options = CheckOptions(
             examples=examples,
@@ -185,6 +192,7 @@ def register(app: typer.Typer) -> None:
             rules=chosen_rules,
             database=database or None,
             backend=backend,
+            generation=generation,
             command=command,
             features=chosen_features,
             swarm=swarm,
@@ -369,7 +377,7 @@ def _stored_words(database: str | None, state_dir: str, paths: list[str] | None)
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
                    timeout: float = 5.0, batch: int = 32, in_process: bool = False, features: str | None = None,
                    without: str | None = None, swarm: bool = False, event_words: list[str] | None = None,
-                   stored: list[str] | None = None) -> str:
+                   stored: list[str] | None = None, generation: str = "seeded") -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
@@ -390,6 +398,8 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
         words += ["--without", without]
     if swarm:
         words += ["--swarm"]
+    if generation != "seeded":
+        words += ["--generation", generation]
     if compare_mode != "full":
         words += ["--compare", compare_mode]
     if fields:

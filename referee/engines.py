@@ -144,8 +144,30 @@ def _copy(value: Any) -> Any:
     return value
 
 
+_SCALARS = frozenset({type(None), bool, int, str})
+
+
+def _is_plain_json(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is plain JSON data: the quick test that runs on every answer (no paths built)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return True
+    if depth > 200:
+        return False
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or (type(item) not in _SCALARS and not _is_plain_json(item, depth + 1)):
+                return False
+        return True
+    if kind is list or kind is tuple:
+        return all(type(item) in _SCALARS or _is_plain_json(item, depth + 1) for item in value)
+    return kind is float and math.isfinite(value)
+
+
 def non_json_path(value: Any, path: str = "observation", depth: int = 0) -> str | None:
     """Where ``value`` holds something JSON cannot carry (a Decimal, a set, NaN), or None."""
+    if depth == 0 and _is_plain_json(value):
+        return None  # the common case, decided without building a path per item
     if depth > 200:
         return f"{path}: nested deeper than 200 levels"
     if value is None or isinstance(value, (bool, int, str)):

@@ -52,6 +52,11 @@ class CheckOptions:
     #: The example database: a folder, a ``redis://`` URL (shared by a campaign's workers), or None.
     database: str | None = DATABASE_DIR
     backend: str = "hypothesis"
+    #: How scenarios are drawn: ``seeded`` (Hypothesis draws one integer per batch and the same
+    #: strategies draw the batch from a seeded ``random.Random``: ``referee.seeded``) or
+    #: ``hypothesis`` (every choice drawn by Hypothesis; the generator before 2026-12). A
+    #: ``--backend`` other than ``hypothesis`` always uses ``hypothesis`` generation.
+    generation: str = "seeded"
     shrink: bool = True
     #: At most this many engine calls are spent shrinking a failure.
     shrink_budget: int = 1500
@@ -349,7 +354,8 @@ def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> by
     key = json.dumps(
         [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
          {name: repr(rules) for name, rules in sorted(options.rules.items())}]
-        + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else []),
+        + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else [])
+        + (["seeded"] if _is_seeded(options) else []),  # a seed per batch, not Hypothesis' choices: its own key
         sort_keys=True,
     )
     return hashlib.sha256(key.encode()).digest()
@@ -391,17 +397,27 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     batch = max(1, engine.batch_size)
     state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
     start = time.perf_counter()
-    strategy = st.lists(
-        scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
-                  features=options.features, swarm=options.swarm),
-        min_size=batch,  # full batches: a JSON-lines engine gets ``batch`` scenarios per write
-        max_size=batch,
-    )
+    one = scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
+                    features=options.features, swarm=options.swarm)
+    # Seeded generation draws whole groups of batches per Hypothesis example (its overhead per
+    # example is about the cost of 5 scenarios); ``total`` is --examples rounded up to whole batches.
+    group = batch * math.ceil(SEEDED_GROUP / batch) if _is_seeded(options) else batch
+    total = math.ceil(options.examples / batch) * batch
+    strategy = _batch_strategy(one, group, options)
 
-    def run(batch_scenarios: list[dict[str, Any]]) -> None:
+    def run(drawn: list[dict[str, Any]]) -> None:
+        """One Hypothesis example: its scenarios, to the engine ``batch`` at a time, up to ``--examples``."""
+        for at in range(0, len(drawn), batch):
+            if at and state["count"] >= total and state["failure"] is None:  # a rerun of a failure runs in full
+                return
+            judge_batch(drawn[at:at + batch])
+
+    def judge_batch(batch_scenarios: list[dict[str, Any]]) -> None:
+        marks = {}
         for scenario in batch_scenarios:
             state["serial"] += 1
             scenario["id"] = f"s{state['serial']}"
+            marks[scenario["id"]] = (scenario.pop("_seed", None), scenario.pop("_group", None))  # never sent
         answers = engine.run_batch(batch_scenarios)
         if state["failure"] is not None:  # Hypothesis runs the failing batch again: keep what it sees
             state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
@@ -423,6 +439,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
                 continue
             if verdict == "mismatch":
                 state["failure"] = (scenario, detail)
+                state["failing_seed"], state["failing_group"] = marks[scenario["id"]]
                 state.setdefault("answers", []).append((scenario, answer))
                 raise _Mismatch(detail[0].describe())
             state["stop"] = (verdict, scenario, detail)
@@ -432,7 +449,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     # step. The failing scenario is shrunk afterwards by ``referee.shrink``, batched.
     phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
     config = dict(
-        max_examples=max(1, math.ceil(options.examples / batch)),
+        max_examples=max(1, math.ceil(total / group)),
         deadline=None,
         database=_database(options),
         phases=phases,
@@ -462,6 +479,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             test()
     except _Mismatch:
         scenario, divergences = state["failure"]
+        _store_failing_seed(run, options, state)
         if options.shrink:
             scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
         report.status = "mismatch"
@@ -502,6 +520,67 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         report.replay = _replay(options, seed, report.scenario)
         report.replay_engine = _replay_engine(engine, options, report.scenario)
     return report
+
+
+GENERATIONS = ("seeded", "hypothesis")
+#: Seeded generation draws at least this many scenarios per Hypothesis example (whole engine batches).
+SEEDED_GROUP = 32
+
+
+def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
+    """The group of ``seed``, each scenario marked (``_seed``, ``_group``: taken off before it is sent) with its seed."""
+    from .seeded import BATCH_SEEDS, draw_seeded
+
+    group = draw_seeded(one, seed, count)
+    for k, scenario in enumerate(group):
+        scenario["_seed"], scenario["_group"] = (seed + k) % BATCH_SEEDS, seed
+    return group
+
+
+def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) -> None:
+    """Seeded generation: store the failing scenario's own seed in the example database, in place of its group's.
+
+    Hypothesis stored the group's seed ``s``; the failure was its ``k``-th scenario, whose group is
+    ``s + k`` (``referee.seeded.draw_seeded``). Stored instead, a later run (any ``--seed``, any
+    ``--examples``) replays the failing scenario first. Nothing is written when the database is
+    off or read-only, or the entry cannot be written (the group's entry then stays).
+    """
+    seed, group = state.get("failing_seed"), state.get("failing_group")
+    if not _is_seeded(options) or seed is None or group is None or options.keep_going:
+        return
+    try:
+        from hypothesis.database import choices_to_bytes
+        from hypothesis.internal.reflection import function_digest
+
+        from .databases import open_database
+
+        database = open_database(options.database)
+        if database is None:
+            return
+        key = function_digest(run)
+        database.save(key, choices_to_bytes((seed,)))
+        if seed != group:
+            database.delete(key, choices_to_bytes((group,)))
+    except Exception:  # a courtesy: the group's own entry still replays the failure
+        return
+
+
+def _is_seeded(options: CheckOptions) -> bool:
+    return options.generation == "seeded" and options.backend == "hypothesis"
+
+
+def _batch_strategy(one: Any, batch: int, options: CheckOptions) -> Any:
+    """One Hypothesis example: ``batch`` scenarios, each drawn by Hypothesis or from one seed (``referee.seeded``)."""
+    from hypothesis import strategies as st
+
+    if options.generation not in GENERATIONS:
+        raise ValueError(f"unknown generation {options.generation!r} (known: {', '.join(GENERATIONS)})")
+    if _is_seeded(options):
+        from .seeded import BATCH_SEEDS, draw_seeded
+
+        return st.integers(0, BATCH_SEEDS - 1).map(lambda seed: _seeded_group(one, seed, batch))
+    # full batches: a JSON-lines engine gets ``batch`` scenarios per write
+    return st.lists(one, min_size=batch, max_size=batch)
 
 
 def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:

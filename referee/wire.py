@@ -57,23 +57,31 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
+#: The test of each JSON type ``check_value`` knows, built once (it runs for every field of every unit).
+TYPE_CHECKS = {
+    "integer": lambda v: type(v) is int,
+    "boolean": lambda v: type(v) is bool,
+    "string": lambda v: type(v) is str,
+    "uid?": lambda v: v is None or type(v) is str,
+    "string?": lambda v: v is None or type(v) is str,
+    "booleans": lambda v: type(v) is list and all(type(x) is bool for x in v),
+}
+
+
 def check_value(path: str, value: Any, expected: str) -> Any:
     """Return ``value`` if it has the JSON type ``expected``; else raise naming ``path``."""
-    ok = {
-        "integer": lambda v: type(v) is int,
-        "boolean": lambda v: type(v) is bool,
-        "string": lambda v: type(v) is str,
-        "uid?": lambda v: v is None or type(v) is str,
-        "string?": lambda v: v is None or type(v) is str,
-        "booleans": lambda v: type(v) is list and all(type(x) is bool for x in v),
-    }[expected]
-    if not ok(value):
-        shown = json.dumps(value) if _type_name(value) in ("string", "integer", "boolean", "null") else _type_name(value)
-        wanted = {"uid?": "string or null", "string?": "string or null", "booleans": "array of booleans"}.get(
-            expected, expected
-        )
-        raise ProtocolError(path, f"expected {wanted}, got {shown}")
+    if not TYPE_CHECKS[expected](value):
+        raise type_error(path, value, expected)
     return value
+
+
+def type_error(path: str, value: Any, expected: str) -> ProtocolError:
+    """The error for ``value`` at ``path`` not having the JSON type ``expected``."""
+    shown = json.dumps(value) if _type_name(value) in ("string", "integer", "boolean", "null") else _type_name(value)
+    wanted = {"uid?": "string or null", "string?": "string or null", "booleans": "array of booleans"}.get(
+        expected, expected
+    )
+    return ProtocolError(path, f"expected {wanted}, got {shown}")
 
 
 def require_object(path: str, value: Any) -> dict[str, Any]:

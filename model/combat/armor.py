@@ -9,9 +9,15 @@ by squaring both sides of ``s * sqrt(A) >= 20 * (d - s)``.
 Worked example (the boundary a float gets wrong): 87 damage into 81 Armor. ``sqrt(81) =
 9``, so exactly ``87 * 20 / 29 = 60`` survives; ``60 * 9 = 540 >= 20 * 27 = 540`` holds
 and ``59 * 9 = 531 >= 20 * 28 = 560`` does not, so 60 survives, where a float gives 61.
+
+Speed: concretely the least ``s`` is searched for first at a float estimate, but the estimate
+only says where to look: ``least_such_that`` returns it only when the exact integer test holds
+there and fails one below (``referee.model.arith.least_such_that``), so the float decides nothing.
 """
 
 from __future__ import annotations
+
+import math
 
 from ..arith import and_, floordiv, ite, least_such_that, max_, or_
 from ..clauses import combat
@@ -46,7 +52,8 @@ def covers_with_reciprocal_negative_armor(s: Int, damage: Int, armor: Int) -> In
 @combat.implements("500.2a", "500.2c")
 def compute_surviving_after_positive_armor(damage: Int, armor: Int) -> Int:
     """Damage left after the percentage reduction of non-negative Armor, rounded up (500.2a, 500.2c)."""
-    return least_such_that(lambda s: covers_with_positive_armor(s, damage, armor), 0, damage, "armor_pct")
+    return least_such_that(lambda s: covers_with_positive_armor(s, damage, armor), 0, damage, "armor_pct",
+                           lambda: math.ceil(ARMOR_CURVE * damage / (math.sqrt(armor) + ARMOR_CURVE)))
 
 
 @combat.implements("500.2d")
@@ -54,13 +61,15 @@ def compute_surviving_after_negative_armor(damage: Int, armor: Int, ruleset: Rul
     """Damage after the amplification of negative Armor, rounded up against the defender (500.2d, INT-001)."""
     if ruleset.negative_armor == "mirror":
         return least_such_that(
-            lambda s: covers_with_mirrored_negative_armor(s, damage, armor), damage, 2 * damage, "armor_neg"
+            lambda s: covers_with_mirrored_negative_armor(s, damage, armor), damage, 2 * damage, "armor_neg",
+            lambda: math.ceil(damage * (2 * math.sqrt(-armor) + ARMOR_CURVE) / (math.sqrt(-armor) + ARMOR_CURVE)),
         )
     return least_such_that(
         lambda s: covers_with_reciprocal_negative_armor(s, damage, armor),
         damage,
         damage + damage * max_(-armor, 1),
         "armor_neg",
+        lambda: math.ceil(damage * (ARMOR_CURVE + math.sqrt(-armor)) / ARMOR_CURVE),
     )
 
 

@@ -24,6 +24,8 @@ VITALITY_LOSS_RUNES = ("adrenaline", "momentum", "bolster")
 
 def is_known_false(condition: Bool) -> bool:
     """A concrete ``False``: lets the concrete run skip copying a unit that would come out unchanged."""
+    if condition is False or condition is True:  # the concrete path, first and cheapest
+        return condition is False
     return not is_symbolic(condition) and not condition
 
 

@@ -163,13 +163,13 @@ def _percentage_skipped_for_small_hits(damage: Any, armor_value: Any) -> Any:
     return ite(damage < 20, damage, _original_positive(damage, armor_value))
 
 
-def _least_plus_one(predicate: Any, low: Any, high: Any, hint: str) -> Any:
+def _least_plus_one(predicate: Any, low: Any, high: Any, hint: str, guess: Any = None) -> Any:
     """An off-by-one search: one above the least ``n`` (unless that is ``high``)."""
     n = _original_least(predicate, low, high, hint)
     return ite(n < high, n + 1, n)
 
 
-def _least_without_minimality(predicate: Any, low: Any, high: Any, hint: str) -> Any:
+def _least_without_minimality(predicate: Any, low: Any, high: Any, hint: str, guess: Any = None) -> Any:
     """Any ``n`` in range satisfying the predicate, not the least (``high`` when concrete)."""
     from referee.model.arith import _CONTEXT, is_symbolic
 

@@ -4,6 +4,8 @@ within a bounded number of scenarios; and the new action kinds against the clean
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from referee.engines import PythonEngine
@@ -53,7 +55,12 @@ def test_at_least_ten_new_chapter_500_mutants_each_naming_its_clause_and_reachin
 def test_every_chapter_500_mutant_is_killed_within_its_budget(name, in_tmp):
     mutant = mutants.BY_NAME[name]
     budget = BUDGET if KILLS[name] <= SLOW_ABOVE else 3000
-    report = check(PythonEngine(mutants.load(name).run), _options(mutant, budget))
+    options = _options(mutant, budget)
+    if KILLS[name] > SLOW_ABOVE:
+        # the slow ones were measured with Hypothesis generation; seeded generation (the default) does not kill
+        # retry_a_tick_after_the_try at seed 7 within 10,000 scenarios (docs/performance.md, "Not done")
+        options = dataclasses.replace(options, generation="hypothesis")
+    report = check(PythonEngine(mutants.load(name).run), options)
     assert report.status == "mismatch", f"{name} survived {report.scenarios_run} scenarios"
 
 

@@ -147,7 +147,7 @@ def test_the_guides_fuzz_target_finds_a_seeded_bug_and_stores_it_in_redis(redis_
     exec(compile(source, "guide-fuzz-target", "exec"), namespace)
     # Not shrunk here (it is saved when found; HypoFuzz and pytest shrink it); seeded the way referee check
     # seeds its runs, since @seed and derandomize would switch the database off.
-    fuzz = settings(settings.get_profile("fuzz"), max_examples=300, deadline=None, print_blob=False,
+    fuzz = settings(settings.get_profile("fuzz"), max_examples=1000, deadline=None, print_blob=False,
                     phases=[Phase.reuse, Phase.generate])(namespace["test_engine_agrees_with_referee"])
     fuzz._hypothesis_internal_use_seed = SEED_A
     with pytest.raises(AssertionError):

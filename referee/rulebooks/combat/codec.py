@@ -22,7 +22,9 @@ from ...wire import (
     check_known,
     ProtocolError,
     Scenario,
+    TYPE_CHECKS,
     check_value,
+    type_error,
     decode_events,
     decode_id,
     observation_envelope,
@@ -51,6 +53,12 @@ def _field_type(name: str, default: Any) -> str:
 UNIT_FIELDS: dict[str, str] = {f.name: _field_type(f.name, f.default) for f in fields(Unit)}
 #: The default of every unit field (a scenario may omit a field; the harness never does).
 UNIT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Unit) if f.name != "uid"}
+#: ``(field, JSON type, its test)`` for every unit field, in order (decoding checks each field of each unit).
+_UNIT_CHECKS = tuple((name, kind, TYPE_CHECKS[kind]) for name, kind in UNIT_FIELDS.items())
+_INTEGER_FIELDS = tuple(name for name, kind in UNIT_FIELDS.items() if kind == "integer")
+_BOOLEAN_FIELDS = tuple(name for name, kind in UNIT_FIELDS.items() if kind == "boolean")
+_REFERENCE_FIELDS = tuple(name for name, kind in UNIT_FIELDS.items() if kind == "uid?")
+assert len(_INTEGER_FIELDS) + len(_BOOLEAN_FIELDS) + len(_REFERENCE_FIELDS) + 1 == len(UNIT_FIELDS)
 
 
 
@@ -94,20 +102,37 @@ def unit_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[
     chosen field set need not report the others).
     """
     data = require_object(path, data)
+    if len(data) == len(UNIT_FIELDS) and _is_complete_and_well_typed(data):
+        return _checked_side(path, Unit.of(data))  # the harness's case: every field, each of its type
     values: dict[str, Any] = {}
-    for name, kind in UNIT_FIELDS.items():
-        must = complete and (only is None or name in only or name in PLACEMENT_FIELDS)
+    for name, kind, ok in _UNIT_CHECKS:
         if name not in data:
-            if must or name == "uid":
+            if name == "uid" or (complete and (only is None or name in only or name in PLACEMENT_FIELDS)):
                 raise ProtocolError(f"{path}.{name}", "missing", kind="missing")
             continue
-        values[name] = check_value(f"{path}.{name}", data[name], kind)
+        value = data[name]
+        if not ok(value):  # the path is built only for the error: this loop runs for every field of every unit
+            raise type_error(f"{path}.{name}", value, kind)
+        values[name] = value
     unknown = [key for key in data if key not in UNIT_FIELDS]
     if unknown:
         raise ProtocolError(f"{path}.{unknown[0]}", f"unknown unit field (known: {', '.join(UNIT_FIELDS)})")
-    if values.get("side", 0) not in (0, 1):
-        raise ProtocolError(f"{path}.side", f"expected 0 or 1, got {values['side']}")
-    return Unit(**values)
+    return _checked_side(path, Unit.of(values))
+
+
+def _is_complete_and_well_typed(data: dict[str, Any]) -> bool:
+    """Every unit field present, each of its JSON type (the quick test; the field loop names a failure)."""
+    try:
+        return (all(type(data[n]) is int for n in _INTEGER_FIELDS) and all(type(data[n]) is bool for n in _BOOLEAN_FIELDS)
+                and all((v := data[n]) is None or type(v) is str for n in _REFERENCE_FIELDS) and type(data["uid"]) is str)
+    except KeyError:
+        return False
+
+
+def _checked_side(path: str, unit: Unit) -> Unit:
+    if unit.side not in (0, 1):
+        raise ProtocolError(f"{path}.side", f"expected 0 or 1, got {unit.side}")
+    return unit
 
 
 def board_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[str, ...] | None = None) -> Board:
@@ -138,16 +163,29 @@ def board_to_json(board: Board) -> list[dict[str, Any]]:
     return [unit_to_json(u) for u in board.units]
 
 
+_RULESETS: dict[tuple[Any, ...], Ruleset] = {}
+
+
 def ruleset_from_json(path: str, data: Any) -> Ruleset:
     data = require_object(path, data)
     for name, value in data.items():  # a nested value would reach the model's repr in its error
         if isinstance(value, (dict, list)):
             raise ProtocolError(f"{path}.{name}", f"expected a reading's name, got {shown(value)}")
+    key: Any = tuple((name, type(value), value) for name, value in data.items())  # True is not 1
     try:
-        return Ruleset.from_json(data)
+        cached = _RULESETS.get(key)
+    except TypeError:  # an unhashable value: decoded (and refused) the long way
+        cached = key = None
+    if cached is not None:
+        return cached  # every scenario of a run carries the same readings: decided once (a Ruleset is frozen)
+    try:
+        ruleset = Ruleset.from_json(data)
     except (ValueError, TypeError) as error:
         message = str(error).removeprefix("ruleset").lstrip(".: ")
         raise ProtocolError(path, message) from None
+    if key is not None and len(_RULESETS) < 256:
+        _RULESETS[key] = ruleset
+    return ruleset
 
 
 

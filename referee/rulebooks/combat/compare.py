@@ -19,6 +19,8 @@ def state_divergences(model: Observation, engine: Observation, names: tuple[str,
         if other is None:
             out.append(Divergence("state", f"board.{unit.uid}", "present", "absent"))
             continue
+        if _identical(unit, other):
+            continue  # the common case: every field equal, with the same type, decided in one pass
         for name in (*PLACEMENT_FIELDS[1:], *names):
             a, b = getattr(unit, name), getattr(other, name)
             if a != b or type(a) is not type(b):
@@ -27,6 +29,12 @@ def state_divergences(model: Observation, engine: Observation, names: tuple[str,
         if uid not in ours:
             out.append(Divergence("state", f"board.{uid}", "absent", "present"))
     return out
+
+
+def _identical(a: object, b: object) -> bool:
+    """Every field of two units equal and of the same type (``True`` is not ``1``), in the same order."""
+    x, y = vars(a), vars(b)
+    return x == y and list(map(type, x.values())) == list(map(type, y.values()))
 
 
 def describe_state(fields: tuple[str, ...] | None) -> str:
