@@ -5,13 +5,19 @@ total and symbolic applied amounts, for two and for three appliers (the bound, s
 each theorem). The Feast theorem runs the credit step the pipeline ends with (500.1-13) on
 a tick shared by three appliers who applied 1, 3 and 3, where dividing the Vitality portion
 afresh would feed an applier more than its share (INT-352).
+
+The lemma the Feast theorems rest on (a share of a total no larger than the weights' sum is
+at most its weight) is proved from three small lemmas, each with its own vacuity check and
+mutants: a floor share is at most its weight; the floors leave fewer than 3 points over, with
+remainders that add up to them; a weight of 0 gets no share. Alone it was one nonlinear query
+of about 50M rlimit units that could time out in a loaded suite; from them it is linear.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from referee.model.arith import and_, ite, least_such_that
+from referee.model.arith import and_, ite, least_such_that, or_
 from referee.model.combat import attribution
 from referee.model.combat.damage import DamageInstance
 from referee.model.combat.ruleset import Ruleset
@@ -147,18 +153,93 @@ FEAST_APPLIED = (1, 3, 3)
 FEAST_BOUND = "three appliers who applied 1, 3 and 3; the credited amount and its Vitality portion unbounded"
 
 
-#: The lemma's nonlinear split needs about 50M rlimit units (measured: 50,056,652 with seed 0), over the
-#: default 20M; the limit is a resource bound, the claim is unchanged, and the verdict stays machine-independent.
-SPLIT_LEMMA_RLIMIT = 100_000_000
+def _floor_rounded_up(total, weight, whole):
+    """The exact share rounded up instead of down."""
+    return least_such_that(lambda q: q * whole >= total * weight, 0, total, "share")
 
 
-@theorem("combat:500.5b", "combat:500.5c", mutants=[TO_FIRST], bound="3 appliers (non-negative weights, not all 0)",
-         rlimit=SPLIT_LEMMA_RLIMIT)
+CEILING = Mutant("tick_floor_share_rounded_up", f"{A}:compute_floor_share", _floor_rounded_up,
+                 "each share's floor is rounded up instead")  # fmt: skip
+FLOOR_BOUND = "one floor share (0 <= weight <= whole, whole > 0, 0 <= total <= whole; unbounded)"
+
+
+@theorem("combat:500.5b", mutants=[CEILING], bound=FLOOR_BOUND)
+def a_floor_share_of_no_more_than_the_whole_is_at_most_its_weight(v: Vars) -> Obligation:
+    """Lemma: a floor share of a total no larger than the whole is at most its weight, and equals a positive one just at total == whole."""
+    total, weight, whole = v.int("total"), v.int("weight"), v.int("whole")
+    q = attribution.compute_floor_share(total, weight, whole)
+    claim = and_(q <= weight, or_(q < weight, weight == 0, total == whole), or_(total != whole, q == weight))
+    return Obligation(assume=and_(total >= 0, weight >= 0, weight <= whole, whole > 0, total <= whole), claim=claim)
+
+
+def _floor_one_short(total, weight, whole):
+    """The floor taken one too low (never below 0)."""
+    return least_such_that(lambda q: (q + 2) * whole > total * weight, 0, total, "share")
+
+
+FLOOR_ONE_SHORT = Mutant("tick_floor_share_one_short", f"{A}:compute_floor_share", _floor_one_short,
+                         "each share's floor is one point too low")  # fmt: skip
+THREE_APPLIERS = "3 appliers (non-negative weights, not all 0; the total a non-negative integer; unbounded)"
+
+
+def split_terms(v: Vars) -> tuple[Any, tuple[Any, ...], Any, list[Any], Any, list[Any]]:
+    """What :func:`~referee.model.combat.attribution.compute_shares` builds for 3 appliers, term for term.
+
+    ``(total, weights, whole, floors, left, remainders)``: the same expressions, so that the
+    Z3 terms of a lemma about them are the very terms of the split (a change to the model's
+    expressions makes the lemma miss them, and the proof that uses it fails, never the reverse).
+    """
+    total = v.int("total")
+    weights = tuple(v.int(f"applied_{i}") for i in range(3))
+    whole = total_of(weights)
+    floors = [attribution.compute_floor_share(total, w, whole) for w in weights]
+    left = total - sum(floors[1:], floors[0])
+    remainders = [total * w - whole * q for w, q in zip(weights, floors)]
+    return total, weights, whole, floors, left, remainders
+
+
+@theorem("combat:500.5b", mutants=[CEILING, FLOOR_ONE_SHORT], bound=THREE_APPLIERS)
+def the_floors_leave_fewer_points_than_appliers(v: Vars) -> Obligation:
+    """Lemma: 3 floors leave 0 to 2 points over, each remainder in [0, whole) and 0 at weight 0, adding up to whole * left."""
+    total, weights, whole, floors, left, remainders = split_terms(v)
+    each = [and_(r >= 0, r < whole, or_(w != 0, and_(q == 0, r == 0))) for w, q, r in zip(weights, floors, remainders)]
+    claim = and_(left >= 0, left < 3, total_of(tuple(remainders)) == whole * left, *each)
+    return Obligation(assume=well_formed_split(total, weights), claim=claim)
+
+
+def weights_of(weights: tuple[Any, ...]) -> dict[str, Any]:
+    """The ``applied_i`` terms of a 3-applier lemma instance."""
+    return {f"applied_{i}": w for i, w in enumerate(weights)}
+
+
+@theorem("combat:500.5b", mutants=[TO_FIRST, SMALLEST_WIN], bound=THREE_APPLIERS,
+         lemmas=[the_floors_leave_fewer_points_than_appliers])  # fmt: skip
+def an_applier_of_weight_zero_gets_no_share(v: Vars) -> Obligation:
+    """Lemma: an applier whose weight is 0 gets no share of the tick, not even a leftover point."""
+    total, weights, shares = split(v, 3)
+    v.lemma(the_floors_leave_fewer_points_than_appliers, total=total, **weights_of(weights))
+    claim = and_(*[or_(w != 0, s == 0) for s, w in zip(shares, weights)])
+    return Obligation(assume=all_of(well_formed_split(total, weights), *v.facts), claim=claim)
+
+
+#: Formerly one nonlinear query of about 50M rlimit units (rlimit raised to 100M; 135-200 s, and
+#: ``unknown`` at the 300 s safety net in a loaded suite); from its three helper lemmas it is linear
+#: (about 0.5M units, under a second), each helper a few seconds at most.
+@theorem("combat:500.5b", "combat:500.5c", mutants=[TO_FIRST],
+         bound="3 appliers (non-negative weights, not all 0; a total no larger than their sum; unbounded)",
+         lemmas=[a_floor_share_of_no_more_than_the_whole_is_at_most_its_weight, an_applier_of_weight_zero_gets_no_share])  # fmt: skip
 def a_share_of_no_more_than_the_weights_never_exceeds_its_weight(v: Vars) -> Obligation:
     """Lemma: dividing a total no larger than the sum of the weights gives no share above its own weight."""
+    # Each floor is at most its weight; a positive weight's floor reaches it only when the total
+    # is the whole, and then every floor is exact and no point is left over; a weight of 0 gets
+    # no leftover point either. From these lemma instances the proof is linear.
     total, weights, shares = split(v, 3)
+    whole = total_of(weights)
+    for w in weights:
+        v.lemma(a_floor_share_of_no_more_than_the_whole_is_at_most_its_weight, total=total, weight=w, whole=whole)
+    v.lemma(an_applier_of_weight_zero_gets_no_share, total=total, **weights_of(weights))
     bounded = and_(*[s <= w for s, w in zip(shares, weights)])
-    return Obligation(assume=all_of(well_formed_split(total, weights), total <= total_of(weights)), claim=bounded)
+    return Obligation(assume=all_of(well_formed_split(total, weights), total <= whole, *v.facts), claim=bounded)
 
 
 def feast_run(v: Vars) -> tuple[Any, Any, list[Any], list[Any]]:
