@@ -33,10 +33,13 @@ def group_key(divergence: Divergence, steps: list[Any] | None = None) -> str:
 
     With the model's clause trail ``steps``, an event divergence's key also names the model
     function that emitted the event (``events[].amount@damage_taken#combat.damage.process_vitality_damage``):
-    two bugs that both first show on ``damage_taken`` but in different steps stay apart.
+    two bugs that both first show on ``damage_taken`` but in different steps stay apart. An event
+    the engine inserted or left out is keyed by that event alone, whatever the model emits around it.
     """
     if divergence.where == "events":
-        key = _event_key(divergence.model, divergence.engine)
+        key = _event_key(divergence.model, divergence.engine, getattr(divergence, "shape", None))
+        if key.startswith("events[]@extra:"):
+            return key  # the model emitted nothing there: no model step produced it
         step = producing_step(steps, divergence.event_index) if steps else None
         return f"{key}#{step}" if step else key
     parts = divergence.path.split(".")
@@ -60,15 +63,17 @@ def producing_step(steps: list[Any], event_index: int | None) -> str | None:
     return None
 
 
-def _event_key(model: Any, engine: Any) -> str:
-    if not isinstance(model, dict):
+def _event_key(model: Any, engine: Any, shape: str | None = None) -> str:
+    """The event part of a key: one side lacks it, the engine inserted or dropped one, the names differ, or
+    the first differing field (only the first: which others differ too depends on the scenario, not the bug)."""
+    if not isinstance(model, dict) or shape == "extra":
         return f"events[]@extra:{engine.get('name') if isinstance(engine, dict) else engine}"
-    if not isinstance(engine, dict):
+    if not isinstance(engine, dict) or shape == "missing":
         return f"events[]@missing:{model.get('name')}"
     if model.get("name") != engine.get("name"):
         return f"events[]@{model.get('name')}->{engine.get('name')}"
     differing = [name for name in _EVENT_FIELDS if model.get(name) != engine.get(name)]
-    return f"events[].{','.join(differing) or 'value'}@{model.get('name')}"
+    return f"events[].{differing[0] if differing else 'value'}@{model.get('name')}"
 
 
 @dataclass
@@ -87,12 +92,15 @@ class Group:
     shrink_calls: int = 0
     #: The model's explain steps around the representative's first divergence (the step before, the one at fault).
     explain: list[dict[str, Any]] = field(default_factory=list)
+    #: The representative's size (actions, characters of its compact JSON) before and after shrinking; None: unshrunk.
+    shrink_sizes: tuple[tuple[int, int], tuple[int, int]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "count": self.count, "scenario": self.scenario,
                 "divergences": [d.to_json() for d in self.divergences], "clauses": self.clauses,
                 "explain": self.explain,
                 "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
+                "shrink_sizes": None if self.shrink_sizes is None else [list(self.shrink_sizes[0]), list(self.shrink_sizes[1])],
                 "known": self.known.to_json() if self.known else None}
 
 
