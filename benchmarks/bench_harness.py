@@ -1,6 +1,6 @@
 """Benchmarks of the differential harness: throughput, and how fast each mutant dies.
 
-Run: ``python benchmarks/bench_harness.py [--examples N] [--kill-budget N] [--skip-kill] [--only NAME,...]``
+Run: ``python benchmarks/bench_harness.py [--examples N] [--kill-budget N] [--skip-kill] [--only NAME,...] [--swarm both|off|on]``
 
 Printed figures:
 
@@ -8,7 +8,9 @@ Printed figures:
   process (``--python``, batched) and over JSON lines (``--engine``, with batching), against plain Hypothesis drawing the same scenarios
   for a no-op engine (the target: the harness within 2x of that baseline);
 * for every seeded mutant, the scenarios and seconds until ``referee check`` killed it
-  (the target: every mutant in under 30 s), with the clause it breaks.
+  (the target: every mutant in under 30 s), with the clause it breaks: with every feature on
+  and with swarm testing (``--swarm``: each scenario draws a random subset of the features),
+  side by side (``--swarm off|on`` prints one column only).
 
 Each run uses a fixed seed and no example database, so the figures are reproducible.
 """
@@ -73,39 +75,60 @@ def _rulebook_kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
     return kinds_of(ACTION_KINDS[kinds[0]].rulebook)
 
 
-def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = False) -> list[tuple]:
+def _kill(mutant, budget: int, all_kinds: bool, swarm: bool) -> tuple:
+    """One mutant, one way of drawing: (killed, scenarios to the first failure, seconds, status)."""
+    engine = PythonEngine(load(mutant.name).run)
+    engine.name = f"mutant {mutant.name}"
+    options = CheckOptions(
+        examples=budget,
+        seed=SEED,
+        database=None,
+        kinds=_rulebook_kinds(mutant.kinds) if all_kinds else mutant.kinds,
+        shrink=False,
+        swarm=swarm,
+        state_dir=None,
+    )
+    report = check(engine, options)
+    killed = report.status != "pass"
+    return (killed, report.first_failure_after if killed else None,
+            report.first_failure_seconds if killed else report.seconds, report.status, report.scenarios_run)
+
+
+def _cell(result: tuple) -> str:
+    killed, after, seconds, status, run = result
+    return f"{after:>6} ({seconds:6.2f} s)" if killed else f"  >{run:<5}(SURVIVED)"
+
+
+def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = False,
+               modes: tuple[bool, ...] = (False, True)) -> list[tuple]:
+    """Scenarios to kill each mutant, with every feature on (swarm off) and with swarm testing, side by side.
+
+    A row: (name, clause, killed, scenarios, seconds, status) for the first mode, then the same four figures
+    for each further mode.
+    """
     rows = []
+    heads = {False: "all features", True: "swarm"}
+    print(f"  {'mutant':<38} {'clause':<18} " + " ".join(f"{heads[m]:>20}" for m in modes), flush=True)
     for mutant in MUTANTS:
         if only and mutant.name not in only:
             continue
-        engine = PythonEngine(load(mutant.name).run)
-        engine.name = f"mutant {mutant.name}"
-        options = CheckOptions(
-            examples=budget,
-            seed=SEED,
-            database=None,
-            kinds=_rulebook_kinds(mutant.kinds) if all_kinds else mutant.kinds,
-            shrink=False,
-        )
-        report = check(engine, options)
-        killed = report.status != "pass"
-        rows.append(
-            (
-                mutant.name,
-                mutant.clause,
-                killed,
-                report.first_failure_after if killed else None,
-                report.first_failure_seconds if killed else report.seconds,
-                report.status,
-            )
-        )
-        shown = (
-            f"{report.first_failure_after:>6} scenarios {report.first_failure_seconds:7.2f} s  ({report.status})"
-            if killed
-            else f"SURVIVED {report.scenarios_run} scenarios ({report.seconds:.1f} s)"
-        )
-        print(f"  {mutant.name:<38} {mutant.clause:<18} {shown}", flush=True)
+        results = [_kill(mutant, budget, all_kinds, swarm) for swarm in modes]
+        rows.append((mutant.name, mutant.clause, *results[0][:4], *(x for r in results[1:] for x in r[:4])))
+        print(f"  {mutant.name:<38} {mutant.clause:<18} " + " ".join(f"{_cell(r):>20}" for r in results), flush=True)
     return rows
+
+
+def _summary(rows: list[tuple], modes: tuple[bool, ...]) -> list[str]:
+    """Per mode: mutants killed, the median and the total of scenarios to kill (a survivor counts the budget)."""
+    import statistics
+
+    lines = []
+    for n, swarm in enumerate(modes):
+        killed = [r for r in rows if r[2 + 4 * n]]
+        counts = [r[3 + 4 * n] for r in killed]
+        lines.append(f"  {'swarm' if swarm else 'all features'}: killed {len(killed)}/{len(rows)}; scenarios to kill "
+                     f"median {statistics.median(counts) if counts else 0:g}, total {sum(counts)}")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-throughput", action="store_true")
     parser.add_argument("--all-kinds", action="store_true", help="draw every action kind of its rulebook for every mutant")
     parser.add_argument("--only", default="", help="mutant names, comma-separated")
+    parser.add_argument("--swarm", choices=("both", "off", "on"), default="both",
+                        help="the kill table's columns: every feature on (off), swarm testing (on), or both side by side")
     args = parser.parse_args(argv)
 
     if not args.skip_throughput:
@@ -141,11 +166,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_kill:
         only = set(filter(None, args.only.split(","))) or None
         scope = "every action kind" if args.all_kinds else "the mutant's action kinds"
-        print(f"\nmutant kill table (budget {args.kill_budget} scenarios, seed {SEED}, {scope}, time to first failure):")
-        rows = kill_table(args.kill_budget, only, args.all_kinds)
+        modes = {"both": (False, True), "off": (False,), "on": (True,)}[args.swarm]
+        print(f"\nmutant kill table (budget {args.kill_budget} scenarios, seed {SEED}, {scope}, scenarios to the first "
+              "failure; swarm: each scenario draws a random subset of the features):")
+        rows = kill_table(args.kill_budget, only, args.all_kinds, modes)
+        print("\n".join(_summary(rows, modes)))
         survivors = [r[0] for r in rows if not r[2]]
         slow = [r[0] for r in rows if r[2] and r[4] >= 30]
-        print(f"  killed {len(rows) - len(survivors)}/{len(rows)}; slowest {max((r[4] for r in rows), default=0):.2f} s")
+        print(f"  killed {len(rows) - len(survivors)}/{len(rows)} (first column); slowest "
+              f"{max((r[4] for r in rows), default=0):.2f} s")
         if survivors:
             print(f"  SURVIVED: {', '.join(survivors)}")
         if slow:

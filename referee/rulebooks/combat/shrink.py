@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 from referee.model.combat.ruleset import DEFAULT
@@ -99,15 +100,26 @@ def _simpler_actions(action: dict[str, Any]) -> list[list[dict[str, Any]]]:
 
 
 def _joint_armor_moves(armor: int, amount: int) -> list[tuple[int, int]]:
-    """Smaller (Armor, amount) pairs that keep their relation: a smaller square with the amount scaled to the
-    curve's same point (and one off), or both scaled by 1/2, 3/4, 7/8."""
+    """Smaller (Armor, amount) pairs that keep their relation, smallest first.
+
+    For a perfect square ``r*r``: a smaller square ``s*s`` with the amount that leaves the same
+    damage past both Armor steps (``20*d/(s+20) - s*s/5`` unchanged), the amount scaled to the
+    curve's same point (``d*(s+20)/(r+20)``), and the multiples of the new exact step nearest it,
+    each also one off; for any Armor, both scaled by 1/2, 3/4, 7/8.
+    """
     out: list[tuple[int, int]] = []
     root = math.isqrt(armor) if armor > 0 else 0
     if root > 1 and root * root == armor:
-        for smaller in dict.fromkeys((1, root // 4, root // 2, root - 1)):
-            if 0 < smaller < root:
-                scaled = amount * (smaller + 20) // (root + 20)
-                out += [(smaller * smaller, scaled + d) for d in (0, 1, -1)]
+        past = Fraction(20 * amount, root + 20) - Fraction(armor, 5)
+        for smaller in sorted({*range(1, min(root, 9)), root // 4, root // 2, root - 1} - {0}):
+            if smaller >= root:
+                continue
+            same_left = math.ceil((past + Fraction(smaller * smaller, 5)) * (smaller + 20) / 20)
+            scaled = amount * (smaller + 20) // (root + 20)
+            step = (smaller + 20) // math.gcd(20, smaller + 20)
+            nearest = max(round(scaled / step), 1) * step
+            for base in dict.fromkeys((same_left, scaled, nearest)):
+                out += [(smaller * smaller, base + d) for d in (0, -1, 1)]
     for num, den in ((1, 2), (3, 4), (7, 8)):
         out.append((armor * num // den, amount * num // den))
     return [(a, d) for a, d in dict.fromkeys(out) if (a, d) != (armor, amount) and d >= 0 and abs(a) <= abs(armor)]
@@ -237,9 +249,33 @@ def compact(scenario: dict[str, Any]) -> dict[str, Any]:
         out["ruleset"] = {k: v for k, v in out["ruleset"].items() if defaults.get(k, object()) != v}
         if not out["ruleset"]:
             del out["ruleset"]
+    if isinstance(out.get("actions"), list):
+        out["actions"] = [_compact_action(a) for a in out["actions"]]
     if isinstance(out.get("board"), list):
         out["board"] = [
             {k: v for k, v in u.items() if k == "uid" or UNIT_DEFAULTS.get(k, object()) != v} if isinstance(u, dict) else u
             for u in out["board"]
         ]
     return out
+
+
+def _compact_action(action: Any) -> Any:
+    """An action with its optional fields at their default left out (``riposte_rolls: []``, ``source: null``)."""
+    from .kinds import KINDS
+
+    kind = KINDS.get(action.get("kind")) if isinstance(action, dict) else None
+    if kind is None:
+        return action
+    defaults = {f.name: f.default for f in kind.fields if not f.required}
+    out = {k: v for k, v in action.items() if k not in defaults or _as_json(defaults[k]) != v}
+    for name in ("hits",):
+        field_ = next((f for f in kind.fields if f.name == name), None)
+        if field_ is not None and isinstance(out.get(name), list):
+            inner = {f.name: f.default for f in field_.items if not f.required}
+            out[name] = [{k: v for k, v in h.items() if k not in inner or _as_json(inner[k]) != v} if isinstance(h, dict)
+                         else h for h in out[name]]
+    return out
+
+
+def _as_json(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
