@@ -2,9 +2,10 @@
 
 A divergence's *group key* is where it happens, with identities abstracted: for the state,
 its path with the unit or object id replaced (``board[].armor``, ``state.objects[].zone``);
-for events, the event name and which of its fields differ (``events[].other@shield_damaged``),
-or that one side lacks it (``events[]@missing:thorns``, ``events[]@extra:riposte``), or that the
-names differ (``events[]@thorns->riposte``). Two scenarios that fail the same way share a key,
+for events, the event name and the first of its fields that differs (``events[].other@shield_damaged``),
+or that one side lacks it or the engine inserted or dropped it, whatever the model emits around it
+(``events[]@missing:thorns``, ``events[]@extra:riposte``), or that the names differ
+(``events[]@thorns->riposte``); a model event's key also names the model step that emitted it. Two scenarios that fail the same way share a key,
 whatever their units are called, so ``--keep-going`` shrinks one representative per key.
 
 *Known divergences* are data the engine's repository keeps (``referee-known.toml``, or the

@@ -27,7 +27,7 @@ ALL_FEATURES = frozenset(FEATURES)
 #: pipeline, a ``cull`` the deaths the clock revives (500.9), ``ability`` and ``recover`` the recovery events;
 #: the clock's own kinds mean something only after a death, and a ``cull`` of an Everlasting unit draws
 #: ``advance`` after it anyway. With every kind equal, 13 event names stayed under 1% of the default mix.
-KIND_WEIGHTS = {"hit": 4, "cull": 4, "ability": 3, "recover": 3, "cost": 3, "armor_debuff": 1, "advance": 1,
+KIND_WEIGHTS = {"hit": 6, "cull": 4, "ability": 3, "recover": 3, "cost": 3, "armor_debuff": 1, "advance": 1,
                 "end_combat": 1}
 
 
@@ -82,10 +82,11 @@ def draw_scenario(
         align = action.pop("_align", None) or {}
         hint = action.pop("_then", None)
         then = None
-        for unit in units:  # a later action aligns only the units no earlier alignment touched (each stays coherent)
-            if unit["uid"] not in aligned:
+        touched = {uid for uid, fields in align.items() if fields}
+        if not touched & aligned:  # a later action aligns only when no earlier alignment touched its units
+            for unit in units:  # (all of them or none: an alignment is coherent across units, a redirect's ally)
                 unit.update(align.get(unit["uid"], {}))
-        aligned |= {uid for uid, fields in align.items() if fields}
+            aligned |= touched
         if step == 0:
             then = _follow_up(draw, hint, kinds) if max_actions > 1 else None
             count = max(count, 2) if then else count

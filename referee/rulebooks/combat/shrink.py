@@ -81,8 +81,8 @@ INSTANCE_KEYS = ("target", "amount", "source", "damage_kind", "allows_dormant", 
 
 
 def _as_instance(kind: str, hit: dict[str, Any], source: str | None) -> dict[str, Any]:
-    out = {"kind": kind, **{k: hit[k] for k in INSTANCE_KEYS if k in hit}, "source": source}
-    return out
+    """A ``kind`` action (``hit``, ``damage``) with the instance fields of ``hit`` and the given source."""
+    return {"kind": kind, **{k: hit[k] for k in INSTANCE_KEYS if k in hit}, "source": source}
 
 
 def _simpler_actions(action: dict[str, Any]) -> list[list[dict[str, Any]]]:

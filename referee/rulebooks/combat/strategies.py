@@ -266,7 +266,7 @@ def _damage_kinds(kinds: tuple[str, ...]) -> Any:
     return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
 
 
-_BOUNDARY_PAIR = st.sampled_from(("none", "armor", "armor", "insurance", "shield", "redirect"))
+_BOUNDARY_PAIR = st.sampled_from(("none", "armor", "armor", "insurance", "shield", "redirect", "redirect"))
 #: A redirect cap: what is left (a share 1), half of it, a third (each with its neighbours).
 _CAP_SHARE = st.sampled_from((1, 1, 2, 3))
 _SHIELD_HIT = st.integers(1, 60)
@@ -302,9 +302,11 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
         override = {"armor": 0, "has_cap": False, "insurance": held if plain else 0, "subrogated": 0 if plain else held}
         target = {**target, **override}
-    elif pair == "redirect" and [u for u in units if u["side"] == target["side"] and u["uid"] != target["uid"]]:
-        # an ally takes part of it (a cap near what is left) or, when it is lethal, all of it (500.1f, 500.1-11)
-        ally = pick(draw, [u for u in units if u["side"] == target["side"] and u["uid"] != target["uid"]])
+    elif pair == "redirect" and len(units) > 1:
+        # an ally takes part of it (a cap near what is left) or, when it is lethal, all of it (500.1f, 500.1-11);
+        # the ally is another unit moved to the target's side if need be (columns differ: the cell stays free)
+        ally = pick(draw, [u for u in units if u["uid"] != target["uid"]])
+        ally = {**ally, "side": target["side"]}
         amount = draw(_SHIELD_HIT)
         override = {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": 0, **_answering(target)}
         if draw(_COIN):
@@ -354,11 +356,11 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
     if armed and source is not None:
         action["_align"][source] = _answering(next(u for u in units if u["uid"] == source))
     if redirected_to is not None:
-        action["_align"].setdefault(redirected_to["uid"], {}).update(_answering(redirected_to))
+        action["_align"].setdefault(redirected_to["uid"], {}).update(side=redirected_to["side"],
+                                                                     **_answering(redirected_to))
     if pair == "shield" and source is not None:
         action["_align"].setdefault(source, {})["shield_multiplier"] = draw(_MULTIPLIER)
     return action
-
 
 
 def _answering(unit: dict[str, Any]) -> dict[str, Any]:
