@@ -356,8 +356,13 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
     if armed and source is not None:
         action["_align"][source] = _answering(next(u for u in units if u["uid"] == source))
     if redirected_to is not None:
-        action["_align"].setdefault(redirected_to["uid"], {}).update(side=redirected_to["side"],
-                                                                     **_answering(redirected_to))
+        moved = redirected_to["uid"]
+        action["_align"].setdefault(moved, {}).update(side=redirected_to["side"], redirect_to=None, intercept_by=None,
+                                                      **_answering(redirected_to))
+        for unit in units:  # a link to the moved unit from its old side would name an enemy now
+            links = {f: None for f in ("redirect_to", "intercept_by") if unit[f] == moved and unit["uid"] != target["uid"]}
+            if links and unit["side"] != redirected_to["side"]:
+                action["_align"].setdefault(unit["uid"], {}).update(links)
     if pair == "shield" and source is not None:
         action["_align"].setdefault(source, {})["shield_multiplier"] = draw(_MULTIPLIER)
     return action
