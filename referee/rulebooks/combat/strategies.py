@@ -438,7 +438,7 @@ def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, An
 # --------------------------------------------------------------------------------------
 
 
-_EFFECT = st.sampled_from(("damage", "damage", *EFFECTS))
+_EFFECT = st.sampled_from(("damage", "damage", "restore", *EFFECTS))  # a second Restore: vitality_restored was 0.2%
 _LINE_KIND = st.sampled_from(("rider", "keyword", "rider", "conditional_rider", "passive"))
 _RESTORE_KIND = st.sampled_from(("rider", "keyword", "rider", "keyword", "conditional_rider", "passive"))
 _CONDITION = st.sampled_from(CONDITIONS)

@@ -37,7 +37,7 @@ _SOURCE = st.sampled_from(("enemy", "enemy", "none", "self"))
 _CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "everlasting", "everlasting", "vessel",
                             "vessel", "deathrattle"))
 #: The revival channels a unit coming back may meet (500.9h-k): its own line, by cause; an ally's; aimed at the killer.
-_LISTENS = st.sampled_from(("none", "self", "ally", "self_at_killer", "ally_at_killer"))
+_LISTENS = st.sampled_from(("none", "self", "ally", "ally", "self_at_killer", "ally_at_killer", "ally_at_killer"))
 #: After the death of an Everlasting unit, time (mostly) or the end of combat (500.9a).
 EVERLASTING_THEN = ("advance", "advance", "end_combat")
 
