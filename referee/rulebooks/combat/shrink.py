@@ -263,7 +263,7 @@ def _compact_action(action: Any) -> Any:
     """An action with its optional fields at their default left out (``riposte_rolls: []``, ``source: null``)."""
     from .kinds import KINDS
 
-    kind = KINDS.get(action.get("kind")) if isinstance(action, dict) else None
+    kind = KINDS.get(action["kind"]) if isinstance(action, dict) and isinstance(action.get("kind"), str) else None
     if kind is None:
         return action
     defaults = {f.name: f.default for f in kind.fields if not f.required}
