@@ -1,7 +1,7 @@
 """Benchmarks of the differential harness: throughput, and how fast each mutant dies.
 
 Run: ``python benchmarks/bench_harness.py [--examples N] [--kill-budget N] [--skip-kill] [--only NAME,...]
-[--generation seeded|hypothesis] [--against REV]``
+[--generation seeded|hypothesis] [--against REV] [--swarm both|off|on]``
 
 Printed figures:
 
@@ -12,8 +12,10 @@ Printed figures:
   code before issue 10's throughput work), in a subprocess in the same run: a ratio, since the
   machine is shared and noisy (target: 1,000 scenarios/s in-process and over JSON lines);
 * for every seeded mutant, the scenarios and seconds until ``referee check`` killed it
-  (the target: every mutant in under 30 s), with the clause it breaks (``--generation``
-  chooses the generator the table runs with; ``seeded``, the default of ``referee check``).
+  (the target: every mutant in under 30 s), with the clause it breaks: with every feature on
+  and with swarm testing (``--swarm``: each scenario draws a random subset of the features),
+  side by side (``--swarm off|on`` prints one column only); ``--generation`` chooses the
+  generator the table runs with (``seeded``, the default of ``referee check``).
 
 Each run uses a fixed seed and no example database, so the figures are reproducible.
 Where the time goes: ``docs/performance.md``.
@@ -98,43 +100,63 @@ def _mutant_rules(mutant) -> dict:
     return {"combat": Ruleset.from_json(dict(mutant.ruleset))} if getattr(mutant, "ruleset", None) else {}
 
 
+def _kill(mutant, budget: int, all_kinds: bool, swarm: bool, generation: str = "seeded") -> tuple:
+    """One mutant, one way of drawing: (killed, scenarios to the first failure, seconds, status)."""
+    engine = PythonEngine(load(mutant.name).run)
+    engine.name = f"mutant {mutant.name}"
+    options = CheckOptions(
+        examples=budget,
+        seed=SEED,
+        database=None,
+        kinds=_rulebook_kinds(mutant.kinds) if all_kinds else mutant.kinds,
+        shrink=False,
+        swarm=swarm,
+        max_actions=getattr(mutant, "max_actions", 2),  # the clock mutants need an advance before the death
+        rules=_mutant_rules(mutant),
+        generation=generation,
+        state_dir=None,
+    )
+    report = check(engine, options)
+    killed = report.status != "pass"
+    return (killed, report.first_failure_after if killed else None,
+            report.first_failure_seconds if killed else report.seconds, report.status, report.scenarios_run)
+
+
+def _cell(result: tuple) -> str:
+    killed, after, seconds, status, run = result
+    return f"{after:>6} ({seconds:6.2f} s)" if killed else f"  >{run:<5}(SURVIVED)"
+
+
 def kill_table(budget: int, only: set[str] | None = None, all_kinds: bool = False,
-               generation: str = "seeded") -> list[tuple]:
+               modes: tuple[bool, ...] = (False, True), generation: str = "seeded") -> list[tuple]:
+    """Scenarios to kill each mutant, with every feature on (swarm off) and with swarm testing, side by side.
+
+    A row: (name, clause, killed, scenarios, seconds, status) for the first mode, then the same four figures
+    for each further mode.
+    """
     rows = []
+    heads = {False: "all features", True: "swarm"}
+    print(f"  {'mutant':<38} {'clause':<18} " + " ".join(f"{heads[m]:>20}" for m in modes), flush=True)
     for mutant in MUTANTS:
         if only and mutant.name not in only:
             continue
-        engine = PythonEngine(load(mutant.name).run)
-        engine.name = f"mutant {mutant.name}"
-        options = CheckOptions(
-            examples=budget,
-            seed=SEED,
-            database=None,
-            kinds=_rulebook_kinds(mutant.kinds) if all_kinds else mutant.kinds,
-            max_actions=getattr(mutant, "max_actions", 2),  # the clock mutants need an advance before the death
-            rules=_mutant_rules(mutant),
-            shrink=False,
-            generation=generation,
-        )
-        report = check(engine, options)
-        killed = report.status != "pass"
-        rows.append(
-            (
-                mutant.name,
-                mutant.clause,
-                killed,
-                report.first_failure_after if killed else None,
-                report.first_failure_seconds if killed else report.seconds,
-                report.status,
-            )
-        )
-        shown = (
-            f"{report.first_failure_after:>6} scenarios {report.first_failure_seconds:7.2f} s  ({report.status})"
-            if killed
-            else f"SURVIVED {report.scenarios_run} scenarios ({report.seconds:.1f} s)"
-        )
-        print(f"  {mutant.name:<38} {mutant.clause:<18} {shown}", flush=True)
+        results = [_kill(mutant, budget, all_kinds, swarm, generation) for swarm in modes]
+        rows.append((mutant.name, mutant.clause, *results[0][:4], *(x for r in results[1:] for x in r[:4])))
+        print(f"  {mutant.name:<38} {mutant.clause:<18} " + " ".join(f"{_cell(r):>20}" for r in results), flush=True)
     return rows
+
+
+def _summary(rows: list[tuple], modes: tuple[bool, ...]) -> list[str]:
+    """Per mode: mutants killed, and the median and the total of scenarios to kill over the killed ones."""
+    import statistics
+
+    lines = []
+    for n, swarm in enumerate(modes):
+        killed = [r for r in rows if r[2 + 4 * n]]
+        counts = [r[3 + 4 * n] for r in killed]
+        lines.append(f"  {'swarm' if swarm else 'all features'}: killed {len(killed)}/{len(rows)}; scenarios to kill "
+                     f"median {statistics.median(counts) if counts else 0:g}, total {sum(counts)}")
+    return lines
 
 
 #: The lines of the throughput table, and the pattern of the same figure in the baseline revision's output.
@@ -199,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="mutant names, comma-separated")
     parser.add_argument("--generation", default="seeded", help="the generator the kill table uses: seeded | hypothesis")
     parser.add_argument("--against", default=None, help="a git revision to measure first, for a ratio ('' for none)")
+    parser.add_argument("--swarm", choices=("both", "off", "on"), default="both",
+                        help="the kill table's columns: every feature on (off), swarm testing (on), or both side by side")
     args = parser.parse_args(argv)
 
     if not args.skip_throughput:
@@ -207,12 +231,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_kill:
         only = set(filter(None, args.only.split(","))) or None
         scope = "every action kind" if args.all_kinds else "the mutant's action kinds"
-        print(f"\nmutant kill table (budget {args.kill_budget} scenarios, seed {SEED}, {scope}, {args.generation} generation, "
-              "time to first failure):")
-        rows = kill_table(args.kill_budget, only, args.all_kinds, args.generation)
+        modes = {"both": (False, True), "off": (False,), "on": (True,)}[args.swarm]
+        print(f"\nmutant kill table (budget {args.kill_budget} scenarios, seed {SEED}, {scope}, {args.generation} generation, scenarios to the first "
+              "failure; swarm: each scenario draws a random subset of the features):")
+        rows = kill_table(args.kill_budget, only, args.all_kinds, modes, args.generation)
+        print("\n".join(_summary(rows, modes)))
         survivors = [r[0] for r in rows if not r[2]]
         slow = [r[0] for r in rows if r[2] and r[4] >= 30]
-        print(f"  killed {len(rows) - len(survivors)}/{len(rows)}; slowest {max((r[4] for r in rows), default=0):.2f} s")
+        print(f"  killed {len(rows) - len(survivors)}/{len(rows)} (first column); slowest "
+              f"{max((r[4] for r in rows), default=0):.2f} s")
         if survivors:
             print(f"  SURVIVED: {', '.join(survivors)}")
         if slow:

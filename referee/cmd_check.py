@@ -181,7 +181,8 @@ def register(app: typer.Typer) -> None:
                                  fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
                                  features=features, without=",".join(config.words("without", without) or []) or None,
                                  swarm=swarm, event_words=comparison.cli_words(),
-                                 stored=_stored_words(database, state_dir, path), generation=generation)
+                                 stored=_stored_words(database, state_dir, path), keep_going=keep_going,
+                                 max_divergences=max_divergences, generation=generation)
         progress = _progress_bar(json_out)
         options = CheckOptions(
             examples=examples,
@@ -377,7 +378,8 @@ def _stored_words(database: str | None, state_dir: str, paths: list[str] | None)
 def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
                    timeout: float = 5.0, batch: int = 32, in_process: bool = False, features: str | None = None,
                    without: str | None = None, swarm: bool = False, event_words: list[str] | None = None,
-                   stored: list[str] | None = None, generation: str = "seeded") -> str:
+                   stored: list[str] | None = None, keep_going: bool = False, max_divergences: int = 20,
+                   generation: str = "seeded") -> str:
     words = ["referee", "check"]
     if python:
         words += ["--python", python]
@@ -400,6 +402,8 @@ def _command_words(python, engine, examples, kinds, compare_mode, fields, events
         words += ["--swarm"]
     if generation != "seeded":
         words += ["--generation", generation]
+    if keep_going:  # the seed alone reproduces the first divergence only; the groups need the run that went on
+        words += ["--keep-going"] + (["--max-divergences", str(max_divergences)] if max_divergences != 20 else [])
     if compare_mode != "full":
         words += ["--compare", compare_mode]
     if fields:

@@ -202,7 +202,18 @@ def _sequence_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: 
         if k >= len(theirs):
             return Divergence("events", f"{where}[{k}]", mine, None, index)
         if mine != theirs[k]:
-            return Divergence("events", f"{where}[{k}]", mine, theirs[k], index)
+            return Divergence("events", f"{where}[{k}]", mine, theirs[k], index, _shape(ours, theirs, k))
+    return None
+
+
+def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> str | None:
+    """Where the names differ at ``k``: the engine inserted an event (``extra``) or left one out (``missing``)."""
+    if ours[k][1].get("name") == theirs[k].get("name"):
+        return None
+    if k + 1 < len(theirs) and theirs[k + 1] == ours[k][1]:
+        return "extra"
+    if k + 1 < len(ours) and ours[k + 1][1] == theirs[k]:
+        return "missing"
     return None
 
 

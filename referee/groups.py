@@ -2,9 +2,10 @@
 
 A divergence's *group key* is where it happens, with identities abstracted: for the state,
 its path with the unit or object id replaced (``board[].armor``, ``state.objects[].zone``);
-for events, the event name and which of its fields differ (``events[].other@shield_damaged``),
-or that one side lacks it (``events[]@missing:thorns``, ``events[]@extra:riposte``), or that the
-names differ (``events[]@thorns->riposte``). Two scenarios that fail the same way share a key,
+for events, the event name and the first of its fields that differs (``events[].other@shield_damaged``),
+or that one side lacks it or the engine inserted or dropped it, whatever the model emits around it
+(``events[]@missing:thorns``, ``events[]@extra:riposte``), or that the names differ
+(``events[]@thorns->riposte``); a model event's key also names the model step that emitted it. Two scenarios that fail the same way share a key,
 whatever their units are called, so ``--keep-going`` shrinks one representative per key.
 
 *Known divergences* are data the engine's repository keeps (``referee-known.toml``, or the
@@ -33,10 +34,13 @@ def group_key(divergence: Divergence, steps: list[Any] | None = None) -> str:
 
     With the model's clause trail ``steps``, an event divergence's key also names the model
     function that emitted the event (``events[].amount@damage_taken#combat.damage.process_vitality_damage``):
-    two bugs that both first show on ``damage_taken`` but in different steps stay apart.
+    two bugs that both first show on ``damage_taken`` but in different steps stay apart. An event
+    the engine inserted or left out is keyed by that event alone, whatever the model emits around it.
     """
     if divergence.where == "events":
-        key = _event_key(divergence.model, divergence.engine)
+        key = _event_key(divergence.model, divergence.engine, getattr(divergence, "shape", None))
+        if key.startswith("events[]@extra:"):
+            return key  # the model emitted nothing there: no model step produced it
         step = producing_step(steps, divergence.event_index) if steps else None
         return f"{key}#{step}" if step else key
     parts = divergence.path.split(".")
@@ -60,15 +64,17 @@ def producing_step(steps: list[Any], event_index: int | None) -> str | None:
     return None
 
 
-def _event_key(model: Any, engine: Any) -> str:
-    if not isinstance(model, dict):
+def _event_key(model: Any, engine: Any, shape: str | None = None) -> str:
+    """The event part of a key: one side lacks it, the engine inserted or dropped one, the names differ, or
+    the first differing field (only the first: which others differ too depends on the scenario, not the bug)."""
+    if not isinstance(model, dict) or shape == "extra":
         return f"events[]@extra:{engine.get('name') if isinstance(engine, dict) else engine}"
-    if not isinstance(engine, dict):
+    if not isinstance(engine, dict) or shape == "missing":
         return f"events[]@missing:{model.get('name')}"
     if model.get("name") != engine.get("name"):
         return f"events[]@{model.get('name')}->{engine.get('name')}"
     differing = [name for name in _EVENT_FIELDS if model.get(name) != engine.get(name)]
-    return f"events[].{','.join(differing) or 'value'}@{model.get('name')}"
+    return f"events[].{differing[0] if differing else 'value'}@{model.get('name')}"
 
 
 @dataclass
@@ -87,12 +93,15 @@ class Group:
     shrink_calls: int = 0
     #: The model's explain steps around the representative's first divergence (the step before, the one at fault).
     explain: list[dict[str, Any]] = field(default_factory=list)
+    #: The representative's size (actions, characters of its compact JSON) before and after shrinking; None: unshrunk.
+    shrink_sizes: tuple[tuple[int, int], tuple[int, int]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "count": self.count, "scenario": self.scenario,
                 "divergences": [d.to_json() for d in self.divergences], "clauses": self.clauses,
                 "explain": self.explain,
                 "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
+                "shrink_sizes": None if self.shrink_sizes is None else [list(self.shrink_sizes[0]), list(self.shrink_sizes[1])],
                 "known": self.known.to_json() if self.known else None}
 
 

@@ -103,8 +103,9 @@ class CheckReport:
     error: str = ""
     replay: str = ""
     kinds: tuple[str, ...] = ()
-    #: Engine calls spent shrinking the failing scenario.
+    #: Engine calls spent shrinking the failing scenario, and its size before and after (``referee.shrink.size``).
     shrink_calls: int = 0
+    shrink_sizes: tuple[tuple[int, int], tuple[int, int]] | None = None
     #: A non-deterministic engine: its answers to the same scenario, run after run (``nondeterministic``).
     observations: list[dict[str, Any]] = field(default_factory=list)
     #: The features the generator was allowed (None: all) and whether it swarmed.
@@ -129,6 +130,10 @@ class CheckReport:
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
             lines.append("    scenario (shrunk): " + json.dumps(compact_scenario(group.scenario), separators=(", ", ": ")))
+            if group.shrink_sizes is not None:
+                from .shrink import describe_sizes
+
+                lines.append("    " + describe_sizes(*group.shrink_sizes, group.shrink_calls))
             lines.extend("  " + line for line in describe_steps(group.explain))
             if group.clauses:
                 lines.append(f"    clauses applied: {', '.join(group.clauses)}")
@@ -187,6 +192,9 @@ class CheckReport:
             "batch": self.batch,
             "seconds": round(self.seconds, 3),
             "first_failure_after": self.first_failure_after,
+            "shrink": None if self.shrink_sizes is None else {
+                "calls": self.shrink_calls, "before": dict(zip(("actions", "characters"), self.shrink_sizes[0])),
+                "after": dict(zip(("actions", "characters"), self.shrink_sizes[1]))},
             "scenario": self.scenario,
             "divergences": [d.to_json() for d in self.divergences],
             "trail": [
@@ -253,6 +261,10 @@ class CheckReport:
             label = "scenario (shrunk)" if self.status == "mismatch" else "scenario"
             lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
             lines.append("  " + json.dumps(compact_scenario(self.scenario), separators=(", ", ": ")))
+            if self.shrink_sizes is not None:
+                from .shrink import describe_sizes
+
+                lines.append("  " + describe_sizes(*self.shrink_sizes, self.shrink_calls))
         for observation in self.observations:
             lines.append(f"  {observation['run']}: {observation['verdict']}: "
                          + json.dumps(observation["answer"], separators=(", ", ": "))[:4000])
@@ -481,7 +493,11 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         scenario, divergences = state["failure"]
         _store_failing_seed(run, options, state)
         if options.shrink:
+            from .shrink import size
+
+            before = size(_public(scenario))
             scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
+            report.shrink_sizes = (before, size(_public(scenario)))
         report.status = "mismatch"
         report.scenario = _public(scenario)
         report.divergences = divergences
@@ -613,16 +629,21 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     for key, entry in found.items():
         scenario, divergences = entry["scenario"], entry["divergences"]
         reproducible = _still_diverges(engine, scenario, options)
-        calls = 0
+        calls, sizes = 0, None
         if options.shrink and reproducible:
-            scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget))
+            from .shrink import size
+
+            before = size(_public(scenario))
+            scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
+                                                   key)
+            sizes = (before, size(_public(scenario)))
         try:
             clauses = clauses_applied(model_trail(scenario))
         except Exception:  # the trail is a courtesy; never lose the group for it
             clauses = []
         explain = explain_at_fault(scenario, divergences[0]) if divergences else []
         report.groups.append(Group(key, entry["count"], _public(scenario), divergences, clauses,
-                                   _replay(options, seed, _public(scenario)), None, reproducible, calls, explain))
+                                   _replay(options, seed, _public(scenario)), None, reproducible, calls, explain, sizes))
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -630,7 +651,7 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     if unknown:
         first = unknown[0]
         report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
-        report.shrink_calls, report.explain = first.shrink_calls, first.explain
+        report.shrink_calls, report.explain, report.shrink_sizes = first.shrink_calls, first.explain, first.shrink_sizes
         if first.divergences:
             try:  # the first group's trail, as a run that stopped at it would show (empty before)
                 at = first.divergences[0]
@@ -674,9 +695,14 @@ def _report_nondeterministic(engine: Engine, state: dict[str, Any], options: Che
 
 
 def _shrink(
-    engine: Engine, scenario: dict[str, Any], divergences: list[Divergence], options: CheckOptions
+    engine: Engine, scenario: dict[str, Any], divergences: list[Divergence], options: CheckOptions,
+    key: str | None = None,
 ) -> tuple[dict[str, Any], list[Divergence], int]:
-    """Shrink a failing scenario through the engine, in batches; its new divergences."""
+    """Shrink a failing scenario through the engine, in batches; its new divergences.
+
+    With a group ``key`` (``--keep-going``), a smaller scenario is kept only if its first divergence
+    still has that key: the shrink never drifts into another group's divergence.
+    """
     from .shrink import shrink
 
     found: dict[str, Any] = {}
@@ -685,7 +711,7 @@ def _shrink(
         sent = [{**s, "id": f"shrink{i}"} for i, s in enumerate(batch_scenarios)]
         for i, (scenario_i, answer) in enumerate(zip(sent, engine.run_batch(sent))):
             verdict, detail = judge(scenario_i, answer, options.comparison)
-            if verdict == "mismatch":
+            if verdict == "mismatch" and (key is None or _group_key_of(scenario_i, detail) == key):
                 found["divergences"] = detail
                 return i
         return None

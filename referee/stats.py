@@ -51,9 +51,21 @@ class Stats:
         load_all_model_modules()
         return sorted(str(c) for c in IMPLEMENTATIONS if c.rulebook in self.rulebooks)
 
+    def expected_events(self) -> list[str]:
+        """The event names the rulebooks drawn from can emit through their actions (a run could see them).
+
+        A rulebook lists the events no action of its protocol reaches in ``unreachable_events``.
+        """
+        from referee.model.events import EVENT_SPECS
+
+        books = {name: rulebooks.get(name) for name in self.rulebooks}
+        return sorted(s.name for s in EVENT_SPECS if s.rulebook in books
+                      and s.name not in getattr(books[s.rulebook], "unreachable_events", ()))
+
     def rare(self) -> dict[str, list[str]]:
         """Event names seen in under 1% of the scenarios and modeled clauses under 0.5% (never seen included)."""
-        events = sorted(n for n, c in self.events.items() if self._share(c) < EVENT_THRESHOLD)
+        names = set(self.events) | set(self.expected_events())
+        events = sorted(n for n in names if self._share(self.events.get(n, 0)) < EVENT_THRESHOLD)
         clauses = [c for c in self.expected_clauses() if self._share(self.clauses.get(c, 0)) < CLAUSE_THRESHOLD]
         return {"events": events, "clauses": clauses}
 
@@ -72,6 +84,10 @@ class Stats:
             lines.append(f"    {title}: {shown or 'none'}")
         seen = sum(1 for c in self.expected_clauses() if self.clauses.get(c))
         lines.append(f"    clauses: {seen} of {len(self.expected_clauses())} modeled clauses exercised")
+        emitted = sum(1 for n in self.expected_events() if self.events.get(n))
+        never = [n for n in self.expected_events() if not self.events.get(n)]
+        lines.append(f"    events: {emitted} of {len(self.expected_events())} event names emitted"
+                     + (f" (never: {', '.join(never)})" if never else ""))
         rare = self.rare()
         if rare["events"]:
             lines.append(f"    warning: events in under {EVENT_THRESHOLD:.0%} of scenarios: {', '.join(rare['events'])}")

@@ -22,13 +22,32 @@ _COIN = st.booleans()
 ALL_FEATURES = frozenset(FEATURES)
 
 
+#: How often each kind is drawn, relative to the others, where several are drawn (a kind not named: 2). A
+#: ``hit`` carries every retaliation (Thorns, Riposte, Retort, Reflect: 500.6-7) on top of the damage
+#: pipeline, a ``cull`` the deaths the clock revives (500.9), ``ability`` and ``recover`` the recovery events;
+#: the clock's own kinds mean something only after a death, and a ``cull`` of an Everlasting unit draws
+#: ``advance`` after it anyway. With every kind equal, 13 event names stayed under 1% of the default mix.
+KIND_WEIGHTS = {"hit": 6, "cull": 4, "ability": 3, "recover": 3, "cost": 3, "armor_debuff": 1, "advance": 1,
+                "end_combat": 1}
+
+
 def _kind_choice(names: tuple[str, ...], off: frozenset[str]) -> tuple[frozenset[str], Any]:
     """The unit fields the kinds read (less the features that are off), and a strategy choosing a kind."""
     key = ("kinds", names, off)
     if key not in _STRATEGY_CACHE:
         wanted = frozenset(f for name in names for f in KINDS[name].unit_fields) - off_fields(off)
-        _STRATEGY_CACHE[key] = (wanted, st.sampled_from(names))
+        weighted = names if len(names) == 1 else tuple(n for n in names for _ in range(KIND_WEIGHTS.get(n, 2)))
+        _STRATEGY_CACHE[key] = (wanted, st.sampled_from(weighted))
     return _STRATEGY_CACHE[key]
+
+
+def _follow_up(draw: Any, hint: tuple[str, ...] | None, kinds: tuple[str, ...]) -> str | None:
+    """The kind the second action is when the first names follow-ups (``_then``: a ``cull`` of an Everlasting
+    unit names ``advance`` and ``end_combat``, since a revival needs a death, then time), among ``kinds``."""
+    allowed = tuple(h for h in hint or () if h in kinds)
+    if not allowed:
+        return None
+    return allowed[0] if len(allowed) == 1 else draw(_STRATEGY_CACHE.setdefault(("then", allowed), st.sampled_from(allowed)))
 
 
 def draw_features(draw: Any, allowed: frozenset[str], swarm: bool) -> frozenset[str]:
@@ -53,16 +72,26 @@ def draw_scenario(
     count = draw(_UNIT_COUNTS[min(max(max_units, 1), 3)])
     units = [draw_unit(draw, i, wanted) for i in range(count)]
     link_allies(draw, units, wanted)
-    actions, aligned = [], set()
+    actions: list[dict[str, Any]] = []
     steps = _ACTION_COUNTS.setdefault(max_actions, st.integers(1, max(max_actions, 1)))
-    for step in range(draw(steps)):
-        action = KINDS[draw(kind_choice)].draw(draw, units)
+    count, then = draw(steps), None
+    step, aligned = 0, set()
+    while step < count:
+        kind = then if then is not None else draw(kind_choice)
+        action = KINDS[kind].draw(draw, units)
         align = action.pop("_align", None) or {}
-        if not aligned & set(align):  # whole or not at all: a unit keeps what an earlier action set it for
-            for unit in units:
+        hint = action.pop("_then", None)
+        then = None
+        touched = {uid for uid, fields in align.items() if fields}
+        if not touched & aligned:  # a later action aligns only when no earlier alignment touched its units
+            for unit in units:  # (all of them or none: an alignment is coherent across units, a redirect's ally)
                 unit.update(align.get(unit["uid"], {}))
-            aligned.update(align)
+            aligned |= touched
+        if step == 0:
+            then = _follow_up(draw, hint, kinds) if max_actions > 1 else None
+            count = max(count, 2) if then else count
         actions.append(action)
+        step += 1
     scenario = {"protocol": PROTOCOL, "ruleset": (ruleset or DEFAULT).to_json(), "board": units, "actions": actions}
     return neutralize(scenario, off) if off else scenario
 

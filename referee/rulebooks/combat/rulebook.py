@@ -26,6 +26,10 @@ class CombatRulebook(PackageRulebook):
     features = FEATURES
     default_rules = DEFAULT
     vectors_method = vectors.METHOD
+    #: Events no scenario of the default readings reaches: no action activates a unit (the Reliquary clear,
+    #: 500.9l), and a revival finds no full half while the cell of death is tried first and nothing moves into
+    #: it (``everlasting_delayed`` needs ``--ruleset everlasting_slot_order=reading_order``, INT-404).
+    unreachable_events = ("reliquary_cleared", "everlasting_delayed")
 
     rules_class = Ruleset
     run_module, codec, compare, shrink = run, codec, compare, shrink

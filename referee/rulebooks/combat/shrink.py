@@ -1,10 +1,17 @@
 """Shrinking and compacting combat scenarios: the moves the shrink driver tries.
 
 1. drop an action, drop a hit of a composite action;
-2. drop a unit no action and no other unit refers to;
-3. set a unit field, or an optional action field, back to its protocol default; move a unit
+2. replace an action by a simpler kind with the same effect: a ``bloodletting`` by its hits as
+   ``hit`` actions (the wrapper and its cost dropped), a ``hit`` by a ``damage`` (nothing answers
+   it), a ``tick`` by a ``hit`` of its first applier;
+3. drop a unit no action and no other unit refers to;
+4. set a unit field, or an optional action field, back to its protocol default; move a unit
    to side 0, row 0, column 0 when that cell is free;
-4. move a number towards 0: to 0, to half, one step closer.
+5. move a damage amount and its target's Armor down *together*, keeping the relation that puts
+   them on a rounding boundary: a perfect square ``r*r`` to a smaller one ``s*s`` with the amount
+   scaled by ``(s + 20) / (r + 20)`` (the curve's exact point moves with it) and one off, or both
+   scaled by the same factor (975 into 1,600 Armor becomes tens into tens);
+6. move a number towards 0: to 0, to half, by a quarter, an eighth, ..., one step closer.
 
 Every candidate the driver keeps decodes and passes :func:`is_shrink_valid` (a living unit
 keeps ``1 <= vitality <= max_vitality``).
@@ -13,7 +20,9 @@ keeps ``1 <= vitality <= max_vitality``).
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 from referee.model.combat.ruleset import DEFAULT
@@ -55,10 +64,84 @@ NUMBER_FLOOR = {"shield_multiplier": 1}
 
 
 def _towards_zero(value: int, floor: int = 0) -> list[int]:
-    """Smaller versions of ``value``: the floor, half way there, one step closer."""
+    """Smaller versions of ``value``: the floor, half way there, then closer by a quarter, an eighth, ... one."""
     offset = value - floor
-    out = [floor, floor + (offset // 2 if offset > 0 else -((-offset) // 2)), value - 1 if offset > 0 else value + 1]
+    sign = 1 if offset > 0 else -1
+    out = [floor, floor + sign * (abs(offset) // 2)]
+    step = abs(offset) // 4
+    while step > 1:
+        out.append(value - sign * step)
+        step //= 2
+    out.append(value - sign)
     return [v for v in dict.fromkeys(out) if v != value and abs(v - floor) < abs(offset)]
+
+
+#: The fields a ``hit`` and a ``damage`` action share (a bloodletting's hit has all but ``source``).
+INSTANCE_KEYS = ("target", "amount", "source", "damage_kind", "allows_dormant", "riposte_rolls")
+
+
+def _as_instance(kind: str, hit: dict[str, Any], source: str | None) -> dict[str, Any]:
+    """A ``kind`` action (``hit``, ``damage``) with the instance fields of ``hit`` and the given source."""
+    return {"kind": kind, **{k: hit[k] for k in INSTANCE_KEYS if k in hit}, "source": source}
+
+
+def _simpler_actions(action: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """What may stand in for ``action``: simpler kinds with the same effect (each a list of actions)."""
+    kind = action.get("kind")
+    if kind == "bloodletting" and isinstance(action.get("hits"), list) and action["hits"]:
+        hits = [_as_instance("hit", h, action.get("caster")) for h in action["hits"] if isinstance(h, dict)]
+        return [hits] + ([[h] for h in hits] if len(hits) > 1 else [])
+    if kind == "hit":
+        return [[{**action, "kind": "damage"}]]
+    if kind == "tick" and isinstance(action.get("appliers"), list) and action["appliers"]:
+        first = action["appliers"][0].get("unit") if isinstance(action["appliers"][0], dict) else None
+        return [[_as_instance("hit", action, first)]]
+    return []
+
+
+def _joint_armor_moves(armor: int, amount: int) -> list[tuple[int, int]]:
+    """Smaller (Armor, amount) pairs that keep their relation, smallest first.
+
+    For a perfect square ``r*r``: a smaller square ``s*s`` with the amount that leaves the same
+    damage past both Armor steps (``20*d/(s+20) - s*s/5`` unchanged), the amount scaled to the
+    curve's same point (``d*(s+20)/(r+20)``), and the multiples of the new exact step nearest it,
+    each also one off; for any Armor, both scaled by 1/2, 3/4, 7/8.
+    """
+    out: list[tuple[int, int]] = []
+    root = math.isqrt(armor) if armor > 0 else 0
+    if root > 1 and root * root == armor:
+        past = Fraction(20 * amount, root + 20) - Fraction(armor, 5)
+        for smaller in sorted({*range(1, min(root, 9)), root // 4, root // 2, root - 1} - {0}):
+            if smaller >= root:
+                continue
+            same_left = math.ceil((past + Fraction(smaller * smaller, 5)) * (smaller + 20) / 20)
+            scaled = amount * (smaller + 20) // (root + 20)
+            step = (smaller + 20) // math.gcd(20, smaller + 20)
+            nearest = max(round(scaled / step), 1) * step
+            for base in dict.fromkeys((same_left, scaled, nearest)):
+                out += [(smaller * smaller, base + d) for d in (0, -1, 1)]
+    for num, den in ((1, 2), (3, 4), (7, 8)):
+        out.append((armor * num // den, amount * num // den))
+    return [(a, d) for a, d in dict.fromkeys(out) if (a, d) != (armor, amount) and d >= 0 and abs(a) <= abs(armor)]
+
+
+def _joint_candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A damage amount and its target's Armor moved down together (item 5 of the module docstring)."""
+    where = {u["uid"]: i for i, u in enumerate(scenario["board"]) if isinstance(u, dict)}
+    for i, action in enumerate(scenario["actions"]):
+        instances = [(None, action)] if "amount" in action and "target" in action else []
+        instances += [(j, h) for j, h in enumerate(action.get("hits", []) or []) if isinstance(h, dict)]
+        for j, instance in instances:
+            unit = where.get(instance.get("target"))
+            armor, amount = (scenario["board"][unit].get("armor", 0) if unit is not None else 0), instance.get("amount")
+            if unit is None or type(armor) is not int or type(amount) is not int or armor <= 0 or amount <= 0:
+                continue
+            for new_armor, new_amount in _joint_armor_moves(armor, amount):
+                changed = copy.deepcopy(scenario)
+                changed["board"][unit]["armor"] = new_armor
+                target = changed["actions"][i] if j is None else changed["actions"][i]["hits"][j]
+                target["amount"] = new_amount
+                yield changed
 
 
 def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -72,6 +155,9 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
             changed = copy.deepcopy(scenario)
             del changed["actions"][i]["hits"][j]
             yield changed
+    for i, action in enumerate(actions):
+        for replacement in _simpler_actions(action):
+            yield {**scenario, "actions": actions[:i] + replacement + actions[i + 1:]}
     yield from _ability_candidates(scenario)
     used = _referenced(scenario)
     for i, unit in enumerate(board):
@@ -99,6 +185,7 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 changed = copy.deepcopy(scenario)
                 changed["actions"][i][name] = simplest
                 yield changed
+    yield from _joint_candidates(scenario)
     for i, unit in enumerate(board):
         for name, value in unit.items():
             if type(value) is int and name not in ("side", "row", "col"):
@@ -162,9 +249,33 @@ def compact(scenario: dict[str, Any]) -> dict[str, Any]:
         out["ruleset"] = {k: v for k, v in out["ruleset"].items() if defaults.get(k, object()) != v}
         if not out["ruleset"]:
             del out["ruleset"]
+    if isinstance(out.get("actions"), list):
+        out["actions"] = [_compact_action(a) for a in out["actions"]]
     if isinstance(out.get("board"), list):
         out["board"] = [
             {k: v for k, v in u.items() if k == "uid" or UNIT_DEFAULTS.get(k, object()) != v} if isinstance(u, dict) else u
             for u in out["board"]
         ]
     return out
+
+
+def _compact_action(action: Any) -> Any:
+    """An action with its optional fields at their default left out (``riposte_rolls: []``, ``source: null``)."""
+    from .kinds import KINDS
+
+    kind = KINDS.get(action["kind"]) if isinstance(action, dict) and isinstance(action.get("kind"), str) else None
+    if kind is None:
+        return action
+    defaults = {f.name: f.default for f in kind.fields if not f.required}
+    out = {k: v for k, v in action.items() if k not in defaults or _as_json(defaults[k]) != v}
+    for name in ("hits",):
+        field_ = next((f for f in kind.fields if f.name == name), None)
+        if field_ is not None and isinstance(out.get(name), list):
+            inner = {f.name: f.default for f in field_.items if not f.required}
+            out[name] = [{k: v for k, v in h.items() if k not in inner or _as_json(inner[k]) != v} if isinstance(h, dict)
+                         else h for h in out[name]]
+    return out
+
+
+def _as_json(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value

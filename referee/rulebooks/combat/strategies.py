@@ -125,6 +125,7 @@ def damage_amounts(armor: int) -> st.SearchStrategy[int]:
 # --------------------------------------------------------------------------------------
 
 _SIDE_FLIP = st.booleans()
+_COIN = st.booleans()
 _ROW = st.integers(0, 1)
 _MAX_VITALITY = st.one_of(st.just(100), st.integers(1, 300))
 _VITALITY_OFFSET = st.one_of(st.just(0), st.integers(0, 299))  # vitality = max - offset % max
@@ -239,13 +240,17 @@ def draw_cost(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
         amount = draw(_COST_PLAIN)
     others = [u["uid"] for u in units if u["uid"] != payer["uid"]]
     beneficiary = pick(draw, others) if others and draw(st.booleans()) else None
-    return {
+    action = {
         "kind": "cost",
         "payer": payer["uid"],
         "amount": amount,
         "cost_kind": draw(_cost_kinds(COST_KINDS)),
         "beneficiary": beneficiary,
     }
+    if action["cost_kind"] == "self_destruct" and payer["alive"] and draw(_COIN):
+        # a Shield for the self-destruct to scrap, not to be drained (500.8h): without it 0.9% of the default mix
+        action["_align"] = {payer["uid"]: {"shield": draw(_SHIELD_POOL)}}
+    return action
 
 
 _STRATEGY_CACHE: dict[Any, Any] = {}
@@ -261,7 +266,9 @@ def _damage_kinds(kinds: tuple[str, ...]) -> Any:
     return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
 
 
-_BOUNDARY_PAIR = st.sampled_from(("none", "armor", "armor", "insurance", "shield"))
+_BOUNDARY_PAIR = st.sampled_from(("none", "armor", "armor", "insurance", "shield", "redirect", "redirect"))
+#: A redirect cap: what is left (a share 1), half of it, a third (each with its neighbours).
+_CAP_SHARE = st.sampled_from((1, 1, 2, 3))
 _SHIELD_HIT = st.integers(1, 60)
 _SHIELD_POOL = st.integers(1, 50)
 _MULTIPLIER = st.integers(2, 3)
@@ -269,7 +276,8 @@ _BOSS = st.sampled_from((False, False, False, True))
 _ARMED = st.sampled_from((False, True))
 _RETALIATION = st.integers(1, 9)
 _ROLLS = st.lists(st.booleans(), max_size=2)
-_SOME_ROLLS = st.lists(st.booleans(), min_size=1, max_size=2)
+#: A hit's rolls: one per answering outcome (the recipient, a lethal interceptor, a redirect receiver: 500.7b).
+_SOME_ROLLS = st.lists(st.booleans(), min_size=3, max_size=3)
 _SOURCE_SHAPE = st.sampled_from(("enemy", "none", "any", "ally"))
 
 
@@ -277,6 +285,7 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
     """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
     target = pick(draw, units)
     override: dict[str, Any] = {}
+    redirected_to = None
     pair = draw(_BOUNDARY_PAIR)
     if pair == "armor":
         # Armor and damage chosen together, on an exact boundary of the curve, past the flat step.
@@ -293,6 +302,20 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
         override = {"armor": 0, "has_cap": False, "insurance": held if plain else 0, "subrogated": 0 if plain else held}
         target = {**target, **override}
+    elif pair == "redirect" and len(units) > 1:
+        # an ally takes part of it (a cap near what is left) or, when it is lethal, all of it (500.1f, 500.1-11);
+        # the ally is another unit moved to the target's side if need be (columns differ: the cell stays free)
+        ally = pick(draw, [u for u in units if u["uid"] != target["uid"]])
+        ally = {**ally, "side": target["side"]}
+        amount = draw(_SHIELD_HIT)
+        override = {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": 0, **_answering(target)}
+        if draw(_COIN):
+            vitality = max(amount + draw(_NEIGHBOUR), 1)
+            override.update(intercept_by=ally["uid"], vitality=vitality, max_vitality=max(target["max_vitality"], vitality))
+        else:
+            override.update(redirect_to=ally["uid"], redirect_cap=max(amount // draw(_CAP_SHARE) + draw(_NEIGHBOUR), 1))
+        target = {**target, **override}
+        redirected_to = ally
     elif pair == "shield":
         # a Shield that breaks under a multiplied drain: the pool not a multiple of the multiplier
         amount = draw(_SHIELD_HIT)
@@ -302,7 +325,8 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         amount = draw_damage(draw, target["armor"])
     enemies = [u["uid"] for u in units if u["side"] != target["side"]]
     others = [u["uid"] for u in units if u["uid"] != target["uid"]]
-    shape = draw(_SOURCE_SHAPE)
+    armed = name == "hit" and draw(_ARMED)
+    shape = "enemy" if armed else draw(_SOURCE_SHAPE)
     if shape == "enemy" and enemies:
         source = pick(draw, enemies)
     elif shape == "any" and others:
@@ -320,15 +344,36 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         "allows_dormant": draw(_RARELY),
         "riposte_rolls": draw(_SOME_ROLLS if name == "hit" else _ROLLS),
     }
-    if name == "hit" and draw(_ARMED):
-        # the target answers: every retaliation it could carry, small and distinct
-        override.update(thorns=draw(_RETALIATION), riposte=draw(_RETALIATION), retort=draw(_RETALIATION), reflect=True)
-    if name == "hit" and draw(_BOSS):
+    if armed:
+        # a duel: a living target answers a living enemy with every retaliation it could carry, small and
+        # distinct, and its first Riposte roll often hits (500.7b); without it Thorns fired in 0.2% of scenarios
+        override.update(thorns=draw(_RETALIATION), riposte=draw(_RETALIATION), retort=draw(_RETALIATION), reflect=True,
+                        **_answering(target))
+        action["riposte_rolls"] = [draw(_COIN), *action["riposte_rolls"][1:]]  # the first roll hits or misses
+    if name == "hit" and (draw(_COIN) if armed else draw(_BOSS)):  # a duel often meets a boss's Reflect (500.7h)
         override.update(is_boss=True, is_tool=False, is_hub=False, reflect=True)
     action["_align"] = {target["uid"]: {**align_target(draw, target, amount), **override}}
+    if armed and source is not None:
+        action["_align"][source] = _answering(next(u for u in units if u["uid"] == source))
+    if redirected_to is not None:
+        moved = redirected_to["uid"]
+        action["_align"].setdefault(moved, {}).update(side=redirected_to["side"], redirect_to=None, intercept_by=None,
+                                                      **_answering(redirected_to))
+        for unit in units:  # a link to the moved unit from its old side would name an enemy now
+            links = {f: None for f in ("redirect_to", "intercept_by") if unit[f] == moved and unit["uid"] != target["uid"]}
+            if links and unit["side"] != redirected_to["side"]:
+                action["_align"].setdefault(unit["uid"], {}).update(links)
     if pair == "shield" and source is not None:
-        action["_align"][source] = {"shield_multiplier": draw(_MULTIPLIER)}
+        action["_align"].setdefault(source, {})["shield_multiplier"] = draw(_MULTIPLIER)
     return action
+
+
+def _answering(unit: dict[str, Any]) -> dict[str, Any]:
+    """The fields that let a unit take part in a retaliation: alive, neither a Tool nor a Hub, not Dormant."""
+    out: dict[str, Any] = {"is_tool": False, "is_hub": False, "dormant": False, "entrapped": False}
+    if not unit["alive"]:
+        out.update(alive=True, vitality=unit["max_vitality"])
+    return out
 
 
 _BLOOD_COST = st.one_of(st.integers(0, 40), st.sampled_from(("vitality", "vitality+1", -3)))
@@ -380,7 +425,7 @@ def draw_activation_state(draw: Any, caster: dict[str, Any]) -> dict[str, Any]:
 
 ALIGNMENTS = ("none", "cap", "cap-1", "cap+1", "vitality", "vitality+1", "shield", "shield-1", "insurance", "defied_at_one")
 _ALIGN = st.sampled_from(ALIGNMENTS)
-_DEFY = st.booleans()
+_DEFY = st.sampled_from((True, False, True))  # exactly lethal into a defy-death rune (defy_death was 0.5%)
 
 
 def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, Any]:
@@ -417,8 +462,9 @@ def align_target(draw: Any, target: dict[str, Any], amount: int) -> dict[str, An
 # --------------------------------------------------------------------------------------
 
 
-_EFFECT = st.sampled_from(("damage", "damage", *EFFECTS))
+_EFFECT = st.sampled_from(("damage", "damage", "restore", *EFFECTS))  # a second Restore: vitality_restored was 0.2%
 _LINE_KIND = st.sampled_from(("rider", "keyword", "rider", "conditional_rider", "passive"))
+_RESTORE_KIND = st.sampled_from(("rider", "keyword", "rider", "keyword", "conditional_rider", "passive"))
 _CONDITION = st.sampled_from(CONDITIONS)
 _LANE = st.sampled_from((None, *LANES))
 _RECIPIENT = st.sampled_from(("target", "target", *RECIPIENTS))
@@ -429,7 +475,7 @@ _LITERAL = st.integers(-2, 40)
 #: A Restore's literal: any, or a small one that meets the recipient's Maim at its rounding boundary (each point
 #: prevents 2 recovery; an odd amount below twice the Maim consumes a half point, rounded up: 500.3c, 500.3d).
 _RESTORE_AMOUNT = st.one_of(st.integers(1, 5), _LITERAL, st.just("{power}"))
-_MAIM_MET = st.integers(1, 3)
+_MAIM_MET = st.integers(0, 3)  # 0: a Restore that restores (vitality_restored) beside those Maim eats
 _RESTORE_PER = st.sampled_from((None, None, None, None, *PER_COUNTS))
 #: A Restore mostly goes to the caster's side, where a unit has Vitality missing and Maim to meet (500.3).
 _RESTORE_TO = st.sampled_from(("allies", "caster", "allies", "caster", *RECIPIENTS))
@@ -442,9 +488,9 @@ _ABILITY_ROLLS = st.lists(st.booleans(), min_size=2, max_size=3)
 
 def draw_ability_line(draw: Any) -> dict[str, Any]:
     """One printed line (JSON): any keyword, lane and recipient; sometimes a per count, a condition, a Passive."""
-    kind = draw(_LINE_KIND)
     effect = draw(_EFFECT)
     restore = effect == "restore"
+    kind = draw(_RESTORE_KIND if restore else _LINE_KIND)  # a Passive Restore never resolves: vitality_restored stayed at 0.2%
     line: dict[str, Any] = {"effect": effect, "amount": draw(_RESTORE_AMOUNT) if restore else
                             "{power}" if draw(_COIN_FLIP) else draw(_LITERAL), "kind": kind}
     lane, to, per = draw(_LANE), draw(_RESTORE_TO if restore else _RECIPIENT), draw(_RESTORE_PER if restore else _PER)

@@ -34,10 +34,27 @@ def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, 
 
 _SOURCE = st.sampled_from(("enemy", "enemy", "none", "self"))
 #: What the target carries into its death: nothing, a rune that must not save it, a way back.
-_CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "crowded", "crowded", "crowded", "vessel",
-                            "deathrattle"))
+_CARRIES = st.sampled_from(("plain", "defy_death", "shield", "everlasting", "everlasting", "crowded", "crowded",
+                            "vessel", "vessel", "deathrattle"))
 #: The target of a Cull that must come back: alive, cullable and Everlasting.
 _REVIVES = {"everlasting": True, "alive": True, "is_tool": False, "is_hub": False}
+#: The revival channels a unit coming back may meet (500.9h-k): its own line, by cause; an ally's; aimed at the killer.
+_LISTENS = st.sampled_from(("none", "self", "ally", "ally", "self_at_killer", "ally_at_killer", "ally_at_killer"))
+#: After the death of an Everlasting unit, time (mostly) or the end of combat (500.9a).
+EVERLASTING_THEN = ("advance", "advance", "end_combat")
+
+
+def listeners(draw: Any, units: list[dict[str, Any]], target: dict[str, Any], cause: str) -> dict[str, dict[str, Any]]:
+    """Revival listeners around a unit that will come back: on itself (for ``cause``) or on an ally (500.9h-k)."""
+    how = draw(_LISTENS)
+    allies = [u for u in units if u["side"] == target["side"] and u["uid"] != target["uid"]]
+    if how == "none" or (how.startswith("ally") and not allies):
+        return {}
+    aims = {"revival_aims_killer": True} if how.endswith("at_killer") else {}
+    if how.startswith("self"):
+        return {target["uid"]: {f"hears_{cause}_revival": True, **aims}}
+    ally = pick(draw, allies)
+    return {ally["uid"]: {"hears_ally_revival": True, "alive": True, "vitality": max(ally["vitality"], 1), **aims}}
 
 
 def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
@@ -48,18 +65,25 @@ def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     source = pick(draw, enemies) if shape == "enemy" and enemies else (target["uid"] if shape == "self" else None)
     carries = draw(_CARRIES)
     align: dict[str, Any] = {}
+    others: dict[str, dict[str, Any]] = {}
     if carries in ("everlasting", "crowded"):
         # a death the clock must bring back: the target alive and cullable, so an ``advance`` after it means something
         align.update(_REVIVES, vitality=target["max_vitality"])
         if carries == "crowded":
-            return crowded(units, target, source, align)
+            return {**crowded(units, target, source, align), "_then": EVERLASTING_THEN}
+        others = listeners(draw, units, target, "everlasting")
     elif carries in ("defy_death", "deathrattle"):
         align[carries] = True
     elif carries == "shield":
         align.update(shield=target["vitality"] + 5 if target["alive"] else 0)
     elif carries == "vessel":
-        align["vessels"] = 1
-    return {"kind": "cull", "target": target["uid"], "source": source, "_align": {target["uid"]: align}}
+        align.update(vessels=1, alive=True, vitality=target["max_vitality"], is_tool=False, is_hub=False)
+        others = listeners(draw, units, target, "phylactery")
+    action = {"kind": "cull", "target": target["uid"], "source": source,
+              "_align": {**others, target["uid"]: {**others.get(target["uid"], {}), **align}}}
+    if carries == "everlasting":
+        action["_then"] = EVERLASTING_THEN
+    return action
 
 
 def crowded(units: list[dict[str, Any]], target: dict[str, Any], source: str | None,

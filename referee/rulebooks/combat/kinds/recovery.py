@@ -34,11 +34,12 @@ def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, 
     return recovery.resolve_recovery(board, action["target"], action["amount"], lane=action["lane"], ruleset=ruleset)
 
 
-_LANE = st.sampled_from(("heal", "heal", "shield", "repair"))
+_LANE = st.sampled_from(("heal", "heal", "shield", "shield", "repair"))  # shield_gained was 0.7% of the default mix
 _ROOM = st.sampled_from(("full", "full-1", "half", "plain", "dead_room"))
 _AMOUNT_SHAPE = st.sampled_from(("room", "room+1", "room-1", "maim", "maim", "odd", "zero", "negative", "plain"))
 _NEIGHBOUR = st.sampled_from((0, -1, 1))
 _COIN = st.booleans()
+_EXALT_MEETS_MAIM = st.sampled_from((False, True, False))
 _EXALT = st.integers(1, 7)
 _SMALL = st.integers(0, 12)
 _PLAIN = st.integers(1, 80)
@@ -69,7 +70,7 @@ def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
             align["vitality"] = vitality
     shape = draw(_AMOUNT_SHAPE)
     lane = draw(_LANE)
-    if lane == "shield" and draw(_COIN):
+    if lane == "shield" and draw(_EXALT_MEETS_MAIM):
         # Exalt against Maim: a Shield gain whose Exalt decides how much Maim prevents (500.3f)
         shape, align["exalt"] = "maim", draw(_EXALT)
     if shape == "maim" and target["alive"] and align.get("alive", True):

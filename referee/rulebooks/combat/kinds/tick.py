@@ -84,6 +84,8 @@ _ROLLS = {n: st.lists(st.booleans(), min_size=3 * n, max_size=3 * n) for n in (1
 _ARMED = st.booleans()
 _ENEMY = st.booleans()
 _PRISM = st.sampled_from((False, False, False, True))
+_REDUCTION = st.sampled_from((None, None, "rune_tick_reduction", "forge_tick_reduction"))
+_NEAR = st.sampled_from((0, 0, -1, 1))
 
 
 def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
@@ -102,7 +104,12 @@ def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
         align["prismbroken"] = True
     if draw(st.booleans()):
         align["shield"] = min(max(target["shield"], 0), 20)
-    return {"kind": "tick", "target": target["uid"], "amount": draw(_TICK), "damage_kind": draw(_LANE),
+    amount, lane = draw(_TICK), draw(_LANE)
+    reduction = draw(_REDUCTION)
+    if reduction is not None and lane in ("burn", "venom"):
+        # a tick reduction that meets the tick: exactly prevented, or one short (500.1h; tick_prevented was 0.5%)
+        align[reduction] = max(amount + draw(_NEAR), 1)
+    return {"kind": "tick", "target": target["uid"], "amount": amount, "damage_kind": lane,
             "appliers": appliers, "riposte_rolls": draw(_ROLLS[len(appliers)]), "_align": {target["uid"]: align}}
 
 
