@@ -371,14 +371,15 @@ def run_one(board: Board, spec: ActionSpec, values: dict[str, Any], layout: Layo
 def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, ruleset: Any):
     """800.4 as ``activate_with_bloodletting`` runs it, with its two stops as conditions, not ``if``.
 
-    The cost first; unless it failed or found no payer, the hit and what answers it. A test
+    The activation first (500.9l), then the cost; unless it failed or found no payer, the hit and what answers it. A test
     holds this to ``referee.actions`` on concrete scenarios, and every witness is replayed there.
     """
     from referee.model.arith import and_, ite, not_
     from referee.model.combat import bloodletting, retaliation
+    from referee.model.combat.battle import resolve_activation
     from referee.model.events import Guarded
 
-    log = EventLog()
+    board, log = resolve_activation(board, caster)  # the caster activates first: charge spent, Reliquary cleared (500.9l)
     board, outcome = bloodletting.process_bloodletting(board, caster, cost, log, ruleset)
     goes_on = and_(not_(outcome.failed), not_(outcome.aborted))
     hit_board, hit_log = retaliation.resolve_hit(board, instance, ruleset)
