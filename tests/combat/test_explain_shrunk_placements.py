@@ -97,3 +97,12 @@ def test_500_9l_a_bloodletting_activation_with_reliquary_speed_is_explained_as_t
     steps = explain_steps(bled)  # the explanation is checked against the model's own run (no drift)
     cleared = next(s for s in steps if s.step == "activation_clears")
     assert "charge is spent (2 -> 0)" in cleared.text and cleared.quantities == {"before": 3, "after": 0}
+
+
+@covers("combat:500.1d", "combat:500.1-5")
+def test_500_1d_a_tick_amount_no_step_changed_is_placed_at_the_armor_it_skipped():
+    tick = scenario([{"uid": "a", "vitality": 21, "armor": 1}],
+                    {"kind": "damage", "target": "a", "amount": 21, "damage_kind": "venom"})
+    shown = steps_at_fault(tick, differs(0, event("damage_taken", "a", 21, detail="venom"),
+                                         event("damage_taken", "a", 20, detail="venom")))
+    assert shown[-1]["step"] == "armor_percentage" and "ignore Armor (500.1d)" in shown[-1]["text"]
