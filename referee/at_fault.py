@@ -51,7 +51,8 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
     refused), or, when only the unit differs, at the step that chose the unit (``Step.chooses``);
     an outcome (an event named by a step after the deciding steps) at the last step that
     decided it (``Step.decides``); otherwise at the step behind the model's event, or the last
-    event about the diverging unit, moved back to the step that produced its number.
+    event about the diverging unit, moved back to the step that produced its number (or, when no step changed
+    it, to the step that decided to carry it on unchanged).
     """
     from .explain import locate_event
 
@@ -77,7 +78,8 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
             passed = passing_step(action, found)
             if passed is not None:
                 return action, passed
-        found = producer(action, found, model_number(divergence))
+        produced = producer(action, found, model_number(divergence))
+        found = carrier(action, found, model_number(divergence)) if produced == found else produced
         found = rounding_step(action, found, divergence)
     return action, found
 
@@ -237,6 +239,17 @@ def producer(action: Any, found: int, value: Any) -> int:
         if quantities.get("after") == value and quantities.get("before") != value:
             return i
     return found
+
+
+def carrier(action: Any, found: int, value: Any) -> int:
+    """For a number no step of the instance produced, the last step of the instance that decided to carry it on
+    unchanged (``Step.decides`` with that ``after``: Armor a Burn or a Reflect skips, 500.1d, 500.7j); else
+    ``found``."""
+    if value is None or action.steps[found].step not in RESULT_STEPS:
+        return found
+    hits = [i for i in range(instance_start(action, found), found)
+            if action.steps[i].decides and action.steps[i].quantities.get("after") == value]
+    return hits[-1] if hits else found
 
 
 def describe_steps(steps: list[dict[str, Any]]) -> list[str]:

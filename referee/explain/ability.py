@@ -22,6 +22,7 @@ from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import EventLog
 
+from .activation import explain_activation
 from .answers import explain_answers
 from .costs import explain_bloodletting_step
 from .damage import explain_instance
@@ -77,6 +78,7 @@ def explain_ability(
           + "; ".join(f"line {i + 1} \"{line_text(line)}\" is a {line.kind.replace('_', ' ')}"
                       for i, line in enumerate(ability.lines)) + ".",
           lines=[{"line": i + 1, "text": line_text(line), "kind": line.kind} for i, line in enumerate(ability.lines)])
+    explain_activation(s, board, caster)
     explain_lanes(s, ability, outcome)
     for line in outcome.lines:
         explain_line(s, board, caster, line, ruleset, riposte_rolls)

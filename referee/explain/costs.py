@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from referee.model.combat import armor, bloodletting, costs
+from referee.model.combat.battle import resolve_activation
 from referee.model.combat.damage import DamageInstance
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.model.events import Event, EventLog
 
+from .activation import explain_activation
 from .answers import explain_hit
 from .steps import LOSS_TAIL, Step, Steps
 
@@ -127,7 +129,8 @@ def explain_bloodletting(board: Board, action: dict[str, Any], ruleset: Ruleset,
     s = Steps(depth)
     s.say("activation", "800.4a", f"{caster} activates with a Bloodletting cost of {printed}, paid before the "
           "activation's damage is computed.", caster=caster, printed=printed)
-    log = EventLog()
+    explain_activation(s, board, caster)
+    board, log = resolve_activation(board, caster)  # as the model: the charge spent, Reliquary cleared (500.9l)
     after, outcome = explain_bloodletting_step(s, board, caster, printed, ruleset, log)
     if outcome.failed or outcome.aborted:
         return after, log, s.items

@@ -46,6 +46,7 @@ def explain_instance(board: Board, instance: DamageInstance, out: DamageOutcome,
     if out.ignored:
         s.say("ignore_charge", "500.1-4", f"{a.uid} spends a damage-ignore charge ({a.ignore_charges} -> "
               f"{a.ignore_charges - 1}): the instance is discarded.", ("ignore_charge_spent",),
+              touches=(f"{a.uid}.ignore_charges",),
               before=a.ignore_charges, after=a.ignore_charges - 1)
         return s.items
     explain_armor(s, a, instance, out, ruleset)
@@ -106,10 +107,11 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
     value, exact, formula = surviving_value(out.amount, a.armor, ruleset)
     shown = value_text(value, exact)
     if a.armor > 0:
-        s.say("armor_percentage", "500.1-5", f"Armor {a.armor}: sqrt(A)/(sqrt(A)+20) is taken off (500.2a): {formula} = "
+        flat = compute_flat_reduction(a.armor)
+        first = " first, before the flat reduction (500.2a, 500.2b)" if flat else " (500.2a)"
+        s.say("armor_percentage", "500.1-5", f"Armor {a.armor}: sqrt(A)/(sqrt(A)+20) is taken off{first}: {formula} = "
               f"{shown}, rounded up against the defender (500.2c): {out.amount} -> {rounded}.",
               before=out.amount, exact=value if exact else shown, after=rounded, armor=a.armor)
-        flat = compute_flat_reduction(a.armor)
         s.say("armor_flat", "500.1-6", f"flat reduction {flat} (1 per 5 Armor, 500.2b): {rounded} -> {out.after_armor}.",
               before=rounded, reduction=flat, after=out.after_armor)
     else:
@@ -213,9 +215,15 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
     if compute_applied(instance) and credited > 0:
         explain_tick_split(s, instance, out.shield_absorbed, lost, ruleset or DEFAULT)
     elif instance.source is not None and credited > 0:
-        s.say("credit", "500.5a", f"{instance.source} is credited {credited} (Shield absorbed {out.shield_absorbed} + "
-              f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e).", ("credit", "feast", *LOSS_TAIL),
+        s.say("credit", "500.5a", f"{instance.source} is credited {credited} ({absorbed_text(out.shield_absorbed)}"
+              f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e, 500.5c; INT-019).",
+              ("credit", "feast", *LOSS_TAIL),
               credited=credited, feast=lost)
+
+
+def absorbed_text(absorbed: Any) -> str:
+    """The Shield part of a credit, with the clause that made it (500.1-10); nothing when Shield took none."""
+    return f"Shield absorbed {absorbed} (500.1-10) + " if absorbed else "Shield absorbed 0 + "
 
 
 def explain_tick_split(s: Steps, instance: DamageInstance, absorbed: Any, lost: Any, ruleset: Ruleset) -> None:
@@ -235,7 +243,7 @@ def explain_tick_split(s: Steps, instance: DamageInstance, absorbed: Any, lost: 
     leftover = f"; the {left} point(s) left over go {rule}" if left else ""
     named = ", ".join(f"{uid} {c}" for (uid, _), c in zip(shares, credit))
     applied = ", ".join(f"{uid} {w}" for uid, w in shares)
-    s.say("tick_credit", "500.5b", f"the tick's {credited} dealt (Shield absorbed {absorbed} + Vitality {lost}) is divided "
+    s.say("tick_credit", "500.5b", f"the tick's {credited} dealt ({absorbed_text(absorbed)}Vitality {lost}) is divided "
           f"between its appliers in proportion to what each applied ({applied}; 500.5b), exactly, no point lost or made: "
           f"{exact}, floored {', '.join(map(str, floors))}{leftover}: credited {named}.", ("credit",),
           absent=("credit",) if 0 in credit else (), credited=credited, shares=dict(zip((u for u, _ in shares), credit)))

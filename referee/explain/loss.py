@@ -71,7 +71,7 @@ def tail_steps(host: Step, events: list[Event], board: Board) -> list[Step]:
         out.append(Step(step, f"combat:{clause}", text, more.pop("quantities", {}), host.depth, names, **more))
 
     groups = group_events(events)
-    for name, group in groups:
+    for n, (name, group) in enumerate(groups):
         uid = group[0].unit
         unit = board.unit(uid) if board.has(uid) else None
         if name == "listeners":
@@ -87,6 +87,9 @@ def tail_steps(host: Step, events: list[Event], board: Board) -> list[Step]:
                    "its Vitality reached 0 (500.1-13, 500.4a)")
             say("death", death, f"{uid} dies: {how}; its living-effect state is captured, its combat state cleared and "
                 "the death announced (500.4b).", names(group), touches=(f"{uid}.alive",))
+            following = groups[n + 1] if n + 1 < len(groups) else None
+            if following is None or following[0] != "macabre" or following[1][0].other != uid:
+                say("macabre", "500.4c", unheard_macabre(uid, board), (), absent=("macabre",), quantities={"heard": []})
         elif name == "macabre":
             dead = group[0].other
             heard = [e.unit for e in group]
@@ -112,6 +115,14 @@ def tail_steps(host: Step, events: list[Event], board: Board) -> list[Step]:
                 f"Vessel revival and its listeners) are one Vessel Point batch of {group[0].amount} event(s) (500.4e).",
                 names(group), quantities={"events": group[0].amount})
     return out
+
+
+def unheard_macabre(dead: str, board: Board) -> str:
+    """A death that fires Macabre (500.4c) with no other living unit on the board to hear it."""
+    others = [u.uid for u in board.units if u.uid != dead]
+    who = f"{', '.join(others)} {'is' if len(others) == 1 else 'are'} already dead" if others else "no other unit is there"
+    return (f"{dead}'s death fires Macabre for every other living unit on the board, on either side (500.4c): "
+            f"nobody hears it ({who}).")
 
 
 def revival_text(uid: str, unit: Any) -> str:
