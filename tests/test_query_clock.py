@@ -22,7 +22,7 @@ from referee.query.types import QueryError
 from referee.rulebooks.combat.run import decode_action, run_actions
 from referee.specs.trace import covers
 
-from test_query_soundness import random_values, replay_found_keep_impossible
+from test_query_soundness import random_values, replay_found_keep_impossible, sample_against_impossible
 
 CLOCK_ACTIONS = (
     ("hit", "advance"),
@@ -123,28 +123,19 @@ def atom(rng: random.Random) -> str:
 
 def clock_cross_check(rng: random.Random, conditions: int, per_layout: int) -> None:
     """Random clock conditions over SPACE: each found replays, each impossible survives random scenarios."""
-    from referee.proofs.combat.assumptions import is_well_formed_unit
-    from referee.proofs.core import Vars
-
     texts = [" and ".join(atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(conditions)]
     # two the model answers impossible, so the random scenarios always have something to contradict
     texts += ['event("everlasting_revival", unit="target") and second.ms < 10000',
               'after[3].target.alive and not after[0].target.alive and not event("everlasting_revival")']
     impossible = replay_found_keep_impossible(texts, SPACE)
     query = make_query("True", **SPACE)
-    sampled = 0
-    for layout in query.layouts():
+
+    def draws(layout):
         names = names_of(layout, query)
-        for _ in range(per_layout):
-            values = clock_values(rng, names, layout.units)
-            runs = query_actions(Vars(values), layout, query.specs,
-                                 concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"]), False)
-            if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
-                continue
-            sampled += 1
-            ns = namespace(runs, layout.units)
-            for q in impossible:
-                assert evaluate(q.condition, ns) is False, f"{q.text!r} answered impossible, but holds in {values}"
+        return (clock_values(rng, names, layout.units) for _ in range(per_layout))
+
+    sampled = sample_against_impossible(
+        query, impossible, draws, lambda values: concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"]))
     print(f"clock query soundness: {len(texts)} conditions ({len(impossible)} impossible: "
           f"{[q.text for q in impossible]}), {sampled} scenarios")
     assert sampled >= per_layout and 0 < len(impossible) < len(texts)

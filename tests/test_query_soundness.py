@@ -172,16 +172,35 @@ def replay_found_keep_impossible(conditions: list[str], space: dict) -> list:
     return impossible
 
 
+def sample_against_impossible(query, impossible: list, draws, ruleset_of) -> int:
+    """Run every drawn scenario of every layout of ``query`` through the query's runner; no ``impossible``
+    condition may hold in a well-formed one. ``draws(layout)`` yields value maps; returns how many were run."""
+    from referee.proofs.combat.assumptions import is_well_formed_unit
+    from referee.proofs.core import Vars
+
+    sampled = 0
+    for layout in query.layouts():
+        for values in draws(layout):
+            runs = run_query_actions(Vars(values), layout, query.specs, ruleset_of(values), False)
+            if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
+                continue
+            sampled += 1
+            ns = namespace(runs, layout.units)
+            for q in impossible:
+                assert evaluate(q.condition, ns) is False, f"{q.text!r} answered impossible, but holds in {values}"
+    return sampled
+
+
 def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) -> None:
     """Random ability conditions asked over ABILITY_SPACE; found replays, impossible survives random scenarios."""
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS, is_well_formed_unit
+    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
     from referee.proofs.core import Vars
 
     conditions = [" and ".join(ability_atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(conditions)]
     impossible = replay_found_keep_impossible(conditions, ABILITY_SPACE)
     query = make_query("True", **ABILITY_SPACE)
-    sampled = 0
-    for layout in query.layouts():
+
+    def draws(layout):
         probe = Vars({})
         run_query_actions(probe, layout, query.specs, concrete_ruleset({}, 1), False)
         names = sorted(probe.created)
@@ -190,14 +209,9 @@ def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) ->
             for unit in ABILITY_UNITS:
                 for name in NON_NEGATIVE_FIELDS:
                     values[f"{unit}.{name}"] = abs(values[f"{unit}.{name}"])
-            concrete = Vars(values)
-            runs = run_query_actions(concrete, layout, query.specs, concrete_ruleset(query.fixed, 1), False)
-            if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
-                continue
-            sampled += 1
-            ns = namespace(runs, layout.units)
-            for q in impossible:
-                assert evaluate(q.condition, ns) is False, f"{q.text!r} answered impossible, but holds in {values}"
+            yield values
+
+    sampled = sample_against_impossible(query, impossible, draws, lambda values: concrete_ruleset(query.fixed, 1))
     print(f"ability query soundness: {len(conditions)} conditions ({len(impossible)} impossible: "
           f"{[q.text for q in impossible]}), {sampled} scenarios")
     assert sampled >= per_layout and 0 < len(impossible) < len(conditions)
