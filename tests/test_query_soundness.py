@@ -76,7 +76,7 @@ def random_values(rng: random.Random, names: list[str]) -> dict:
 
 
 def test_query_random_conditions_found_replay_and_impossible_survive_random_scenarios() -> None:
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS, is_well_formed_unit
+    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
     from referee.proofs.core import Vars
 
     rng = random.Random(1212)
@@ -92,25 +92,21 @@ def test_query_random_conditions_found_replay_and_impossible_survive_random_scen
         elif answer.status == "impossible":
             impossible.append(make_query(text, **SPACE))
     query = make_query("True", **SPACE)
-    layout = query.layouts()[0]
-    probe = Vars({})
-    run_query_actions(probe, layout, query.specs, concrete_ruleset(SPACE["ruleset"], 1), False)
-    names = sorted(probe.created) + ["ruleset.defy_death_leaves"]
-    sampled = 0
-    for _ in range(2500):
-        values = random_values(rng, names)
-        for unit in ("target", "source"):
-            for name in NON_NEGATIVE_FIELDS:
-                values[f"{unit}.{name}"] = abs(values[f"{unit}.{name}"])
-        concrete = Vars(values)
-        runs = run_query_actions(concrete, layout, query.specs,
-                                 concrete_ruleset(SPACE["ruleset"], values["ruleset.defy_death_leaves"]), False)
-        if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
-            continue
-        sampled += 1
-        ns = namespace(runs, layout.units)
-        for q in impossible:
-            assert evaluate(q.condition, ns) is False, f"{q.text!r} answered impossible, but holds in {values}"
+
+    def draws(layout):
+        probe = Vars({})
+        run_query_actions(probe, layout, query.specs, concrete_ruleset(SPACE["ruleset"], 1), False)
+        names = sorted(probe.created) + ["ruleset.defy_death_leaves"]
+        for _ in range(2500):
+            values = random_values(rng, names)
+            for unit in ("target", "source"):
+                for name in NON_NEGATIVE_FIELDS:
+                    values[f"{unit}.{name}"] = abs(values[f"{unit}.{name}"])
+            yield values
+
+    sampled = sample_against_impossible(
+        query, impossible, draws, lambda values: concrete_ruleset(SPACE["ruleset"], values["ruleset.defy_death_leaves"]),
+        layouts=query.layouts()[:1])
     print(f"query soundness: {len(conditions)} conditions ({len(impossible)} impossible), {sampled} random scenarios")
     assert sampled >= 2000 and 0 < len(impossible) < len(conditions)
 
@@ -172,14 +168,15 @@ def replay_found_keep_impossible(conditions: list[str], space: dict) -> list:
     return impossible
 
 
-def sample_against_impossible(query, impossible: list, draws, ruleset_of) -> int:
-    """Run every drawn scenario of every layout of ``query`` through the query's runner; no ``impossible``
-    condition may hold in a well-formed one. ``draws(layout)`` yields value maps; returns how many were run."""
+def sample_against_impossible(query, impossible: list, draws, ruleset_of, layouts=None) -> int:
+    """Run every drawn scenario of every layout of ``query`` (or of ``layouts``) through the query's runner; no
+    ``impossible`` condition may hold in a well-formed one. ``draws(layout)`` yields value maps; returns how many
+    were run."""
     from referee.proofs.combat.assumptions import is_well_formed_unit
     from referee.proofs.core import Vars
 
     sampled = 0
-    for layout in query.layouts():
+    for layout in query.layouts() if layouts is None else layouts:
         for values in draws(layout):
             runs = run_query_actions(Vars(values), layout, query.specs, ruleset_of(values), False)
             if not all(is_well_formed_unit(u) for u in runs["main"].before.units):

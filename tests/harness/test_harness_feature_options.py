@@ -104,17 +104,20 @@ def test_plugin_without_option_is_never_drawn_and_named_in_the_replay(pytester: 
     drawn.assert_outcomes(passed=1, failed=1)
 
 
+def _without_conftest(feature: str) -> str:
+    """A conftest whose engine orders Shield before Insurance and whose ``referee_without`` fixture leaves out one feature."""
+    return ("import pytest\n"
+            "from referee.examples.mutants import load\n"
+            "@pytest.fixture(scope='session')\n"
+            "def referee_engine():\n"
+            "    return load('shield_before_insurance').run\n"
+            "@pytest.fixture(scope='session')\n"
+            "def referee_without():\n"
+            f"    return [{feature!r}]\n")
+
+
 def test_plugin_fixture_mode_takes_a_referee_without_fixture(pytester: pytest.Pytester):
-    pytester.makeconftest(
-        "import pytest\n"
-        "from referee.examples.mutants import load\n"
-        "@pytest.fixture(scope='session')\n"
-        "def referee_engine():\n"
-        "    return load('shield_before_insurance').run\n"
-        "@pytest.fixture(scope='session')\n"
-        "def referee_without():\n"
-        "    return ['shield']\n"
-    )
+    pytester.makeconftest(_without_conftest("shield"))
     pytester.makepyfile("def test_rules(referee_area):\n    assert referee_area.features is not None\n"
                         "    assert 'shield' not in referee_area.features\n    referee_area.check()\n")
     # the mutant orders Shield before Insurance: with no Shield drawn it cannot diverge
@@ -122,16 +125,7 @@ def test_plugin_fixture_mode_takes_a_referee_without_fixture(pytester: pytest.Py
                                 "--referee-kinds", "damage", "-v")
     result.assert_outcomes(passed=1)
     # with another feature left out it still fails, and the replay command carries the --without
-    pytester.makeconftest(
-        "import pytest\n"
-        "from referee.examples.mutants import load\n"
-        "@pytest.fixture(scope='session')\n"
-        "def referee_engine():\n"
-        "    return load('shield_before_insurance').run\n"
-        "@pytest.fixture(scope='session')\n"
-        "def referee_without():\n"
-        "    return ['redirect']\n"
-    )
+    pytester.makeconftest(_without_conftest("redirect"))
     pytester.makepyfile("def test_rules(referee_area):\n    referee_area.check()\n")
     failing = pytester.runpytest("-p", "no:cacheprovider", "--referee-examples", "200", "--referee-seed", "2",
                                  "--referee-kinds", "damage")
