@@ -191,6 +191,24 @@ def symbolic() -> Iterator[SymbolicContext]:
         _CONTEXT.reset(token)
 
 
+_SINGLE_SOURCE: contextvars.ContextVar[bool] = contextvars.ContextVar("referee_single_source", default=False)
+
+
+@contextlib.contextmanager
+def single_source() -> Iterator[None]:
+    """Within the block a concrete run takes the single-source code only, never a fast twin.
+
+    A fast twin (``model/combat/fast.py``) is plain-Python code held equal to the single-source
+    rules; a proof's replay and a mutant (which patches a single-source function) must run the
+    rules themselves.
+    """
+    token = _SINGLE_SOURCE.set(True)
+    try:
+        yield
+    finally:
+        _SINGLE_SOURCE.reset(token)
+
+
 def least_such_that(
     predicate: Callable[[Any], Any], low: Any, high: Any, hint: str, guess: Callable[[], int] | None = None
 ) -> Any:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-from referee.model.arith import and_, is_symbolic, not_, or_, symbolic
+from referee.model.arith import and_, is_symbolic, not_, or_, single_source, symbolic
 from referee.model.clauses import ClauseId, parse_clause_id
 
 #: The default resource limit for one check (Z3 ``rlimit`` units, machine independent).
@@ -146,6 +146,8 @@ class Mutant:
         """Patch every target, and every ``referee.*`` alias of it made by ``from m import f``."""
         patched: list[tuple[Any, str, Any]] = []
         try:
+            stack = contextlib.ExitStack()
+            stack.enter_context(single_source())  # the patched rules themselves run, never a fast twin
             for target, replacement in ((self.target, self.replacement), *self.also):
                 for owner, alias, original in _bindings(target):
                     setattr(owner, alias, replacement)
@@ -154,6 +156,7 @@ class Mutant:
         finally:
             for owner, alias, original in reversed(patched):
                 setattr(owner, alias, original)
+            stack.close()
 
 
 def _bindings(target: str) -> list[tuple[Any, str, Any]]:
@@ -342,20 +345,30 @@ def _shared_least_such_that() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _uninterpreted(target: str) -> Iterator[None]:
-    """Encode the integer function ``target`` as a Z3 uninterpreted function of the same name."""
+    """Encode the integer function ``target`` as a Z3 uninterpreted function of the same name.
+
+    Its parameters without a default are the integer arguments; a call that also passes a
+    defaulted one (a ruleset) gets an uninterpreted function of its own for each such value.
+    """
     import inspect
 
     import z3
 
     bindings = _bindings(target)
     original = bindings[0][2]
-    arity = len(inspect.signature(original).parameters)
-    probe = original(*(z3.Int(f"{target}!probe{i}") for i in range(arity)))
+    parameters = inspect.signature(original).parameters.values()
+    arity = sum(1 for p in parameters if p.default is inspect.Parameter.empty)
+    with symbolic():  # the probe may need symbolic mode (a least_such_that)
+        probe = original(*(z3.Int(f"{target}!probe{i}") for i in range(arity)))
     result_sort = probe.sort() if is_symbolic(probe) else z3.IntSort()
-    function = z3.Function(target.rpartition(":")[2], *([z3.IntSort()] * arity), result_sort)
+    functions: dict[str, Any] = {}
 
     def applied(*args: Any) -> Any:
-        return function(*(a if is_symbolic(a) else z3.IntVal(a) for a in args))
+        extra = repr(args[arity:]) if len(args) > arity else ""
+        if extra not in functions:
+            name = target.rpartition(":")[2] + (f"!{len(functions)}" if extra else "")
+            functions[extra] = z3.Function(name, *([z3.IntSort()] * arity), result_sort)
+        return functions[extra](*(a if is_symbolic(a) else z3.IntVal(a) for a in args[:arity]))
 
     try:
         for owner, alias, _ in bindings:
@@ -441,7 +454,7 @@ def _model_values(variables: Vars, model: Any, ctx: Any) -> dict[str, Any]:
 def replay(thm: Theorem, values: dict[str, Any], mutant: Mutant | None = None) -> tuple[bool, bool]:
     """Run the theorem concretely on a counterexample: ``(assumption holds, claim holds)``."""
     variables = Vars(values)
-    with mutant.applied() if mutant is not None else contextlib.nullcontext():
+    with mutant.applied() if mutant is not None else single_source():  # the model itself, never a fast twin
         obligation = thm.build(variables)
     return bool(obligation.assume), bool(obligation.claim)
 

@@ -25,7 +25,7 @@ changes nothing, so the pipeline is straight-line code on every path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..arith import and_, is_symbolic, ite, max_, min_, not_, or_
@@ -81,9 +81,12 @@ def is_valid_applier(entry: Any) -> bool:
     return is_symbolic(applied) or (isinstance(applied, int) and not isinstance(applied, bool) and applied > 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DamageOutcome:
     """What happened to the recipient of one instance (read by retaliation and by theorems).
+
+    Frozen without ``__slots__``: the fast twin (:mod:`.fast`) builds one by filling its
+    instance dictionary, three times faster than the generated ``__init__``.
 
     ``interceptor_outcome`` and ``receiver_outcome`` are the outcomes of the damage a lethal
     redirect or an ally redirect moved (500.1f, 500.1g); ``None`` when no such ally exists.
@@ -114,6 +117,10 @@ class DamageOutcome:
     subrogation_paid: Int = 0  # Vitality the source actually lost to the Subrogated payback
     interceptor_outcome: DamageOutcome | None = None
     receiver_outcome: DamageOutcome | None = None
+
+
+#: The fields of a :class:`DamageOutcome`, in declaration order.
+OUTCOME_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(DamageOutcome))
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,7 +493,13 @@ def is_damage_event(m: Mitigation, lost: Int = 0, ruleset: Ruleset = DEFAULT) ->
 def resolve_damage(
     board: Board, instance: DamageInstance, ruleset: Ruleset = DEFAULT
 ) -> tuple[Board, EventLog, DamageOutcome]:
-    """Resolve one damage instance through the whole pipeline (500.1): board, events, outcome."""
+    """Resolve one damage instance through the whole pipeline (500.1): board, events, outcome.
+
+    A concrete run nobody traces takes the pipeline's fast twin (:mod:`.fast`), held equal to
+    this one by a differential test and by theorems; ``fast.disabled()`` turns it off.
+    """
+    if fast.is_enabled(instance):
+        return fast.resolve_fast(board, instance, ruleset)
     log = EventLog()
     board, outcome = process_damage_instance(board, instance, ruleset, log)
     return board, log, outcome
@@ -586,7 +599,10 @@ def build_outcome(recipient: Unit, m: Mitigation, lost: Int, ruleset: Ruleset, *
 def outcome_fields(outcome: DamageOutcome) -> dict[str, Any]:
     """The outcome as a plain dict (nested outcomes included), for reports and comparisons."""
     result: dict[str, Any] = {}
-    for name in DamageOutcome.__slots__:  # type: ignore[attr-defined]
+    for name in OUTCOME_FIELDS:
         value = getattr(outcome, name)
         result[name] = outcome_fields(value) if isinstance(value, DamageOutcome) else value
     return result
+
+
+from . import fast  # noqa: E402  (the fast twin reads this module's names at call time)

@@ -26,9 +26,15 @@ def compute_multiplier(printed: Int) -> Int:
 
 
 @combat.implements("500.1-10")
+def compute_drain_demand(multiplier: Int, damage: Int) -> Int:
+    """The Shield points ``damage`` would drain from a pool large enough: ``multiplier`` per point (500.1-10)."""
+    return multiplier * damage
+
+
+@combat.implements("500.1-10")
 def compute_shield_drain(shield: Int, multiplier: Int, damage: Int) -> Int:
     """Shield points removed: ``multiplier`` per point of damage, up to the pool (500.1-10)."""
-    return min_(max_(shield, 0), multiplier * damage)
+    return min_(max_(shield, 0), compute_drain_demand(multiplier, damage))
 
 
 @combat.implements("500.1-10")
@@ -46,5 +52,5 @@ def compute_damage_to_break(shield: Int, multiplier: Int, ruleset: Ruleset = DEF
 @combat.implements("500.1-10", "500.1e")
 def compute_shield_absorbed(shield: Int, multiplier: Int, damage: Int, ruleset: Ruleset = DEFAULT) -> Int:
     """Damage the Shield absorbs: all of it while the pool holds, else what paid it off (500.1-10)."""
-    holds = multiplier * damage <= shield
+    holds = compute_drain_demand(multiplier, damage) <= shield
     return ite(holds, damage, min_(damage, compute_damage_to_break(shield, multiplier, ruleset)))

@@ -45,10 +45,10 @@ def unit_fields() -> dict[str, str]:
 
 def outcome_fields() -> dict[str, str]:
     """The flat fields of a damage instance's outcome (500.1), Int or Bool."""
-    from referee.model.combat.damage import DamageOutcome
+    from referee.model.combat.damage import OUTCOME_FIELDS, DamageOutcome
 
     hints = DamageOutcome.__annotations__
-    return {name: str(hints[name]) for name in DamageOutcome.__slots__ if str(hints[name]) in ("Int", "Bool")}
+    return {name: str(hints[name]) for name in OUTCOME_FIELDS if str(hints[name]) in ("Int", "Bool")}
 
 
 def bloodletting_fields() -> dict[str, str]:

@@ -20,7 +20,7 @@ from damage_strategies import scenarios
 from hypothesis import given, settings
 
 from referee.model.arith import symbolic
-from referee.model.combat.damage import DamageInstance, DamageOutcome, quiet_outcome, resolve_damage
+from referee.model.combat.damage import OUTCOME_FIELDS, DamageInstance, DamageOutcome, quiet_outcome, resolve_damage
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.proofs.core import Vars
@@ -81,7 +81,7 @@ def outcome_pairs(s: DamageOutcome | None, c: DamageOutcome | None, where: str):
     if c is None:  # the concrete run skipped an instance of no damage: all of it must be quiet
         c = quiet_outcome(s.target)
     pairs = []
-    for name in DamageOutcome.__slots__:
+    for name in OUTCOME_FIELDS:
         sv, cv = getattr(s, name), getattr(c, name)
         if isinstance(cv, DamageOutcome) or cv is None or isinstance(sv, DamageOutcome):
             pairs.extend(outcome_pairs(sv, cv, f"{where}.{name}"))

@@ -1,0 +1,514 @@
+"""500.1 One damage instance on plain integers: the pipeline's fast twin, held to it.
+
+:func:`~referee.model.combat.damage.resolve_damage` is the rules, written once over ``arith``
+so that the same code is the Z3 encoding. On plain integers that generality costs about 380
+Python calls an instance (``ite`` evaluates both branches, so both Armor searches run; every
+event is built behind a guard...). This module is the same pipeline for concrete runs only,
+step for step in the same order, with Python's own ``if``. It is not an unchecked second copy:
+
+* ``tests/combat/test_fast_path.py`` (default run) resolves drawn boards and instances of every
+  kind through both and compares the board, every event and the outcome, value and type;
+* ``proofs/combat/fast_theorems.py`` proves the arithmetic here (the tick adjustment and the
+  gates, steps 500.1-4..500.1-12, the lethal test, the Vitality lost) equal to the model's over
+  all integers, by running this module's code on Z3 terms with every Python branch explored
+  (``proofs/branches.py``);
+* whatever is rare or intricate is not rewritten but called: the Armor searches, a death
+  (Macabre, revival, Vessel batches), a Subrogated payback, a shared tick's credit split.
+
+:func:`is_enabled` says when the fast path runs: a concrete run, no tracer or profiler (the
+clause trail, ``referee explain``, coverage and CrossHair watch the model's own functions), and
+not inside :func:`disabled` (a proof's replay and every mutant run the model itself).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any, NamedTuple
+
+from .. import arith
+from ..arith import ceildiv, max_, min_
+from ..events import EVENT_NAMES, Event, EventLog, Guarded, UnknownEventError
+from . import armor, attribution, damage, redirect, shield, vitality
+from .insurance import POINT_ABSORBS
+from .ruleset import Ruleset
+from .state import Board, Unit
+from .ticks import DAMAGE_OVER_TIME_KINDS
+from .vitality import VITALITY_LOSS_RUNES
+
+def disabled() -> contextlib.AbstractContextManager[None]:
+    """Within the block every damage instance runs through the single-source pipeline (``arith.single_source``)."""
+    return arith.single_source()
+
+
+def is_enabled(instance: Any) -> bool:
+    """A concrete run nobody traces, outside :func:`disabled`: the fast path may take the instance."""
+    return (type(instance.amount) is int and not arith._SINGLE_SOURCE.get() and arith._CONTEXT.get() is None
+            and sys.gettrace() is None and sys.getprofile() is None)
+
+
+class Figures(NamedTuple):
+    """The numbers of steps 500.1-4 .. 500.1-12 (the fields of ``damage.Mitigation``, in its order)."""
+
+    entering: Any
+    ignored: Any
+    after_armor: Any
+    after_cap: Any
+    subrogated_spent: Any
+    subrogated_absorbed: Any
+    insurance_spent: Any
+    insurance_absorbed: Any
+    shield_drained: Any
+    shield_absorbed: Any
+    after_shield: Any
+    redirected: Any
+    defied: Any
+    remainder: Any
+
+
+class Gates(NamedTuple):
+    """What the gates made of an instance (500.1h, 500.1-1..3): the adjusted amount and what entered."""
+
+    amount: Any
+    tick_prevented: Any
+    by_tool_or_hub: Any
+    by_dormancy: Any
+    entering: Any
+
+
+# The records are built as the model's are, minus the generated ``__init__`` of a frozen
+# dataclass (measured: an event 3x, an outcome 3x, a unit copy 2x faster); ``_emit`` still
+# refuses an unknown event name, as ``Event`` does.
+_new = object.__new__
+_SET_NAME, _SET_UNIT, _SET_AMOUNT, _SET_OTHER, _SET_DETAIL = (
+    Event.__dict__[name].__set__ for name in ("name", "unit", "amount", "other", "detail"))
+_SET_WHEN, _SET_GUARDED = (Guarded.__dict__[name].__set__ for name in ("when", "event"))
+
+
+def _emit(log: EventLog, name: str, unit: str, amount: Any = 0, other: str | None = None,
+          detail: str | None = None) -> None:
+    """``log.emit(name, ...)`` of an event whose condition holds."""
+    if name not in EVENT_NAMES:
+        raise UnknownEventError(f"unknown event name {name!r}")
+    event = _new(Event)
+    _SET_NAME(event, name)
+    _SET_UNIT(event, unit)
+    _SET_AMOUNT(event, amount)
+    _SET_OTHER(event, other)
+    _SET_DETAIL(event, detail)
+    entry = _new(Guarded)
+    _SET_WHEN(entry, True)
+    _SET_GUARDED(entry, event)
+    log.entries.append(entry)
+
+
+def _evolve(unit: Unit, **changes: Any) -> Unit:
+    """``unit.evolve(**changes)`` for field names this module spells out."""
+    copy = _new(Unit)
+    state = copy.__dict__
+    state.update(unit.__dict__)
+    state.update(changes)
+    return copy
+
+
+def _place(board: Board, unit: Unit) -> Board:
+    """``board.with_unit(unit)``: the unit of the same uid replaced."""
+    units = board.units
+    for i, held in enumerate(units):
+        if held.uid == unit.uid:
+            placed = _new(Board)
+            object.__setattr__(placed, "units", units[:i] + (unit,) + units[i + 1:])
+            return placed
+    return board.with_unit(unit)
+
+
+def _find(board: Board, uid: str | None) -> Unit | None:
+    """The unit ``uid`` names, or None when it names none on the board."""
+    for unit in board.units:
+        if unit.uid == uid:
+            return unit
+    return None
+
+
+def _outcome(**values: Any) -> Any:
+    """A ``damage.DamageOutcome`` of every field in ``values``."""
+    outcome = _new(damage.DamageOutcome)
+    outcome.__dict__.update(values)
+    return outcome
+
+
+# --------------------------------------------------------------------------------------
+# The arithmetic (proved equal to the model's in proofs/combat/fast_theorems.py)
+# --------------------------------------------------------------------------------------
+
+
+def adjust_tick(recipient: Unit, instance: Any) -> Any:
+    """A Burn or Venom tick: Prismbreak's 50% rounded up, then both tick reductions; a moved one is not adjusted (500.1h)."""
+    amount = instance.amount
+    if instance.kind not in DAMAGE_OVER_TIME_KINDS or instance.redirected:
+        return amount
+    if recipient.prismbroken:
+        amount = ceildiv(3 * amount, 2)
+    return amount - recipient.rune_tick_reduction - recipient.forge_tick_reduction
+
+
+def is_reachable(unit: Unit, instance: Any) -> bool:
+    """A living unit, no Tool or Hub, not shut by Dormancy for this instance (500.1-1, 500.1-2, 500.1i)."""
+    if not unit.alive or unit.is_tool or unit.is_hub:
+        return False
+    return not unit.dormant or bool(instance.allows_dormant) or instance.kind in DAMAGE_OVER_TIME_KINDS
+
+
+def pass_gates(recipient: Unit, instance: Any) -> Gates:
+    """The adjusted amount, a prevented tick, a discarded instance, and what enters the pipeline (500.1h, 500.1-1..3)."""
+    amount = adjust_tick(recipient, instance)
+    tick = instance.kind in DAMAGE_OVER_TIME_KINDS and not instance.redirected
+    live = bool(recipient.alive)
+    prevented = tick and live and instance.amount > 0 and amount <= 0
+    discards = bool(recipient.is_tool or recipient.is_hub)
+    by_tool = live and amount > 0 and discards
+    shut = bool(recipient.dormant) and not (bool(instance.allows_dormant) or instance.kind in DAMAGE_OVER_TIME_KINDS)
+    by_dormancy = live and amount > 0 and not discards and shut
+    entering = amount if amount > 0 and is_reachable(recipient, instance) else 0
+    return Gates(amount, prevented, by_tool, by_dormancy, entering)
+
+
+def reduce_by_armor(recipient: Unit, instance: Any, damage_in: Any, ruleset: Ruleset) -> Any:
+    """Armor's percentage (the model's own searches), then the flat reduction; Burn, Venom and Reflect skip it."""
+    if instance.kind in DAMAGE_OVER_TIME_KINDS or instance.kind == "reflect":
+        return damage_in
+    value = recipient.armor
+    if value >= 0:
+        surviving = armor.compute_surviving_after_positive_armor(damage_in, value)
+    else:
+        surviving = armor.compute_surviving_after_negative_armor(damage_in, value, ruleset)
+    flat = arith.floordiv(value, armor.ARMOR_PER_FLAT_POINT) if value > 0 else 0
+    return max_(surviving - flat, 0)
+
+
+def spend_points(points: Any, damage_in: Any) -> tuple[Any, Any]:
+    """Insurance points spent on ``damage_in`` and what they absorb: one per 25 or part, spent whole (500.1a)."""
+    spent = min_(max_(points, 0), ceildiv(damage_in, POINT_ABSORBS))
+    return spent, min_(damage_in, POINT_ABSORBS * spent)
+
+
+def drain_shield(pool: Any, multiplier: Any, damage_in: Any, ruleset: Ruleset) -> tuple[Any, Any]:
+    """Shield drained and damage absorbed: all of it while the pool holds, else what paid it off (500.1-10)."""
+    demand = shield.compute_drain_demand(multiplier, damage_in)
+    drained = min_(max_(pool, 0), demand)
+    if demand <= pool:
+        return drained, damage_in
+    return drained, min_(damage_in, shield.compute_damage_to_break(pool, multiplier, ruleset))
+
+
+def compute_redirected(remaining: Any, cap: Any, ruleset: Ruleset) -> Any:
+    """What the ally redirect moves: up to the cap, or what exceeds it (500.1-11, INT-003)."""
+    cap = max_(cap, 0)
+    if ruleset.redirect_cap_moves == "up_to_cap":
+        return min_(remaining, cap)
+    return max_(remaining - cap, 0)
+
+
+def is_ignored(recipient: Unit, instance: Any, entering: Any, ruleset: Ruleset) -> Any:
+    """A damage-ignore charge discards a positive instance, unless a Reflect enters below it (500.1-4, INT-005)."""
+    if instance.kind == "reflect" and ruleset.reflect_entry == "below_armor":
+        return False
+    return entering > 0 and recipient.ignore_charges > 0
+
+
+def apply_cap(recipient: Unit, damage_in: Any) -> Any:
+    """A printed post-Armor cap truncates what is left (500.1-7, INT-007)."""
+    return min_(damage_in, max_(recipient.cap, 0)) if recipient.has_cap else damage_in
+
+
+def defy_death(recipient: Unit, kept: Any, ruleset: Ruleset) -> tuple[Any, Any]:
+    """Whether an armed rune defies a lethal remainder, and what reaches Vitality then (500.1-12, INT-004)."""
+    defied = bool(recipient.defy_death) and kept > 0 and kept >= recipient.vitality
+    return defied, max_(recipient.vitality - ruleset.defy_death_leaves, 0) if defied else kept
+
+
+def mitigate(recipient: Unit, instance: Any, entering: Any, multiplier: Any, redirect_open: Any, redirect_cap: Any,
+             ruleset: Ruleset) -> Figures:
+    """Steps 500.1-4 to 500.1-12 on what entered, in pipeline order: ``damage.compute_mitigation``'s figures."""
+    ignored = is_ignored(recipient, instance, entering, ruleset)
+    if ignored or entering == 0:  # nothing meets the layers: every figure is 0 (proved of the model)
+        return Figures(entering, ignored, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, 0)
+    after_armor = reduce_by_armor(recipient, instance, entering, ruleset)
+    after_cap = apply_cap(recipient, after_armor)
+    subrogated_spent, subrogated_absorbed = spend_points(recipient.subrogated, after_cap)
+    uninsured = after_cap - subrogated_absorbed
+    insurance_spent, insurance_absorbed = spend_points(recipient.insurance, uninsured)
+    unshielded = uninsured - insurance_absorbed
+    drained, absorbed = drain_shield(recipient.shield, multiplier, unshielded, ruleset)
+    after_shield = unshielded - absorbed
+    redirected = compute_redirected(after_shield, redirect_cap, ruleset) if redirect_open else 0
+    defied, remainder = defy_death(recipient, after_shield - redirected, ruleset)
+    return Figures(entering, ignored, after_armor, after_cap, subrogated_spent, subrogated_absorbed, insurance_spent,
+                   insurance_absorbed, drained, absorbed, after_shield, redirected, defied, remainder)
+
+
+def is_lethal_hit(recipient: Unit, instance: Any, entering: Any, multiplier: Any, ruleset: Ruleset) -> bool:
+    """It would kill through steps 4-13 alone, or its raw amount would (500.1f, INT-006)."""
+    if ruleset.lethal_redirect_test == "raw_amount":
+        return entering > 0 and entering >= recipient.vitality
+    alone = mitigate(recipient, instance, entering, multiplier, False, 0, ruleset)
+    return alone.remainder > 0 and alone.remainder >= recipient.vitality
+
+
+def compute_lost(unit: Unit, remainder: Any) -> Any:
+    """The Vitality that leaves a living unit: the remainder, never more than it has (500.1-13)."""
+    if not unit.alive:
+        return 0
+    return remainder if remainder <= unit.vitality else unit.vitality
+
+
+# --------------------------------------------------------------------------------------
+# The pipeline: the same steps and events as damage.process_damage_instance
+# --------------------------------------------------------------------------------------
+
+
+def resolve_fast(board: Board, instance: Any, ruleset: Ruleset) -> tuple[Board, EventLog, Any]:
+    """``damage.resolve_damage`` on plain integers: the board, the events and the outcome (500.1)."""
+    log = EventLog()
+    board, outcome = land(board, instance, ruleset, log)
+    return board, log, outcome
+
+
+def land(board: Board, instance: Any, ruleset: Ruleset, log: EventLog) -> tuple[Board, Any]:
+    """One instance, step by step (500.1): ``damage.process_damage_instance``'s steps, in its order."""
+    recipient = board.unit(instance.target)
+    if instance.redirected and instance.amount == 0:
+        return board, quiet_outcome(recipient.uid)
+    source = _find(board, instance.source)
+    multiplier = max_(source.shield_multiplier, 1) if source is not None else 1
+    gates = pass_gates(recipient, instance)
+    report_gates(recipient, instance, gates, log)
+    board, entering, intercepted, interceptor_outcome = intercept(
+        board, recipient, instance, gates.entering, multiplier, ruleset, log)
+    receiver = None if instance.redirected else redirect.get_ally(board, recipient, recipient.redirect_to)
+    redirect_open = receiver is not None and is_reachable(receiver, instance)
+    m = mitigate(recipient, instance, entering, multiplier, redirect_open, recipient.redirect_cap, ruleset)
+    board, paid, receiver_outcome = report_layers(board, recipient, source, instance, m, receiver, ruleset, log)
+    board, lost = take_vitality(board, recipient.uid, instance, m, ruleset, log)
+    return board, build_outcome(recipient, m, lost, ruleset, gates, intercepted, paid, interceptor_outcome,
+                                receiver_outcome)
+
+
+def report_gates(recipient: Unit, instance: Any, gates: Gates, log: EventLog) -> None:
+    """A prevented tick, a discarded instance (500.1h, 500.1-1, 500.1-2)."""
+    if gates.tick_prevented:
+        _emit(log, "tick_prevented", recipient.uid, instance.amount, instance.source, instance.kind)
+    if gates.by_tool_or_hub:
+        _emit(log, "damage_discarded", recipient.uid, gates.amount, instance.source, "tool_or_hub")
+    if gates.by_dormancy:
+        _emit(log, "damage_discarded", recipient.uid, gates.amount, instance.source, "dormant")
+
+
+def intercept(board: Board, recipient: Unit, instance: Any, entering: Any, multiplier: Any, ruleset: Ruleset,
+              log: EventLog) -> tuple[Board, Any, bool, Any]:
+    """The lethal redirect (500.1f): ``(board, entering, intercepted, interceptor_outcome)``."""
+    if instance.redirected or (instance.kind == "reflect" and ruleset.reflect_entry == "below_armor"):
+        return board, entering, False, None
+    interceptor = redirect.get_ally(board, recipient, recipient.intercept_by)
+    if interceptor is None:
+        return board, entering, False, None
+    intercepted = is_lethal_hit(recipient, instance, entering, multiplier, ruleset) and is_reachable(interceptor, instance)
+    moved = entering if intercepted else 0
+    if intercepted:
+        _emit(log, "lethal_redirect", recipient.uid, moved, interceptor.uid)
+    board, outcome = move(board, instance, interceptor.uid, moved, ruleset, log)
+    return board, 0 if intercepted else entering, intercepted, outcome
+
+
+def move(board: Board, instance: Any, receiver: str, amount: Any, ruleset: Ruleset, log: EventLog) -> tuple[Board, Any]:
+    """Moved damage lands as the receiver's own instance; nothing moved does nothing at all (500.1g, 500.1-3)."""
+    if amount == 0:
+        return board, quiet_outcome(receiver)
+    return land(board, damage.moved_instance(instance, receiver, amount), ruleset, log)
+
+
+_QUIET: dict[str, Any] = {}
+
+
+def quiet_outcome(target: str) -> Any:
+    """``damage.quiet_outcome``, made once per unit (an outcome is immutable, so one can be shared)."""
+    outcome = _QUIET.get(target)
+    if outcome is None:
+        outcome = _QUIET[target] = damage.quiet_outcome(target)
+    return outcome
+
+
+def spend_layers(unit: Unit, m: Figures) -> Unit:
+    """The recipient's spent layers: an ignore charge, Insurance points, Shield, the defy-death charge."""
+    if not (m.ignored or m.subrogated_spent or m.insurance_spent or m.shield_drained or m.defied):
+        return unit
+    return _evolve(
+        unit,
+        ignore_charges=unit.ignore_charges - (1 if m.ignored else 0),
+        subrogated=unit.subrogated - m.subrogated_spent,
+        insurance=unit.insurance - m.insurance_spent,
+        shield=unit.shield - m.shield_drained,
+        defy_death=False if m.defied else unit.defy_death,
+        defy_death_spent=bool(unit.defy_death_spent or m.defied),
+    )
+
+
+def report_layers(board: Board, recipient: Unit, source: Unit | None, instance: Any, m: Figures,
+                  receiver: Unit | None, ruleset: Ruleset, log: EventLog) -> tuple[Board, Any, Any]:
+    """Spend the layers and report each in order (500.1-4..500.1-12): ``(board, payback, receiver_outcome)``."""
+    current = board.unit(recipient.uid)
+    spent = spend_layers(current, m)
+    board = board if spent is current else _place(board, spent)
+    uid, by = recipient.uid, instance.source
+    if m.ignored:
+        _emit(log, "ignore_charge_spent", uid, 0, by)
+    if m.subrogated_spent > 0:
+        _emit(log, "insurance_prevented", uid, m.subrogated_absorbed, by, "subrogated")
+    paid = 0
+    if m.subrogated_absorbed > 0:
+        board, paid = pay_back(board, recipient, source, m.subrogated_absorbed, ruleset, log, instance.kind)
+    if m.insurance_spent > 0:
+        _emit(log, "insurance_prevented", uid, m.insurance_absorbed, by, "plain")
+    if m.shield_drained > 0:
+        _emit(log, "shield_damaged", uid, m.shield_drained, by)
+        if recipient.shield - m.shield_drained <= 0:
+            _emit(log, "shield_broken", uid, 0, by)
+    receiver_outcome = None
+    if receiver is not None:
+        if m.redirected > 0:
+            _emit(log, "redirect", uid, m.redirected, receiver.uid)
+        board, receiver_outcome = move(board, instance, receiver.uid, m.redirected, ruleset, log)
+    if m.defied:
+        _emit(log, "defy_death", uid, m.after_shield - m.redirected - m.remainder, by)
+    return board, paid, receiver_outcome
+
+
+def take_vitality(board: Board, uid: str, instance: Any, m: Figures, ruleset: Ruleset,
+                  log: EventLog) -> tuple[Board, Any]:
+    """Vitality is reduced: damage taken, credit and Feast, a boss's meters, then the loss and a death (500.1-13)."""
+    unit = board.unit(uid)
+    lost = compute_lost(unit, m.remainder)
+    if lost > 0 and instance.kind != "reflect":
+        _emit(log, "damage_taken", uid, lost, instance.source, instance.kind)
+    credit(instance, uid, m.shield_absorbed + lost, lost, ruleset, log)
+    report_boss_meters(unit, instance, m.shield_absorbed + lost, lost, ruleset, log)
+    return settle_loss(board, unit, lost, instance.source, log, placed=True), lost
+
+
+def settle_loss(board: Board, unit: Unit, lost: Any, killer: str | None, log: EventLog, placed: bool) -> Board:
+    """``vitality.lose_vitality`` after its announcement: the loss, its listeners, a death (500.1-13, 500.6c, 500.4a).
+
+    ``placed``: ``unit`` already stands on ``board`` (else it is put there, changed or not).
+    """
+    after = unit if lost == 0 else _evolve(unit, vitality=unit.vitality - lost)
+    if lost > 0:
+        after = reset_on_loss(after, lost, log)
+    if after is not unit or not placed:
+        board = _place(board, after)
+    if lost > 0 and unit.alive and after.vitality <= 0:
+        return die(board, after, killer, log)
+    return board
+
+
+def die(board: Board, unit: Unit, killer: str | None, log: EventLog) -> Board:
+    """A death with no Vessel to spend: death, Macabre, deathrattle, Everlasting, the batch (500.4a-e).
+
+    With a Vessel, a revival and its listeners follow: that is the model's own ``process_death``.
+    """
+    if unit.vessels > 0:
+        return vitality.process_death(board, unit.uid, True, killer, log)
+    start = len(log.entries)
+    uid = unit.uid
+    _emit(log, "death", uid, 0, killer)
+    for other in board.units:
+        if other.uid != uid and other.alive:
+            _emit(log, "macabre", other.uid, 0, uid)
+    if unit.deathrattle:
+        _emit(log, "deathrattle", uid)
+    board = _place(board, vitality.clear_combat_state(unit))
+    if unit.everlasting:
+        _emit(log, "everlasting_scheduled", uid, vitality.EVERLASTING_DELAY_MS, killer)
+    _emit(log, "vessel_batch", uid, len(log.entries) - start, None, "death")
+    return board
+
+
+def pay_back(board: Board, recipient: Unit, source: Unit | None, absorbed: Any, ruleset: Ruleset, log: EventLog,
+             kind: str) -> tuple[Board, Any]:
+    """An enemy source pays what the Subrogated points absorbed, as a retaliation cost (500.1-8, 500.7g, 500.8)."""
+    if source is None or source.uid == recipient.uid or source.side == recipient.side:
+        return board, 0
+    if damage.is_reflect_payback_refused(kind, ruleset):
+        return board, 0
+    payer = board.unit(source.uid)
+    reason = ("dead" if not payer.alive else "entrapped" if payer.entrapped else "dormant" if payer.dormant
+              else None)
+    if reason is not None:
+        _emit(log, "cost_refused", payer.uid, 0, recipient.uid, reason)
+    owed = 0 if reason is not None or payer.is_tool or payer.is_hub else min_(max_(absorbed, 0), payer.vitality)
+    defied = reason is None and bool(payer.defy_death) and owed > 0 and owed >= payer.vitality
+    price = max_(payer.vitality - ruleset.defy_death_leaves, 0) if defied else owed
+    if defied:
+        _emit(log, "defy_death", payer.uid, max_(absorbed, 0) - price, recipient.uid)
+    payer = _evolve(payer, defy_death=False if defied else payer.defy_death,
+                         defy_death_spent=bool(payer.defy_death_spent or defied))
+    lost = compute_lost(payer, price)
+    if lost > 0:
+        _emit(log, "subrogation", payer.uid, lost, recipient.uid)
+        _emit(log, "credit", recipient.uid, lost, payer.uid)
+        if payer.is_boss:
+            _emit(log, "phasebreak_check", payer.uid, lost, recipient.uid)
+        else:
+            _emit(log, "feast", recipient.uid, lost, payer.uid)
+    return settle_loss(board, payer, lost, recipient.uid, log, placed=False), lost
+
+
+def credit(instance: Any, recipient: str, credited: Any, lost: Any, ruleset: Ruleset, log: EventLog) -> None:
+    """The source is credited and fed; a shared tick's split is the model's own (500.5a, 500.5b, 500.5c)."""
+    if instance.appliers:
+        attribution.process_credit(instance, recipient, credited, lost, log, ruleset)
+        return
+    if instance.source is None:
+        return
+    if credited > 0:
+        _emit(log, "credit", instance.source, credited, recipient)
+    if lost > 0:
+        _emit(log, "feast", instance.source, lost, recipient)
+
+
+def report_boss_meters(unit: Unit, instance: Any, dealt: Any, lost: Any, ruleset: Ruleset, log: EventLog) -> None:
+    """Phasebreak on Vitality lost; Stagger on direct damage dealt (500.6g, INT-401)."""
+    if not unit.is_boss:
+        return
+    if lost > 0:
+        _emit(log, "phasebreak_check", unit.uid, lost, instance.source)
+    if dealt > 0 and damage.is_direct_damage(instance, ruleset):
+        _emit(log, "stagger", unit.uid, dealt, instance.source)
+
+
+def reset_on_loss(unit: Unit, lost: Any, log: EventLog) -> Unit:
+    """Vitality left: the reset runes lose their bonus and thresholds re-evaluate (500.6c, 500.8d)."""
+    _emit(log, "vitality_lost", unit.uid, lost)
+    for rune in VITALITY_LOSS_RUNES:
+        if getattr(unit, rune) > 0:
+            _emit(log, "rune_reset", unit.uid, 0, None, rune)
+    _emit(log, "threshold_reevaluated", unit.uid)
+    return _evolve(unit, adrenaline=0, momentum=0, bolster=0)
+
+
+def build_outcome(recipient: Unit, m: Figures, lost: Any, ruleset: Ruleset, gates: Gates, intercepted: bool,
+                  paid: Any, interceptor_outcome: Any, receiver_outcome: Any) -> Any:
+    """The instance's record, as ``damage.build_outcome`` makes it (500.1)."""
+    entered = m.entering > 0 and not m.ignored
+    spent = m.subrogated_spent + m.insurance_spent > 0
+    reached = m.after_shield > 0 if ruleset.damage_event_test == "after_shield" else lost > 0
+    return _outcome(
+        target=recipient.uid, entered=entered, after_armor=m.after_armor, subrogated_spent=m.subrogated_spent,
+        subrogated_absorbed=m.subrogated_absorbed, insurance_spent=m.insurance_spent,
+        insurance_absorbed=m.insurance_absorbed, shield_drained=m.shield_drained, shield_absorbed=m.shield_absorbed,
+        redirected=m.redirected, defied=m.defied, vitality_lost=lost, damage_event=entered and (spent or reached),
+        landed=lost > 0, died=lost > 0 and bool(recipient.alive) and recipient.vitality - lost <= 0,
+        ignored=m.ignored, after_cap=m.after_cap, defy_prevented=m.after_shield - m.redirected - m.remainder,
+        amount=gates.amount, tick_prevented=gates.tick_prevented,
+        discarded=gates.by_tool_or_hub or gates.by_dormancy, intercepted=intercepted, subrogation_paid=paid,
+        interceptor_outcome=interceptor_outcome, receiver_outcome=receiver_outcome,
+    )
