@@ -136,11 +136,24 @@ def check_timeout(timeout: float, option: str = "--timeout") -> float:
 
 
 def _copy(value: Any) -> Any:
-    """A deep copy of plain JSON data (the engine may mutate what it is given)."""
-    if type(value) is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    if type(value) is list:
-        return [_copy(v) for v in value]
+    """A deep copy of plain JSON data (the engine may mutate what it is given).
+
+    A dict or a list is copied whole at C speed (``dict.copy``, ``list.copy``) and only its
+    own dicts and lists are copied again: the same copy as one recursive call per value, for
+    a fifth of the time on a scenario (a unit's 55 fields are scalars)."""
+    kind = type(value)
+    if kind is dict:
+        out = value.copy()
+        for key, item in value.items():
+            if type(item) is dict or type(item) is list:
+                out[key] = _copy(item)
+        return out
+    if kind is list:
+        out_list = value.copy()
+        for i, item in enumerate(value):
+            if type(item) is dict or type(item) is list:
+                out_list[i] = _copy(item)
+        return out_list
     return value
 
 
@@ -248,20 +261,38 @@ class PythonEngine(Engine):
         self.engine_budget = check_timeout(engine_budget, "--engine-budget")
         self.spent = 0.0  # seconds spent in the engine, in all
         self._alarm = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        self._flags: dict[str, bool] = _IDLE
 
     def run_one(self, scenario: dict[str, Any]) -> Answer:
+        return self.run_batch([scenario])[0]
+
+    def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
+        """Each scenario in turn. The alarm's handler is installed once per batch (and the previous one put
+        back after it); the interval timer runs per scenario, stopped as each answer comes back."""
+        if not self._alarm:
+            return [self._call(s) for s in scenarios]
+        previous = signal.signal(signal.SIGALRM, self._on_alarm)
+        try:
+            return [self._call(s) for s in scenarios]
+        finally:
+            self._flags = _IDLE
+            signal.signal(signal.SIGALRM, previous)
+
+    def _on_alarm(self, signum: int, frame: Any) -> None:
+        flags = self._flags
+        if flags is _IDLE:  # between two scenarios (the timer is stopped already)
+            return
+        flags["fired"] = True
+        if flags["active"]:
+            raise _Timeout()
+
+    def _call(self, scenario: dict[str, Any]) -> Answer:
+        """One scenario: the engine's answer as plain JSON, or the fault (crash, hang, schema)."""
         if self.spent >= self.engine_budget:
             return EngineFault("hang", f"not run: the run's engine time is spent ({self.spent:.1f} s of "
                                        f"--engine-budget {self.engine_budget:g} s)", scenario)
-        flags = {"active": True, "fired": False}
-        previous = None
+        flags = self._flags = {"active": True, "fired": False}
         if self._alarm:
-            def on_alarm(signum: int, frame: Any) -> None:
-                flags["fired"] = True
-                if flags["active"]:
-                    raise _Timeout()
-
-            previous = signal.signal(signal.SIGALRM, on_alarm)
             signal.setitimer(signal.ITIMER_REAL, self.timeout, 0.1)
         started = time.perf_counter()
         try:
@@ -277,7 +308,6 @@ class PythonEngine(Engine):
             flags["active"] = False
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
             self.spent += time.perf_counter() - started
         if flags["fired"]:
             took = time.perf_counter() - started
@@ -286,8 +316,9 @@ class PythonEngine(Engine):
             return EngineFault("hang", message, scenario)
         return _plain_answer(answer, scenario)
 
-    def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
-        return [self.run_one(s) for s in scenarios]
+
+#: The alarm's flags between two scenarios: a late alarm marks nothing and interrupts nothing.
+_IDLE: dict[str, bool] = {"active": False, "fired": False}
 
 
 def _callable_name(function: Any) -> str:
