@@ -110,7 +110,17 @@ def _integers(low: int, high: int) -> Drawer:
         return lambda rng: rng.randint(low, high)  # raises, as it always did
     uniform = _below(high - low + 1)  # rng.randint(low, high) is low + rng.randrange(high - low + 1)
     if high - low <= 127:
-        return lambda rng: low + uniform(rng)
+        if not _FAST_BELOW:
+            return lambda rng: low + uniform(rng)
+        n, bits = high - low + 1, (high - low + 1).bit_length()
+
+        def narrow(rng: random.Random) -> int:  # _below's loop, inline: the draw generators make most often
+            r = rng.getrandbits(bits)
+            while r >= n:
+                r = rng.getrandbits(bits)
+            return low + r
+
+        return narrow
     edges, pick = (low, low, low + 1, high - 1, high, high), _below(128)  # 6/128 in all
 
     def draw(rng: random.Random) -> int:

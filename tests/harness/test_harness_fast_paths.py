@@ -196,3 +196,24 @@ def test_the_in_process_engine_puts_the_previous_alarm_handler_back_after_a_batc
         assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     finally:
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_worker_starts_without_importing_the_protocol_the_rulebooks_or_hypothesis():
+    """``python -m referee.worker`` is started for every ``--python`` run: its imports are the standard library's."""
+    import subprocess
+    import sys
+
+    code = ("import sys, referee.worker; print(sorted(m for m in ('referee.protocol', 'referee.rulebooks', "
+            "'referee.engines', 'hypothesis') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_non_json_values_in_an_answer_are_still_found_by_path():
+    unit = {"uid": "a", "shield": 1}
+    assert engines.non_json_path({"board": [unit], "events": []}) is None
+    assert engines.non_json_path({"board": [dict(unit, shield=float("nan"))]}) == \
+        "observation.board[0].shield: nan is not a JSON number"
+    assert engines.non_json_path({"board": [{**unit, 3: 1}]}) == "observation.board[0]: key 3 is a int, not a string"
+    assert engines.non_json_path({"board": [dict(unit, shield={1, 2})]}).startswith("observation.board[0].shield: a set")
