@@ -180,6 +180,9 @@ BEFORE = {
     "worker": r"worker process \(--python\), batch 32(?:, seeded)?:",
     "jsonl32": r"JSON lines \(--engine\), batch 32(?:, seeded)?:",
     "jsonl1": r"JSON lines \(--engine\), batch 1(?:, seeded)?:",
+    # a revision with both generators prints these rows too (before them, the rows above were Hypothesis')
+    "inproc_hypothesis": r"in-process, --generation hypothesis:",
+    "jsonl32_hypothesis": r"JSON lines, batch 32, --generation hypothesis:",
 }
 
 
@@ -200,7 +203,8 @@ def throughput_table(n: int, against: str | None) -> None:
     print(f"throughput ({n} scenarios, seed {SEED}, every action kind, full comparison):")
 
     def show(key: str | None, label: str, rate: float, note: str = "") -> None:
-        was = before.get(key) if key else None
+        was = (before.get(f"{key}_hypothesis") or before.get(key)) if key and label.endswith("hypothesis:") else (
+            before.get(key) if key else None)
         ratio = f"  {rate / was:5.2f}x before ({was:7.1f}/s)" if was else ""
         print(f"  {label:<52} {rate:8.1f} scenarios/s{ratio}{note}")
 
