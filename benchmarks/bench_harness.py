@@ -10,7 +10,9 @@ Printed figures:
   for a no-op engine (the target: the harness within 2x of that baseline), and against the
   same benchmark run on ``--against REV``'s code (default ``baseline.BASELINE_REVISION``, the
   code before issue 10's throughput work), in a subprocess in the same run: a ratio, since the
-  machine is shared and noisy (target: 1,000 scenarios/s in-process and over JSON lines);
+  machine is shared and noisy (target: 1,000 scenarios/s in-process and over JSON lines); beside each
+  seeded figure, the CPU time a scenario took in this process (the harness's own work, and the engine's
+  when it runs in-process), which a loaded machine moves far less than the rate;
 * for every seeded mutant, the scenarios and seconds until ``referee check`` killed it
   (the target: every mutant in under 30 s), with the clause it breaks: with every feature on
   and with swarm testing (``--swarm``: each scenario draws a random subset of the features),
@@ -80,10 +82,21 @@ def seeded_baseline(examples: int, batch: int = 32) -> float:
     return count / (time.perf_counter() - start)
 
 
+#: CPU microseconds a scenario of the last :func:`throughput` run, in this process (the harness, and an in-process
+#: engine): unlike the rate, it barely moves with the load other processes put on the machine.
+LAST_CPU: dict[str, float] = {}
+
+
 def throughput(engine, examples: int, generation: str = "seeded") -> tuple[float, str]:
     options = CheckOptions(examples=examples, seed=SEED, database=None, shrink=False, generation=generation)
+    cpu = time.process_time()
     report = check(engine, options)
+    LAST_CPU["harness"] = (time.process_time() - cpu) / max(report.scenarios_run, 1) * 1e6
     return report.scenarios_run / report.seconds, report.status
+
+
+def _cpu_note() -> str:
+    return f"  [{LAST_CPU['harness']:.0f} us CPU a scenario in this process]"
 
 
 def _rulebook_kinds(kinds: tuple[str, ...]) -> tuple[str, ...]:
@@ -163,10 +176,13 @@ def _summary(rows: list[tuple], modes: tuple[bool, ...]) -> list[str]:
 BEFORE = {
     "noop1": r"no-op engine, plain Hypothesis, batch 1:",
     "noop32": r"no-op engine, plain Hypothesis, batch 32:",
-    "inproc": r"in-process \(--python --in-process\), batch 1:",
-    "worker": r"worker process \(--python\), batch 32:",
-    "jsonl32": r"JSON lines \(--engine\), batch 32:",
-    "jsonl1": r"JSON lines \(--engine\), batch 1:",
+    "inproc": r"in-process \(--python --in-process\), (?:batch 1|seeded):",
+    "worker": r"worker process \(--python\), batch 32(?:, seeded)?:",
+    "jsonl32": r"JSON lines \(--engine\), batch 32(?:, seeded)?:",
+    "jsonl1": r"JSON lines \(--engine\), batch 1(?:, seeded)?:",
+    # a revision with both generators prints these rows too (before them, the rows above were Hypothesis')
+    "inproc_hypothesis": r"in-process, --generation hypothesis:",
+    "jsonl32_hypothesis": r"JSON lines, batch 32, --generation hypothesis:",
 }
 
 
@@ -177,14 +193,18 @@ def throughput_table(n: int, against: str | None) -> None:
         from baseline import BASELINE_REVISION, figure, run_benchmark
 
         revision = against or BASELINE_REVISION
-        output = run_benchmark(revision, "bench_harness.py", ["--examples", str(n), "--skip-kill"])
+        try:  # a revision whose benchmark measures a baseline itself is told not to (its tree is no repository)
+            output = run_benchmark(revision, "bench_harness.py", ["--examples", str(n), "--skip-kill", "--against", ""])
+        except RuntimeError:  # older than --against
+            output = run_benchmark(revision, "bench_harness.py", ["--examples", str(n), "--skip-kill"])
         before = {key: figure(output, pattern) for key, pattern in BEFORE.items()}
         print(f"at {revision}, the same benchmark on that revision's code (a subprocess, this run):")
         print("  " + output.strip().replace("\n", "\n  "))
     print(f"throughput ({n} scenarios, seed {SEED}, every action kind, full comparison):")
 
     def show(key: str | None, label: str, rate: float, note: str = "") -> None:
-        was = before.get(key) if key else None
+        was = (before.get(f"{key}_hypothesis") or before.get(key)) if key and label.endswith("hypothesis:") else (
+            before.get(key) if key else None)
         ratio = f"  {rate / was:5.2f}x before ({was:7.1f}/s)" if was else ""
         print(f"  {label:<52} {rate:8.1f} scenarios/s{ratio}{note}")
 
@@ -194,21 +214,23 @@ def throughput_table(n: int, against: str | None) -> None:
     seeded = seeded_baseline(n)
     show(None, "no-op engine, seeded generation, batch 32:", seeded, f"  ({seeded / base32:.1f}x plain Hypothesis)")
     rate, status = throughput(PythonEngine("referee.examples.engine:run"), n)
-    show("inproc", "in-process (--python --in-process), seeded:", rate, f"  ({rate / base1:.2f}x no-op Hypothesis, {status})")
+    show("inproc", "in-process (--python --in-process), seeded:", rate, f"  ({rate / base1:.2f}x no-op Hypothesis, {status})"
+         + _cpu_note())
     old, status = throughput(PythonEngine("referee.examples.engine:run"), n, "hypothesis")
     show("inproc", "in-process, --generation hypothesis:", old, f"  ({old / base1:.2f}x no-op Hypothesis, {status})")
     with python_worker("referee.examples.engine:run", batch_size=32) as engine:
         worker, status = throughput(engine, n)
-    show("worker", "worker process (--python), batch 32, seeded:", worker, f"  ({status})")
+    show("worker", "worker process (--python), batch 32, seeded:", worker, f"  ({status})" + _cpu_note())
     with SubprocessEngine(python_command("referee.examples.engine"), batch_size=32) as engine:
         jsonl, status = throughput(engine, n)
-    show("jsonl32", "JSON lines (--engine), batch 32, seeded:", jsonl, f"  ({jsonl / base32:.2f}x no-op Hypothesis, {status})")
+    show("jsonl32", "JSON lines (--engine), batch 32, seeded:", jsonl, f"  ({jsonl / base32:.2f}x no-op Hypothesis, {status})"
+         + _cpu_note())
     with SubprocessEngine(python_command("referee.examples.engine"), batch_size=32) as engine:
         jsonl_old, status = throughput(engine, n, "hypothesis")
     show("jsonl32", "JSON lines, batch 32, --generation hypothesis:", jsonl_old, f"  ({status})")
     with SubprocessEngine(python_command("referee.examples.engine"), batch_size=1) as engine:
         rate1, status = throughput(engine, max(n // 4, 50))
-    show("jsonl1", "JSON lines (--engine), batch 1, seeded:", rate1, f"  ({status})")
+    show("jsonl1", "JSON lines (--engine), batch 1, seeded:", rate1, f"  ({status})" + _cpu_note())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from referee.model.events import Event, EventLog
 
-from .wire import Observation, ProtocolError, Scenario, check_value, require_list, require_object, shown
+from .wire import TYPE_CHECKS, Observation, ProtocolError, Scenario, check_value, require_list, require_object, shown
 
 #: Field types an action may use: ``unit`` (an id present in the state), ``unit?`` (an id
 #: or null), ``integer``, ``boolean``, ``booleans`` (explicit chance rolls), ``objects``
@@ -80,7 +80,27 @@ def decode_fields(path: str, kind: ActionKind, data: Any, state: HasIds) -> dict
 
 
 def _decode_object(path: str, fields_: tuple[Field, ...], data: dict[str, Any], state: HasIds) -> dict[str, Any]:
-    return {f.name: decode_field(f"{path}.{f.name}", f, data, state) for f in fields_}
+    out: dict[str, Any] = {}
+    for f in fields_:
+        name = f.name
+        if name in data and _accepted(f, data[name], state):
+            out[name] = data[name]  # what decode_field returns for it, decided without building its path
+        else:
+            out[name] = decode_field(f"{path}.{name}", f, data, state)  # a default, a nested list, or the error
+    return out
+
+
+def _accepted(f: Field, value: Any, state: HasIds) -> bool:
+    """Whether :func:`decode_field` takes ``value`` as it is (the quick test; False also for a field it rebuilds)."""
+    kind = f.type
+    if type(kind) is tuple:
+        return value in kind
+    if kind == "unit":
+        return type(value) is str and state.has(value)
+    if kind == "unit?":
+        return value is None or (type(value) is str and state.has(value))
+    test = TYPE_CHECKS.get(kind)  # "objects" has none: its items are decoded one by one
+    return test is not None and test(value)
 
 
 def decode_field(where: str, f: Field, data: dict[str, Any], state: HasIds) -> Any:

@@ -82,8 +82,8 @@ def _build(strategy: Any) -> Drawer:  # noqa: C901 - one case per strategy type
     if isinstance(strategy, BooleansStrategy):
         return lambda rng: rng.random() < 0.5
     if isinstance(strategy, OneOfStrategy):
-        branches = [_compile(s) for s in strategy.original_strategies]
-        return lambda rng: branches[rng.randrange(len(branches))](rng)
+        branches, which = [_compile(s) for s in strategy.original_strategies], _below(len(strategy.original_strategies))
+        return lambda rng: branches[which(rng)](rng)
     if isinstance(strategy, ListStrategy):
         return _list(strategy)
     if isinstance(strategy, TupleStrategy):
@@ -106,29 +106,67 @@ def _build(strategy: Any) -> Drawer:  # noqa: C901 - one case per strategy type
 def _integers(low: int, high: int) -> Drawer:
     """Uniform over ``[low, high]``; over a range wider than 127, the bounds and near-bounds weighted as
     Hypothesis weights them (``IntegersStrategy.do_draw``: 2/128 each bound, 1/128 each one inside)."""
+    if high < low:
+        return lambda rng: rng.randint(low, high)  # raises, as it always did
+    uniform = _below(high - low + 1)  # rng.randint(low, high) is low + rng.randrange(high - low + 1)
     if high - low <= 127:
-        return lambda rng: rng.randint(low, high)
-    edges = (low, low, low + 1, high - 1, high, high)  # 6/128 in all
+        if not _FAST_BELOW:
+            return lambda rng: low + uniform(rng)
+        n, bits = high - low + 1, (high - low + 1).bit_length()
+
+        def narrow(rng: random.Random) -> int:  # _below's loop, inline: the draw generators make most often
+            r = rng.getrandbits(bits)
+            while r >= n:
+                r = rng.getrandbits(bits)
+            return low + r
+
+        return narrow
+    edges, pick = (low, low, low + 1, high - 1, high, high), _below(128)  # 6/128 in all
 
     def draw(rng: random.Random) -> int:
-        pick = rng.randrange(128)
-        return edges[pick] if pick < 6 else rng.randint(low, high)
+        at = pick(rng)
+        return edges[at] if at < 6 else low + uniform(rng)
 
     return draw
+
+
+def _below(n: int) -> Callable[[random.Random], int]:
+    """``lambda rng: rng.randrange(n)`` for a fixed ``n > 0``, drawing the very same value from the same generator
+    state: CPython's ``randrange(n)`` is ``_randbelow_with_getrandbits(n)`` (``getrandbits(n.bit_length())``
+    until below ``n``), so the bit length is worked out once here instead of at every draw, and the two
+    Python-level calls (``randrange``, ``_randbelow``) are saved. Where ``random`` is not that CPython code, the
+    plain ``randrange`` (``tests/harness/test_harness_seeded.py`` holds the two to the same values)."""
+    if not _FAST_BELOW or n <= 0:
+        return lambda rng: rng.randrange(n)
+    bits = n.bit_length()
+
+    def below(rng: random.Random) -> int:
+        r = rng.getrandbits(bits)
+        while r >= n:
+            r = rng.getrandbits(bits)
+        return r
+
+    return below
+
+
+#: Whether ``random.Random.randrange(n)`` is the ``getrandbits`` loop :func:`_below` repeats.
+_FAST_BELOW = (random.Random._randbelow is getattr(random.Random, "_randbelow_with_getrandbits", None)
+               and random.Random.getrandbits is random._random.Random.getrandbits)  # type: ignore[attr-defined]
 
 
 def _sampled(strategy: SampledFromStrategy) -> Drawer:
     elements = tuple(strategy.elements)
     transformations = tuple(getattr(strategy, "_transformations", ()))
+    which = _below(len(elements))
     if not transformations:
         if len(elements) == 1:
             only = elements[0]
             return lambda rng: only
-        return lambda rng: elements[rng.randrange(len(elements))]
+        return lambda rng: elements[which(rng)]
 
     def draw(rng: random.Random) -> Any:
         for _ in range(MAX_FILTER_TRIES):
-            value = elements[rng.randrange(len(elements))]
+            value = elements[which(rng)]
             for kind, function, *_ in transformations:
                 if kind == "map":
                     value = function(value)
@@ -145,7 +183,8 @@ def _list(strategy: ListStrategy) -> Drawer:
     if strategy.max_size == float("inf"):
         raise UnsupportedStrategy(f"seeded generation needs a bounded list size, got {strategy!r}")
     element, low, high = _compile(strategy.element_strategy), int(strategy.min_size), int(strategy.max_size)
-    return lambda rng: [element(rng) for _ in range(rng.randint(low, high))]
+    size = _integers(low, high) if high - low <= 127 else (lambda rng: rng.randint(low, high))  # rng.randint(low, high)
+    return lambda rng: [element(rng) for _ in range(size(rng))]
 
 
 def _filtered(inner: Drawer, conditions: tuple[Callable[[Any], Any], ...], strategy: Any) -> Drawer:
@@ -168,6 +207,9 @@ class SeededDraw:
         self.rng = rng
 
     def __call__(self, strategy: Any, label: Any = None) -> Any:
+        hit = _COMPILED.get(id(strategy))  # _compile's cache, looked up here: a draw is called ~50 times a scenario
+        if hit is not None and hit[0] is strategy:
+            return hit[1](self.rng)
         return _compile(strategy)(self.rng)
 
 

@@ -130,8 +130,26 @@ def check_protocol(path: str, data: dict[str, Any]) -> None:
 EVENT_FIELDS: dict[str, str] = {"name": "string", "unit": "uid?", "amount": "integer", "other": "uid?", "detail": "string?"}
 
 
+#: The event fields in order, and the types :func:`_plain_event` tests them for (held to ``EVENT_FIELDS``).
+_EVENT_FIELD_NAMES = ("name", "unit", "amount", "other", "detail")
+assert EVENT_FIELDS == dict(zip(_EVENT_FIELD_NAMES, ("string", "uid?", "integer", "uid?", "string?")))
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
     return event.to_json()
+
+
+def _plain_event(data: Any) -> Event | None:
+    """The event of a dict with exactly the five fields in order, each of its type and a known name; else None
+    (then :func:`event_from_json` decides, and names the field). The quick test: no path is built."""
+    if type(data) is not dict or tuple(data) != _EVENT_FIELD_NAMES:
+        return None
+    name, unit, amount, other, detail = data.values()
+    if (type(name) is str and type(amount) is int and (unit is None or type(unit) is str)
+            and (other is None or type(other) is str) and (detail is None or type(detail) is str)
+            and name in EVENT_NAMES):
+        return Event(name, unit, amount, other, detail)
+    return None
 
 
 def event_from_json(path: str, data: Any) -> Event:
@@ -266,6 +284,9 @@ def decode_events(path: str, data: dict[str, Any], needed: bool) -> tuple[Event,
     if not (needed or "events" in data):
         return None
     raw = require_list(f"{path}.events", require(path, data, "events"))
+    events = [_plain_event(e) for e in raw]
+    if all(events):  # an Event is always true; a None is a dict the quick test did not take
+        return tuple(events)  # type: ignore[arg-type]
     return tuple(event_from_json(f"{path}.events[{i}]", e) for i, e in enumerate(raw))
 
 

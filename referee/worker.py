@@ -18,7 +18,7 @@ import sys
 import traceback
 from typing import Any
 
-from referee.engines import WORKER_FAULT, _cut, bounded_text, load_callable, non_json_path
+from referee.engine_io import WORKER_FAULT, _cut, bounded_text, load_callable, non_json_path
 
 
 def answer_line(function: Any, scenario: Any) -> str:

@@ -1,0 +1,219 @@
+"""The harness's quick paths (issue 10, throughput) decide exactly what the long paths decide.
+
+Each quick path in the judge answers only the common case and hands everything else to the
+field-by-field code, which names the field of any error. These tests hold the two together:
+every mutated scenario and observation (the loader fuzz's mutations) decodes to the same value,
+or fails with the same message and kind, with the quick paths on and forced off; the seeded
+drawers give the very values the plain ``random`` calls give; ``_copy`` is a deep copy; the
+in-process engine puts the previous alarm handler back after a batch.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+from typing import Any
+
+import pytest
+from hypothesis import strategies as st
+
+from loader_fuzz import base_scenarios, mutate
+from referee import compare as compare_module
+from referee import engines, rulebook, seeded, wire
+from referee.compare import Comparison, compare
+from referee.engines import PythonEngine, check_answer
+from referee.examples.engine import run as example_run
+from referee.harness import model_observation
+from referee.protocol import ProtocolError, decode_observation, decode_scenario
+from referee.rulebooks.combat import codec
+
+
+class _Never(set):
+    """A set that holds nothing and learns nothing (the unit's quick test never applies)."""
+
+    def __contains__(self, item: object) -> bool:
+        return False
+
+    def add(self, item: object) -> None:
+        pass
+
+
+@pytest.fixture
+def long_paths(monkeypatch):
+    """A function switching every decoding quick path off (for the rest of the test)."""
+    def switch_off() -> None:
+        monkeypatch.setattr(codec, "_WELL_TYPED", _Never())
+        monkeypatch.setattr(codec, "_READING_TYPES", frozenset())
+        monkeypatch.setattr(codec, "_RULESETS", {})
+        monkeypatch.setattr(wire, "_plain_event", lambda data: None)
+        monkeypatch.setattr(rulebook, "_accepted", lambda f, value, state: False)
+    return switch_off
+
+
+def _combat(count: int) -> list[dict[str, Any]]:
+    """``count`` combat scenarios of the loader fuzz's bases (every kind; some bases are play scenarios)."""
+    found = [s for s in base_scenarios(40) if "board" in s]
+    assert len(found) >= count
+    return found[:count]
+
+
+def _outcome(decode: Any, data: Any) -> tuple[str, str, str]:
+    try:
+        return "ok", repr(decode(data)), ""
+    except ProtocolError as error:
+        return "error", str(error), error.kind
+
+
+def _inputs(count: int, seed: int, observations: bool) -> list[str]:
+    """The base scenarios (or the example engine's observations of them) and ``count`` mutations, as JSON texts
+    (the mutations may share, and go on mutating, the fuzz's hostile values: each side decodes its own copy);
+    a mutation nested too deep to write is left out."""
+    bases = base_scenarios(12)
+    if observations:
+        bases = [example_run(json.loads(json.dumps(b))) for b in bases]
+    texts = [json.dumps(b) for b in bases]
+    rng = random.Random(seed)
+    out = list(texts)
+    for _ in range(count):
+        try:
+            out.append(json.dumps(mutate(rng, rng.choice(texts))))
+        except RecursionError:
+            pass
+    return out
+
+
+def test_mutated_scenarios_decode_alike_with_and_without_the_quick_paths(long_paths):
+    inputs = _inputs(1500, 7, observations=False)
+    quick = [_outcome(decode_scenario, json.loads(x)) for x in inputs]
+    long_paths()
+    slow = [_outcome(decode_scenario, json.loads(x)) for x in inputs]
+    assert quick == slow
+    assert sum(o[0] == "ok" for o in quick) > 100 and sum(o[0] == "error" for o in quick) > 500
+
+
+def test_mutated_observations_decode_alike_with_and_without_the_quick_paths(long_paths):
+    decode = lambda data: decode_observation(data, fields_needed=None, events_needed=True)  # noqa: E731
+    inputs = _inputs(1500, 8, observations=True)
+    quick = [_outcome(decode, json.loads(x)) for x in inputs]
+    long_paths()
+    slow = [_outcome(decode, json.loads(x)) for x in inputs]
+    assert quick == slow
+    assert sum(o[0] == "ok" for o in quick) > 100 and sum(o[0] == "error" for o in quick) > 500
+
+
+def test_a_unit_decoded_the_quick_way_is_the_unit_of_the_long_way_field_for_field_in_order(long_paths):
+    units = [u for s in _combat(12) for u in s["board"]]
+    quick = [codec.unit_from_json("u", u) for u in units]
+    assert codec._WELL_TYPED  # the quick test learnt the harness's type sequences
+    long_paths()
+    slow = [codec.unit_from_json("u", u) for u in units]
+    assert quick == slow
+    assert [list(vars(a).items()) for a in quick] == [list(vars(b).items()) for b in slow]  # compare's _identical
+
+
+def test_a_true_in_an_integer_field_is_refused_by_name_after_the_quick_test_learnt_the_unit():
+    unit = _combat(1)[0]["board"][0]
+    codec.unit_from_json("u", dict(unit))
+    for name, kind in codec.UNIT_FIELDS.items():
+        bad = dict(unit, **{name: True if kind != "boolean" else 1})
+        with pytest.raises(ProtocolError) as error:
+            codec.unit_from_json("scenario.board[0]", bad)
+        assert error.value.path == f"scenario.board[0].{name}"
+
+
+def test_equal_event_sequences_never_diverge_and_the_first_difference_is_still_found():
+    scenario = next(s for s in _combat(12) if model_observation(s).events)
+    expected = model_observation(scenario)
+    observed = check_answer(example_run(json.loads(json.dumps(scenario))), scenario, fields_needed=None,
+                            events_needed=True)
+    assert compare(expected, observed, Comparison()) == []
+    assert compare_module.first_event_divergence(expected.events, observed.events, frozenset()) is None
+    if expected.events:
+        changed = (*expected.events[:-1], wire.Event(expected.events[-1].name, expected.events[-1].unit,
+                                                     expected.events[-1].amount + 1, expected.events[-1].other,
+                                                     expected.events[-1].detail))
+        found = compare_module.first_event_divergence(expected.events, changed, frozenset(wire.EVENT_NAMES))
+        assert found is not None and found.path == f"events[{len(changed) - 1}]"
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 6, 7, 8, 9, 100, 127, 128, 129, 1000, 2**31 + 11, 2**64])
+def test_the_seeded_below_draws_what_randrange_draws(n):
+    below = seeded._below(n)
+    for seed in range(60):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert [below(ours) for _ in range(30)] == [theirs.randrange(n) for _ in range(30)]
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_the_seeded_drawers_draw_what_the_plain_random_calls_draw():
+    """Integers (narrow, and wide with Hypothesis' weight on the bounds), sampled_from, one_of and lists."""
+    def wide(rng: random.Random, low: int, high: int) -> int:
+        pick = rng.randrange(128)
+        return (low, low, low + 1, high - 1, high, high)[pick] if pick < 6 else rng.randint(low, high)
+
+    cases = [
+        (st.integers(0, 0), lambda rng: rng.randint(0, 0)),
+        (st.integers(-3, 9), lambda rng: rng.randint(-3, 9)),
+        (st.integers(0, 127), lambda rng: rng.randint(0, 127)),
+        (st.integers(-5, 2000), lambda rng: wide(rng, -5, 2000)),
+        (st.sampled_from("abcde"), lambda rng: "abcde"[rng.randrange(5)]),
+        (st.one_of(st.just(1), st.just(2), st.just(3)), lambda rng: (1, 2, 3)[rng.randrange(3)]),
+        (st.lists(st.booleans(), min_size=1, max_size=4),
+         lambda rng: [rng.random() < 0.5 for _ in range(rng.randint(1, 4))]),
+    ]
+    for strategy, plain in cases:
+        for seed in range(200):
+            assert seeded.draw_seeded(strategy, seed, 3) == [plain(random.Random(seed + k)) for k in range(3)]
+
+
+def test_copy_is_a_deep_copy_that_shares_no_dict_or_list():
+    scenario = _combat(2)[1]
+    scenario["extra"] = [[{"a": [1, 2]}], {"b": {"c": []}}]
+    copy = engines._copy(scenario)
+    assert copy == scenario and list(copy) == list(scenario)
+
+    def containers(value: Any) -> list[int]:
+        if isinstance(value, dict):
+            return [id(value)] + [i for v in value.values() for i in containers(v)]
+        if isinstance(value, list):
+            return [id(value)] + [i for v in value for i in containers(v)]
+        return []
+
+    assert not set(containers(copy)) & set(containers(scenario))
+
+
+def test_the_in_process_engine_puts_the_previous_alarm_handler_back_after_a_batch():
+    def mine(signum: int, frame: Any) -> None:
+        pass
+
+    previous = signal.signal(signal.SIGALRM, mine)
+    try:
+        engine = PythonEngine(example_run)
+        answers = engine.run_batch([json.loads(json.dumps(s)) for s in _combat(3)])
+        assert all(isinstance(a, dict) for a in answers)
+        assert signal.getsignal(signal.SIGALRM) is mine
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_worker_starts_without_importing_the_protocol_the_rulebooks_or_hypothesis():
+    """``python -m referee.worker`` is started for every ``--python`` run: its imports are the standard library's."""
+    import subprocess
+    import sys
+
+    code = ("import sys, referee.worker; print(sorted(m for m in ('referee.protocol', 'referee.rulebooks', "
+            "'referee.engines', 'hypothesis') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_non_json_values_in_an_answer_are_still_found_by_path():
+    unit = {"uid": "a", "shield": 1}
+    assert engines.non_json_path({"board": [unit], "events": []}) is None
+    assert engines.non_json_path({"board": [dict(unit, shield=float("nan"))]}) == \
+        "observation.board[0].shield: nan is not a JSON number"
+    assert engines.non_json_path({"board": [{**unit, 3: 1}]}) == "observation.board[0]: key 3 is a int, not a string"
+    assert engines.non_json_path({"board": [dict(unit, shield={1, 2})]}).startswith("observation.board[0].shield: a set")
