@@ -4,27 +4,42 @@
 step that produced the first diverging event or field (with its clause and numbers) and
 the step before it (:func:`referee.explain.steps_around_event`). A state divergence
 (``board.t.maim``) is placed at the model's last event about that unit (``t``); one with no
-such event, at the end of the explanation.
+such event, at the end of the explanation. :func:`state_step` names, for a state divergence, the
+step that last changed its field in the model's run (a part of its group key, ``referee.groups``).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from .groups import identity_index
 from .rulebook import Divergence
 
-_STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
+def state_owner(path: str) -> str | None:
+    """The unit, object or part a state path is about: ``board.a.vitality`` -> ``a``, ``state.objects.r1.zone`` ->
+    ``r1``, ``state.pool.energy`` -> ``pool`` (None: not a state path)."""
+    parts = path.split(".")
+    at = identity_index(parts)
+    owner = parts[at] if at is not None else (parts[1] if len(parts) > 1 else None)
+    return owner if owner and "[" not in owner else None
+
+
+def state_field(path: str) -> str | None:
+    """The ``owner.field`` of a state path as ``Step.touches`` and an action's ``changes`` spell it (``a.vitality``,
+    ``r1.zone``, ``pool.energy``; ``state.pool.power.calm``: ``pool.power``); None for a whole unit (``board.c``)."""
+    parts = path.split(".")
+    at = identity_index(parts)
+    at = at if at is not None else 1
+    return f"{parts[at]}.{parts[at + 1]}" if state_owner(path) is not None and len(parts) > at + 1 else None
 
 
 def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | None:
     """Where in the model's events a divergence falls: its own index, or the last event about its unit."""
     if divergence.where == "events":
         return divergence.event_index
-    match = _STATE_PATH.match(divergence.path)
-    if match is None:
+    uid = state_owner(divergence.path)
+    if uid is None:
         return None
-    uid = match.group(1)
     about = [i for i, e in enumerate(events) if uid in (e.unit, e.other)]
     return about[-1] if about else None
 
@@ -40,6 +55,65 @@ def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dic
     else:
         steps = action.steps[-2:] if found is None else action.steps[max(0, found - 1): found + 1]
     return [s.to_json() for s in steps]
+
+
+def state_step(scenario: dict[str, Any], divergence: Divergence) -> str | None:
+    """The model step that last changed a state divergence's field, as a group key names it: its step and clause
+    (``vitality[combat:500.8i]``, ``armor_debuff[combat:500.2e]``, ``finish[play:350.1]``); None when no action
+    is about the field's unit or object (see :func:`changing_step`) or the path names no field (a unit absent)."""
+    from .explain import explain_actions
+
+    step = changing_step(explain_actions(scenario), divergence, scenario.get("actions", []))
+    return None if step is None else f"{step.step}[{step.clause}]"
+
+
+def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = ()) -> Any:
+    """The step that last changed a state divergence's field in the model's run (None: not found).
+
+    The action is the last one whose run changed the field (``ExplainedAction.changes``), else (the
+    engine changed a field the model left alone) the last one naming its unit or object (``sent``, the
+    scenario's actions: the one that passed the field through). In it, the last step that sets the field
+    (``Step.touches``), else the last whose ``before``/``after`` are the field's change, else the step behind
+    the last event about the unit (:func:`referee.explain.locate_event`), else the action's first step. No
+    number-driven move (the at-fault placement's producer, rounding, deciding steps): a key must not depend
+    on the numbers. Which action changed it last, not where the engine went wrong: an engine that got an
+    earlier change wrong and a later one right is keyed by the later one.
+    """
+    field = state_field(divergence.path)
+    if field is None or divergence.where == "events":
+        return None
+    owner, name = field.split(".", 1)
+    changed = [a for a in actions if name in a.changes.get(owner, {})]
+    named = [a for a, data in zip(actions, sent) if _names(data, owner)]
+    action = changed[-1] if changed else named[-1] if named else None
+    if action is None or not action.steps:
+        return None
+    steps = action.steps
+    old_new = action.changes.get(owner, {}).get(name)
+    hits = [i for i, step in enumerate(steps) if field in step.touches]
+    hits = hits or [i for i, step in enumerate(steps) if old_new is not None
+                    and [step.quantities.get("before"), step.quantities.get("after")] == list(old_new)]
+    if hits:
+        return steps[hits[-1]]
+    return steps[_event_step(action, owner)]
+
+
+def _event_step(action: Any, owner: str) -> int:
+    """The step behind an action's last event about ``owner`` (its first step: no such event or step)."""
+    from .explain import locate_event
+
+    about = [i for i, e in enumerate(action.events) if owner in (e.unit, e.other)]
+    found = locate_event([action], about[-1])[1] if about else None
+    return 0 if found is None else found
+
+
+def _names(data: Any, owner: str) -> bool:
+    """Whether an action (its JSON, nested actions included) names ``owner`` anywhere."""
+    if isinstance(data, dict):
+        return any(_names(v, owner) for v in data.values())
+    if isinstance(data, list):
+        return any(_names(v, owner) for v in data)
+    return data == owner
 
 
 def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | None]:
@@ -155,15 +229,11 @@ def rounding_step(action: Any, found: int, divergence: Divergence) -> int:
     return found
 
 
-_FIELD_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)\.([^.\[\]]+)")
-
-
 def touching_step(actions: list[Any], path: str) -> tuple[Any, int] | None:
     """The first step that sets a state field (``board.a.vessels``: ``a.vessels``), in the last action that does."""
-    match = _FIELD_PATH.match(path)
-    if match is None:
+    key = state_field(path)
+    if key is None:
         return None
-    key = f"{match.group(1)}.{match.group(2)}"
     for action in reversed(actions):
         hits = [i for i, step in enumerate(action.steps) if key in step.touches]
         if hits:

@@ -29,13 +29,16 @@ _ID_PARENTS = ("board", "objects")
 _EVENT_FIELDS = ("unit", "amount", "other", "detail")
 
 
-def group_key(divergence: Divergence, steps: list[Any] | None = None) -> str:
+def group_key(divergence: Divergence, steps: list[Any] | None = None, changed_by: str | None = None) -> str:
     """The stable key of a divergence (see the module docstring).
 
     With the model's clause trail ``steps``, an event divergence's key also names the model
     function that emitted the event (``events[].amount@damage_taken#combat.damage.process_vitality_damage``):
     two bugs that both first show on ``damage_taken`` but in different steps stay apart. An event
     the engine inserted or left out is keyed by that event alone, whatever the model emits around it.
+    A state divergence's key names ``changed_by``, the model step that last changed its field
+    (:func:`referee.at_fault.state_step`: ``board[].vitality#vitality[combat:500.8i]``); without one (no
+    step of the model changed the field: the engine changed what the model left alone) it is the path alone.
     """
     if divergence.where == "events":
         key = _event_key(divergence.model, divergence.engine, getattr(divergence, "shape", None))
@@ -44,13 +47,15 @@ def group_key(divergence: Divergence, steps: list[Any] | None = None) -> str:
         step = producing_step(steps, divergence.event_index) if steps else None
         return f"{key}#{step}" if step else key
     parts = divergence.path.split(".")
-    out = []
-    for i, part in enumerate(parts):
-        if i > 0 and parts[i - 1] in _ID_PARENTS:
-            out[-1] += "[]"
-            continue
-        out.append(part)
-    return ".".join(out)
+    at = identity_index(parts)
+    path = ".".join(parts if at is None else [*parts[:at - 1], parts[at - 1] + "[]", *parts[at + 1:]])
+    return f"{path}#{changed_by}" if changed_by else path
+
+
+def identity_index(parts: list[str]) -> int | None:
+    """Where the identity is in a state path's components: the first one after a :data:`_ID_PARENTS` component
+    (``board.<uid>``, ``state.objects.<oid>``; a unit named ``objects`` is still the identity); None: none."""
+    return next((i for i in range(1, len(parts)) if parts[i - 1] in _ID_PARENTS), None)
 
 
 def producing_step(steps: list[Any], event_index: int | None) -> str | None:
