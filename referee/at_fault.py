@@ -73,10 +73,10 @@ def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = 
     The action is the last one whose run changed the field (``ExplainedAction.changes``), else (the
     engine changed a field the model left alone) the last one naming its unit or object (``sent``, the
     scenario's actions: the one that passed the field through). In it, the last step that sets the field
-    (``Step.touches``), else the last whose ``before``/``after`` are the field's change, else the step behind
-    the last event about the unit (:func:`referee.explain.locate_event`), else the action's first step. No
-    number-driven move (the at-fault placement's producer, rounding, deciding steps): a key must not depend
-    on the numbers. Which action changed it last, not where the engine went wrong: an engine that got an
+    (``Step.touches``), else the step behind the last event about the unit (:func:`referee.explain.locate_event`),
+    else the action's first step. No number-driven move (the at-fault placement's producer, rounding and
+    deciding steps, or a step's ``before``/``after`` equal to the change: another quantity may have the same
+    numbers): a key must not depend on the numbers. Which action changed it last, not where the engine went wrong: an engine that got an
     earlier change wrong and a later one right is keyed by the later one.
     """
     field = state_field(divergence.path)
@@ -88,14 +88,8 @@ def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = 
     action = changed[-1] if changed else named[-1] if named else None
     if action is None or not action.steps:
         return None
-    steps = action.steps
-    old_new = action.changes.get(owner, {}).get(name)
-    hits = [i for i, step in enumerate(steps) if field in step.touches]
-    hits = hits or [i for i, step in enumerate(steps) if old_new is not None
-                    and [step.quantities.get("before"), step.quantities.get("after")] == list(old_new)]
-    if hits:
-        return steps[hits[-1]]
-    return steps[_event_step(action, owner)]
+    hits = [i for i, step in enumerate(action.steps) if field in step.touches]
+    return action.steps[hits[-1] if hits else _event_step(action, owner)]
 
 
 def _event_step(action: Any, owner: str) -> int:

@@ -5,13 +5,26 @@ its path with the unit or object id replaced (``board[].armor``, ``state.objects
 for events, the event name and the first of its fields that differs (``events[].other@shield_damaged``),
 or that one side lacks it or the engine inserted or dropped it, whatever the model emits around it
 (``events[]@missing:thorns``, ``events[]@extra:riposte``), or that the names differ
-(``events[]@thorns->riposte``); a model event's key also names the model step that emitted it. Two scenarios that fail the same way share a key,
-whatever their units are called, so ``--keep-going`` shrinks one representative per key.
+(``events[]@thorns->riposte``). After a ``#``, the key names the model step behind the divergence:
+for a model event, the tagged model function that emitted it (the clause trail:
+``events[].amount@damage_taken#combat.damage.process_vitality_damage``); for the state, the explain
+step that last changed the field in the model's run, with its clause (:func:`referee.at_fault.state_step`:
+``board[].vitality#vitality[combat:500.8i]`` for a cost, ``board[].armor#armor_debuff[combat:500.2e]``,
+``state.pool.energy#payment[play:357.1]``, ``state.objects[].exhausted#finish[play:350.1]``). When the
+engine changed a field the model left alone, the step is that of the last action naming the unit or
+object (the one that passed the field through); when no action names it (a play's pool, a unit absent)
+the key is the path alone. No unit name and no number is in a key, and the step is found by what it
+did, not by where it stands: two scenarios that fail the same way share a key, so ``--keep-going``
+shrinks one representative per key, and two bugs that first show on the same path but in different
+model steps are two groups. (The final state does not say which action the engine got wrong: a field
+the model changed in two actions is keyed by the later one.)
 
 *Known divergences* are data the engine's repository keeps (``referee-known.toml``, or the
 ``known`` list of its ``[tool.referee]`` table), each entry a group ``key`` or a ``clause``, a
 ``reason``, and optionally ``until`` (a date, ``YYYY-MM-DD``) or ``issue``. A group that matches an
-entry is reported as known and does not fail the run; an entry that matched nothing is stale.
+entry is reported as known and does not fail the run; an entry that matched nothing is stale. A key
+with its model step (``#...``) matches exactly; one without (``board[].armor``, as an entry written
+before keys named the step reads) matches every group on that path, whatever step it names.
 """
 
 from __future__ import annotations
@@ -129,8 +142,11 @@ class KnownEntry:
         return self.until is not None and today > self.until
 
     def matches(self, group: Group) -> bool:
-        return (self.key is not None and self.key == group.key) or (
-            self.clause is not None and self.clause in group.clauses)
+        """A ``key`` naming a model step (``board[].armor#armor_debuff[combat:500.2e]``) matches that key only; one
+        without (``board[].armor``, as keys were written before they named the step) every key on that path."""
+        if self.key is not None:
+            return self.key == group.key if "#" in self.key else self.key == group.key.split("#", 1)[0]
+        return self.clause is not None and self.clause in group.clauses
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "clause": self.clause, "reason": self.reason,
