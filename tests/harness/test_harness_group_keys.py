@@ -81,24 +81,26 @@ def test_500_8g_500_3d_two_bugs_on_the_same_state_path_in_different_model_steps_
     assert verdict == "mismatch" and _group_key_of(renamed, divergences) == interest
 
 
-@covers("combat:500.8g", "combat:500.3d")
-def test_500_8g_500_3d_an_engine_with_both_bugs_gets_two_vitality_groups_in_one_run():
-    """One keep-going run over costs and recoveries: each bug has a ``board[].vitality#...`` group of its own
-    (before this change both were the one group ``board[].vitality``)."""
-    both = ("interest_keeps_max_vitality", "maim_meets_the_requested_amount")
-    engine = PythonEngine(_engine_with(both).run)
-    with engine:
-        report = check(engine, CheckOptions(examples=600, seed=5, kinds=("cost", "recover"), max_actions=2, database=None,
-                                            keep_going=True, shrink_budget=300, state_dir=None))
-    vitality = [g for g in report.groups if g.key.split("#")[0] == "board[].vitality"]
-    assert len({g.key for g in vitality}) >= 2, [g.key for g in report.groups]
-    by_bug: dict[str, set[str]] = {name: set() for name in both}
-    for group in vitality:
-        for name in both:
-            scenario = {**group.scenario, "id": "g"}
-            if judge(scenario, getattr(mutants, name)(scenario), Comparison())[0] == "mismatch":
-                by_bug[name].add(group.key)
-    assert all(by_bug.values()) and not (by_bug[both[0]] & by_bug[both[1]]), by_bug
+@covers("combat:500.8g", "combat:500.4e", "combat:500.3d")
+def test_500_8g_500_3d_an_engine_with_both_bugs_files_them_under_two_vitality_groups():
+    """One engine with both bugs, several scenarios of each (units renamed, numbers changed), filed as a
+    ``--keep-going`` run files them (``_record_group``): two ``board[].vitality#...`` groups, one per bug, each
+    holding all of its bug's scenarios (before this change: the one group ``board[].vitality``)."""
+    from referee.harness import _record_group
+
+    engine = _engine_with(("interest_keeps_max_vitality", "maim_meets_the_requested_amount")).run
+    interest = [_scenario([_unit(u, vitality=v, max_vitality=100, vessels=1)],
+                          [{"kind": "cost", "payer": u, "amount": v, "cost_kind": "interest", "beneficiary": None}])
+                for u, v in (("b", 30), ("x", 12), ("long_name", 99))]
+    maim = [_scenario([_unit(u, is_tool=True, vitality=v - 1, max_vitality=v, maim=1)],
+                      [{"kind": "recover", "target": u, "amount": 2, "lane": "repair"}]) for u, v in (("b", 255), ("q", 40))]
+    state: dict = {}
+    for scenario in interest + maim:
+        verdict, divergences = judge(scenario, engine(scenario), Comparison())
+        assert verdict == "mismatch" and divergences[0].path.endswith(".vitality"), divergences
+        _record_group(state, scenario, divergences)
+    counts = {key: group["count"] for key, group in state["groups"].items()}
+    assert counts == {"board[].vitality#batch[combat:500.4e]": 3, "board[].vitality#maim[combat:500.3d]": 2}, counts
 
 
 @covers("combat:500.2e")
