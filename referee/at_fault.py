@@ -10,10 +10,14 @@ step that last changed its field in the model's run (a part of its group key, ``
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .groups import identity_index
 from .rulebook import Divergence
+
+_STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
+
 
 def state_owner(path: str) -> str | None:
     """The unit, object or part a state path is about: ``board.a.vitality`` -> ``a``, ``state.objects.r1.zone`` ->
@@ -37,9 +41,10 @@ def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | N
     """Where in the model's events a divergence falls: its own index, or the last event about its unit."""
     if divergence.where == "events":
         return divergence.event_index
-    uid = state_owner(divergence.path)
-    if uid is None:
+    match = _STATE_PATH.match(divergence.path)
+    if match is None:
         return None
+    uid = match.group(1)  # state.objects.<oid>: "objects", no event about it (the placement the table measured)
     about = [i for i, e in enumerate(events) if uid in (e.unit, e.other)]
     return about[-1] if about else None
 
@@ -223,11 +228,15 @@ def rounding_step(action: Any, found: int, divergence: Divergence) -> int:
     return found
 
 
+_FIELD_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)\.([^.\[\]]+)")
+
+
 def touching_step(actions: list[Any], path: str) -> tuple[Any, int] | None:
     """The first step that sets a state field (``board.a.vessels``: ``a.vessels``), in the last action that does."""
-    key = state_field(path)
-    if key is None:
+    match = _FIELD_PATH.match(path)
+    if match is None:
         return None
+    key = f"{match.group(1)}.{match.group(2)}"
     for action in reversed(actions):
         hits = [i for i, step in enumerate(action.steps) if key in step.touches]
         if hits:
