@@ -76,21 +76,23 @@ def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = 
     """The step that last changed a state divergence's field in the model's run (None: not found).
 
     The action is the last one whose run changed the field (``ExplainedAction.changes``), else (the
-    engine changed a field the model left alone) the last one naming its unit or object (``sent``, the
-    scenario's actions: the one that passed the field through). In it, the last step that sets the field
-    (``Step.touches``), else the step behind the last event about the unit (:func:`referee.explain.locate_event`),
-    else the action's first step. No number-driven move (the at-fault placement's producer, rounding and
+    engine changed a field the model left alone) the one that passed the field through: the last with
+    a step that sets such a field (``Step.touches``: a play's payment for its pool), else the last naming
+    its unit or object (``sent``, the scenario's actions). In it, the last step that sets the field
+    (``Step.touches``), else the step behind the last event about the unit (:func:`referee.explain.locate_event`;
+    the listeners' echo of a loss: the loss's own step), else the action's first step. No number-driven move (the at-fault placement's producer, rounding and
     deciding steps, or a step's ``before``/``after`` equal to the change: another quantity may have the same
-    numbers): a key must not depend on the numbers. Which action changed it last, not where the engine went wrong: an engine that got an
-    earlier change wrong and a later one right is keyed by the later one.
+    numbers): a key must not depend on the numbers. Which action changed it last, not where the engine
+    went wrong: an engine that got an earlier change wrong and a later one right is keyed by the later one.
     """
     field = state_field(divergence.path)
     if field is None or divergence.where == "events":
         return None
     owner, name = field.split(".", 1)
     changed = [a for a in actions if name in a.changes.get(owner, {})]
+    touching = [a for a in actions if any(field in step.touches for step in a.steps)]
     named = [a for a, data in zip(actions, sent) if _names(data, owner)]
-    action = changed[-1] if changed else named[-1] if named else None
+    action = next((found[-1] for found in (changed, touching, named) if found), None)
     if action is None or not action.steps:
         return None
     hits = [i for i, step in enumerate(action.steps) if field in step.touches]
@@ -98,12 +100,20 @@ def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = 
 
 
 def _event_step(action: Any, owner: str) -> int:
-    """The step behind an action's last event about ``owner`` (its first step: no such event or step)."""
+    """The step behind an action's last event about ``owner`` (its first step: no such event or step); a
+    :data:`ECHO_STEPS` step (the listeners announcing a loss) stands for the loss it echoes, the nearest
+    earlier :data:`RESULT_STEPS` step at its depth (the Vitality step that made the loss)."""
     from .explain import locate_event
 
     about = [i for i, e in enumerate(action.events) if owner in (e.unit, e.other)]
     found = locate_event([action], about[-1])[1] if about else None
-    return 0 if found is None else found
+    if found is None:
+        return 0
+    if action.steps[found].step in ECHO_STEPS:
+        depth = action.steps[found].depth
+        return next((i for i in range(found - 1, -1, -1) if action.steps[i].step in RESULT_STEPS
+                     and action.steps[i].depth == depth), found)
+    return found
 
 
 def _names(data: Any, owner: str) -> bool:

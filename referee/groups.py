@@ -11,9 +11,9 @@ for a model event, the tagged model function that emitted it (the clause trail:
 step that last changed the field in the model's run, with its clause (:func:`referee.at_fault.state_step`:
 ``board[].vitality#vitality[combat:500.8i]`` for a cost, ``board[].armor#armor_debuff[combat:500.2e]``,
 ``state.pool.energy#payment[play:357.1]``, ``state.objects[].exhausted#finish[play:350.1]``). When the
-engine changed a field the model left alone, the step is that of the last action naming the unit or
-object (the one that passed the field through); when no action names it (a play's pool, a unit absent)
-the key is the path alone. No unit name and no number is in a key, and the step is found by what it
+engine changed a field the model left alone, the step is that of the action that passed the field
+through (the last with a step that sets such a field, else the last naming the unit or object); when
+there is none (a unit absent, a field no action is about) the key is the path alone. No unit name and no number is in a key, and the step is found by what it
 did, not by where it stands: two scenarios that fail the same way share a key, so ``--keep-going``
 shrinks one representative per key, and two bugs that first show on the same path but in different
 model steps are two groups. (The final state does not say which action the engine got wrong: a field

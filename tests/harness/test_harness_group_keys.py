@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import types
 
-from referee.at_fault import state_field, state_owner
+from referee.at_fault import state_field, state_owner, state_step
 from referee.compare import Comparison
 from referee.engines import PythonEngine
 from referee.examples import mutants
@@ -66,6 +66,21 @@ def test_state_paths_of_both_rulebooks_name_their_unit_object_and_field():
     assert state_field("board.objects.vitality") == "objects.vitality"
     assert group_key(Divergence("state", "board.objects.vitality", 1, 2)) == "board[].vitality"
     assert group_key(Divergence("state", "state.objects.objects.zone", "a", "b")) == "state.objects[].zone"
+
+
+@covers("combat:500.1-13", "combat:500.8i", "combat:500.4e")
+def test_500_1_13_500_8i_a_vitality_divergence_is_keyed_by_the_step_that_made_the_loss():
+    """The same path, ``board.<uid>.vitality``, after a damage instance and after a cost: the Vitality step of
+    each (the listeners' echo of the loss stands for the loss), and a Vessel revival's batch when it died."""
+    def key(action: dict, **unit) -> str:
+        scenario = _scenario([_unit("b", **{"vitality": 50, "max_vitality": 100, "armor": 20, **unit})], [action])
+        divergence = Divergence("state", "board.b.vitality", 40, 41)
+        return group_key(divergence, None, state_step(scenario, divergence))
+
+    cost = {"kind": "cost", "payer": "b", "amount": 10, "cost_kind": "bloodletting", "beneficiary": None}
+    assert key({"kind": "damage", "target": "b", "amount": 10}) == "board[].vitality#vitality[combat:500.1-13]"
+    assert key(cost) == "board[].vitality#vitality[combat:500.8i]"
+    assert key({**cost, "amount": 50}, vessels=1) == "board[].vitality#batch[combat:500.4e]"
 
 
 @covers("combat:500.8g", "combat:500.4e", "combat:500.3d")
