@@ -80,10 +80,11 @@ def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = 
     a step that sets such a field (``Step.touches``: a play's payment for its pool), else the last naming
     its unit or object (``sent``, the scenario's actions). In it, the last step that sets the field
     (``Step.touches``), else the step behind the last event about the unit (:func:`referee.explain.locate_event`;
-    the listeners' echo of a loss: the loss's own step), else the action's first step. No number-driven move (the at-fault placement's producer, rounding and
-    deciding steps, or a step's ``before``/``after`` equal to the change: another quantity may have the same
-    numbers): a key must not depend on the numbers. Which action changed it last, not where the engine
-    went wrong: an engine that got an earlier change wrong and a later one right is keyed by the later one.
+    the listeners' echo of a loss: the loss's own step), else the action's first step. No number-driven
+    move (the at-fault placement's producer, rounding and deciding steps, or a step's ``before``/``after``
+    equal to the change: another quantity may have the same numbers): a key must not depend on the numbers.
+    Which action changed it last, not where the engine went wrong: an engine that got an earlier change
+    wrong and a later one right is keyed by the later one.
     """
     field = state_field(divergence.path)
     if field is None or divergence.where == "events":

@@ -13,11 +13,12 @@ step that last changed the field in the model's run, with its clause (:func:`ref
 ``state.pool.energy#payment[play:357.1]``, ``state.objects[].exhausted#finish[play:350.1]``). When the
 engine changed a field the model left alone, the step is that of the action that passed the field
 through (the last with a step that sets such a field, else the last naming the unit or object); when
-there is none (a unit absent, a field no action is about) the key is the path alone. No unit name and no number is in a key, and the step is found by what it
-did, not by where it stands: two scenarios that fail the same way share a key, so ``--keep-going``
-shrinks one representative per key, and two bugs that first show on the same path but in different
-model steps are two groups. (The final state does not say which action the engine got wrong: a field
-the model changed in two actions is keyed by the later one.)
+there is none (a unit absent, a field no action is about) the key is the path alone. No unit name
+and no number is in a key, and the step is found by what it did, not by where it stands: two
+scenarios that fail the same way share a key, so ``--keep-going`` shrinks one representative per
+key, and two bugs that first show on the same path but in different model steps are two groups.
+(The final state does not say which action the engine got wrong: a field the model changed in two
+actions is keyed by the later one.)
 
 *Known divergences* are data the engine's repository keeps (``referee-known.toml``, or the
 ``known`` list of its ``[tool.referee]`` table), each entry a group ``key`` or a ``clause``, a
@@ -49,9 +50,9 @@ def group_key(divergence: Divergence, steps: list[Any] | None = None, changed_by
     function that emitted the event (``events[].amount@damage_taken#combat.damage.process_vitality_damage``):
     two bugs that both first show on ``damage_taken`` but in different steps stay apart. An event
     the engine inserted or left out is keyed by that event alone, whatever the model emits around it.
-    A state divergence's key names ``changed_by``, the model step that last changed its field
-    (:func:`referee.at_fault.state_step`: ``board[].vitality#vitality[combat:500.8i]``); without one (no
-    step of the model changed the field: the engine changed what the model left alone) it is the path alone.
+    A state divergence's key names ``changed_by``, the model step that last changed its field or passed
+    it through (:func:`referee.at_fault.state_step`: ``board[].vitality#vitality[combat:500.8i]``); without
+    one (no action is about the field, or the scenario cannot be explained) it is the path alone.
     """
     if divergence.where == "events":
         key = _event_key(divergence.model, divergence.engine, getattr(divergence, "shape", None))
