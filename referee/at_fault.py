@@ -4,7 +4,8 @@
 step that produced the first diverging event or field (with its clause and numbers) and
 the step before it (:func:`referee.explain.steps_around_event`). A state divergence
 (``board.t.maim``) is placed at the model's last event about that unit (``t``); one with no
-such event, at the end of the explanation.
+such event, at the end of the explanation. :func:`state_step` names, for a state divergence, the
+step that last changed its field in the model's run (a part of its group key, ``referee.groups``).
 """
 
 from __future__ import annotations
@@ -12,9 +13,28 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .groups import identity_index
 from .rulebook import Divergence
 
 _STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
+
+
+def state_owner(path: str) -> str | None:
+    """The unit, object or part a state path is about: ``board.a.vitality`` -> ``a``, ``state.objects.r1.zone`` ->
+    ``r1``, ``state.pool.energy`` -> ``pool`` (None: not a state path)."""
+    parts = path.split(".")
+    at = identity_index(parts)
+    owner = parts[at] if at is not None else (parts[1] if len(parts) > 1 else None)
+    return owner if owner and "[" not in owner else None
+
+
+def state_field(path: str) -> str | None:
+    """The ``owner.field`` of a state path as ``Step.touches`` and an action's ``changes`` spell it (``a.vitality``,
+    ``r1.zone``, ``pool.energy``; ``state.pool.power.calm``: ``pool.power``); None for a whole unit (``board.c``)."""
+    parts = path.split(".")
+    at = identity_index(parts)
+    at = at if at is not None else 1
+    return f"{parts[at]}.{parts[at + 1]}" if state_owner(path) is not None and len(parts) > at + 1 else None
 
 
 def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | None:
@@ -24,7 +44,7 @@ def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | N
     match = _STATE_PATH.match(divergence.path)
     if match is None:
         return None
-    uid = match.group(1)
+    uid = match.group(1)  # state.objects.<oid>: "objects", no event about it (the placement the table measured)
     about = [i for i, e in enumerate(events) if uid in (e.unit, e.other)]
     return about[-1] if about else None
 
@@ -40,6 +60,70 @@ def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dic
     else:
         steps = action.steps[-2:] if found is None else action.steps[max(0, found - 1): found + 1]
     return [s.to_json() for s in steps]
+
+
+def state_step(scenario: dict[str, Any], divergence: Divergence) -> str | None:
+    """The model step that last changed a state divergence's field, as a group key names it: its step and clause
+    (``vitality[combat:500.8i]``, ``armor_debuff[combat:500.2e]``, ``finish[play:350.1]``); None when no action
+    is about the field's unit or object (see :func:`changing_step`) or the path names no field (a unit absent)."""
+    from .explain import explain_actions
+
+    step = changing_step(explain_actions(scenario), divergence, scenario.get("actions", []))
+    return None if step is None else f"{step.step}[{step.clause}]"
+
+
+def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = ()) -> Any:
+    """The step that last changed a state divergence's field in the model's run (None: not found).
+
+    The action is the last one whose run changed the field (``ExplainedAction.changes``), else (the
+    engine changed a field the model left alone) the one that passed the field through: the last with
+    a step that sets such a field (``Step.touches``: a play's payment for its pool), else the last naming
+    its unit or object (``sent``, the scenario's actions). In it, the last step that sets the field
+    (``Step.touches``), else the step behind the last event about the unit (:func:`referee.explain.locate_event`;
+    the listeners' echo of a loss: the loss's own step), else the action's first step. No number-driven
+    move (the at-fault placement's producer, rounding and deciding steps, or a step's ``before``/``after``
+    equal to the change: another quantity may have the same numbers): a key must not depend on the numbers.
+    Which action changed it last, not where the engine went wrong: an engine that got an earlier change
+    wrong and a later one right is keyed by the later one.
+    """
+    field = state_field(divergence.path)
+    if field is None or divergence.where == "events":
+        return None
+    owner, name = field.split(".", 1)
+    changed = [a for a in actions if name in a.changes.get(owner, {})]
+    touching = [a for a in actions if any(field in step.touches for step in a.steps)]
+    named = [a for a, data in zip(actions, sent) if _names(data, owner)]
+    action = next((found[-1] for found in (changed, touching, named) if found), None)
+    if action is None or not action.steps:
+        return None
+    hits = [i for i, step in enumerate(action.steps) if field in step.touches]
+    return action.steps[hits[-1] if hits else _event_step(action, owner)]
+
+
+def _event_step(action: Any, owner: str) -> int:
+    """The step behind an action's last event about ``owner`` (its first step: no such event or step); a
+    :data:`ECHO_STEPS` step (the listeners announcing a loss) stands for the loss it echoes, the nearest
+    earlier :data:`RESULT_STEPS` step at its depth (the Vitality step that made the loss)."""
+    from .explain import locate_event
+
+    about = [i for i, e in enumerate(action.events) if owner in (e.unit, e.other)]
+    found = locate_event([action], about[-1])[1] if about else None
+    if found is None:
+        return 0
+    if action.steps[found].step in ECHO_STEPS:
+        depth = action.steps[found].depth
+        return next((i for i in range(found - 1, -1, -1) if action.steps[i].step in RESULT_STEPS
+                     and action.steps[i].depth == depth), found)
+    return found
+
+
+def _names(data: Any, owner: str) -> bool:
+    """Whether an action (its JSON, nested actions included) names ``owner`` anywhere."""
+    if isinstance(data, dict):
+        return any(_names(v, owner) for v in data.values())
+    if isinstance(data, list):
+        return any(_names(v, owner) for v in data)
+    return data == owner
 
 
 def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | None]:

@@ -5,13 +5,27 @@ its path with the unit or object id replaced (``board[].armor``, ``state.objects
 for events, the event name and the first of its fields that differs (``events[].other@shield_damaged``),
 or that one side lacks it or the engine inserted or dropped it, whatever the model emits around it
 (``events[]@missing:thorns``, ``events[]@extra:riposte``), or that the names differ
-(``events[]@thorns->riposte``); a model event's key also names the model step that emitted it. Two scenarios that fail the same way share a key,
-whatever their units are called, so ``--keep-going`` shrinks one representative per key.
+(``events[]@thorns->riposte``). After a ``#``, the key names the model step behind the divergence:
+for a model event, the tagged model function that emitted it (the clause trail:
+``events[].amount@damage_taken#combat.damage.process_vitality_damage``); for the state, the explain
+step that last changed the field in the model's run, with its clause (:func:`referee.at_fault.state_step`:
+``board[].vitality#vitality[combat:500.8i]`` for a cost, ``board[].armor#armor_debuff[combat:500.2e]``,
+``state.pool.energy#payment[play:357.1]``, ``state.objects[].exhausted#finish[play:350.1]``). When the
+engine changed a field the model left alone, the step is that of the action that passed the field
+through (the last with a step that sets such a field, else the last naming the unit or object); when
+there is none (a unit absent, a field no action is about) the key is the path alone. No unit name
+and no number is in a key, and the step is found by what it did, not by where it stands: two
+scenarios that fail the same way share a key, so ``--keep-going`` shrinks one representative per
+key, and two bugs that first show on the same path but in different model steps are two groups.
+(The final state does not say which action the engine got wrong: a field the model changed in two
+actions is keyed by the later one.)
 
 *Known divergences* are data the engine's repository keeps (``referee-known.toml``, or the
 ``known`` list of its ``[tool.referee]`` table), each entry a group ``key`` or a ``clause``, a
 ``reason``, and optionally ``until`` (a date, ``YYYY-MM-DD``) or ``issue``. A group that matches an
-entry is reported as known and does not fail the run; an entry that matched nothing is stale.
+entry is reported as known and does not fail the run; an entry that matched nothing is stale. A key
+with its model step (``#...``) matches exactly; one without (``board[].armor``, as an entry written
+before keys named the step reads) matches every group on that path, whatever step it names.
 """
 
 from __future__ import annotations
@@ -29,13 +43,16 @@ _ID_PARENTS = ("board", "objects")
 _EVENT_FIELDS = ("unit", "amount", "other", "detail")
 
 
-def group_key(divergence: Divergence, steps: list[Any] | None = None) -> str:
+def group_key(divergence: Divergence, steps: list[Any] | None = None, changed_by: str | None = None) -> str:
     """The stable key of a divergence (see the module docstring).
 
     With the model's clause trail ``steps``, an event divergence's key also names the model
     function that emitted the event (``events[].amount@damage_taken#combat.damage.process_vitality_damage``):
     two bugs that both first show on ``damage_taken`` but in different steps stay apart. An event
     the engine inserted or left out is keyed by that event alone, whatever the model emits around it.
+    A state divergence's key names ``changed_by``, the model step that last changed its field or passed
+    it through (:func:`referee.at_fault.state_step`: ``board[].vitality#vitality[combat:500.8i]``); without
+    one (no action is about the field, or the scenario cannot be explained) it is the path alone.
     """
     if divergence.where == "events":
         key = _event_key(divergence.model, divergence.engine, getattr(divergence, "shape", None))
@@ -44,13 +61,15 @@ def group_key(divergence: Divergence, steps: list[Any] | None = None) -> str:
         step = producing_step(steps, divergence.event_index) if steps else None
         return f"{key}#{step}" if step else key
     parts = divergence.path.split(".")
-    out = []
-    for i, part in enumerate(parts):
-        if i > 0 and parts[i - 1] in _ID_PARENTS:
-            out[-1] += "[]"
-            continue
-        out.append(part)
-    return ".".join(out)
+    at = identity_index(parts)
+    path = ".".join(parts if at is None else [*parts[:at - 1], parts[at - 1] + "[]", *parts[at + 1:]])
+    return f"{path}#{changed_by}" if changed_by else path
+
+
+def identity_index(parts: list[str]) -> int | None:
+    """Where the identity is in a state path's components: the first one after a :data:`_ID_PARENTS` component
+    (``board.<uid>``, ``state.objects.<oid>``; a unit named ``objects`` is still the identity); None: none."""
+    return next((i for i in range(1, len(parts)) if parts[i - 1] in _ID_PARENTS), None)
 
 
 def producing_step(steps: list[Any], event_index: int | None) -> str | None:
@@ -124,8 +143,11 @@ class KnownEntry:
         return self.until is not None and today > self.until
 
     def matches(self, group: Group) -> bool:
-        return (self.key is not None and self.key == group.key) or (
-            self.clause is not None and self.clause in group.clauses)
+        """A ``key`` naming a model step (``board[].armor#armor_debuff[combat:500.2e]``) matches that key only; one
+        without (``board[].armor``, as keys were written before they named the step) every key on that path."""
+        if self.key is not None:
+            return self.key == group.key if "#" in self.key else self.key == group.key.split("#", 1)[0]
+        return self.clause is not None and self.clause in group.clauses
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "clause": self.clause, "reason": self.reason,

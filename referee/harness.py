@@ -600,15 +600,21 @@ def _batch_strategy(one: Any, batch: int, options: CheckOptions) -> Any:
 
 
 def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
-    """The group key of a scenario's first divergence (refined by the model step that emitted an event)."""
+    """The group key of a scenario's first divergence, refined by the model step that emitted its event (the
+    clause trail) or, for a state divergence, that last changed its field (the explanation: ``state_step``)."""
+    from .at_fault import state_step
     from .groups import group_key
 
     first = divergences[0]
+    steps = changed_by = None
     try:
-        steps = model_trail(scenario) if first.where == "events" else None
-    except Exception:  # the trail only refines the key
-        steps = None
-    return group_key(first, steps)
+        if first.where == "events":
+            steps = model_trail(scenario)
+        else:
+            changed_by = state_step(_public(scenario), first)
+    except Exception:  # the trail and the explanation only refine the key
+        pass
+    return group_key(first, steps, changed_by)
 
 
 def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:

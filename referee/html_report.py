@@ -59,11 +59,11 @@ def _group_view(group: Any) -> dict[str, Any]:
 
 
 def _single_group(report: Any) -> dict[str, Any]:
-    """A run that stopped at its first divergence, shown as its one group."""
-    from .groups import group_key
+    """A run that stopped at its first divergence, shown as its one group (keyed as ``--keep-going`` keys it)."""
+    from .harness import _group_key_of
 
     first = report.divergences[0]
-    return {"key": group_key(first), "count": 1, "known": None, "reproducible": True,
+    return {"key": _group_key_of(report.scenario, report.divergences), "count": 1, "known": None, "reproducible": True,
             "divergences": [d.to_json() for d in report.divergences], "first": first.describe(),
             "scenario": report.scenario, "compact": _compact(report.scenario), "explain": report.explain,
             "clauses": report.clauses, "replay": report.replay, "shrink_calls": report.shrink_calls}

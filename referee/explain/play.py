@@ -235,7 +235,7 @@ def explain_payment(s: Steps, state: PlayState, result: PlayResult) -> None:
     paid = "paid" if record.resources_paid else ("declined (444.2.a)" if record.declined else "not affordable (357.1)")
     s.say("payment", "357.1", f"the plan is followed: resources {paid}; pool {pool_text(state.pool)} -> "
           f"{pool_text(record.state.pool)}.", decides=bool(record.declined and not record.resources_paid) and not cost_decided(s),
-          resources_paid=bool(record.resources_paid),
+          touches=("pool.energy", "pool.power"), resources_paid=bool(record.resources_paid),
           pool_before=pool_text(state.pool), pool_after=pool_text(record.state.pool))
     for owed, done in zip(result.total.nonstandard, record.costs_paid):
         if owed.owed:
