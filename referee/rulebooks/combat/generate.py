@@ -32,7 +32,7 @@ ALL_FEATURES = frozenset(FEATURES)
 #: ``advance`` after it anyway. With every kind equal, 13 event names stayed under 1% of the default mix; with
 #: hit 6, cull 4, ability 3, recover 3, cost 3 and the rest 2 or 1, six (docs/performance.md, "Coverage of the
 #: default mix"); ``bloodletting`` (800.4: an aborted activation) and ``tick`` (a prevented tick) rose with them.
-KIND_WEIGHTS = {"hit": 8, "cull": 6, "ability": 6, "recover": 5, "cost": 4, "bloodletting": 4, "tick": 3,
+KIND_WEIGHTS = {"hit": 9, "cull": 7, "ability": 7, "recover": 6, "cost": 4, "bloodletting": 4, "tick": 3,
                 "damage": 2, "armor_debuff": 1, "advance": 1, "end_combat": 1}
 
 
@@ -78,9 +78,9 @@ def draw_scenario(
     units = [draw_unit(draw, i, wanted) for i in range(count)]
     link_allies(draw, units, wanted)
     actions: list[dict[str, Any]] = []
-    # 1..max_actions, the most twice as often as each fewer (more kinds meet per scenario)
+    # 1..max_actions, the most three times as often as each fewer (more kinds meet per scenario)
     top = max(max_actions, 1)
-    steps = _ACTION_COUNTS.setdefault(max_actions, st.sampled_from((*range(1, top + 1), top)) if top > 1 else st.just(1))
+    steps = _ACTION_COUNTS.setdefault(max_actions, st.sampled_from((*range(1, top + 1), top, top)) if top > 1 else st.just(1))
     count, then = draw(steps), None
     step, aligned = 0, set()
     while step < count:

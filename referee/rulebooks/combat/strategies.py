@@ -133,7 +133,9 @@ _ALIVE = st.sampled_from((True, True, True, True, True, True, False))
 #: A Tool or a Hub discards every combat interaction (500.1-1): at 2 in 7 they starved the retaliations and
 #: recoveries (reflect, shield_gained, vitality_restored under 1% of the default mix), so 2 in 9.
 _WHAT = st.sampled_from(("unit", "unit", "unit", "unit", "unit", "unit", "tool", "hub", "boss"))
-_COUNT = st.one_of(st.just(0), st.integers(0, 3))
+#: No points three times in four (Insurance and Subrogated points in three units in five kept most hits off
+#: Vitality: Reflect answers only what lands, 500.7i); the Insurance pair and alignment draw their own.
+_COUNT = st.one_of(st.just(0), st.just(0), st.integers(0, 3))
 #: No Shield half the time (a Shield in two thirds of the units kept most hits off Vitality: Reflect answers
 #: only what lands, 500.7i); the alignments and the Shield pair draw their own.
 _SHIELD = st.one_of(st.just(0), st.just(0), st.integers(0, 150), st.just(FULL_SHIELD))
