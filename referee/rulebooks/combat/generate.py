@@ -80,9 +80,10 @@ def draw_scenario(
     units = [draw_unit(draw, i, wanted) for i in range(count)]
     link_allies(draw, units, wanted)
     actions: list[dict[str, Any]] = []
-    # 1..max_actions, the most three times as often as each fewer (more kinds meet per scenario)
-    top = max(max_actions, 1)
-    steps = _ACTION_COUNTS.setdefault(max_actions, st.sampled_from((*range(1, top + 1), top, top)) if top > 1 else st.just(1))
+    if max_actions not in _ACTION_COUNTS:  # 1..max_actions, the most three times as often as each fewer
+        top = max(max_actions, 1)
+        _ACTION_COUNTS[max_actions] = st.sampled_from((*range(1, top + 1), top, top)) if top > 1 else st.just(1)
+    steps = _ACTION_COUNTS[max_actions]
     count, then = draw(steps), None
     step, aligned = 0, set()
     while step < count:
