@@ -18,17 +18,17 @@ from referee.specs.trace import covers
 NEW_KINDS = ("recover", "cull", "tick", "advance", "end_combat")
 
 #: Each mutant and the scenarios ``check`` took to kill it (seed 7, no shrinking, seeded generation: the default),
-#: measured 2026-12-01 16:10 UTC on main after the coverage weights, the follow-up actions and the crowded Cull.
-#: A mutant over SLOW_ABOVE needs a three- or four-action timeline (a retry on a full half under
+#: measured 2026-12-01 17:58 UTC after the coverage weights of the default mix (docs/performance.md, "Coverage of
+#: the default mix"). A mutant over SLOW_ABOVE needs a three- or four-action timeline (a retry on a full half under
 #: ``everlasting_slot_order = reading_order``): its test is behind --runslow.
 KILLS = {
-    "recover_maim_consumption_rounds_down": 38, "recover_exceeds_max_vitality": 8, "forge_core_after_the_cap": 51,
-    "exalt_after_maim": 36, "maim_meets_the_requested_amount": 8, "recovery_reaches_the_entrapped": 152,
-    "tool_repair_meets_the_gate": 101, "cull_answered_by_defy_death": 5, "cull_destroys_tools": 11,
-    "tick_shares_lose_the_remainder": 7, "tick_remainder_ties_to_the_later": 52, "feast_from_the_whole_tick": 7,
-    "tick_answers_the_first_applier_only": 216, "everlasting_at_nine_seconds": 5,
-    "revival_due_at_the_end_fires_late": 10, "revival_forgets_its_killer": 6,
-    "revival_timer_from_the_battle_start": 405, "retry_a_tick_after_the_try": 2145,
+    "recover_maim_consumption_rounds_down": 7, "recover_exceeds_max_vitality": 1, "forge_core_after_the_cap": 1,
+    "exalt_after_maim": 23, "maim_meets_the_requested_amount": 1, "recovery_reaches_the_entrapped": 25,
+    "tool_repair_meets_the_gate": 15, "cull_answered_by_defy_death": 7, "cull_destroys_tools": 1,
+    "tick_shares_lose_the_remainder": 26, "tick_remainder_ties_to_the_later": 57, "feast_from_the_whole_tick": 3,
+    "tick_answers_the_first_applier_only": 34, "everlasting_at_nine_seconds": 3,
+    "revival_due_at_the_end_fires_late": 11, "revival_forgets_its_killer": 6,
+    "revival_timer_from_the_battle_start": 399, "retry_a_tick_after_the_try": 1112,
 }
 SLOW_ABOVE = 500
 #: The budget of the default run's kills: every quick mutant above dies well within it.

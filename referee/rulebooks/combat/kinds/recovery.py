@@ -36,7 +36,9 @@ def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, 
 
 _LANE = st.sampled_from(("heal", "heal", "shield", "shield", "repair"))  # shield_gained was 0.7% of the default mix
 _ROOM = st.sampled_from(("full", "full-1", "half", "plain", "dead_room"))
-_AMOUNT_SHAPE = st.sampled_from(("room", "room+1", "room-1", "maim", "maim", "odd", "zero", "negative", "plain"))
+#: (An odd and a plain amount twice: they outgrow Maim, so something is gained; shield_gained was 0.7%.)
+_AMOUNT_SHAPE = st.sampled_from(("room", "room+1", "room-1", "maim", "maim", "odd", "odd", "zero", "negative", "plain",
+                                 "plain"))
 _NEIGHBOUR = st.sampled_from((0, -1, 1))
 _COIN = st.booleans()
 _EXALT_MEETS_MAIM = st.sampled_from((False, True, False))
@@ -45,7 +47,8 @@ _SMALL = st.integers(0, 12)
 _PLAIN = st.integers(1, 80)
 _MAIM = st.sampled_from((0, 0, 1, 2, 3, 5))
 _BONUS = st.sampled_from((0, 0, 0, 1, 3, 7))
-_GATE = st.sampled_from((None,) * 8 + ("entrapped", "dormant", "is_tool", "is_hub", "dead"))
+#: The gate refuses one request in four (it refused over a third: healed and shield_gained stayed near 1%).
+_GATE = st.sampled_from((None,) * 15 + ("entrapped", "dormant", "is_tool", "is_hub", "dead"))
 
 
 def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
