@@ -5,9 +5,11 @@ Run: ``python benchmarks/bench_model.py [--instances N] [--seed S] [--profile]``
 The scenarios are drawn beforehand with a seeded ``random`` (never inside the timed loop),
 from a mix that exercises every step: Armor (perfect squares included), caps, both kinds of
 Insurance, multiplied Shield, ally and lethal redirects, defy-death, ticks, Reflects, deaths.
-Printed: instances per second overall and per lane, against the target of 50,000/s, and the
-share of time in the shared helpers (with ``--profile``). Nothing is asserted: speed is
-measured, not tested (DESIGN, quality bars).
+Printed: instances per second overall and per lane, against the target of 50,000/s; the
+single-source pipeline alone (``fast.disabled()``) beside it, for the fast twin's ratio
+(``model/combat/fast.py`` takes every concrete untraced instance); and with ``--profile`` where
+the single-source pipeline's time goes (the fast twin is off under a profiler). Nothing is
+asserted: speed is measured, not tested (DESIGN, quality bars).
 
 ``--against REV`` (default: ``baseline.BASELINE_REVISION``, the code before issue 10's
 throughput work) runs REV's own copy of this benchmark on REV's code and this one on today's,
@@ -27,6 +29,7 @@ import random
 import time
 from collections import defaultdict
 
+from referee.model.combat import fast
 from referee.model.combat.damage import DamageInstance, resolve_damage
 from referee.model.combat.ruleset import DEFAULT
 from referee.model.combat.state import Board, Unit
@@ -119,6 +122,9 @@ def main() -> None:
     seconds = min(run(scenarios) for _ in range(3))
     rate = args.instances / seconds
     print(f"resolve_damage: {rate:,.0f} instances/s ({1e6 / rate:.1f} us each; target {TARGET_PER_SECOND:,}/s)")
+    with fast.disabled():  # the single-source pipeline alone, in the same run: the fast twin's ratio
+        single = args.instances / min(run(scenarios) for _ in range(3))
+    print(f"  single-source pipeline alone (fast.disabled()): {single:,.0f} instances/s; the fast twin {rate / single:.2f}x")
 
     lanes: dict[str, list[tuple[Board, DamageInstance]]] = defaultdict(list)
     for scenario in scenarios:

@@ -490,6 +490,11 @@ def is_damage_event(m: Mitigation, lost: Int = 0, ruleset: Ruleset = DEFAULT) ->
 # --------------------------------------------------------------------------------------
 
 
+#: The pipeline's fast twin (``model/combat/fast.py``), set when that module is imported (the
+#: package imports it): this module does not import it, so the two form no import cycle.
+FAST_TWIN: Any = None
+
+
 def resolve_damage(
     board: Board, instance: DamageInstance, ruleset: Ruleset = DEFAULT
 ) -> tuple[Board, EventLog, DamageOutcome]:
@@ -498,8 +503,8 @@ def resolve_damage(
     A concrete run nobody traces takes the pipeline's fast twin (:mod:`.fast`), held equal to
     this one by a differential test and by theorems; ``fast.disabled()`` turns it off.
     """
-    if fast.is_enabled(instance):
-        return fast.resolve_fast(board, instance, ruleset)
+    if FAST_TWIN is not None and FAST_TWIN.is_enabled(instance):
+        return FAST_TWIN.resolve_fast(board, instance, ruleset)
     log = EventLog()
     board, outcome = process_damage_instance(board, instance, ruleset, log)
     return board, log, outcome
@@ -604,5 +609,3 @@ def outcome_fields(outcome: DamageOutcome) -> dict[str, Any]:
         result[name] = outcome_fields(value) if isinstance(value, DamageOutcome) else value
     return result
 
-
-from . import fast  # noqa: E402  (the fast twin reads this module's names at call time)

@@ -85,9 +85,25 @@ _SET_NAME, _SET_UNIT, _SET_AMOUNT, _SET_OTHER, _SET_DETAIL = (
 _SET_WHEN, _SET_GUARDED = (Guarded.__dict__[name].__set__ for name in ("when", "event"))
 
 
+_EMITTED: dict[tuple[Any, ...], Guarded] = {}
+
+
 def _emit(log: EventLog, name: str, unit: str, amount: Any = 0, other: str | None = None,
           detail: str | None = None) -> None:
-    """``log.emit(name, ...)`` of an event whose condition holds."""
+    """``log.emit(name, ...)`` of an event whose condition holds.
+
+    Events and their guards are immutable, so an event met before is appended again, not rebuilt.
+    """
+    key = (name, unit, amount, other, detail)
+    entry = _EMITTED.get(key)
+    if entry is None or type(entry.event.amount) is not type(amount):  # 1 == True as a key, not as an amount
+        entry = _EMITTED[key] = _build_entry(name, unit, amount, other, detail)
+        if len(_EMITTED) > 65_536:
+            _EMITTED.clear()
+    log.entries.append(entry)
+
+
+def _build_entry(name: str, unit: str, amount: Any, other: str | None, detail: str | None) -> Guarded:
     if name not in EVENT_NAMES:
         raise UnknownEventError(f"unknown event name {name!r}")
     event = _new(Event)
@@ -99,7 +115,7 @@ def _emit(log: EventLog, name: str, unit: str, amount: Any = 0, other: str | Non
     entry = _new(Guarded)
     _SET_WHEN(entry, True)
     _SET_GUARDED(entry, event)
-    log.entries.append(entry)
+    return entry
 
 
 def _evolve(unit: Unit, **changes: Any) -> Unit:
@@ -178,12 +194,35 @@ def reduce_by_armor(recipient: Unit, instance: Any, damage_in: Any, ruleset: Rul
     if instance.kind in DAMAGE_OVER_TIME_KINDS or instance.kind == "reflect":
         return damage_in
     value = recipient.armor
-    if value >= 0:
+    if type(damage_in) is int and type(value) is int:
+        surviving = survive_armor(damage_in, value, ruleset)
+    elif value >= 0:
         surviving = armor.compute_surviving_after_positive_armor(damage_in, value)
     else:
         surviving = armor.compute_surviving_after_negative_armor(damage_in, value, ruleset)
     flat = arith.floordiv(value, armor.ARMOR_PER_FLAT_POINT) if value > 0 else 0
     return max_(surviving - flat, 0)
+
+
+_SURVIVING: dict[tuple[int, int, str], int] = {}
+
+
+def survive_armor(damage_in: int, value: int, ruleset: Ruleset) -> int:
+    """The model's own Armor search on integers, remembered (a pure function of these three; 500.2a-d).
+
+    The lethal test and the instance itself ask the same question, and small numbers recur.
+    """
+    key = (damage_in, value, ruleset.negative_armor)
+    surviving = _SURVIVING.get(key)
+    if surviving is None:
+        if len(_SURVIVING) >= 65_536:
+            _SURVIVING.clear()
+        if value >= 0:
+            surviving = armor.compute_surviving_after_positive_armor(damage_in, value)
+        else:
+            surviving = armor.compute_surviving_after_negative_armor(damage_in, value, ruleset)
+        _SURVIVING[key] = surviving
+    return surviving
 
 
 def spend_points(points: Any, damage_in: Any) -> tuple[Any, Any]:
@@ -227,12 +266,28 @@ def defy_death(recipient: Unit, kept: Any, ruleset: Ruleset) -> tuple[Any, Any]:
     return defied, max_(recipient.vitality - ruleset.defy_death_leaves, 0) if defied else kept
 
 
+_NOTHING: dict[tuple[Any, Any], Figures] = {}
+
+
+def nothing_met(entering: Any, ignored: Any) -> Figures:
+    """The figures of an instance no layer met: all 0 (a tuple is immutable, so one per amount is kept)."""
+    if type(entering) is not int:
+        return Figures(entering, ignored, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, 0)
+    key = (entering, ignored)
+    figures = _NOTHING.get(key)
+    if figures is None:
+        if len(_NOTHING) > 4096:
+            _NOTHING.clear()
+        figures = _NOTHING[key] = Figures(entering, ignored, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, 0)
+    return figures
+
+
 def mitigate(recipient: Unit, instance: Any, entering: Any, multiplier: Any, redirect_open: Any, redirect_cap: Any,
              ruleset: Ruleset) -> Figures:
     """Steps 500.1-4 to 500.1-12 on what entered, in pipeline order: ``damage.compute_mitigation``'s figures."""
     ignored = is_ignored(recipient, instance, entering, ruleset)
     if ignored or entering == 0:  # nothing meets the layers: every figure is 0 (proved of the model)
-        return Figures(entering, ignored, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, 0)
+        return nothing_met(entering, ignored)
     after_armor = reduce_by_armor(recipient, instance, entering, ruleset)
     after_cap = apply_cap(recipient, after_armor)
     subrogated_spent, subrogated_absorbed = spend_points(recipient.subrogated, after_cap)
@@ -247,12 +302,14 @@ def mitigate(recipient: Unit, instance: Any, entering: Any, multiplier: Any, red
                    insurance_absorbed, drained, absorbed, after_shield, redirected, defied, remainder)
 
 
-def is_lethal_hit(recipient: Unit, instance: Any, entering: Any, multiplier: Any, ruleset: Ruleset) -> bool:
-    """It would kill through steps 4-13 alone, or its raw amount would (500.1f, INT-006)."""
+def test_lethality(recipient: Unit, instance: Any, entering: Any, multiplier: Any,
+                   ruleset: Ruleset) -> tuple[bool, Figures | None]:
+    """Whether the hit counts as lethal: it would kill through steps 4-13 alone, or its raw amount would
+    (500.1f, INT-006); with the figures of "alone" when they were worked out (no ally redirect in them)."""
     if ruleset.lethal_redirect_test == "raw_amount":
-        return entering > 0 and entering >= recipient.vitality
+        return entering > 0 and entering >= recipient.vitality, None
     alone = mitigate(recipient, instance, entering, multiplier, False, 0, ruleset)
-    return alone.remainder > 0 and alone.remainder >= recipient.vitality
+    return alone.remainder > 0 and alone.remainder >= recipient.vitality, alone
 
 
 def compute_lost(unit: Unit, remainder: Any) -> Any:
@@ -282,12 +339,16 @@ def land(board: Board, instance: Any, ruleset: Ruleset, log: EventLog) -> tuple[
     source = _find(board, instance.source)
     multiplier = max_(source.shield_multiplier, 1) if source is not None else 1
     gates = pass_gates(recipient, instance)
-    report_gates(recipient, instance, gates, log)
-    board, entering, intercepted, interceptor_outcome = intercept(
+    if gates.tick_prevented or gates.by_tool_or_hub or gates.by_dormancy:
+        report_gates(recipient, instance, gates, log)
+    board, entering, intercepted, interceptor_outcome, alone = intercept(
         board, recipient, instance, gates.entering, multiplier, ruleset, log)
     receiver = None if instance.redirected else redirect.get_ally(board, recipient, recipient.redirect_to)
     redirect_open = receiver is not None and is_reachable(receiver, instance)
-    m = mitigate(recipient, instance, entering, multiplier, redirect_open, recipient.redirect_cap, ruleset)
+    if alone is not None and not intercepted and not redirect_open:
+        m = alone  # the same question the lethal test asked: mitigate is a pure function of these
+    else:
+        m = mitigate(recipient, instance, entering, multiplier, redirect_open, recipient.redirect_cap, ruleset)
     board, paid, receiver_outcome = report_layers(board, recipient, source, instance, m, receiver, ruleset, log)
     board, lost = take_vitality(board, recipient.uid, instance, m, ruleset, log)
     return board, build_outcome(recipient, m, lost, ruleset, gates, intercepted, paid, interceptor_outcome,
@@ -305,19 +366,23 @@ def report_gates(recipient: Unit, instance: Any, gates: Gates, log: EventLog) ->
 
 
 def intercept(board: Board, recipient: Unit, instance: Any, entering: Any, multiplier: Any, ruleset: Ruleset,
-              log: EventLog) -> tuple[Board, Any, bool, Any]:
-    """The lethal redirect (500.1f): ``(board, entering, intercepted, interceptor_outcome)``."""
+              log: EventLog) -> tuple[Board, Any, bool, Any, Figures | None]:
+    """The lethal redirect (500.1f): ``(board, entering, intercepted, interceptor_outcome, alone)``.
+
+    ``alone``: the figures the lethal test worked out for the recipient with no ally redirect, or None.
+    """
     if instance.redirected or (instance.kind == "reflect" and ruleset.reflect_entry == "below_armor"):
-        return board, entering, False, None
+        return board, entering, False, None, None
     interceptor = redirect.get_ally(board, recipient, recipient.intercept_by)
     if interceptor is None:
-        return board, entering, False, None
-    intercepted = is_lethal_hit(recipient, instance, entering, multiplier, ruleset) and is_reachable(interceptor, instance)
+        return board, entering, False, None, None
+    lethal, alone = test_lethality(recipient, instance, entering, multiplier, ruleset)
+    intercepted = lethal and is_reachable(interceptor, instance)
     moved = entering if intercepted else 0
     if intercepted:
         _emit(log, "lethal_redirect", recipient.uid, moved, interceptor.uid)
     board, outcome = move(board, instance, interceptor.uid, moved, ruleset, log)
-    return board, 0 if intercepted else entering, intercepted, outcome
+    return board, 0 if intercepted else entering, intercepted, outcome, alone
 
 
 def move(board: Board, instance: Any, receiver: str, amount: Any, ruleset: Ruleset, log: EventLog) -> tuple[Board, Any]:
@@ -390,8 +455,11 @@ def take_vitality(board: Board, uid: str, instance: Any, m: Figures, ruleset: Ru
     lost = compute_lost(unit, m.remainder)
     if lost > 0 and instance.kind != "reflect":
         _emit(log, "damage_taken", uid, lost, instance.source, instance.kind)
-    credit(instance, uid, m.shield_absorbed + lost, lost, ruleset, log)
-    report_boss_meters(unit, instance, m.shield_absorbed + lost, lost, ruleset, log)
+    dealt = m.shield_absorbed + lost
+    if dealt > 0 or lost > 0 or instance.appliers:  # nothing dealt credits and feeds nobody (500.5a)
+        credit(instance, uid, dealt, lost, ruleset, log)
+    if unit.is_boss:
+        report_boss_meters(unit, instance, dealt, lost, ruleset, log)
     return settle_loss(board, unit, lost, instance.source, log, placed=True), lost
 
 
@@ -512,3 +580,6 @@ def build_outcome(recipient: Unit, m: Figures, lost: Any, ruleset: Ruleset, gate
         discarded=gates.by_tool_or_hub or gates.by_dormancy, intercepted=intercepted, subrogation_paid=paid,
         interceptor_outcome=interceptor_outcome, receiver_outcome=receiver_outcome,
     )
+
+
+damage.FAST_TWIN = sys.modules[__name__]

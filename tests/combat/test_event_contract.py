@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from referee import rulebooks
 from referee.harness import model_observation
 from referee.model import events as events_module
+from referee.model.arith import single_source
 from referee.model.events import EVENT_NAMES, EVENT_SPECS, EVENTS, INSTANCES, STAGES, Event, EventLog
 from referee.specs.trace import covers
 from referee.model.combat.abilities import resolve_ability
@@ -77,7 +78,9 @@ def _traced(run: Any, *args: Any) -> tuple[list[tuple[Event, Any]], Any]:
         if len(self.entries) > before:
             seen.append((self.entries[-1].event, _instance_of(sys._getframe(1))))
 
-    with pytest.MonkeyPatch.context() as patch:
+    # the contract is the single-source model's: its instance functions' frames, every event through emit
+    # (the damage pipeline's fast twin emits the same events, tests/combat/test_fast_path.py)
+    with pytest.MonkeyPatch.context() as patch, single_source():
         patch.setattr(EventLog, "emit", emit)
         result = run(*args)
     return seen, result
