@@ -560,6 +560,20 @@ def load(name: str) -> types.ModuleType:
     return _LOADED[name]
 
 
+def load_together(names: tuple[str, ...]) -> types.ModuleType:
+    """The combat engine with every mutant in ``names`` applied at once (each must edit its own line)."""
+    source = ENGINE_SOURCE.read_text()
+    for name in names:
+        mutant = BY_NAME[name]
+        if source.count(mutant.old) != 1:
+            raise ValueError(f"mutant {name!r} does not edit exactly one place of the engine with the others applied")
+        source = source.replace(mutant.old, mutant.new)
+    module = types.ModuleType("referee.examples.engine_with_" + "_".join(names))
+    module.__file__ = str(ENGINE_SOURCE)
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module
+
+
 def _either_rulebook(run_play: Any) -> Any:
     """A play mutant's ``run``: play scenarios to the mutated play engine, combat ones to a clean engine.
 

@@ -9,7 +9,6 @@ still matches.
 from __future__ import annotations
 
 import datetime
-import types
 
 from referee.at_fault import state_field, state_owner, state_step
 from referee.compare import Comparison
@@ -19,18 +18,6 @@ from referee.groups import Group, KnownEntry, group_key, match_known
 from referee.harness import CheckOptions, _group_key_of, check, judge
 from referee.rulebook import Divergence
 from referee.specs.trace import covers
-
-
-def _engine_with(names: tuple[str, ...]) -> types.ModuleType:
-    source = mutants.ENGINE_SOURCE.read_text()
-    for name in names:
-        mutant = mutants.BY_NAME[name]
-        assert source.count(mutant.old) == 1, name
-        source = source.replace(mutant.old, mutant.new)
-    module = types.ModuleType("referee.examples.engine_with_" + "_".join(names))
-    module.__file__ = str(mutants.ENGINE_SOURCE)
-    exec(compile(source, module.__file__, "exec"), module.__dict__)
-    return module
 
 
 def _unit(uid: str, **fields) -> dict:
@@ -103,7 +90,7 @@ def test_500_8g_500_3d_an_engine_with_both_bugs_files_them_under_two_vitality_gr
     holding all of its bug's scenarios (before this change: the one group ``board[].vitality``)."""
     from referee.harness import _record_group
 
-    engine = _engine_with(("interest_keeps_max_vitality", "maim_meets_the_requested_amount")).run
+    engine = mutants.load_together(("interest_keeps_max_vitality", "maim_meets_the_requested_amount")).run
     interest = [_scenario([_unit(u, vitality=v, max_vitality=100, vessels=1)],
                           [{"kind": "cost", "payer": u, "amount": v, "cost_kind": "interest", "beneficiary": None}])
                 for u, v in (("b", 30), ("x", 12), ("long_name", 99))]

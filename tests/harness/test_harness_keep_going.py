@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import types
 
 import pytest
 
@@ -20,18 +19,6 @@ from referee.rulebook import Divergence
 #: Five independent bugs in one engine, each in its own line of the example engine.
 FIVE = ("cap_off_by_one", "insurance_point_not_spent_whole", "shield_broken_only_below_zero",
         "thorns_on_nothing", "cost_spends_shield")
-
-
-def _engine_with(names: tuple[str, ...]) -> types.ModuleType:
-    source = mutants.ENGINE_SOURCE.read_text()
-    for name in names:
-        mutant = mutants.BY_NAME[name]
-        assert source.count(mutant.old) == 1, name
-        source = source.replace(mutant.old, mutant.new)
-    module = types.ModuleType("referee.examples.engine_with_" + "_".join(names))
-    module.__file__ = str(mutants.ENGINE_SOURCE)
-    exec(compile(source, module.__file__, "exec"), module.__dict__)
-    return module
 
 
 def test_group_keys_abstract_identities_and_name_the_event_field():
@@ -63,7 +50,7 @@ def _distinct_assignment(candidates: dict[str, set[str]]) -> dict[str, str] | No
 
 
 def _five_bug_run(seed: int) -> None:
-    engine = PythonEngine(_engine_with(FIVE).run)
+    engine = PythonEngine(mutants.load_together(FIVE).run)
     options = CheckOptions(examples=3000, seed=seed, kinds=("damage", "hit", "cost"), database=None,
                            keep_going=True, max_divergences=30, shrink_budget=3000, state_dir=None)
     with engine:
@@ -71,7 +58,7 @@ def _five_bug_run(seed: int) -> None:
     assert report.status == "mismatch" and len(report.groups) >= 5, report.text()
     attributed: dict[str, set[str]] = {name: set() for name in FIVE}
     for name in FIVE:  # the groups whose shrunk scenario this bug alone makes diverge
-        alone = _engine_with((name,)).run
+        alone = mutants.load_together((name,)).run
         for group in report.groups:
             verdict, _ = judge({**group.scenario, "id": "g"}, alone({**group.scenario, "id": "g"}), Comparison())
             if verdict == "mismatch":
@@ -99,7 +86,7 @@ def test_five_independent_bugs_are_five_distinct_groups_whatever_the_seed(seed):
 
 def test_a_shrunk_representative_keeps_its_group_key():
     """A shrink step is kept only if the divergence keeps its group key: it never drifts into another group."""
-    engine = PythonEngine(_engine_with(("cap_off_by_one", "thorns_on_nothing")).run)
+    engine = PythonEngine(mutants.load_together(("cap_off_by_one", "thorns_on_nothing")).run)
     with engine:
         report = check(engine, CheckOptions(examples=400, seed=7, kinds=("damage", "hit"), database=None,
                                             keep_going=True, state_dir=None))
@@ -142,7 +129,7 @@ KNOWN_RUN_EXAMPLES = 400
 
 
 def test_a_known_divergence_silences_exactly_its_group_and_a_stale_entry_is_reported():
-    engine = PythonEngine(_engine_with(("cap_off_by_one", "thorns_on_nothing")).run)
+    engine = PythonEngine(mutants.load_together(("cap_off_by_one", "thorns_on_nothing")).run)
     first = CheckOptions(examples=KNOWN_RUN_EXAMPLES, seed=7, kinds=("damage", "hit"), database=None, keep_going=True)
     with engine:
         found = check(engine, first)
