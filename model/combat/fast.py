@@ -8,10 +8,10 @@ step for step in the same order, with Python's own ``if``. It is not an unchecke
 
 * ``tests/combat/test_fast_path.py`` (default run) resolves drawn boards and instances of every
   kind through both and compares the board, every event and the outcome, value and type;
-* ``proofs/combat/fast_theorems.py`` proves the arithmetic here (the tick adjustment and the
-  gates, steps 500.1-4..500.1-12, the lethal test, the Vitality lost) equal to the model's over
-  all integers, by running this module's code on Z3 terms with every Python branch explored
-  (``proofs/branches.py``);
+* ``proofs/combat/fast_theorems.py`` proves each arithmetic step here (the tick adjustment and
+  the gates, then each of steps 500.1-4..500.1-12) equal to the model's over all integers, by
+  running this module's code on Z3 terms with every Python branch explored
+  (``proofs/branches.py``), and proves of the model the one shortcut :func:`mitigate` takes;
 * whatever is rare or intricate is not rewritten but called: the Armor searches, a death
   (Macabre, revival, Vessel batches), a Subrogated payback, a shared tick's credit split.
 
