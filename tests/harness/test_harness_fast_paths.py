@@ -83,23 +83,23 @@ def _inputs(count: int, seed: int, observations: bool) -> list[str]:
     return out
 
 
-def test_mutated_scenarios_decode_alike_with_and_without_the_quick_paths(long_paths):
-    inputs = _inputs(1500, 7, observations=False)
-    quick = [_outcome(decode_scenario, json.loads(x)) for x in inputs]
-    long_paths()
-    slow = [_outcome(decode_scenario, json.loads(x)) for x in inputs]
-    assert quick == slow
-    assert sum(o[0] == "ok" for o in quick) > 100 and sum(o[0] == "error" for o in quick) > 500
-
-
-def test_mutated_observations_decode_alike_with_and_without_the_quick_paths(long_paths):
-    decode = lambda data: decode_observation(data, fields_needed=None, events_needed=True)  # noqa: E731
-    inputs = _inputs(1500, 8, observations=True)
+def _assert_decoded_alike(decode, seed: int, observations: bool, long_paths) -> None:
+    """1,500 mutated inputs decode to the same value or the same error, quick paths on and then forced off."""
+    inputs = _inputs(1500, seed, observations=observations)
     quick = [_outcome(decode, json.loads(x)) for x in inputs]
     long_paths()
     slow = [_outcome(decode, json.loads(x)) for x in inputs]
     assert quick == slow
     assert sum(o[0] == "ok" for o in quick) > 100 and sum(o[0] == "error" for o in quick) > 500
+
+
+def test_mutated_scenarios_decode_alike_with_and_without_the_quick_paths(long_paths):
+    _assert_decoded_alike(decode_scenario, 7, False, long_paths)
+
+
+def test_mutated_observations_decode_alike_with_and_without_the_quick_paths(long_paths):
+    decode = lambda data: decode_observation(data, fields_needed=None, events_needed=True)  # noqa: E731
+    _assert_decoded_alike(decode, 8, True, long_paths)
 
 
 def test_a_unit_decoded_the_quick_way_is_the_unit_of_the_long_way_field_for_field_in_order(long_paths):

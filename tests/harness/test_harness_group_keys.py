@@ -110,24 +110,26 @@ def test_500_2e_one_state_bug_over_many_scenarios_stays_one_group():
     """Crush stopping at 0 Armor: scenarios of up to three debuffs on any unit, numbers all over; every one of
     them, whether the model changed the Armor in the last debuff or left it (an amount of 0 on negative Armor),
     is the one group ``board[].armor#armor_debuff[combat:500.2e]``."""
-    engine = PythonEngine(mutants.armor_floored_at_zero)
-    with engine:
-        report = check(engine, CheckOptions(examples=300, seed=5, kinds=("armor_debuff",), max_actions=3, database=None,
-                                            keep_going=True, shrink=False, state_dir=None))
-    assert [g.key for g in report.groups] == ["board[].armor#armor_debuff[combat:500.2e]"], [g.key for g in report.groups]
-    assert report.groups[0].count >= 20
+    _assert_one_group(mutants.armor_floored_at_zero, 300, "armor_debuff", 3,
+                      "board[].armor#armor_debuff[combat:500.2e]", at_least=20)
 
 
 @covers("play:359.2.c")
 def test_359_2c_one_play_state_bug_over_many_scenarios_stays_one_group():
     """A unit entering the board ready (359.2.c): ``state.objects[].exhausted`` keyed by the play's finish step,
     one group however the card's cost was computed and paid."""
-    engine = PythonEngine(mutants.unit_enters_ready)
+    _assert_one_group(mutants.unit_enters_ready, 200, "play_card", 2,
+                      "state.objects[].exhausted#finish[play:350.1]", at_least=10)
+
+
+def _assert_one_group(run, examples: int, kind: str, max_actions: int, key: str, at_least: int) -> None:
+    """A keep-going run of one seeded bug (seed 5) files every diverging scenario under the one ``key``."""
+    engine = PythonEngine(run)
     with engine:
-        report = check(engine, CheckOptions(examples=200, seed=5, kinds=("play_card",), max_actions=2, database=None,
-                                            keep_going=True, shrink=False, state_dir=None))
-    assert [g.key for g in report.groups] == ["state.objects[].exhausted#finish[play:350.1]"], [g.key for g in report.groups]
-    assert report.groups[0].count >= 10
+        report = check(engine, CheckOptions(examples=examples, seed=5, kinds=(kind,), max_actions=max_actions,
+                                            database=None, keep_going=True, shrink=False, state_dir=None))
+    assert [g.key for g in report.groups] == [key], [g.key for g in report.groups]
+    assert report.groups[0].count >= at_least
 
 
 def _group(key: str) -> Group:
