@@ -77,12 +77,16 @@ class Gates(NamedTuple):
 
 
 # The records are built as the model's are, minus the generated ``__init__`` of a frozen
-# dataclass (measured: an event 3x, an outcome 3x, a unit copy 2x faster); ``_emit`` still
-# refuses an unknown event name, as ``Event`` does.
+# dataclass (measured: an event 3x, a unit copy 2x faster); ``_emit`` still refuses an
+# unknown event name, as ``Event`` does.
 _new = object.__new__
 _SET_NAME, _SET_UNIT, _SET_AMOUNT, _SET_OTHER, _SET_DETAIL = (
     Event.__dict__[name].__set__ for name in ("name", "unit", "amount", "other", "detail"))
 _SET_WHEN, _SET_GUARDED = (Guarded.__dict__[name].__set__ for name in ("when", "event"))
+# A unit's instance dictionary, handed over whole (no frozen ``__setattr__``); an outcome, a
+# named tuple, made from its values in field order.
+_SET_UNIT_STATE = Unit.__dict__["__dict__"].__set__
+_new_outcome = tuple.__new__
 
 
 _EMITTED: dict[tuple[Any, ...], Guarded] = {}
@@ -121,9 +125,7 @@ def _build_entry(name: str, unit: str, amount: Any, other: str | None, detail: s
 def _evolve(unit: Unit, **changes: Any) -> Unit:
     """``unit.evolve(**changes)`` for field names this module spells out."""
     copy = _new(Unit)
-    state = copy.__dict__
-    state.update(unit.__dict__)
-    state.update(changes)
+    _SET_UNIT_STATE(copy, {**unit.__dict__, **changes})
     return copy
 
 
@@ -144,13 +146,6 @@ def _find(board: Board, uid: str | None) -> Unit | None:
         if unit.uid == uid:
             return unit
     return None
-
-
-def _outcome(**values: Any) -> Any:
-    """A ``damage.DamageOutcome`` of every field in ``values``."""
-    outcome = _new(damage.DamageOutcome)
-    outcome.__dict__.update(values)
-    return outcome
 
 
 # --------------------------------------------------------------------------------------
@@ -468,9 +463,7 @@ def settle_loss(board: Board, unit: Unit, lost: Any, killer: str | None, log: Ev
 
     ``placed``: ``unit`` already stands on ``board`` (else it is put there, changed or not).
     """
-    after = unit if lost == 0 else _evolve(unit, vitality=unit.vitality - lost)
-    if lost > 0:
-        after = reset_on_loss(after, lost, log)
+    after = unit if lost == 0 else reset_on_loss(unit, lost, log)
     if after is not unit or not placed:
         board = _place(board, after)
     if lost > 0 and unit.alive and after.vitality <= 0:
@@ -517,8 +510,9 @@ def pay_back(board: Board, recipient: Unit, source: Unit | None, absorbed: Any, 
     price = max_(payer.vitality - ruleset.defy_death_leaves, 0) if defied else owed
     if defied:
         _emit(log, "defy_death", payer.uid, max_(absorbed, 0) - price, recipient.uid)
-    payer = _evolve(payer, defy_death=False if defied else payer.defy_death,
-                         defy_death_spent=bool(payer.defy_death_spent or defied))
+    if defied or type(payer.defy_death_spent) is not bool:  # else the copy would equal the payer
+        payer = _evolve(payer, defy_death=False if defied else payer.defy_death,
+                        defy_death_spent=bool(payer.defy_death_spent or defied))
     lost = compute_lost(payer, price)
     if lost > 0:
         _emit(log, "subrogation", payer.uid, lost, recipient.uid)
@@ -554,32 +548,33 @@ def report_boss_meters(unit: Unit, instance: Any, dealt: Any, lost: Any, ruleset
 
 
 def reset_on_loss(unit: Unit, lost: Any, log: EventLog) -> Unit:
-    """Vitality left: the reset runes lose their bonus and thresholds re-evaluate (500.6c, 500.8d)."""
+    """Vitality leaves: the reset runes lose their bonus and thresholds re-evaluate (500.1-13, 500.6c, 500.8d).
+
+    One copy of the unit for the loss and the resets (the model makes two, the same in the end).
+    """
     _emit(log, "vitality_lost", unit.uid, lost)
     for rune in VITALITY_LOSS_RUNES:
         if getattr(unit, rune) > 0:
             _emit(log, "rune_reset", unit.uid, 0, None, rune)
     _emit(log, "threshold_reevaluated", unit.uid)
-    return _evolve(unit, adrenaline=0, momentum=0, bolster=0)
+    return _evolve(unit, vitality=unit.vitality - lost, adrenaline=0, momentum=0, bolster=0)
 
 
 def build_outcome(recipient: Unit, m: Figures, lost: Any, ruleset: Ruleset, gates: Gates, intercepted: bool,
                   paid: Any, interceptor_outcome: Any, receiver_outcome: Any) -> Any:
-    """The instance's record, as ``damage.build_outcome`` makes it (500.1)."""
+    """The instance's record, as ``damage.build_outcome`` makes it (500.1): its fields in declaration order."""
     entered = m.entering > 0 and not m.ignored
     spent = m.subrogated_spent + m.insurance_spent > 0
     reached = m.after_shield > 0 if ruleset.damage_event_test == "after_shield" else lost > 0
-    return _outcome(
-        target=recipient.uid, entered=entered, after_armor=m.after_armor, subrogated_spent=m.subrogated_spent,
-        subrogated_absorbed=m.subrogated_absorbed, insurance_spent=m.insurance_spent,
-        insurance_absorbed=m.insurance_absorbed, shield_drained=m.shield_drained, shield_absorbed=m.shield_absorbed,
-        redirected=m.redirected, defied=m.defied, vitality_lost=lost, damage_event=entered and (spent or reached),
-        landed=lost > 0, died=lost > 0 and bool(recipient.alive) and recipient.vitality - lost <= 0,
-        ignored=m.ignored, after_cap=m.after_cap, defy_prevented=m.after_shield - m.redirected - m.remainder,
-        amount=gates.amount, tick_prevented=gates.tick_prevented,
-        discarded=gates.by_tool_or_hub or gates.by_dormancy, intercepted=intercepted, subrogation_paid=paid,
-        interceptor_outcome=interceptor_outcome, receiver_outcome=receiver_outcome,
-    )
+    return _new_outcome(damage.DamageOutcome, (
+        recipient.uid, entered, m.after_armor, m.subrogated_spent, m.subrogated_absorbed, m.insurance_spent,
+        m.insurance_absorbed, m.shield_drained, m.shield_absorbed, m.redirected, m.defied, lost,
+        entered and (spent or reached),  # damage_event
+        lost > 0,  # landed
+        lost > 0 and bool(recipient.alive) and recipient.vitality - lost <= 0,  # died
+        gates.amount, gates.tick_prevented, gates.by_tool_or_hub or gates.by_dormancy, m.ignored, intercepted,
+        m.after_cap, m.after_shield - m.redirected - m.remainder, paid, interceptor_outcome, receiver_outcome,
+    ))
 
 
 damage.FAST_TWIN = sys.modules[__name__]
