@@ -125,6 +125,10 @@ class Engine:
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def submit(self, scenarios: list[dict[str, Any]]) -> None:
+        """Let the engine start on a batch that ``run_batch(scenarios)`` will collect next (by default nothing:
+        ``run_batch`` does all the work). An engine in another process answers while the harness runs the model."""
+
     def start(self) -> None:
         """Get ready to answer (start a process); raises :class:`EngineStartError` if impossible."""
 
@@ -424,6 +428,8 @@ class SubprocessEngine(Engine):
         self.dead: EngineFault | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._fresh = True
+        #: The batch :meth:`submit` sent ahead, which the next ``run_batch`` of the same list collects.
+        self._submitted: list[dict[str, Any]] | None = None
 
     # -- process management ---------------------------------------------------------------
 
@@ -510,8 +516,18 @@ class SubprocessEngine(Engine):
 
     # -- running --------------------------------------------------------------------------
 
+    def submit(self, scenarios: list[dict[str, Any]]) -> None:
+        """Send the batch now, so that the engine answers while the harness runs the model on it."""
+        if self._submitted is not None:  # never collected (an interrupted batch): its answers must not be read as these
+            self._stop(graceful=False)
+        self._submitted = None
+        if self.dead is None and self.spent < self.engine_budget and scenarios:
+            self._send(scenarios)
+            self._submitted = scenarios
+
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
         answers: list[Answer] = []
+        sent, self._submitted = self._submitted is scenarios, None
         while len(answers) < len(scenarios):
             rest = scenarios[len(answers):]
             if self.dead is not None:
@@ -519,8 +535,19 @@ class SubprocessEngine(Engine):
             elif self.spent >= self.engine_budget:
                 answers.extend(self._over_budget(s) for s in rest)
             else:
+                if not sent:  # after a fault the rest goes to the restarted engine
+                    self._send(rest)
+                sent = False
                 answers.extend(self._run_until_fault(rest))
         return answers
+
+    def _send(self, scenarios: list[dict[str, Any]]) -> None:
+        """Write the scenarios to the engine's stdin, one JSON line each, (re)starting an engine that is not running."""
+        if self._process is None or self._process.poll() is not None:
+            if self._process is not None:
+                self._restart_after_fault()
+            self._start()
+        self._outbox.put(b"".join(json.dumps(s, separators=(",", ":")).encode() + b"\n" for s in scenarios))
 
     def _not_run(self, scenario: dict[str, Any], dead: EngineFault) -> EngineFault:
         message = f"not run: the engine is not restarted after a dead start (the first fault: {dead.message})"
@@ -532,12 +559,7 @@ class SubprocessEngine(Engine):
         return EngineFault("hang", message, scenario)
 
     def _run_until_fault(self, scenarios: list[dict[str, Any]]) -> list[Answer]:
-        """Answers for a prefix of ``scenarios``, ending at the first fault (the engine is then restarted)."""
-        if self._process is None or self._process.poll() is not None:
-            if self._process is not None:
-                self._restart_after_fault()
-            self._start()
-        self._outbox.put(b"".join(json.dumps(s, separators=(",", ":")).encode() + b"\n" for s in scenarios))
+        """Answers for a prefix of ``scenarios`` (sent already), ending at the first fault (the engine is then restarted)."""
         answers: list[Answer] = []
         for scenario in scenarios:
             fresh = self._fresh

@@ -338,14 +338,25 @@ def explain_at_fault(scenario: dict[str, Any], first: Divergence) -> list[dict[s
         return []
 
 
-def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison) -> tuple[str, Any]:
-    """One scenario: ``("ok", None)``, ``("mismatch", divergences)``, ``("fault", fault)``, ``("model-error", text)``."""
+def expect(scenario: dict[str, Any]) -> Observation | tuple[str, str]:
+    """What the model observes of a scenario, or ``("model-error", text)`` (never a traceback)."""
     try:
-        expected = model_observation(scenario)
+        return model_observation(scenario)
     except ProtocolError as error:
         return "model-error", f"invalid scenario: {error}"
     except Exception as error:  # a model bug: report it, never a traceback
         return "model-error", f"the model raised {type(error).__name__}: {error}"
+
+
+def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison,
+          expected: Observation | tuple[str, str] | None = None) -> tuple[str, Any]:
+    """One scenario: ``("ok", None)``, ``("mismatch", divergences)``, ``("fault", fault)``, ``("model-error", text)``.
+
+    ``expected``: what :func:`expect` made of the scenario, when it ran already (while the engine answered).
+    """
+    expected = expect(scenario) if expected is None else expected
+    if isinstance(expected, tuple) and expected[0] == "model-error":
+        return expected
     observed = check_answer(
         answer, scenario, fields_needed=comparison.unit_fields, events_needed=comparison.compares_events,
         event_fields=comparison.event_fields,
@@ -430,14 +441,16 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             state["serial"] += 1
             scenario["id"] = f"s{state['serial']}"
             marks[scenario["id"]] = (scenario.pop("_seed", None), scenario.pop("_group", None))  # never sent
+        engine.submit(batch_scenarios)  # an engine in another process answers while the model runs
+        expected = [expect(scenario) for scenario in batch_scenarios]
         answers = engine.run_batch(batch_scenarios)
         if state["failure"] is not None:  # Hypothesis runs the failing batch again: keep what it sees
             state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
-        for scenario, answer in zip(batch_scenarios, answers):
+        for scenario, answer, model in zip(batch_scenarios, answers, expected):
             state["count"] += 1
             if report.stats is not None:
                 report.stats.observe(scenario)
-            verdict, detail = judge(scenario, answer, options.comparison)
+            verdict, detail = judge(scenario, answer, options.comparison, model)
             if options.progress is not None:
                 options.progress(state["count"], options.examples, 0 if verdict == "ok" else 1)
             if verdict == "ok":

@@ -52,6 +52,31 @@ def test_subprocess_fault_is_reported_with_its_scenario_and_the_batch_goes_on(mo
             assert "observation.board[0].vitality: expected integer" in results[1].message
 
 
+@pytest.mark.parametrize("mode", ["crash", "garbage", "schema"])
+def test_a_batch_sent_ahead_is_collected_the_same_fault_and_all(mode, faulty_cmd):
+    """``submit`` sends the batch before the model runs; ``run_batch`` then reads the same answers and faults."""
+    batch = [scenario(i) for i in range(3)]
+    with SubprocessEngine(faulty_cmd(mode, 2), timeout=1.5, batch_size=3) as engine:
+        engine.submit(batch)
+        ahead = judged(engine.run_batch(batch), batch)
+    with SubprocessEngine(faulty_cmd(mode, 2), timeout=1.5, batch_size=3) as engine:
+        plain = judged(engine.run_batch(batch), batch)
+    assert [isinstance(r, EngineFault) for r in ahead] == [False, True, False], ahead
+    assert ahead[1].kind == EXPECTED_KIND[mode] and ahead[1].scenario["id"] == "s1"
+    assert (ahead[0], ahead[2]) == (plain[0], plain[2])  # the same observations, read in the same order
+    assert ahead[0] != ahead[2]  # (the scenarios differ: a mix-up would show)
+
+
+def test_a_batch_sent_ahead_and_never_collected_is_not_read_as_the_next(engine_cmd):
+    """An interrupted batch's answers are dropped with its engine: the next batch gets its own answers."""
+    stale, batch = [scenario(i) for i in range(3)], [scenario(i) for i in range(10, 12)]
+    with SubprocessEngine(engine_cmd(), timeout=5, batch_size=3) as engine:
+        engine.submit(stale)
+        engine.submit(batch)
+        answers = engine.run_batch(batch)
+    assert [a["id"] for a in answers] == ["s10", "s11"], answers
+
+
 @pytest.mark.parametrize("mode", ["raise", "crash", "hang", "schema", "missing"])
 def test_python_engine_fault_is_reported(mode, faulty):
     engine = PythonEngine(faulty.make(mode, 1), timeout=0.5)
