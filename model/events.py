@@ -392,6 +392,27 @@ class Guarded:
     event: Event
 
 
+_CERTAIN: dict[tuple[Any, ...], Guarded] = {}
+
+
+def certain(name: str, unit: str | None = None, amount: Any = 0, other: str | None = None,
+            detail: str | None = None) -> Guarded:
+    """The log entry of an event that happens for certain: ``Guarded(True, Event(...))``.
+
+    Entries are immutable, so one with an integer amount that was made before is handed out
+    again rather than built (two frozen ``__init__`` calls); the memo is bounded.
+    """
+    if type(amount) is not int:  # a Z3 term, a Fraction, or a bool (which a key would confuse with 0 or 1)
+        return Guarded(True, Event(name, unit, amount, other, detail))
+    key = (name, unit, amount, other, detail)
+    entry = _CERTAIN.get(key)
+    if entry is None:
+        if len(_CERTAIN) >= 65_536:
+            _CERTAIN.clear()
+        entry = _CERTAIN[key] = Guarded(True, Event(name, unit, amount, other, detail))
+    return entry
+
+
 @dataclass
 class EventLog:
     """Events in emission order; guarded by their condition in a symbolic run."""
@@ -402,7 +423,7 @@ class EventLog:
         if when is False:  # the concrete path, first and cheapest
             return
         if when is True:
-            self.entries.append(Guarded(True, Event(name, **payload)))
+            self.entries.append(certain(name, **payload))
         elif is_symbolic(when):
             self.entries.append(Guarded(when, Event(name, **payload)))
         elif when:

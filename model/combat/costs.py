@@ -17,7 +17,7 @@ moves and the ``bloodletting_paid`` channel reports 9 (500.8i).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from ..arith import and_, ite, max_, min_, not_, or_
 from ..clauses import combat
@@ -114,6 +114,9 @@ def compute_killer(payer: str, beneficiary: str | None, kind: str) -> str | None
 # The operation
 # --------------------------------------------------------------------------------------
 
+#: The fast twin (``model/combat/fast.py``), which takes a cost that happens in a concrete run nobody traces.
+FAST_TWIN: Any = None
+
 
 @combat.implements("500.8a", "500.8b", "500.8c", "500.8d", "500.8e", "500.8f", "500.8h", "500.8i", "500.8j")
 def pay_vitality_cost(
@@ -140,6 +143,8 @@ def pay_vitality_cost(
     """
     if kind not in COST_KINDS:
         raise ValueError(f"unknown cost kind {kind!r} (known: {', '.join(COST_KINDS)})")
+    if when is True and FAST_TWIN is not None and FAST_TWIN.is_concrete_run(amount):
+        return FAST_TWIN.pay_cost(board, payer, amount, kind, log, channel, beneficiary, ruleset)
     side = compute_side_refusal(board, payer, beneficiary, kind)
     if side is not None:
         log.emit("cost_refused", when=when, unit=payer, other=beneficiary, detail=side)

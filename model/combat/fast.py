@@ -1,4 +1,4 @@
-"""500.1 One damage instance on plain integers: the pipeline's fast twin, held to it.
+"""500.1 One damage instance (and 500.8 one Vitality cost) on plain integers: the fast twin, held to the model.
 
 :func:`~referee.model.combat.damage.resolve_damage` is the rules, written once over ``arith``
 so that the same code is the Z3 encoding. On plain integers that generality costs about 380
@@ -12,8 +12,11 @@ step for step in the same order, with Python's own ``if``. It is not an unchecke
   the gates, then each of steps 500.1-4..500.1-12) equal to the model's over all integers, by
   running this module's code on Z3 terms with every Python branch explored
   (``proofs/branches.py``), and proves of the model the one shortcut :func:`mitigate` takes;
-* whatever is rare or intricate is not rewritten but called: the Armor searches, a death
-  (Macabre, revival, Vessel batches), a Subrogated payback, a shared tick's credit split.
+* whatever is rare or intricate is not rewritten but called: the Armor searches, a death with
+  a Vessel (revival, its listeners), a shared tick's credit split, and every decision of a
+  Vitality cost (:func:`pay_cost` runs ``costs``' own refusals, price, defy-death, scrapped
+  Shield and Interest maximum, then the same loss and death as a damage instance); the cost
+  twin is held by the same differential test, over drawn costs of every kind.
 
 :func:`is_enabled` says when the fast path runs: a concrete run, no tracer or profiler (the
 clause trail, ``referee explain``, coverage and CrossHair watch the model's own functions), and
@@ -29,7 +32,7 @@ from typing import Any, NamedTuple
 from .. import arith
 from ..arith import ceildiv, max_, min_
 from ..events import EVENT_NAMES, Event, EventLog, Guarded, UnknownEventError
-from . import armor, attribution, damage, redirect, shield, vitality
+from . import armor, attribution, costs, damage, redirect, shield, vitality
 from .insurance import POINT_ABSORBS
 from .ruleset import Ruleset
 from .state import Board, Unit
@@ -43,7 +46,12 @@ def disabled() -> contextlib.AbstractContextManager[None]:
 
 def is_enabled(instance: Any) -> bool:
     """A concrete run nobody traces, outside :func:`disabled`: the fast path may take the instance."""
-    return (type(instance.amount) is int and not arith._SINGLE_SOURCE.get() and arith._CONTEXT.get() is None
+    return is_concrete_run(instance.amount)
+
+
+def is_concrete_run(amount: Any) -> bool:
+    """An integer amount in a run nobody traces, outside :func:`disabled`: the fast path may take it."""
+    return (type(amount) is int and not arith._SINGLE_SOURCE.get() and arith._CONTEXT.get() is None
             and sys.gettrace() is None and sys.getprofile() is None)
 
 
@@ -560,6 +568,66 @@ def reset_on_loss(unit: Unit, lost: Any, log: EventLog) -> Unit:
     return _evolve(unit, vitality=unit.vitality - lost, adrenaline=0, momentum=0, bolster=0)
 
 
+# --------------------------------------------------------------------------------------
+# A Vitality cost: the same steps and events as costs.pay_vitality_cost
+# --------------------------------------------------------------------------------------
+
+
+def pay_cost(board: Board, payer: str, amount: int, kind: str, log: EventLog, channel: str,
+             beneficiary: str | None, ruleset: Ruleset) -> tuple[Board, Any]:
+    """``costs.pay_vitality_cost`` of a cost that happens (``when`` true) on plain integers (500.8).
+
+    What it decides is the model's own: the refusals, the price, defy-death, the Shield scrapped
+    and Interest's maximum are ``costs``' functions; the loss and a death are :func:`settle_loss`.
+    """
+    side = costs.compute_side_refusal(board, payer, beneficiary, kind)
+    if side is not None:
+        _emit(log, "cost_refused", payer, 0, beneficiary, side)
+        return board, 0
+    unit = board.unit(payer)
+    reason = refusal_reason(unit, kind)
+    if reason is not None:
+        _emit(log, "cost_refused", payer, 0, beneficiary, reason)
+    owed = 0 if reason is not None else costs.compute_price(unit, amount, kind)
+    defied = reason is None and bool(costs.is_defied(unit, owed, kind))
+    price = costs.compute_defied_price(unit, ruleset) if defied else owed
+    if defied:
+        _emit(log, "defy_death", payer, max_(amount, 0) - price, beneficiary)
+    scrapped = reason is None and bool(costs.scraps_shield(unit, kind))
+    if scrapped:
+        _emit(log, "shield_scrapped", payer, unit.shield)
+    unit = _evolve(unit, defy_death=False if defied else unit.defy_death,
+                   defy_death_spent=arith.or_(unit.defy_death_spent, defied), shield=0 if scrapped else unit.shield,
+                   max_vitality=costs.compute_max_vitality_after(unit, price, kind))
+    lost = compute_lost(unit, price)
+    announce_cost(unit, kind, channel, beneficiary, lost, log)
+    killer = costs.compute_killer(payer, beneficiary, kind)
+    return settle_loss(board, unit, lost, killer, log, placed=False), lost
+
+
+def refusal_reason(unit: Unit, kind: str) -> str | None:
+    """Why a payer is refused outright, if it is: the one reason ``costs.compute_refusal_reasons`` finds true."""
+    for reason, condition in costs.compute_refusal_reasons(unit, kind):
+        if condition:
+            return reason
+    return None
+
+
+def announce_cost(unit: Unit, kind: str, channel: str, beneficiary: str | None, lost: Any, log: EventLog) -> None:
+    """``costs.cost_announcer``: the channel, Interest's lowered maximum, a retaliator's credit, when Vitality left (500.8i)."""
+    if not lost > 0:
+        return
+    _emit(log, channel, unit.uid, lost, beneficiary, kind if channel == "cost_paid" else None)
+    if kind == "interest":
+        _emit(log, "max_vitality_lowered", unit.uid, lost)
+    if kind == "retaliation" and beneficiary is not None:
+        _emit(log, "credit", beneficiary, lost, unit.uid)
+        if unit.is_boss:  # a boss checks Phasebreak and feeds nobody (500.6f, 500.6g)
+            _emit(log, "phasebreak_check", unit.uid, lost, beneficiary)
+        else:
+            _emit(log, "feast", beneficiary, lost, unit.uid)
+
+
 def build_outcome(recipient: Unit, m: Figures, lost: Any, ruleset: Ruleset, gates: Gates, intercepted: bool,
                   paid: Any, interceptor_outcome: Any, receiver_outcome: Any) -> Any:
     """The instance's record, as ``damage.build_outcome`` makes it (500.1): its fields in declaration order."""
@@ -577,4 +645,4 @@ def build_outcome(recipient: Unit, m: Figures, lost: Any, ruleset: Ruleset, gate
     ))
 
 
-damage.FAST_TWIN = sys.modules[__name__]
+damage.FAST_TWIN = costs.FAST_TWIN = sys.modules[__name__]

@@ -47,8 +47,13 @@ def outcome_fields() -> dict[str, str]:
     """The flat fields of a damage instance's outcome (500.1), Int or Bool."""
     from referee.model.combat.damage import OUTCOME_FIELDS, DamageOutcome
 
-    hints = DamageOutcome.__annotations__
-    return {name: str(hints[name]) for name in OUTCOME_FIELDS if str(hints[name]) in ("Int", "Bool")}
+    hints = {name: _annotation_name(hint) for name, hint in DamageOutcome.__annotations__.items()}
+    return {name: hints[name] for name in OUTCOME_FIELDS if hints[name] in ("Int", "Bool")}
+
+
+def _annotation_name(hint: Any) -> str:
+    """A field's annotation as written: a named tuple keeps ``ForwardRef('Int')`` where a dataclass keeps ``'Int'``."""
+    return getattr(hint, "__forward_arg__", None) or str(hint)
 
 
 def bloodletting_fields() -> dict[str, str]:

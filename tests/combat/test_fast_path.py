@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.harness import model_observation
-from referee.model.combat import fast
+from referee.model.combat import costs, fast
 from referee.model.combat.damage import DamageInstance, outcome_fields, resolve_damage
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board, Unit
+from referee.model.events import EventLog
 from referee.specs.trace import covers
 from referee.strategies import scenarios as check_scenarios
 
@@ -143,3 +144,63 @@ def test_500_1_fast_path_moves_nothing_where_nothing_is_redirected() -> None:
     model, quick = both_ways(board, DamageInstance("a", 30, "e"), Ruleset())
     assert quick == model
     assert quick["outcome"]["receiver_outcome"]["vitality_lost"] == ("int", 0)
+
+
+# --------------------------------------------------------------------------------------
+# Vitality costs (500.8): fast.pay_cost against costs.pay_vitality_cost
+# --------------------------------------------------------------------------------------
+
+
+@st.composite
+def cost_cases(draw: Any) -> tuple[Board, dict[str, Any], Ruleset]:
+    """A drawn board, a cost of every kind by any unit for any beneficiary, pulled onto its boundaries."""
+    board, _, ruleset = draw(richer_cases())
+    payer = draw(st.sampled_from([u.uid for u in board.units]))
+    unit = board.unit(payer)
+    enemy = draw(st.sampled_from([u.uid for u in board.units if u.side != unit.side]))  # one a retaliation may pay
+    units = [replace(u, entrapped=draw(st.integers(0, 5)) == 0, dormant=draw(st.integers(0, 5)) == 0,
+                     is_boss=draw(st.integers(0, 2)) == 0 and not (u.is_tool or u.is_hub),
+                     vessels=draw(st.sampled_from([0, 0, 0, 1])), everlasting=draw(st.booleans()),
+                     adrenaline=draw(st.integers(0, 2)))
+             if u.uid == payer else u for u in board.units]
+    amount = draw(st.sampled_from([unit.vitality, unit.vitality - 1, unit.vitality + 1, 0, -3]) | st.integers(-5, 160))
+    cost = dict(payer=payer, amount=amount, kind=draw(st.sampled_from(list(costs.COST_KINDS))),
+                channel=draw(st.sampled_from(["cost_paid", "thorns", "bloodletting_paid", "riposte"])),
+                beneficiary=draw(st.sampled_from([None, enemy, enemy, enemy, "a", "b", payer])))
+    return Board(tuple(units)), cost, ruleset
+
+
+def paid(board: Board, cost: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+    """A cost paid, everything it produced typed leaf by leaf: the board, the events, the Vitality that left."""
+    log = EventLog()
+    after, lost = costs.pay_vitality_cost(board, cost["payer"], cost["amount"], cost["kind"], log,
+                                          channel=cost["channel"], beneficiary=cost["beneficiary"], ruleset=ruleset)
+    return typed({"units": [dict(vars(unit)) for unit in after.units],
+                  "events": [(entry.when, entry.event.to_json()) for entry in log.entries], "lost": lost})
+
+
+@covers("combat:500.8a", "combat:500.8b", "combat:500.8e", "combat:500.8f", "combat:500.8g", "combat:500.8h",
+        "combat:500.8i", "combat:500.8j", "combat:500.6f", "combat:500.6g", "combat:500.6h")
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cost_cases())
+def test_500_8_fast_path_pays_every_cost_as_the_model_does(case: tuple[Board, dict[str, Any], Ruleset]) -> None:
+    board, cost, ruleset = case
+    with fast.disabled():
+        model = paid(board, cost, ruleset)
+    assert fast.is_concrete_run(cost["amount"]), "the fast path must take a concrete, untraced cost"
+    assert paid(board, cost, ruleset) == model
+
+
+def test_500_8_fast_path_leaves_a_cost_that_may_not_happen_to_the_model() -> None:
+    """Only a cost that happens for certain (``when`` true) is the twin's: a roll's guard stays the model's."""
+    board = Board((Unit("a", side=0, col=0, vitality=9), Unit("e", side=1, col=0, vitality=5)))
+    calls = []
+    original = fast.pay_cost
+    fast.pay_cost = lambda *args: calls.append(args) or original(*args)
+    try:
+        costs.pay_vitality_cost(board, "e", 3, "retaliation", EventLog(), beneficiary="a", when=False)
+        assert calls == []
+        after, lost = costs.pay_vitality_cost(board, "e", 3, "retaliation", EventLog(), beneficiary="a")
+        assert len(calls) == 1 and lost == 3 and after.unit("e").vitality == 2
+    finally:
+        fast.pay_cost = original
