@@ -31,7 +31,7 @@ from referee.model.events import EventLog
 
 from ....rulebook import ActionKind, Field
 from ....wire import ProtocolError, check_known, check_value, require, require_list, require_object
-from ..codec import LINE_FIELDS, ability_from_json, ability_to_json
+from ..codec import LINE_FIELDS, ability_from_json, canonical_ability
 from ..strategies import draw_ability
 
 FIELDS = (
@@ -55,7 +55,7 @@ def decode(path: str, data: Any, board: Any) -> dict[str, Any]:
     rolls = require_list(f"{path}.riposte_rolls", data.get("riposte_rolls", []))
     for i, roll in enumerate(rolls):
         check_value(f"{path}.riposte_rolls[{i}]", roll, "boolean")
-    ability = ability_to_json(ability_from_json(f"{path}.ability", require(path, data, "ability")))
+    ability = canonical_ability(f"{path}.ability", require(path, data, "ability"))
     return {"kind": "ability", "caster": caster, "targets": list(targets), "ability": ability, "riposte_rolls": list(rolls)}
 
 
