@@ -15,7 +15,7 @@ harness accepts lies inside the domain the proofs cover.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any, Callable
 
 from referee.model.arith import and_, not_, or_
@@ -64,9 +64,8 @@ def is_well_formed_unit(u: Unit) -> Any:
     return and_(*[c.holds(u) for c in UNIT_DOMAIN])
 
 
-_LIFE_AND_ROLES = attrgetter("alive", "vitality", "max_vitality", "is_tool", "is_hub", "is_boss")
-_POOLS = attrgetter(*NON_NEGATIVE_FIELDS)
-_POOL_TYPES = (int,) * len(NON_NEGATIVE_FIELDS)
+_READ = itemgetter("alive", "vitality", "max_vitality", "is_tool", "is_hub", "is_boss", *NON_NEGATIVE_FIELDS)
+_PLAIN_TYPES = (bool, int, int, bool, bool, bool, *(int for _ in NON_NEGATIVE_FIELDS))
 #: The conditions (field, what it says) :func:`plainly_in_domain` was written for, in order: a test holds
 #: :data:`UNIT_DOMAIN` to it, so a condition added there fails that test until the quick form follows.
 QUICK_FORM_OF: tuple[tuple[str, str], ...] = (
@@ -90,12 +89,15 @@ def plainly_in_domain(u: Unit) -> bool:
     not a second domain: ``UNIT_DOMAIN`` stays the statement the theorems assume, and
     ``tests/harness/test_harness_domain_quick_form.py`` holds this to it on drawn units at every boundary.
     """
-    alive, vitality, top, tool, hub, boss = _LIFE_AND_ROLES(u)
-    pools = _POOLS(u)
-    return (type(alive) is bool and type(vitality) is int and type(top) is int and type(tool) is bool
-            and type(hub) is bool and type(boss) is bool and tuple(map(type, pools)) == _POOL_TYPES
-            and top > 0 and (0 < vitality <= top if alive else vitality == 0)  # 500.4: alive in (0, max], dead at 0
-            and min(pools) >= 0 and tool + hub + boss <= 1)  # pools non-negative; one role at most
+    try:
+        values = _READ(vars(u))  # a Unit keeps its fields in its instance dict (``Unit.of``, ``Unit.evolve``)
+    except (TypeError, KeyError):
+        return False
+    if tuple(map(type, values)) != _PLAIN_TYPES:
+        return False
+    alive, vitality, top, tool, hub, boss = values[:6]
+    return (top > 0 and (0 < vitality <= top if alive else vitality == 0)  # alive: in (0, max]; dead: at 0
+            and min(values[6:]) >= 0 and tool + hub + boss <= 1)  # every pool non-negative; one role at most
 
 
 def unit_domain_violation(u: Unit) -> Condition | None:

@@ -48,7 +48,8 @@ def long_paths(monkeypatch):
         monkeypatch.setattr(codec, "_READING_TYPES", frozenset())
         monkeypatch.setattr(codec, "_RULESETS", {})
         monkeypatch.setattr(wire, "_plain_event", lambda data: None)
-        monkeypatch.setattr(rulebook, "_accepted", lambda f, value, state: False)
+        monkeypatch.setattr(rulebook, "_quick_test", lambda f: (rulebook._NEVER, None))
+        monkeypatch.setattr(rulebook, "_PLANS", {})
         monkeypatch.setattr(wire, "_VIOLATIONS", _Forgetful())
         monkeypatch.setattr(codec, "_CANONICAL", _Forgetful())
         monkeypatch.setattr(assumptions, "plainly_in_domain", lambda unit: False)
@@ -281,3 +282,13 @@ def test_an_ability_remembered_is_told_apart_from_one_of_other_types_or_order():
             codec.canonical_ability("a", odd)
     assert codec._exact_key({"a": 1, "b": 2}, 0) != codec._exact_key({"b": 2, "a": 1}, 0)
     assert codec._exact_key([[[[[1]]]]], 0) is None  # deeper than an ability: decoded the long way
+
+
+def test_a_combat_scenario_built_the_quick_way_is_the_dataclass_built_by_its_init():
+    from referee.rulebooks.combat import run as combat_run
+
+    decoded = decode_scenario(_combat(1)[0])
+    again = codec.CombatScenario("combat", decoded.state, decoded.rules, decoded.actions, id=decoded.id, raw=decoded.raw)
+    assert list(vars(decoded).items()) == list(vars(again).items()) and decoded == again and repr(decoded) == repr(again)
+    assert combat_run._scenario(decoded.state, decoded.rules, decoded.actions, None, {}) == \
+        codec.CombatScenario("combat", decoded.state, decoded.rules, decoded.actions)

@@ -184,10 +184,14 @@ def board_from_json(path: str, data: Any, *, complete: bool = False, only: tuple
         seen[unit.uid] = i
         if not unit.alive:
             continue  # a dead unit holds no slot (500.9a, INT-403)
-        if unit.position in cells:
-            raise ProtocolError(f"{path}[{i}]", f"cell {list(unit.position)} already holds {path}[{cells[unit.position]}]")
-        cells[unit.position] = i
+        cell = (unit.side, unit.row, unit.col)  # unit.position
+        if cell in cells:
+            raise ProtocolError(f"{path}[{i}]", f"cell {list(cell)} already holds {path}[{cells[cell]}]")
+        cells[cell] = i
     for i, unit in enumerate(units):
+        redirect, intercept = unit.redirect_to, unit.intercept_by
+        if (redirect is None or redirect in seen) and (intercept is None or intercept in seen):
+            continue  # the quick test; the loop below names the link
         for ref in ("redirect_to", "intercept_by"):
             target = getattr(unit, ref)
             if target is not None and target not in seen:
@@ -338,23 +342,34 @@ _SCALARS = frozenset({str, int, bool, type(None)})
 def _exact_key(value: Any, depth: int) -> Any:
     """A hashable key of a JSON value telling apart everything its decoding could: the exact type of every
     value and key (``True`` is not ``1``, a tuple is not a list), the order of every object's keys; None (no
-    key: decode the long way) for any other type, a float, or nesting deeper than an ability's."""
+    key: decode the long way) for any other type, a float, or nesting deeper than an ability's. A scalar
+    is ``(type, value)`` (inside an object ``(key, type, value)``), a container ``(dict|list, items)``
+    (inside an object ``(key, that)``): a scalar's tuple is never equal to a container's."""
     kind = type(value)
     if kind in _SCALARS:
         return (kind, value)
     if depth > 3:
         return None
+    items: list[Any] = []
     if kind is dict:
-        items = []
         for name, item in value.items():
+            if type(name) is not str:
+                return None
+            inner = type(item)
+            if inner in _SCALARS:
+                items.append((name, inner, item))
+                continue
             inner = _exact_key(item, depth + 1)
-            if type(name) is not str or inner is None:
+            if inner is None:
                 return None
             items.append((name, inner))
         return (dict, tuple(items))
     if kind is list:
-        items = []
         for item in value:
+            inner = type(item)
+            if inner in _SCALARS:
+                items.append((inner, item))
+                continue
             inner = _exact_key(item, depth + 1)
             if inner is None:
                 return None
