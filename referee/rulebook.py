@@ -74,33 +74,88 @@ def decode_fields(path: str, kind: ActionKind, data: Any, state: HasIds) -> dict
     """Check an action against its kind's fields; return it with every optional field filled in."""
     if "decode" in kind.extra:
         return kind.extra["decode"](path, data, state)
+    return decode_plain_fields(path, kind, data, state)
+
+
+def decode_plain_fields(path: str, kind: ActionKind, data: Any, state: HasIds) -> dict[str, Any]:
+    """:func:`decode_fields` without the kind's own ``decode`` hook (for a hook that checks more after it)."""
     data = require_object(path, data)
-    _check_fields(path, data, ("kind", *(f.name for f in kind.fields)), f"a {kind.name!r} action")
+    names, known, _ = _names_of(kind.fields)
+    if not known.issuperset(data):  # the quick test: every key a field (the error names the first that is not)
+        _check_fields(path, data, ("kind", *names), f"a {kind.name!r} action")
     return {"kind": kind.name, **_decode_object(path, kind.fields, data, state)}
+
+
+#: Per tuple of fields (by identity; the tuple is held so its id is never reused): the field names, the names
+#: an action may carry (``kind`` and the fields) and those a nested object may, as frozensets for a C-level
+#: test of every key.
+_NAMES: dict[int, tuple[Any, ...]] = {}
+
+
+def _names_of(fields_: tuple[Field, ...]) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
+    entry = _NAMES.get(id(fields_))
+    if entry is None or entry[0] is not fields_:
+        names = tuple(f.name for f in fields_)
+        entry = (fields_, names, frozenset(("kind", *names)), frozenset(names))
+        if len(_NAMES) < 512:
+            _NAMES[id(fields_)] = entry
+    return entry[1], entry[2], entry[3]
 
 
 def _decode_object(path: str, fields_: tuple[Field, ...], data: dict[str, Any], state: HasIds) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for f in fields_:
-        name = f.name
-        if name in data and _accepted(f, data[name], state):
-            out[name] = data[name]  # what decode_field returns for it, decided without building its path
-        else:
-            out[name] = decode_field(f"{path}.{name}", f, data, state)  # a default, a nested list, or the error
+    for f, name, test, arg in _plan_of(fields_):
+        if name in data:
+            value = data[name]
+            # the quick test: whether decode_field takes the value as it is (False also for a field it rebuilds)
+            if test is _TYPED:
+                accepted = arg(value)
+            elif test is _WORD:
+                accepted = value in arg
+            elif test is _UID:
+                accepted = type(value) is str and state.has(value)
+            elif test is _UID_OR_NULL:
+                accepted = value is None or (type(value) is str and state.has(value))
+            else:
+                accepted = False
+            if accepted:
+                out[name] = value  # what decode_field returns for it, decided without building its path
+                continue
+        out[name] = decode_field(f"{path}.{name}", f, data, state)  # a default, a nested list, or the error
     return out
 
 
-def _accepted(f: Field, value: Any, state: HasIds) -> bool:
-    """Whether :func:`decode_field` takes ``value`` as it is (the quick test; False also for a field it rebuilds)."""
+#: The quick tests :func:`_decode_object` makes inline (no call per field): the value is of the field's JSON
+#: type (``TYPE_CHECKS``), one of its words, a uid on the board, that or null; never (``objects``: its items
+#: are decoded one by one by decode_field).
+_TYPED, _WORD, _UID, _UID_OR_NULL, _NEVER = (object() for _ in range(5))
+
+
+def _quick_test(f: Field) -> tuple[object, Any]:
+    """One field's quick test and its argument (the type test, the words)."""
     kind = f.type
     if type(kind) is tuple:
-        return value in kind
+        return _WORD, kind
     if kind == "unit":
-        return type(value) is str and state.has(value)
+        return _UID, None
     if kind == "unit?":
-        return value is None or (type(value) is str and state.has(value))
-    test = TYPE_CHECKS.get(kind)  # "objects" has none: its items are decoded one by one
-    return test is not None and test(value)
+        return _UID_OR_NULL, None
+    test = TYPE_CHECKS.get(kind)
+    return (_NEVER, None) if test is None else (_TYPED, test)
+
+
+#: Per tuple of fields (by identity; the tuple is held so its id is never reused): each field, its name, its
+#: quick test and the test's argument.
+_PLANS: dict[int, tuple[Any, ...]] = {}
+
+
+def _plan_of(fields_: tuple[Field, ...]) -> tuple[tuple[Field, str, object, Any], ...]:
+    entry = _PLANS.get(id(fields_))
+    if entry is None or entry[0] is not fields_:
+        entry = (fields_, tuple((f, f.name, *_quick_test(f)) for f in fields_))
+        if len(_PLANS) < 512:
+            _PLANS[id(fields_)] = entry
+    return entry[1]
 
 
 def decode_field(where: str, f: Field, data: dict[str, Any], state: HasIds) -> Any:
@@ -126,7 +181,9 @@ def decode_field(where: str, f: Field, data: dict[str, Any], state: HasIds) -> A
 
 def _nested(path: str, f: Field, item: Any, state: HasIds) -> dict[str, Any]:
     item = require_object(path, item)
-    _check_fields(path, item, tuple(g.name for g in f.items), f"a {f.name.removesuffix('s')}")
+    names, _, known = _names_of(f.items)
+    if not known.issuperset(item):  # the quick test: every key a field (the error names the first that is not)
+        _check_fields(path, item, names, f"a {f.name.removesuffix('s')}")
     return _decode_object(path, f.items, item, state)
 
 

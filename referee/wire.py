@@ -144,12 +144,25 @@ def _plain_event(data: Any) -> Event | None:
     (then :func:`event_from_json` decides, and names the field). The quick test: no path is built."""
     if type(data) is not dict or tuple(data) != _EVENT_FIELD_NAMES:
         return None
-    name, unit, amount, other, detail = data.values()
+    values = tuple(data.values())
+    name, unit, amount, other, detail = values
     if (type(name) is str and type(amount) is int and (unit is None or type(unit) is str)
             and (other is None or type(other) is str) and (detail is None or type(detail) is str)
             and name in EVENT_NAMES):
-        return Event(name, unit, amount, other, detail)
+        event = _PLAIN_EVENTS.get(values)
+        if event is None:
+            event = Event(name, unit, amount, other, detail)
+            if len(_PLAIN_EVENTS) < 8192:
+                _PLAIN_EVENTS[values] = event
+        return event
     return None
+
+
+#: The events :func:`_plain_event` built, by their five values. Looked up only after the type tests, so a
+#: key's values are ``str``, ``int`` (never ``bool``) or None, where equal values are of the same type: an
+#: equal key is the same event. An :class:`Event` is immutable (frozen), so one object serves every answer
+#: that reports it (as the model's fast path appends an event met before again).
+_PLAIN_EVENTS: dict[tuple[Any, ...], Event] = {}
 
 
 def event_from_json(path: str, data: Any) -> Event:
@@ -175,10 +188,29 @@ def check_event_contracts(path: str, events: tuple[Event, ...] | None, fields: t
     ``fields`` (None: all) are the event fields compared: a field the comparison ignores is not
     held to its contract either, so an engine that opts out of ``other`` may leave it wrong.
     """
+    memo = fields is None or type(fields) is tuple  # a key needs a hashable field list
     for index, event in enumerate(events or ()):
-        broken = EVENTS[event.name].violation(event, fields)
+        amount, detail = event.amount, event.detail
+        if memo and type(amount) is int and (detail is None or type(detail) is str):
+            key = (fields, event.name, event.unit is None, amount == 0, event.other is None, detail)
+            broken = _VIOLATIONS.get(key, _UNSEEN)
+            if broken is _UNSEEN:
+                broken = EVENTS[event.name].violation(event, fields)
+                if len(_VIOLATIONS) < 8192:
+                    _VIOLATIONS[key] = broken
+        else:
+            broken = EVENTS[event.name].violation(event, fields)
         if broken is not None:
             raise ProtocolError(f"{path}.events[{index}].{broken[0]}", broken[1])
+
+
+#: ``EventSpec.violation``'s answers, by what they read: the compared fields, the name (the contract), whether
+#: ``unit`` and ``other`` are null, whether ``amount`` is 0, and ``detail`` itself (a word is tested against the
+#: contract's words and shown in the message). Nothing else of an event reaches ``violation``, so an equal key
+#: has the same answer; only an ``int`` amount and a ``str`` or null detail are looked up (anything else asks
+#: ``violation`` itself). ``tests/harness/test_harness_fast_paths.py`` holds it to ``violation``.
+_VIOLATIONS: dict[tuple[Any, ...], tuple[str, str] | None] = {}
+_UNSEEN = object()
 
 
 #: JSON Schema fragments of the field types the codecs use.

@@ -25,17 +25,18 @@ from referee.compare import Comparison, compare
 from referee.engines import PythonEngine, check_answer
 from referee.examples.engine import run as example_run
 from referee.harness import model_observation
+from referee.proofs.combat import assumptions
 from referee.protocol import ProtocolError, decode_observation, decode_scenario
 from referee.rulebooks.combat import codec
 
 
-class _Never(set):
-    """A set that holds nothing and learns nothing (the unit's quick test never applies)."""
+class _Never(list):
+    """A list that holds nothing and learns nothing (the unit's quick test never applies)."""
 
     def __contains__(self, item: object) -> bool:
         return False
 
-    def add(self, item: object) -> None:
+    def append(self, item: object) -> None:
         pass
 
 
@@ -47,8 +48,22 @@ def long_paths(monkeypatch):
         monkeypatch.setattr(codec, "_READING_TYPES", frozenset())
         monkeypatch.setattr(codec, "_RULESETS", {})
         monkeypatch.setattr(wire, "_plain_event", lambda data: None)
-        monkeypatch.setattr(rulebook, "_accepted", lambda f, value, state: False)
+        monkeypatch.setattr(rulebook, "_quick_test", lambda f: (rulebook._NEVER, None))
+        monkeypatch.setattr(rulebook, "_PLANS", {})
+        monkeypatch.setattr(wire, "_VIOLATIONS", _Forgetful())
+        monkeypatch.setattr(codec, "_CANONICAL", _Forgetful())
+        monkeypatch.setattr(assumptions, "plainly_in_domain", lambda unit: False)
     return switch_off
+
+
+class _Forgetful(dict):
+    """A memo that remembers nothing (every lookup asks the long way)."""
+
+    def get(self, key: object, default: object = None) -> object:
+        return default
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
 
 
 def _combat(count: int) -> list[dict[str, Any]]:
@@ -217,3 +232,63 @@ def test_non_json_values_in_an_answer_are_still_found_by_path():
         "observation.board[0].shield: nan is not a JSON number"
     assert engines.non_json_path({"board": [{**unit, 3: 1}]}) == "observation.board[0]: key 3 is a int, not a string"
     assert engines.non_json_path({"board": [dict(unit, shield={1, 2})]}).startswith("observation.board[0].shield: a set")
+
+
+def test_the_contract_memo_answers_what_violation_answers_for_every_name_and_field_choice():
+    """Every event name, with each field null or not, 0 or not, each contract word and a stranger, on every
+    field choice: ``check_event_contracts`` (the memo, asked twice) raises what ``violation`` says, or nothing."""
+    choices = [None, ("name",), ("name", "unit"), ("name", "amount", "detail"), ("name", "unit", "amount", "other")]
+    checked = 0
+    for spec in wire.EVENTS.values():
+        words = [None, "zzz", *(spec.detail or ())]
+        for unit in (None, "a"):
+            for amount in (0, 3, -2):
+                for other in (None, "b"):
+                    for detail in words:
+                        event = wire.Event(spec.name, unit, amount, other, detail)
+                        for fields in choices:
+                            broken = spec.violation(event, fields)
+                            for _ in range(2):
+                                try:
+                                    wire.check_event_contracts("observation", (event,), fields)
+                                    got = None
+                                except ProtocolError as error:
+                                    got = (error.path, str(error))
+                                want = None if broken is None else (
+                                    f"observation.events[0].{broken[0]}", f"observation.events[0].{broken[0]}: {broken[1]}")
+                                assert got == want, (event, fields)
+                                checked += 1
+    assert checked > 10_000
+
+
+def test_an_event_of_the_quick_path_is_shared_only_with_equal_values_of_the_same_types():
+    plain = {"name": "damage_taken", "unit": "a", "amount": 1, "other": None, "detail": "hit"}
+    first = wire._plain_event(dict(plain))
+    assert wire._plain_event(dict(plain)) is first
+    assert wire._plain_event(dict(plain, amount=True)) is None  # True is not an amount, memo or not
+    assert wire._plain_event(dict(plain, amount=2)) == wire.Event("damage_taken", "a", 2, None, "hit")
+
+
+def test_an_ability_remembered_is_told_apart_from_one_of_other_types_or_order():
+    """The ability memo's key: ``True`` is not ``1``, a tuple is not a list, key order counts; a copy each time."""
+    ability = {"name": "x", "numbers": {"power": 4}, "lines": [{"effect": "damage", "amount": "{power}"}]}
+    first = codec.canonical_ability("a", json.loads(json.dumps(ability)))
+    again = codec.canonical_ability("a", json.loads(json.dumps(ability)))
+    assert first == again == codec.ability_to_json(codec.ability_from_json("a", ability)) and first is not again
+    assert again["lines"][0] is not first["lines"][0]
+    for odd in (dict(ability, numbers={"power": True}), dict(ability, lines=tuple(ability["lines"])),
+                dict(ability, numbers={"power": 4.0})):
+        with pytest.raises(ProtocolError):
+            codec.canonical_ability("a", odd)
+    assert codec._exact_key({"a": 1, "b": 2}, 0) != codec._exact_key({"b": 2, "a": 1}, 0)
+    assert codec._exact_key([[[[[1]]]]], 0) is None  # deeper than an ability: decoded the long way
+
+
+def test_a_combat_scenario_built_the_quick_way_is_the_dataclass_built_by_its_init():
+    from referee.rulebooks.combat import run as combat_run
+
+    decoded = decode_scenario(_combat(1)[0])
+    again = codec.CombatScenario("combat", decoded.state, decoded.rules, decoded.actions, id=decoded.id, raw=decoded.raw)
+    assert list(vars(decoded).items()) == list(vars(again).items()) and decoded == again and repr(decoded) == repr(again)
+    assert combat_run._scenario(decoded.state, decoded.rules, decoded.actions, None, {}) == \
+        codec.CombatScenario("combat", decoded.state, decoded.rules, decoded.actions)

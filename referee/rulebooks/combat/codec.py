@@ -63,9 +63,31 @@ assert len(_INTEGER_FIELDS) + len(_BOOLEAN_FIELDS) + len(_REFERENCE_FIELDS) + 1 
 _UNIT_NAMES = tuple(UNIT_FIELDS)
 #: The sequences of value types, field by field in :data:`_UNIT_NAMES` order, that a complete unit was found
 #: well typed with (``_is_complete_and_well_typed``): a unit whose keys are in that order and whose types are
-#: one of them is well typed without a test per field (two C-level tuples and a set lookup). Exact types, so
-#: ``True`` never passes for an integer; a handful of entries (a ``uid?`` field is ``str`` or ``NoneType``).
-_WELL_TYPED: set[tuple[type, ...]] = set()
+#: one of them is well typed without a test per field (two C-level tuples and a few tuple comparisons). Exact
+#: types, so ``True`` never passes for an integer; a handful of entries (a ``uid?`` field is ``str`` or
+#: ``NoneType``), so a list: ``in`` compares element by element, cheaper than hashing 55 types for a set.
+_WELL_TYPED: list[tuple[type, ...]] = []
+_new = object.__new__
+
+
+def _quick_unit(data: Any) -> Unit | None:
+    """The unit of the harness's case (every field, in the model's order, each of a type found well typed,
+    ``side`` 0 or 1), else None: then :func:`unit_from_json` decides and names the field. No path is built.
+
+    It is ``Unit.of(data)`` without ``Unit.of``'s unknown-field test and defaults, both idle here: the keys
+    are exactly the model's fields (``tuple(data) == _UNIT_NAMES``, which is ``fields(Unit)``), so no key is
+    unknown and no default survives. ``Unit.of`` lays the defaults out first (every field but ``uid``) and
+    then the values, which leaves ``uid`` last: moving ``uid`` to the end gives the same dict, in the same
+    order (``tests/harness/test_harness_fast_paths.py`` holds it).
+    """
+    if (type(data) is dict and tuple(data) == _UNIT_NAMES and tuple(map(type, data.values())) in _WELL_TYPED
+            and data["side"] in (0, 1)):
+        unit = _new(Unit)
+        state = unit.__dict__
+        state.update(data)
+        state["uid"] = state.pop("uid")
+        return unit
+    return None
 
 
 
@@ -108,12 +130,15 @@ def unit_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[
     ``only`` restricts which non-placement fields must be present (an engine checked on a
     chosen field set need not report the others).
     """
-    if type(data) is dict and tuple(data) == _UNIT_NAMES and tuple(map(type, data.values())) in _WELL_TYPED:
-        return _checked_side(path, Unit.of(data))  # the harness's case: every field in order, each of its type
+    unit = _quick_unit(data)
+    if unit is not None:
+        return unit  # the harness's case: every field in order, each of its type
     data = require_object(path, data)
     if len(data) == len(UNIT_FIELDS) and _is_complete_and_well_typed(data):
-        if tuple(data) == _UNIT_NAMES and len(_WELL_TYPED) < 64:
-            _WELL_TYPED.add(tuple(map(type, data.values())))  # this order of these types is well typed
+        if tuple(data) == _UNIT_NAMES and len(_WELL_TYPED) < 16:
+            types = tuple(map(type, data.values()))
+            if types not in _WELL_TYPED:
+                _WELL_TYPED.append(types)  # this order of these types is well typed
         return _checked_side(path, Unit.of(data))  # every field, each of its type
     values: dict[str, Any] = {}
     for name, kind, ok in _UNIT_CHECKS:
@@ -147,10 +172,10 @@ def _checked_side(path: str, unit: Unit) -> Unit:
 
 
 def board_from_json(path: str, data: Any, *, complete: bool = False, only: tuple[str, ...] | None = None) -> Board:
-    units = tuple(
-        unit_from_json(f"{path}[{i}]", item, complete=complete, only=only)
-        for i, item in enumerate(require_list(path, data))
-    )
+    units = []
+    for i, item in enumerate(require_list(path, data)):
+        unit = _quick_unit(item)  # the path of a unit is built only when the quick test does not take it
+        units.append(unit if unit is not None else unit_from_json(f"{path}[{i}]", item, complete=complete, only=only))
     seen: dict[str, int] = {}
     cells: dict[tuple[int, int, int], int] = {}
     for i, unit in enumerate(units):
@@ -159,15 +184,28 @@ def board_from_json(path: str, data: Any, *, complete: bool = False, only: tuple
         seen[unit.uid] = i
         if not unit.alive:
             continue  # a dead unit holds no slot (500.9a, INT-403)
-        if unit.position in cells:
-            raise ProtocolError(f"{path}[{i}]", f"cell {list(unit.position)} already holds {path}[{cells[unit.position]}]")
-        cells[unit.position] = i
+        cell = (unit.side, unit.row, unit.col)  # unit.position
+        if cell in cells:
+            raise ProtocolError(f"{path}[{i}]", f"cell {list(cell)} already holds {path}[{cells[cell]}]")
+        cells[cell] = i
     for i, unit in enumerate(units):
+        redirect, intercept = unit.redirect_to, unit.intercept_by
+        if (redirect is None or redirect in seen) and (intercept is None or intercept in seen):
+            continue  # the quick test; the loop below names the link
         for ref in ("redirect_to", "intercept_by"):
             target = getattr(unit, ref)
             if target is not None and target not in seen:
                 raise ProtocolError(f"{path}[{i}].{ref}", f"no unit with uid {target!r} on the board")
-    return Board(units)
+    return _board(tuple(units))
+
+
+def _board(units: tuple[Unit, ...]) -> Board:
+    """``Board(units)`` without ``Board.__post_init__``'s checks, which :func:`board_from_json` has just made
+    itself, naming the field: distinct uids, and distinct cells for the living units (``alive`` is a bool on
+    every decoded unit, so ``not alive`` is the model's ``alive is False``). Built as ``Board.with_unit`` builds."""
+    board = _new(Board)
+    object.__setattr__(board, "units", units)
+    return board
 
 
 def board_to_json(board: Board) -> list[dict[str, Any]]:
@@ -275,6 +313,69 @@ def ability_from_json(path: str, data: Any) -> Ability:
     if not lines:
         raise ProtocolError(f"{path}.lines", "expected at least one line")
     return Ability(tuple(lines), tuple(numbers.items()), name)
+
+
+def canonical_ability(path: str, data: Any) -> dict[str, Any]:
+    """``ability_to_json(ability_from_json(path, data))``, remembered for a value decoded before.
+
+    Both are pure functions of ``data`` (``path`` only names an error, and only a success is remembered),
+    so a value equal to one decoded before, type for type and key order for key order
+    (:func:`_exact_key`), has the same canonical form; a fresh copy of it is returned, as the long way
+    returns a fresh dict. The harness's abilities repeat (about 19 distinct ones in 295 drawn).
+    """
+    key = _exact_key(data, 0)
+    if key is not None:
+        known = _CANONICAL.get(key)
+        if known is not None:
+            return {"name": known["name"], "numbers": dict(known["numbers"]), "lines": [dict(x) for x in known["lines"]]}
+    canonical = ability_to_json(ability_from_json(path, data))
+    if key is not None and len(_CANONICAL) < 1024:
+        _CANONICAL[key] = {"name": canonical["name"], "numbers": dict(canonical["numbers"]),
+                           "lines": [dict(x) for x in canonical["lines"]]}
+    return canonical
+
+
+_CANONICAL: dict[Any, dict[str, Any]] = {}
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _exact_key(value: Any, depth: int) -> Any:
+    """A hashable key of a JSON value telling apart everything its decoding could: the exact type of every
+    value and key (``True`` is not ``1``, a tuple is not a list), the order of every object's keys; None (no
+    key: decode the long way) for any other type, a float, or nesting deeper than an ability's. A scalar
+    is ``(type, value)`` (inside an object ``(key, type, value)``), a container ``(dict|list, items)``
+    (inside an object ``(key, that)``): a scalar's tuple is never equal to a container's."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if depth > 3:
+        return None
+    items: list[Any] = []
+    if kind is dict:
+        for name, item in value.items():
+            if type(name) is not str:
+                return None
+            inner = type(item)
+            if inner in _SCALARS:
+                items.append((name, inner, item))
+                continue
+            inner = _exact_key(item, depth + 1)
+            if inner is None:
+                return None
+            items.append((name, inner))
+        return (dict, tuple(items))
+    if kind is list:
+        for item in value:
+            inner = type(item)
+            if inner in _SCALARS:
+                items.append((inner, item))
+                continue
+            inner = _exact_key(item, depth + 1)
+            if inner is None:
+                return None
+            items.append(inner)
+        return (list, tuple(items))
+    return None
 
 
 def line_to_json(line: ability_text.Line) -> dict[str, Any]:

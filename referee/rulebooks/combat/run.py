@@ -41,7 +41,17 @@ def decode_scenario(data: dict[str, Any], path: str = "scenario") -> CombatScena
     if not actions:
         raise ProtocolError(f"{path}.actions", "expected at least one action")
     decoded = tuple(decode_action(f"{path}.actions[{i}]", a, board) for i, a in enumerate(actions))
-    return CombatScenario("combat", board, ruleset, decoded, id=sid, raw=data)
+    return _scenario(board, ruleset, decoded, sid, data)
+
+
+def _scenario(board: Board, ruleset: Ruleset, actions: tuple[dict[str, Any], ...], sid: str | None,
+              raw: dict[str, Any]) -> CombatScenario:
+    """``CombatScenario("combat", board, ruleset, actions, id=sid, raw=raw)`` without the frozen ``__init__``'s
+    six ``object.__setattr__`` calls: the dataclass has no ``__post_init__`` and keeps its fields in its
+    instance dict, so filling that dict, in field order, is the same object."""
+    scenario = object.__new__(CombatScenario)
+    scenario.__dict__.update(rulebook="combat", state=board, rules=ruleset, actions=actions, id=sid, raw=raw)
+    return scenario
 
 
 def run_actions(board: Board, actions: tuple[dict[str, Any], ...], ruleset: Ruleset) -> tuple[Board, EventLog]:

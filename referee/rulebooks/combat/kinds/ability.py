@@ -31,7 +31,7 @@ from referee.model.events import EventLog
 
 from ....rulebook import ActionKind, Field
 from ....wire import ProtocolError, check_known, check_value, require, require_list, require_object
-from ..codec import LINE_FIELDS, ability_from_json, ability_to_json
+from ..codec import LINE_FIELDS, ability_from_json, canonical_ability
 from ..strategies import draw_ability
 
 FIELDS = (
@@ -42,20 +42,31 @@ FIELDS = (
 )
 
 
+_KNOWN = frozenset(("kind", *(f.name for f in FIELDS)))
+
+
 def decode(path: str, data: Any, board: Any) -> dict[str, Any]:
     """Check an ability action; ``ability`` stays JSON, in its canonical form (``codec.ability_to_json``)."""
     data = require_object(path, data)
-    check_known(path, data, ("kind", *(f.name for f in FIELDS)), "'ability' action")
-    caster = check_value(f"{path}.caster", require(path, data, "caster"), "string")
-    targets = require_list(f"{path}.targets", data.get("targets", []))
-    for where, uid in [(f"{path}.caster", caster), *((f"{path}.targets[{i}]", t) for i, t in enumerate(targets))]:
-        check_value(where, uid, "string")
-        if not board.has(uid):
-            raise ProtocolError(where, f"no unit with uid {uid!r} on the board")
-    rolls = require_list(f"{path}.riposte_rolls", data.get("riposte_rolls", []))
-    for i, roll in enumerate(rolls):
-        check_value(f"{path}.riposte_rolls[{i}]", roll, "boolean")
-    ability = ability_to_json(ability_from_json(f"{path}.ability", require(path, data, "ability")))
+    if not _KNOWN.issuperset(data):  # the quick tests first: a path is built only for an error
+        check_known(path, data, ("kind", *(f.name for f in FIELDS)), "'ability' action")
+    caster = require(path, data, "caster")
+    if type(caster) is not str:
+        check_value(f"{path}.caster", caster, "string")
+    targets = data.get("targets", [])
+    if type(targets) is not list:
+        require_list(f"{path}.targets", targets)
+    if not (board.has(caster) and all(type(t) is str and board.has(t) for t in targets)):
+        for where, uid in [(f"{path}.caster", caster), *((f"{path}.targets[{i}]", t) for i, t in enumerate(targets))]:
+            check_value(where, uid, "string")
+            if not board.has(uid):
+                raise ProtocolError(where, f"no unit with uid {uid!r} on the board")
+    rolls = data.get("riposte_rolls", [])
+    if type(rolls) is not list or not all(type(roll) is bool for roll in rolls):
+        rolls = require_list(f"{path}.riposte_rolls", rolls)
+        for i, roll in enumerate(rolls):
+            check_value(f"{path}.riposte_rolls[{i}]", roll, "boolean")
+    ability = canonical_ability(f"{path}.ability", require(path, data, "ability"))
     return {"kind": "ability", "caster": caster, "targets": list(targets), "ability": ability, "riposte_rolls": list(rolls)}
 
 

@@ -32,7 +32,7 @@ from referee.model.combat.state import Board
 from referee.model.combat.vitality import EVERLASTING_DELAY_MS
 from referee.model.events import EventLog
 
-from ....rulebook import ActionKind, Field, decode_fields
+from ....rulebook import ActionKind, Field, decode_plain_fields
 from ....wire import ProtocolError
 
 #: The largest half a scenario may state (rows x cols), and the largest step of time.
@@ -48,7 +48,7 @@ ADVANCE_FIELDS = (
 
 def decode_advance(path: str, data: Any, board: Any) -> dict[str, Any]:
     """The generic field check, then the ranges: time never runs backwards, a half has at least one slot."""
-    action = decode_fields(path, replace(KINDS[0], extra={}), data, board)
+    action = decode_plain_fields(path, KINDS[0], data, board)
     for name, low, high in (("ms", 0, MAX_MS), ("rows", 1, MAX_ROWS), ("cols", 1, MAX_COLS)):
         if not low <= action[name] <= high:
             raise ProtocolError(f"{path}.{name}", f"must be between {low} and {high} (got {action[name]})")

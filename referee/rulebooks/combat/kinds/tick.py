@@ -17,7 +17,6 @@ entry is :func:`~referee.model.combat.retaliation.resolve_hit` with ``appliers``
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -30,7 +29,7 @@ from referee.model.events import EventLog
 from referee.proofs.combat.symbolic import symbolic_unit
 from referee.proofs.core import Vars
 
-from ....rulebook import ActionKind, Field, decode_fields
+from ....rulebook import ActionKind, Field, decode_plain_fields
 from ....wire import ProtocolError
 from ..strategies import pick
 from ..templates import Template
@@ -53,7 +52,7 @@ FIELDS = (
 
 def decode(path: str, data: Any, board: Any) -> dict[str, Any]:
     """The generic field check, then: at least one applier, each having applied a positive amount."""
-    action = decode_fields(path, replace(KINDS[0], extra={}), data, board)
+    action = decode_plain_fields(path, KINDS[0], data, board)
     if not action["appliers"]:
         raise ProtocolError(f"{path}.appliers", "expected at least one applier")
     for i, applier in enumerate(action["appliers"]):
