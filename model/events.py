@@ -434,6 +434,7 @@ class EventLog:
 
     def events(self) -> tuple[Event, ...]:
         """The concrete event sequence (valid only in a concrete run)."""
-        if any(is_symbolic(g.when) for g in self.entries):
-            raise TypeError("a symbolic event log has no single concrete sequence")
-        return tuple(g.event for g in self.entries)
+        for g in self.entries:  # a loop, not any(<generator>): called after every action
+            if g.when is not True and is_symbolic(g.when):
+                raise TypeError("a symbolic event log has no single concrete sequence")
+        return tuple([g.event for g in self.entries])

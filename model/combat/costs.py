@@ -143,8 +143,8 @@ def pay_vitality_cost(
     """
     if kind not in COST_KINDS:
         raise ValueError(f"unknown cost kind {kind!r} (known: {', '.join(COST_KINDS)})")
-    if when is True and FAST_TWIN is not None and FAST_TWIN.is_concrete_run(amount):
-        return FAST_TWIN.pay_cost(board, payer, amount, kind, log, channel, beneficiary, ruleset)
+    if (when is True or when is False) and FAST_TWIN is not None and FAST_TWIN.is_concrete_run(amount):
+        return FAST_TWIN.pay_cost(board, payer, amount, kind, log, channel, beneficiary, ruleset, when)
     side = compute_side_refusal(board, payer, beneficiary, kind)
     if side is not None:
         log.emit("cost_refused", when=when, unit=payer, other=beneficiary, detail=side)

@@ -471,7 +471,10 @@ def settle_loss(board: Board, unit: Unit, lost: Any, killer: str | None, log: Ev
 
     ``placed``: ``unit`` already stands on ``board`` (else it is put there, changed or not).
     """
-    after = unit if lost == 0 else reset_on_loss(unit, lost, log)
+    if lost > 0:
+        after = reset_on_loss(unit, lost, log)
+    else:  # nothing left; or, off the domain (Vitality below 0), a "loss" below 0 that no listener hears
+        after = unit if lost == 0 else _evolve(unit, vitality=unit.vitality - lost)
     if after is not unit or not placed:
         board = _place(board, after)
     if lost > 0 and unit.alive and after.vitality <= 0:
@@ -574,17 +577,20 @@ def reset_on_loss(unit: Unit, lost: Any, log: EventLog) -> Unit:
 
 
 def pay_cost(board: Board, payer: str, amount: int, kind: str, log: EventLog, channel: str,
-             beneficiary: str | None, ruleset: Ruleset) -> tuple[Board, Any]:
-    """``costs.pay_vitality_cost`` of a cost that happens (``when`` true) on plain integers (500.8).
+             beneficiary: str | None, ruleset: Ruleset, when: bool) -> tuple[Board, Any]:
+    """``costs.pay_vitality_cost`` on plain integers, of a cost that happens or does not (``when``) (500.8).
 
     What it decides is the model's own: the refusals, the price, defy-death, the Shield scrapped
     and Interest's maximum are ``costs``' functions; the loss and a death are :func:`settle_loss`.
     """
     side = costs.compute_side_refusal(board, payer, beneficiary, kind)
     if side is not None:
-        _emit(log, "cost_refused", payer, 0, beneficiary, side)
+        if when:
+            _emit(log, "cost_refused", payer, 0, beneficiary, side)
         return board, 0
     unit = board.unit(payer)
+    if not when:
+        return skip_cost(board, unit, amount, kind, log, channel, beneficiary, ruleset)
     reason = refusal_reason(unit, kind)
     if reason is not None:
         _emit(log, "cost_refused", payer, 0, beneficiary, reason)
@@ -603,6 +609,20 @@ def pay_cost(board: Board, payer: str, amount: int, kind: str, log: EventLog, ch
     announce_cost(unit, kind, channel, beneficiary, lost, log)
     killer = costs.compute_killer(payer, beneficiary, kind)
     return settle_loss(board, unit, lost, killer, log, placed=False), lost
+
+
+def skip_cost(board: Board, unit: Unit, amount: int, kind: str, log: EventLog, channel: str,
+              beneficiary: str | None, ruleset: Ruleset) -> tuple[Board, Any]:
+    """A cost that does not happen: nothing is emitted, nothing moves, the board stays as it was.
+
+    The model pays a price of 0 then, which leaves every field as it was for a payer that is dead or
+    holds Vitality >= 0 and a bool ``defy_death_spent``; any other payer is the model's to pay.
+    """
+    if type(unit.defy_death_spent) is bool and (not unit.alive or unit.vitality >= 0):
+        return board, 0
+    with disabled():
+        return costs.pay_vitality_cost(board, unit.uid, amount, kind, log, channel=channel, beneficiary=beneficiary,
+                                       ruleset=ruleset, when=False)
 
 
 def refusal_reason(unit: Unit, kind: str) -> str | None:

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.harness import model_observation
+from referee.model import arith
 from referee.model.combat import costs, fast
 from referee.model.combat.damage import DamageInstance, outcome_fields, resolve_damage
 from referee.model.combat.ruleset import Ruleset
@@ -166,7 +167,10 @@ def cost_cases(draw: Any) -> tuple[Board, dict[str, Any], Ruleset]:
     amount = draw(st.sampled_from([unit.vitality, unit.vitality - 1, unit.vitality + 1, 0, -3]) | st.integers(-5, 160))
     cost = dict(payer=payer, amount=amount, kind=draw(st.sampled_from(list(costs.COST_KINDS))),
                 channel=draw(st.sampled_from(["cost_paid", "thorns", "bloodletting_paid", "riposte"])),
-                beneficiary=draw(st.sampled_from([None, enemy, enemy, enemy, "a", "b", payer])))
+                beneficiary=draw(st.sampled_from([None, enemy, enemy, enemy, "a", "b", payer])),
+                when=draw(st.sampled_from([True, True, False])))
+    if draw(st.integers(0, 9)) == 0:  # off the domain: a payer the twin hands back to the model when nothing happens
+        units = [replace(u, vitality=-2, defy_death_spent=0) if u.uid == payer else u for u in units]
     return Board(tuple(units)), cost, ruleset
 
 
@@ -174,7 +178,8 @@ def paid(board: Board, cost: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]
     """A cost paid, everything it produced typed leaf by leaf: the board, the events, the Vitality that left."""
     log = EventLog()
     after, lost = costs.pay_vitality_cost(board, cost["payer"], cost["amount"], cost["kind"], log,
-                                          channel=cost["channel"], beneficiary=cost["beneficiary"], ruleset=ruleset)
+                                          channel=cost["channel"], beneficiary=cost["beneficiary"], ruleset=ruleset,
+                                          when=cost["when"])
     return typed({"units": [dict(vars(unit)) for unit in after.units],
                   "events": [(entry.when, entry.event.to_json()) for entry in log.entries], "lost": lost})
 
@@ -191,16 +196,22 @@ def test_500_8_fast_path_pays_every_cost_as_the_model_does(case: tuple[Board, di
     assert paid(board, cost, ruleset) == model
 
 
-def test_500_8_fast_path_leaves_a_cost_that_may_not_happen_to_the_model() -> None:
-    """Only a cost that happens for certain (``when`` true) is the twin's: a roll's guard stays the model's."""
+def test_500_8_fast_path_takes_a_cost_that_happens_or_not_and_leaves_a_guard_to_the_model() -> None:
+    """A cost whose ``when`` is a plain bool is the twin's; any other guard (a Z3 term, a number) stays the model's."""
+    import z3
+
     board = Board((Unit("a", side=0, col=0, vitality=9), Unit("e", side=1, col=0, vitality=5)))
     calls = []
     original = fast.pay_cost
     fast.pay_cost = lambda *args: calls.append(args) or original(*args)
     try:
-        costs.pay_vitality_cost(board, "e", 3, "retaliation", EventLog(), beneficiary="a", when=False)
-        assert calls == []
+        after, lost = costs.pay_vitality_cost(board, "e", 3, "retaliation", EventLog(), beneficiary="a", when=False)
+        assert len(calls) == 1 and lost == 0 and after.unit("e").vitality == 5
         after, lost = costs.pay_vitality_cost(board, "e", 3, "retaliation", EventLog(), beneficiary="a")
-        assert len(calls) == 1 and lost == 3 and after.unit("e").vitality == 2
+        assert len(calls) == 2 and lost == 3 and after.unit("e").vitality == 2
+        costs.pay_vitality_cost(board, "e", 3, "retaliation", EventLog(), beneficiary="a", when=1)
+        with arith.symbolic():
+            costs.pay_vitality_cost(board, "e", 3, "retaliation", EventLog(), beneficiary="a", when=z3.Bool("roll"))
+        assert len(calls) == 2
     finally:
         fast.pay_cost = original
