@@ -54,7 +54,23 @@ def _follow_up(draw: Any, hint: tuple[str, ...] | None, kinds: tuple[str, ...]) 
     allowed = tuple(h for h in hint or () if h in kinds)
     if not allowed:
         return None
-    return allowed[0] if len(allowed) == 1 else draw(_STRATEGY_CACHE.setdefault(("then", allowed), st.sampled_from(allowed)))
+    if len(allowed) == 1:
+        return allowed[0]
+    strategy = _STRATEGY_CACHE.get(("then", allowed))
+    if strategy is None:  # built once per follow-up list
+        strategy = _STRATEGY_CACHE[("then", allowed)] = st.sampled_from(allowed)
+    return draw(strategy)
+
+
+_RULESETS: dict[Ruleset, dict[str, Any]] = {}
+
+
+def _ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+    """``ruleset.to_json()``, a fresh dict each time, built once per ruleset (its values are strings and ints)."""
+    cached = _RULESETS.get(ruleset)
+    if cached is None:
+        cached = _RULESETS[ruleset] = ruleset.to_json()
+    return dict(cached)
 
 
 def draw_features(draw: Any, allowed: frozenset[str], swarm: bool) -> frozenset[str]:
@@ -102,7 +118,7 @@ def draw_scenario(
             count = max(count, 2) if then else count
         actions.append(action)
         step += 1
-    scenario = {"protocol": PROTOCOL, "ruleset": (ruleset or DEFAULT).to_json(), "board": units, "actions": actions}
+    scenario = {"protocol": PROTOCOL, "ruleset": _ruleset_json(ruleset or DEFAULT), "board": units, "actions": actions}
     return neutralize(scenario, off) if off else scenario
 
 

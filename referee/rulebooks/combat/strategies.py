@@ -245,7 +245,7 @@ def draw_cost(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     if amount is None:
         amount = draw(_COST_PLAIN)
     others = [u["uid"] for u in units if u["uid"] != payer["uid"]]
-    beneficiary = pick(draw, others) if others and draw(st.booleans()) else None
+    beneficiary = pick(draw, others) if others and draw(_COIN) else None
     action = {
         "kind": "cost",
         "payer": payer["uid"],
@@ -270,14 +270,20 @@ _SCRAP = st.sampled_from((False, True, True))
 
 
 def _cost_kinds(kinds: tuple[str, ...]) -> Any:
-    weighted = tuple(k for k in kinds for _ in range(_COST_KIND_WEIGHTS.get(k, 1)))
-    return _STRATEGY_CACHE.setdefault(("cost", kinds), st.sampled_from(weighted))
+    strategy = _STRATEGY_CACHE.get(("cost", kinds))
+    if strategy is None:  # built once per kinds: a strategy built at each draw cost more than the draw
+        weighted = tuple(k for k in kinds for _ in range(_COST_KIND_WEIGHTS.get(k, 1)))
+        strategy = _STRATEGY_CACHE[("cost", kinds)] = st.sampled_from(weighted)
+    return strategy
 
 
 def _damage_kinds(kinds: tuple[str, ...]) -> Any:
     """The lanes, with the first (a plain hit, which meets every layer) drawn three times as often."""
-    weighted = (kinds[0], kinds[0], *kinds) if kinds else kinds
-    return _STRATEGY_CACHE.setdefault(("damage", kinds), st.sampled_from(weighted))
+    strategy = _STRATEGY_CACHE.get(("damage", kinds))
+    if strategy is None:  # built once per kinds
+        weighted = (kinds[0], kinds[0], *kinds) if kinds else kinds
+        strategy = _STRATEGY_CACHE[("damage", kinds)] = st.sampled_from(weighted)
+    return strategy
 
 
 #: (Unchanged by the coverage weights: with an Insurance pair and a redirect once more each, the shrunk reports of
@@ -318,7 +324,7 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         # 24/25/26 around an Insurance point: no Armor, k points, 25k damage and its neighbours.
         points = draw(_INSURANCE_POINTS)
         amount = 25 * points + draw(_NEIGHBOUR)
-        plain = draw(st.booleans())
+        plain = draw(_COIN)
         held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
         override = {"armor": 0, "has_cap": False, "insurance": held if plain else 0, "subrogated": 0 if plain else held}
         target = {**target, **override}
