@@ -61,10 +61,17 @@ _FAST_BELOW = (random.Random._randbelow is getattr(random.Random, "_randbelow_wi
                and random.Random.getrandbits is random._random.Random.getrandbits)  # type: ignore[attr-defined]
 
 Drawer = Callable[[random.Random], Any]
-#: id(strategy) -> its drawer. Every strategy compiled stays alive in ``_KEPT``, so no other object can take its
-#: id while its entry stands: the id alone names the strategy, and a draw needs no identity test.
+#: How the ``draw`` of :func:`seeded_draw` draws a strategy: ``(n, bits, values, then)``. With ``n > 0``, an index
+#: ``r`` below ``n`` (``getrandbits(bits)`` until below ``n``: ``rng.randrange(n)``), then ``values[r]``, or, where
+#: that is ``_DRAWS``, ``then[r](rng)``; with ``n == 0``, ``then(rng)``, the strategy's drawer.
+Entry = tuple[int, int, Any, Any]
+#: id(strategy) -> its drawer, and its entry. Every strategy compiled stays alive in ``_KEPT``, so no other object
+#: can take its id while its entries stand: the id alone names the strategy, and a draw needs no identity test.
 _DRAWERS: dict[int, Drawer] = {}
+_ENTRIES: dict[int, Entry] = {}
 _KEPT: list[Any] = []
+#: Past this many strategies compiled (code that builds a strategy at each draw), the caches start again.
+MAX_COMPILED = 20_000
 #: What :func:`_constant` answers for a strategy that draws (no strategy returns this object).
 _DRAWS = object()
 
@@ -74,9 +81,37 @@ def _compile(strategy: Any) -> Drawer:
     drawer = _DRAWERS.get(id(strategy))
     if drawer is None:
         drawer = _build(strategy)
+        if len(_KEPT) >= MAX_COMPILED:  # every entry goes with the strategy keeping its id taken
+            _DRAWERS.clear(), _ENTRIES.clear(), _KEPT.clear()
         _KEPT.append(strategy)
         _DRAWERS[id(strategy)] = drawer
     return drawer
+
+
+def _entry(strategy: Any) -> Entry:
+    """``strategy``'s :data:`Entry` (cached beside its drawer): the index draw of a ``sampled_from``, of a narrow
+    integer range (``values`` a ``range``) and of a ``one_of`` (``then`` its branches' drawers) is made inline by
+    ``draw``, the very draws of :func:`_pick_from`, :func:`_narrow` and :func:`_one_of`; any other: its drawer."""
+    drawer = _compile(strategy)
+    entry = _ENTRIES.get(id(strategy))
+    if entry is None:
+        entry = _ENTRIES[id(strategy)] = _inline(_unwrap(strategy)) or (0, 0, None, drawer)
+    return entry
+
+
+def _inline(strategy: Any) -> Entry | None:
+    if not _FAST_BELOW:
+        return None
+    if isinstance(strategy, SampledFromStrategy) and not getattr(strategy, "_transformations", ()):
+        n = len(strategy.elements)
+        return (n, n.bit_length(), tuple(strategy.elements), None) if n > 1 else None
+    if isinstance(strategy, IntegersStrategy) and strategy.start is not None and strategy.end is not None:
+        low, high = strategy.start, strategy.end
+        return (high - low + 1, (high - low + 1).bit_length(), range(low, high + 1), None) if 0 <= high - low <= 127 else None
+    if isinstance(strategy, OneOfStrategy) and strategy.original_strategies:
+        n, constants, branches = _one_of_parts(strategy.original_strategies)
+        return n, n.bit_length(), constants, branches
+    return None
 
 
 def _unwrap(strategy: Any) -> Any:
@@ -253,8 +288,7 @@ def _pick_from(elements: tuple[Any, ...]) -> Drawer:
 
 def _one_of(strategies: tuple[Any, ...]) -> Drawer:
     """One branch (``rng.randrange(len(branches))``), then its value: a ``just`` branch's value without a call."""
-    n, branches = len(strategies), [_compile(s) for s in strategies]
-    constants = tuple(_constant(s) for s in strategies)
+    n, constants, branches = _one_of_parts(strategies)
     if not _FAST_BELOW or n <= 0:
         which = _below(n)
         return lambda rng: branches[which(rng)](rng)
@@ -268,6 +302,11 @@ def _one_of(strategies: tuple[Any, ...]) -> Drawer:
         return branches[r](rng) if value is _DRAWS else value
 
     return one_of
+
+
+def _one_of_parts(strategies: tuple[Any, ...]) -> tuple[int, tuple[Any, ...], list[Drawer]]:
+    """How many branches, each one's constant value (``_DRAWS``: it draws) and each one's drawer."""
+    return len(strategies), tuple(_constant(s) for s in strategies), [_compile(s) for s in strategies]
 
 
 def _list(strategy: ListStrategy) -> Drawer:
@@ -321,16 +360,24 @@ def _filtered(inner: Drawer, conditions: tuple[Callable[[Any], Any], ...], strat
 def seeded_draw(rng: random.Random) -> Callable[..., Any]:
     """A ``draw`` function (as Hypothesis hands a ``composite``) backed by a seeded ``random.Random``.
 
-    A closure, not an object: a draw is called ~60 times a scenario, and each call is one Python frame
-    (the compiled drawer looked up by the strategy's id) before the drawer's own.
+    A closure, not an object: a draw is called ~60 times a scenario, and the index draws of its commonest
+    strategies (``sampled_from``, narrow integers, ``one_of``: nine draws in ten) are made here, in its own
+    Python frame, from the strategy's :data:`Entry`; any other is its drawer's call.
     """
-    get = _DRAWERS.get
+    get, getrandbits = _ENTRIES.get, rng.getrandbits
 
     def draw(strategy: Any, label: Any = None) -> Any:
-        drawer = get(id(strategy))
-        if drawer is None:
-            drawer = _compile(strategy)
-        return drawer(rng)
+        entry = get(id(strategy))
+        if entry is None:
+            entry = _entry(strategy)
+        n, bits, values, then = entry
+        if not n:
+            return then(rng)
+        r = getrandbits(bits)
+        while r >= n:
+            r = getrandbits(bits)
+        value = values[r]
+        return then[r](rng) if value is _DRAWS else value
 
     return draw
 
@@ -339,4 +386,23 @@ def draw_seeded(strategy: Any, seed: int, count: int) -> list[Any]:
     """``count`` values of ``strategy``, the ``k``-th drawn from ``random.Random(seed + k)``: the same seed, the same
     values, and the group of seed ``s + k`` starts with the ``k``-th value of the group of ``s``."""
     drawer = _compile(strategy)
-    return [drawer(random.Random((seed + k) % BATCH_SEEDS)) for k in range(count)]
+    return [drawer(_seeded_random((seed + k) % BATCH_SEEDS)) for k in range(count)]
+
+
+_RANDOM_NEW, _RANDOM_SEED = random.Random.__new__, random._random.Random.seed  # type: ignore[attr-defined]
+
+
+def _seeded_random(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an int ``seed``, in the same state: ``Random.seed`` of an int is the C ``seed``
+    (``super().seed(a)``) and ``gauss_next = None``, called here without the two Python frames around it
+    (``tests/harness/test_harness_fast_paths.py`` compares the states). Where that is not so, ``random.Random``."""
+    if not _FAST_SEED:
+        return random.Random(seed)
+    rng = _RANDOM_NEW(random.Random)
+    _RANDOM_SEED(rng, seed)
+    rng.gauss_next = None
+    return rng
+
+
+_FAST_SEED = False
+_FAST_SEED = all(_seeded_random(s).getstate() == random.Random(s).getstate() for s in (0, 1, 2**32 + 5, BATCH_SEEDS - 1))

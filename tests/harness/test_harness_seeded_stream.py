@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
+from referee import seeded
 from referee.rulebooks.combat.features import FEATURES
 from referee.seeded import draw_seeded
 from referee.strategies import scenarios
@@ -44,6 +47,48 @@ def test_a_seed_draws_the_same_scenarios_as_before_the_drawing_was_made_faster(n
     options, seed, count, expected = STREAMS[name]
     assert stream_digest(options, seed, count) == expected, (
         f"the seeded stream {name!r} changed: if on purpose, update its digest and re-measure the kill table")
+
+
+
+def _wide(rng: random.Random, low: int, high: int) -> int:
+    pick = rng.randrange(128)
+    return (low, low, low + 1, high - 1, high, high)[pick] if pick < 6 else rng.randint(low, high)
+
+
+#: Each strategy type the generators draw, beside the plain ``random`` calls it stands for.
+PLAIN_DRAWS = [
+    (st.integers(0, 0), lambda rng: rng.randint(0, 0)),
+    (st.integers(-3, 9), lambda rng: rng.randint(-3, 9)),
+    (st.integers(0, 127), lambda rng: rng.randint(0, 127)),
+    (st.integers(-5, 2000), lambda rng: _wide(rng, -5, 2000)),
+    (st.booleans(), lambda rng: rng.random() < 0.5),
+    (st.just("x"), lambda rng: "x"),
+    (st.sampled_from("abcde"), lambda rng: "abcde"[rng.randrange(5)]),
+    (st.sampled_from((1, 2, 3, 4)), lambda rng: (1, 2, 3, 4)[rng.randrange(4)]),
+    (st.one_of(st.just(0), st.just(0), st.integers(0, 3)), lambda rng: 0 if rng.randrange(3) < 2 else rng.randint(0, 3)),
+    (st.one_of(st.just(100), st.integers(1, 300)), lambda rng: 100 if rng.randrange(2) == 0 else _wide(rng, 1, 300)),
+    (st.lists(st.booleans(), min_size=3, max_size=3), lambda rng: [rng.random() < 0.5 for _ in range(rng.randint(3, 3))]),
+    (st.lists(st.one_of(st.tuples(st.just("f"), st.just(True)), st.tuples(st.just("g"), st.integers(1, 30))), max_size=4),
+     lambda rng: [("f", True) if rng.randrange(2) == 0 else ("g", rng.randint(1, 30)) for _ in range(rng.randint(0, 4))]),
+]
+
+
+@pytest.mark.parametrize("at", range(len(PLAIN_DRAWS)))
+def test_a_composite_draw_draws_what_the_plain_random_calls_draw_and_leaves_the_same_state(at):
+    """``seeded_draw`` makes the index draw of sampled_from, narrow integers and one_of itself: the same values."""
+    strategy, plain = PLAIN_DRAWS[at]
+    for seed in range(150):
+        ours, theirs = seeded._seeded_random(seed), random.Random(seed)
+        draw = seeded.seeded_draw(ours)
+        assert [draw(strategy) for _ in range(4)] == [plain(theirs) for _ in range(4)]
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_a_seeded_random_is_in_the_state_random_random_of_the_seed_is():
+    for seed in (0, 1, 2, 31, 2**32 - 1, 2**32, 20261130, 2**63 + 7, seeded.BATCH_SEEDS - 1):
+        ours, theirs = seeded._seeded_random(seed), random.Random(seed)
+        assert ours.getstate() == theirs.getstate()
+        assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
 
 
 if __name__ == "__main__":  # print the digests (run on another revision's code with PYTHONPATH)

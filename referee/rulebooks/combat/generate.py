@@ -23,6 +23,7 @@ _ACTION_COUNTS: dict[int, Any] = {}
 
 _COIN = st.booleans()
 ALL_FEATURES = frozenset(FEATURES)
+_NO_FEATURES: frozenset[str] = frozenset()
 
 
 #: How often each kind is drawn, relative to the others, where several are drawn (a kind not named: 2). A
@@ -51,7 +52,9 @@ def _kind_choice(names: tuple[str, ...], off: frozenset[str]) -> tuple[frozenset
 def _follow_up(draw: Any, hint: tuple[str, ...] | None, kinds: tuple[str, ...]) -> str | None:
     """The kind the second action is when the first names follow-ups (``_then``: a ``cull`` of an Everlasting
     unit names ``advance`` and ``end_combat``, since a revival needs a death, then time), among ``kinds``."""
-    allowed = tuple(h for h in hint or () if h in kinds)
+    if not hint:
+        return None
+    allowed = tuple(h for h in hint if h in kinds)
     if not allowed:
         return None
     if len(allowed) == 1:
@@ -62,15 +65,16 @@ def _follow_up(draw: Any, hint: tuple[str, ...] | None, kinds: tuple[str, ...]) 
     return draw(strategy)
 
 
-_RULESETS: dict[Ruleset, dict[str, Any]] = {}
+_LAST_RULESET: list[tuple[Any, Any]] = [(None, None)]  # (the last ruleset drawn for, its JSON), read in one step
 
 
 def _ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
-    """``ruleset.to_json()``, a fresh dict each time, built once per ruleset (its values are strings and ints)."""
-    cached = _RULESETS.get(ruleset)
-    if cached is None:
-        cached = _RULESETS[ruleset] = ruleset.to_json()
-    return dict(cached)
+    """``ruleset.to_json()``, a fresh dict each time, built once while the same ruleset object is drawn for (a run
+    draws every scenario for one; its values are strings and ints, and hashing the frozen dataclass costs more)."""
+    last = _LAST_RULESET[0]
+    if last[0] is not ruleset:
+        last = _LAST_RULESET[0] = (ruleset, ruleset.to_json())
+    return dict(last[1])
 
 
 def draw_features(draw: Any, allowed: frozenset[str], swarm: bool) -> frozenset[str]:
@@ -90,7 +94,7 @@ def draw_scenario(
     set for one is put back at its default (:func:`.features.neutralize`).
     """
     on = draw_features(draw, ALL_FEATURES if features is None else features, swarm)
-    off = ALL_FEATURES - on
+    off = ALL_FEATURES - on if on is not ALL_FEATURES else _NO_FEATURES
     wanted, kind_choice = _kind_choice(tuple(kinds), off)
     count = draw(_UNIT_COUNTS[min(max(max_units, 1), 3)])
     units = [draw_unit(draw, i, wanted) for i in range(count)]
@@ -108,11 +112,13 @@ def draw_scenario(
         align = action.pop("_align", None) or {}
         hint = action.pop("_then", None)
         then = None
-        touched = {uid for uid, fields in align.items() if fields}
-        if not touched & aligned:  # a later action aligns only when no earlier alignment touched its units
+        touched = [uid for uid, fields in align.items() if fields]
+        if aligned.isdisjoint(touched):  # a later action aligns only when no earlier alignment touched its units
             for unit in units:  # (all of them or none: an alignment is coherent across units, a redirect's ally)
-                unit.update(align.get(unit["uid"], {}))
-            aligned |= touched
+                fields = align.get(unit["uid"])
+                if fields:
+                    unit.update(fields)
+            aligned.update(touched)
         if step == 0:
             then = _follow_up(draw, hint, kinds) if max_actions > 1 else None
             count = max(count, 2) if then else count
