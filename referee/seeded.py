@@ -65,11 +65,13 @@ Drawer = Callable[[random.Random], Any]
 #: ``r`` below ``n`` (``getrandbits(bits)`` until below ``n``: ``rng.randrange(n)``), then ``values[r]``, or, where
 #: that is ``_DRAWS``, ``then[r](rng)``; with ``n == 0``, ``then(rng)``, the strategy's drawer.
 Entry = tuple[int, int, Any, Any]
-#: id(strategy) -> its drawer, and its entry. Every strategy compiled stays alive in ``_KEPT``, so no other object
-#: can take its id while its entries stand: the id alone names the strategy, and a draw needs no identity test.
+#: id(strategy) -> its drawer. Every strategy compiled stays alive in ``_KEPT``, so no other object can take its id
+#: while its entry stands: the id alone names the strategy, and a draw needs no identity test.
 _DRAWERS: dict[int, Drawer] = {}
-_ENTRIES: dict[int, Entry] = {}
 _KEPT: list[Any] = []
+#: strategy -> its entry, keyed by the strategy itself: no strategy type interpreted here defines ``__eq__`` or
+#: ``__hash__`` (:func:`_entry` refuses one that does), so the key is the object's identity, at C speed.
+_ENTRIES: dict[Any, Entry] = {}
 #: Past this many strategies compiled (code that builds a strategy at each draw), the caches start again.
 MAX_COMPILED = 20_000
 #: What :func:`_constant` answers for a strategy that draws (no strategy returns this object).
@@ -93,9 +95,12 @@ def _entry(strategy: Any) -> Entry:
     integer range (``values`` a ``range``) and of a ``one_of`` (``then`` its branches' drawers) is made inline by
     ``draw``, the very draws of :func:`_pick_from`, :func:`_narrow` and :func:`_one_of`; any other: its drawer."""
     drawer = _compile(strategy)
-    entry = _ENTRIES.get(id(strategy))
+    entry = _ENTRIES.get(strategy)
     if entry is None:
-        entry = _ENTRIES[id(strategy)] = _inline(_unwrap(strategy)) or (0, 0, None, drawer)
+        kind = type(strategy)
+        if kind.__eq__ is not object.__eq__ or kind.__hash__ is not object.__hash__:
+            raise UnsupportedStrategy(f"seeded generation needs strategies compared by identity, got {strategy!r}")
+        entry = _ENTRIES[strategy] = _inline(_unwrap(strategy)) or (0, 0, None, drawer)
     return entry
 
 
@@ -367,7 +372,7 @@ def seeded_draw(rng: random.Random) -> Callable[..., Any]:
     get, getrandbits = _ENTRIES.get, rng.getrandbits
 
     def draw(strategy: Any, label: Any = None) -> Any:
-        entry = get(id(strategy))
+        entry = get(strategy)
         if entry is None:
             entry = _entry(strategy)
         n, bits, values, then = entry
