@@ -91,6 +91,19 @@ def test_a_seeded_random_is_in_the_state_random_random_of_the_seed_is():
         assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
 
 
+def test_past_its_bound_the_compiled_cache_starts_again_and_draws_the_same_values(monkeypatch):
+    """Code that builds a strategy at each draw no longer keeps every one: the caches are cleared past the bound."""
+    monkeypatch.setattr(seeded, "MAX_COMPILED", 8)
+
+    @st.composite
+    def fresh_each_draw(draw):  # a new strategy object at every draw, as armor_debuff once built
+        return [draw(st.sampled_from([k, k + 1, k + 2])) for k in range(12)]
+
+    plain = [[(k, k + 1, k + 2)[rng.randrange(3)] for k in range(12)] for rng in map(random.Random, range(40, 46))]
+    assert draw_seeded(fresh_each_draw(), 40, 6) == plain
+    assert len(seeded._KEPT) <= 8 and len(seeded._DRAWERS) <= 8
+
+
 if __name__ == "__main__":  # print the digests (run on another revision's code with PYTHONPATH)
     for name, (options, seed, count, _) in STREAMS.items():
         print(name, stream_digest(options, seed, count))
