@@ -9,7 +9,7 @@ the choice sequence buys nothing after a failure is found.
 So in the ``seeded`` generation mode Hypothesis draws **one** integer per batch of
 scenarios, and each scenario of the batch is drawn by the very same strategy objects
 (``referee.strategies.scenarios``: the same ``draw_*`` functions, the same ranges and
-lists) with a :class:`SeededDraw` in place of Hypothesis' ``draw``. What stays:
+lists) with a :func:`seeded_draw` in place of Hypothesis' ``draw``. What stays:
 
 * the space: every strategy draws from its own support (an integer range, a sampled
   list, a list's sizes, a ``one_of``'s branches), so seeded generation can produce
@@ -105,14 +105,15 @@ def _entry(strategy: Any) -> Entry:
 
 
 def _inline(strategy: Any) -> Entry | None:
+    """The inline entry of a ``sampled_from``, a narrow integer range or a ``one_of`` (None: the drawer's call)."""
     if not _FAST_BELOW:
         return None
     if isinstance(strategy, SampledFromStrategy) and not getattr(strategy, "_transformations", ()):
         n = len(strategy.elements)
         return (n, n.bit_length(), tuple(strategy.elements), None) if n > 1 else None
     if isinstance(strategy, IntegersStrategy) and strategy.start is not None and strategy.end is not None:
-        low, high = strategy.start, strategy.end
-        return (high - low + 1, (high - low + 1).bit_length(), range(low, high + 1), None) if 0 <= high - low <= 127 else None
+        low, n = strategy.start, strategy.end - strategy.start + 1
+        return (n, n.bit_length(), range(low, low + n), None) if 1 <= n <= 128 else None
     if isinstance(strategy, OneOfStrategy) and strategy.original_strategies:
         n, constants, branches = _one_of_parts(strategy.original_strategies)
         return n, n.bit_length(), constants, branches
@@ -400,7 +401,7 @@ _RANDOM_NEW, _RANDOM_SEED = random.Random.__new__, random._random.Random.seed  #
 def _seeded_random(seed: int) -> random.Random:
     """``random.Random(seed)`` for an int ``seed``, in the same state: ``Random.seed`` of an int is the C ``seed``
     (``super().seed(a)``) and ``gauss_next = None``, called here without the two Python frames around it
-    (``tests/harness/test_harness_fast_paths.py`` compares the states). Where that is not so, ``random.Random``."""
+    (``tests/harness/test_harness_seeded_stream.py`` compares the states). Where that is not so, ``random.Random``."""
     if not _FAST_SEED:
         return random.Random(seed)
     rng = _RANDOM_NEW(random.Random)

@@ -112,13 +112,7 @@ def draw_scenario(
         align = action.pop("_align", None) or {}
         hint = action.pop("_then", None)
         then = None
-        touched = [uid for uid, fields in align.items() if fields]
-        if aligned.isdisjoint(touched):  # a later action aligns only when no earlier alignment touched its units
-            for unit in units:  # (all of them or none: an alignment is coherent across units, a redirect's ally)
-                fields = align.get(unit["uid"])
-                if fields:
-                    unit.update(fields)
-            aligned.update(touched)
+        _apply_alignment(units, align, aligned)
         if step == 0:
             then = _follow_up(draw, hint, kinds) if max_actions > 1 else None
             count = max(count, 2) if then else count
@@ -126,6 +120,18 @@ def draw_scenario(
         step += 1
     scenario = {"protocol": PROTOCOL, "ruleset": _ruleset_json(ruleset or DEFAULT), "board": units, "actions": actions}
     return neutralize(scenario, off) if off else scenario
+
+
+def _apply_alignment(units: list[dict[str, Any]], align: dict[str, dict[str, Any]], aligned: set[str]) -> None:
+    """An action's alignment, put on the board only when no earlier alignment touched its units (all of them or
+    none: an alignment is coherent across units, a redirect's ally); ``aligned`` gains the units it touched."""
+    touched = [uid for uid, fields in align.items() if fields]
+    if aligned.isdisjoint(touched):
+        for unit in units:
+            fields = align.get(unit["uid"])
+            if fields:
+                unit.update(fields)
+        aligned.update(touched)
 
 
 assert set(UNIT_DEFAULTS) | {"uid"} == set(UNIT_FIELDS)
