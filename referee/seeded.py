@@ -398,17 +398,16 @@ def draw_seeded(strategy: Any, seed: int, count: int) -> list[Any]:
 _RANDOM_NEW, _RANDOM_SEED = random.Random.__new__, random._random.Random.seed  # type: ignore[attr-defined]
 
 
-def _seeded_random(seed: int) -> random.Random:
+def _fresh_random(seed: int) -> random.Random:
     """``random.Random(seed)`` for an int ``seed``, in the same state: ``Random.seed`` of an int is the C ``seed``
-    (``super().seed(a)``) and ``gauss_next = None``, called here without the two Python frames around it
-    (``tests/harness/test_harness_seeded_stream.py`` compares the states). Where that is not so, ``random.Random``."""
-    if not _FAST_SEED:
-        return random.Random(seed)
+    (``super().seed(a)``) and ``gauss_next = None``, called here without the two Python frames around it."""
     rng = _RANDOM_NEW(random.Random)
     _RANDOM_SEED(rng, seed)
     rng.gauss_next = None
     return rng
 
 
-_FAST_SEED = False
-_FAST_SEED = all(_seeded_random(s).getstate() == random.Random(s).getstate() for s in (0, 1, 2**32 + 5, BATCH_SEEDS - 1))
+#: Whether :func:`_fresh_random` is in ``random.Random``'s state (checked here, and by
+#: ``tests/harness/test_harness_seeded_stream.py``); where it is not, ``random.Random`` itself.
+_FAST_SEED = all(_fresh_random(s).getstate() == random.Random(s).getstate() for s in (0, 1, 2**32 + 5, BATCH_SEEDS - 1))
+_seeded_random: Callable[[int], random.Random] = _fresh_random if _FAST_SEED else random.Random
