@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from . import rulebooks
 
 _CHOICES: dict[tuple[str, ...], Any] = {}
+_BOOKS: dict[tuple[str, ...], tuple[dict[str, tuple[str, ...]], Any]] = {}
 
 
 @st.composite
@@ -30,15 +31,25 @@ def scenarios(
     A scenario holds the actions of one rulebook: when the kinds span several, each
     scenario first draws its rulebook.
     """
-    names = tuple(kinds or rulebooks.default_kinds())
-    by_book: dict[str, tuple[str, ...]] = {}
-    for name in names:
-        owner = rulebooks.ACTION_KINDS[name].rulebook
-        by_book[owner] = (*by_book.get(owner, ()), name)
-    books = tuple(by_book)
-    if books not in _CHOICES:
-        _CHOICES[books] = st.sampled_from(books)
-    chosen = draw(_CHOICES[books]) if len(books) > 1 else books[0]
+    by_book, choice = _books(kinds)
+    chosen = draw(choice) if choice is not None else next(iter(by_book))
     book = rulebooks.get(chosen)
     own = None if features is None else frozenset(features) & frozenset(book.features)
     return book.draw_scenario(draw, by_book[chosen], max_actions, (rules or {}).get(chosen), own, swarm)
+
+
+def _books(kinds: tuple[str, ...] | None) -> tuple[dict[str, tuple[str, ...]], Any]:
+    """The chosen kinds by rulebook (in the order named) and the strategy choosing a rulebook (None: just one),
+    worked out once per kinds (a scenario is drawn hundreds of times a second)."""
+    key = tuple(kinds) if kinds else ()
+    hit = _BOOKS.get(key)
+    if hit is None:
+        by_book: dict[str, tuple[str, ...]] = {}
+        for name in tuple(kinds or rulebooks.default_kinds()):
+            owner = rulebooks.ACTION_KINDS[name].rulebook
+            by_book[owner] = (*by_book.get(owner, ()), name)
+        books = tuple(by_book)
+        if len(books) > 1 and books not in _CHOICES:
+            _CHOICES[books] = st.sampled_from(books)
+        hit = _BOOKS[key] = (by_book, _CHOICES.get(books) if len(books) > 1 else None)
+    return hit

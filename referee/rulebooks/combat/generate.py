@@ -23,6 +23,7 @@ _ACTION_COUNTS: dict[int, Any] = {}
 
 _COIN = st.booleans()
 ALL_FEATURES = frozenset(FEATURES)
+_NO_FEATURES: frozenset[str] = frozenset()
 
 
 #: How often each kind is drawn, relative to the others, where several are drawn (a kind not named: 2). A
@@ -51,10 +52,29 @@ def _kind_choice(names: tuple[str, ...], off: frozenset[str]) -> tuple[frozenset
 def _follow_up(draw: Any, hint: tuple[str, ...] | None, kinds: tuple[str, ...]) -> str | None:
     """The kind the second action is when the first names follow-ups (``_then``: a ``cull`` of an Everlasting
     unit names ``advance`` and ``end_combat``, since a revival needs a death, then time), among ``kinds``."""
-    allowed = tuple(h for h in hint or () if h in kinds)
+    if not hint:
+        return None
+    allowed = tuple(h for h in hint if h in kinds)
     if not allowed:
         return None
-    return allowed[0] if len(allowed) == 1 else draw(_STRATEGY_CACHE.setdefault(("then", allowed), st.sampled_from(allowed)))
+    if len(allowed) == 1:
+        return allowed[0]
+    strategy = _STRATEGY_CACHE.get(("then", allowed))
+    if strategy is None:  # built once per follow-up list
+        strategy = _STRATEGY_CACHE[("then", allowed)] = st.sampled_from(allowed)
+    return draw(strategy)
+
+
+_LAST_RULESET: list[tuple[Any, Any]] = [(None, None)]  # (the last ruleset drawn for, its JSON), read in one step
+
+
+def _ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+    """``ruleset.to_json()``, a fresh dict each time, built once while the same ruleset object is drawn for (a run
+    draws every scenario for one; its values are strings and ints, and hashing the frozen dataclass costs more)."""
+    last = _LAST_RULESET[0]
+    if last[0] is not ruleset:
+        last = _LAST_RULESET[0] = (ruleset, ruleset.to_json())
+    return dict(last[1])
 
 
 def draw_features(draw: Any, allowed: frozenset[str], swarm: bool) -> frozenset[str]:
@@ -74,7 +94,7 @@ def draw_scenario(
     set for one is put back at its default (:func:`.features.neutralize`).
     """
     on = draw_features(draw, ALL_FEATURES if features is None else features, swarm)
-    off = ALL_FEATURES - on
+    off = ALL_FEATURES - on if on is not ALL_FEATURES else _NO_FEATURES
     wanted, kind_choice = _kind_choice(tuple(kinds), off)
     count = draw(_UNIT_COUNTS[min(max(max_units, 1), 3)])
     units = [draw_unit(draw, i, wanted) for i in range(count)]
@@ -92,18 +112,26 @@ def draw_scenario(
         align = action.pop("_align", None) or {}
         hint = action.pop("_then", None)
         then = None
-        touched = {uid for uid, fields in align.items() if fields}
-        if not touched & aligned:  # a later action aligns only when no earlier alignment touched its units
-            for unit in units:  # (all of them or none: an alignment is coherent across units, a redirect's ally)
-                unit.update(align.get(unit["uid"], {}))
-            aligned |= touched
+        _apply_alignment(units, align, aligned)
         if step == 0:
             then = _follow_up(draw, hint, kinds) if max_actions > 1 else None
             count = max(count, 2) if then else count
         actions.append(action)
         step += 1
-    scenario = {"protocol": PROTOCOL, "ruleset": (ruleset or DEFAULT).to_json(), "board": units, "actions": actions}
+    scenario = {"protocol": PROTOCOL, "ruleset": _ruleset_json(ruleset or DEFAULT), "board": units, "actions": actions}
     return neutralize(scenario, off) if off else scenario
+
+
+def _apply_alignment(units: list[dict[str, Any]], align: dict[str, dict[str, Any]], aligned: set[str]) -> None:
+    """An action's alignment, put on the board only when no earlier alignment touched its units (all of them or
+    none: an alignment is coherent across units, a redirect's ally); ``aligned`` gains the units it touched."""
+    touched = [uid for uid, fields in align.items() if fields]
+    if aligned.isdisjoint(touched):
+        for unit in units:
+            fields = align.get(unit["uid"])
+            if fields:
+                unit.update(fields)
+        aligned.update(touched)
 
 
 assert set(UNIT_DEFAULTS) | {"uid"} == set(UNIT_FIELDS)

@@ -21,7 +21,9 @@ def draw_scenario(draw: Any, kinds: tuple[str, ...], max_actions: int = 2, play_
         _STRATEGY_CACHE[key] = st.sampled_from(kinds)
     kind_choice = _STRATEGY_CACHE[key]
     state = draw_play_state(draw)
-    steps = _ACTION_COUNTS.setdefault(max_actions, st.integers(1, max(max_actions, 1)))
+    steps = _ACTION_COUNTS.get(max_actions)
+    if steps is None:  # built once per count (st.integers at each scenario cost more than the draw)
+        steps = _ACTION_COUNTS[max_actions] = st.integers(1, max(max_actions, 1))
     actions = [KINDS[draw(kind_choice)].draw(draw, state) for _ in range(draw(steps))]
     _align_pool(draw, state, actions[0])
     rules = {"either_discount": play_rules.either_discount if play_rules is not None else "energy_first"}

@@ -80,12 +80,15 @@ def _draw_resources(draw: Any) -> dict[str, Any]:
     return {"energy": draw(_SMALL), "power": power, "any_power": draw(_TINY)}
 
 
+_RECYCLED = st.integers(1, 2)  # how many a recycle_from_trash cost takes (built once, not at each draw)
+
+
 def _draw_component(draw: Any, nonstandard: Any, optional: bool | None) -> dict[str, Any]:
     out = _draw_resources(draw) if draw(_OFTEN) else {"energy": 0, "power": {}, "any_power": 0}
     costs = []
     for _ in range(draw(_COUNT2) if optional is not None else draw(_COUNT1)):
         kind = draw(nonstandard)
-        costs.append({"kind": kind, "count": draw(st.integers(1, 2)) if kind == "recycle_from_trash" else 1})
+        costs.append({"kind": kind, "count": draw(_RECYCLED) if kind == "recycle_from_trash" else 1})
     out["nonstandard"] = costs
     if optional is not None:
         out["optional"] = optional

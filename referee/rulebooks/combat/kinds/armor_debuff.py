@@ -35,14 +35,16 @@ def run(board: Board, action: dict[str, Any], ruleset: Ruleset) -> tuple[Board, 
 _COIN = st.booleans()
 _DEBUFF = st.sampled_from(DEBUFFS)
 _ANY_AMOUNT = st.integers(-5, 60)
+#: Which of the near amounts (an index: a sampled_from built at each draw cost more than the draw, the same choice).
+_NEAR_AT = st.sampled_from(range(5))
 
 
 def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     """A debuff aimed at driving Armor exactly to 0, just past it, or leaving it alone (500.2e)."""
     target = pick(draw, units)
     armor_now = target["armor"]
-    near = st.sampled_from([armor_now, armor_now + 1, armor_now - 1, 0, -3])
-    amount = draw(near) if draw(_COIN) else draw(_ANY_AMOUNT)
+    near = (armor_now, armor_now + 1, armor_now - 1, 0, -3)
+    amount = near[draw(_NEAR_AT)] if draw(_COIN) else draw(_ANY_AMOUNT)
     return {"kind": "armor_debuff", "target": target["uid"], "debuff": draw(_DEBUFF), "amount": amount}
 
 

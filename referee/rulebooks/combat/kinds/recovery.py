@@ -50,6 +50,8 @@ _BONUS = st.sampled_from((0, 0, 0, 1, 3, 7))
 #: The gate refuses one request in four (it refused over a third: healed and shield_gained stayed near 1%).
 _GATE = st.sampled_from((None,) * 15 + ("entrapped", "dormant", "is_tool", "is_hub", "dead"))
 
+_REPAIR_TOOL = st.booleans()  # (built once: st.booleans() at each draw cost more than the draw)
+
 
 def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
     """A recovery aimed at the ledger's boundaries: full Vitality, the cap met exactly, odd amounts into Maim."""
@@ -87,7 +89,7 @@ def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
               "odd": 2 * draw(_SMALL) + 1, "zero": 0, "negative": -3}.get(shape)
     if amount is None:
         amount = draw(_PLAIN)
-    if lane == "repair" and draw(st.booleans()):
+    if lane == "repair" and draw(_REPAIR_TOOL):
         align.update(is_tool=True, is_hub=False, is_boss=False)
     return {"kind": "recover", "target": target["uid"], "amount": amount, "lane": lane,
             "_align": {target["uid"]: align}}

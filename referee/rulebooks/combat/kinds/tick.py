@@ -82,6 +82,7 @@ _LANE = st.sampled_from(LANES)
 _ROLLS = {n: st.lists(st.booleans(), min_size=3 * n, max_size=3 * n) for n in (1, 2, 3)}
 _ARMED = st.booleans()
 _ENEMY = st.booleans()
+_SHIELDED = st.booleans()  # (built once: st.booleans() at each draw cost more than the draw)
 _PRISM = st.sampled_from((False, False, False, True))
 _REDUCTION = st.sampled_from((None, None, "rune_tick_reduction", "forge_tick_reduction"))
 _NEAR = st.sampled_from((0, 0, -1, 1))
@@ -101,7 +102,7 @@ def draw(draw: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
         align.update(thorns=3, riposte=2, retort=1)
     if draw(_PRISM):
         align["prismbroken"] = True
-    if draw(st.booleans()):
+    if draw(_SHIELDED):
         align["shield"] = min(max(target["shield"], 0), 20)
     amount, lane = draw(_TICK), draw(_LANE)
     reduction = draw(_REDUCTION)

@@ -1,0 +1,110 @@
+"""The seeded scenario stream itself: which scenarios a seed draws, pinned by a digest.
+
+Mutant kill budgets, the coverage figures of the default mix and the seeds stored in example
+databases are all measured on this stream, so a change meant only to make drawing faster must
+leave it byte-identical. The digests were taken on the code before the drawing stage was made
+faster (revision 3e0cff4) and held since. A change that alters the stream on purpose (new weights,
+a new field) updates them here, and re-measures the kill table and the coverage figures
+(docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import strategies as st
+
+from referee import seeded
+from referee.rulebooks.combat.features import FEATURES
+from referee.seeded import draw_seeded
+from referee.strategies import scenarios
+
+#: (options of ``scenarios``, seed, count) -> sha256 of the JSON of the drawn scenarios, first 16 hex digits.
+STREAMS: dict[str, tuple[dict[str, Any], int, int, str]] = {
+    "default": ({}, 20261130, 64, "50d53748cac4b941"),
+    "swarm": ({"swarm": True}, 7, 64, "1953cbd1864fc0e2"),
+    "three_actions": ({"max_actions": 3}, 2**64 - 3, 32, "5350234ee4634e88"),
+    "hit_without_some_features": ({"kinds": ("hit",), "features": frozenset(FEATURES) - {"shield", "redirect", "armor"},
+                                   "swarm": True}, 1, 32, "e5b5db8bdd123e96"),
+    "play": ({"kinds": ("play_card", "activate"), "max_actions": 3}, 3, 32, "806d2b73be143ad2"),
+}
+
+
+def stream_digest(options: dict[str, Any], seed: int, count: int) -> str:
+    """The first 16 hex digits of the sha256 of ``json.dumps`` of each scenario drawn, one a line."""
+    digest = hashlib.sha256()
+    for scenario in draw_seeded(scenarios(**options), seed, count):
+        digest.update(json.dumps(scenario).encode() + b"\n")
+    return digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", list(STREAMS))
+def test_a_seed_draws_the_same_scenarios_as_before_the_drawing_was_made_faster(name):
+    options, seed, count, expected = STREAMS[name]
+    assert stream_digest(options, seed, count) == expected, (
+        f"the seeded stream {name!r} changed: if on purpose, update its digest and re-measure the kill table")
+
+
+
+def _wide(rng: random.Random, low: int, high: int) -> int:
+    pick = rng.randrange(128)
+    return (low, low, low + 1, high - 1, high, high)[pick] if pick < 6 else rng.randint(low, high)
+
+
+#: Each strategy type the generators draw, beside the plain ``random`` calls it stands for.
+PLAIN_DRAWS = [
+    (st.integers(0, 0), lambda rng: rng.randint(0, 0)),
+    (st.integers(-3, 9), lambda rng: rng.randint(-3, 9)),
+    (st.integers(0, 127), lambda rng: rng.randint(0, 127)),
+    (st.integers(-5, 2000), lambda rng: _wide(rng, -5, 2000)),
+    (st.booleans(), lambda rng: rng.random() < 0.5),
+    (st.just("x"), lambda rng: "x"),
+    (st.sampled_from("abcde"), lambda rng: "abcde"[rng.randrange(5)]),
+    (st.sampled_from((1, 2, 3, 4)), lambda rng: (1, 2, 3, 4)[rng.randrange(4)]),
+    (st.one_of(st.just(0), st.just(0), st.integers(0, 3)), lambda rng: 0 if rng.randrange(3) < 2 else rng.randint(0, 3)),
+    (st.one_of(st.just(100), st.integers(1, 300)), lambda rng: 100 if rng.randrange(2) == 0 else _wide(rng, 1, 300)),
+    (st.lists(st.booleans(), min_size=3, max_size=3), lambda rng: [rng.random() < 0.5 for _ in range(rng.randint(3, 3))]),
+    (st.lists(st.one_of(st.tuples(st.just("f"), st.just(True)), st.tuples(st.just("g"), st.integers(1, 30))), max_size=4),
+     lambda rng: [("f", True) if rng.randrange(2) == 0 else ("g", rng.randint(1, 30)) for _ in range(rng.randint(0, 4))]),
+]
+
+
+@pytest.mark.parametrize("at", range(len(PLAIN_DRAWS)))
+def test_a_composite_draw_draws_what_the_plain_random_calls_draw_and_leaves_the_same_state(at):
+    """``seeded_draw`` makes the index draw of sampled_from, narrow integers and one_of itself: the same values."""
+    strategy, plain = PLAIN_DRAWS[at]
+    for seed in range(150):
+        ours, theirs = seeded._seeded_random(seed), random.Random(seed)
+        draw = seeded.seeded_draw(ours)
+        assert [draw(strategy) for _ in range(4)] == [plain(theirs) for _ in range(4)]
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_a_seeded_random_is_in_the_state_random_random_of_the_seed_is():
+    assert seeded._FAST_SEED and seeded._seeded_random is seeded._fresh_random  # CPython: the quick path is the one used
+    for seed in (0, 1, 2, 31, 2**32 - 1, 2**32, 20261130, 2**63 + 7, seeded.BATCH_SEEDS - 1):
+        ours, theirs = seeded._fresh_random(seed), random.Random(seed)
+        assert ours.getstate() == theirs.getstate()
+        assert [ours.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
+
+
+def test_past_its_bound_the_compiled_cache_starts_again_and_draws_the_same_values(monkeypatch):
+    """Code that builds a strategy at each draw no longer keeps every one: the caches are cleared past the bound."""
+    monkeypatch.setattr(seeded, "MAX_COMPILED", 8)
+
+    @st.composite
+    def fresh_each_draw(draw):  # a new strategy object at every draw, as armor_debuff once built
+        return [draw(st.sampled_from([k, k + 1, k + 2])) for k in range(12)]
+
+    plain = [[(k, k + 1, k + 2)[rng.randrange(3)] for k in range(12)] for rng in map(random.Random, range(40, 46))]
+    assert draw_seeded(fresh_each_draw(), 40, 6) == plain
+    assert len(seeded._KEPT) <= 8 and len(seeded._DRAWERS) <= 8
+
+
+if __name__ == "__main__":  # print the digests (run on another revision's code with PYTHONPATH)
+    for name, (options, seed, count, _) in STREAMS.items():
+        print(name, stream_digest(options, seed, count))
