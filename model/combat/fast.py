@@ -55,6 +55,14 @@ def is_concrete_run(amount: Any) -> bool:
             and sys.gettrace() is None and sys.getprofile() is None)
 
 
+def clear_memos() -> None:
+    """Forget every remembered event, Armor answer and outcome (they are pure; a benchmark's cold start)."""
+    from .. import events
+
+    for memo in (_EMITTED, _SURVIVING, _NOTHING, _QUIET, events._CERTAIN):
+        memo.clear()
+
+
 class Figures(NamedTuple):
     """The numbers of steps 500.1-4 .. 500.1-12 (the fields of ``damage.Mitigation``, in its order)."""
 
@@ -204,7 +212,8 @@ def reduce_by_armor(recipient: Unit, instance: Any, damage_in: Any, ruleset: Rul
     else:
         surviving = armor.compute_surviving_after_negative_armor(damage_in, value, ruleset)
     flat = arith.floordiv(value, armor.ARMOR_PER_FLAT_POINT) if value > 0 else 0
-    return max_(surviving - flat, 0)
+    left = surviving - flat
+    return left if left >= 0 else 0
 
 
 _SURVIVING: dict[tuple[int, int, str], int] = {}
@@ -230,25 +239,31 @@ def survive_armor(damage_in: int, value: int, ruleset: Ruleset) -> int:
 
 def spend_points(points: Any, damage_in: Any) -> tuple[Any, Any]:
     """Insurance points spent on ``damage_in`` and what they absorb: one per 25 or part, spent whole (500.1a)."""
-    spent = min_(max_(points, 0), ceildiv(damage_in, POINT_ABSORBS))
-    return spent, min_(damage_in, POINT_ABSORBS * spent)
+    held = points if points >= 0 else 0
+    needed = ceildiv(damage_in, POINT_ABSORBS)
+    spent = held if held <= needed else needed
+    covered = POINT_ABSORBS * spent
+    return spent, damage_in if damage_in <= covered else covered
 
 
 def drain_shield(pool: Any, multiplier: Any, damage_in: Any, ruleset: Ruleset) -> tuple[Any, Any]:
     """Shield drained and damage absorbed: all of it while the pool holds, else what paid it off (500.1-10)."""
     demand = shield.compute_drain_demand(multiplier, damage_in)
-    drained = min_(max_(pool, 0), demand)
+    held = pool if pool >= 0 else 0
+    drained = held if held <= demand else demand
     if demand <= pool:
         return drained, damage_in
-    return drained, min_(damage_in, shield.compute_damage_to_break(pool, multiplier, ruleset))
+    breaks_at = shield.compute_damage_to_break(pool, multiplier, ruleset)
+    return drained, damage_in if damage_in <= breaks_at else breaks_at
 
 
 def compute_redirected(remaining: Any, cap: Any, ruleset: Ruleset) -> Any:
     """What the ally redirect moves: up to the cap, or what exceeds it (500.1-11, INT-003)."""
-    cap = max_(cap, 0)
+    cap = cap if cap >= 0 else 0
     if ruleset.redirect_cap_moves == "up_to_cap":
-        return min_(remaining, cap)
-    return max_(remaining - cap, 0)
+        return remaining if remaining <= cap else cap
+    excess = remaining - cap
+    return excess if excess >= 0 else 0
 
 
 def is_ignored(recipient: Unit, instance: Any, entering: Any, ruleset: Ruleset) -> Any:
@@ -260,13 +275,19 @@ def is_ignored(recipient: Unit, instance: Any, entering: Any, ruleset: Ruleset) 
 
 def apply_cap(recipient: Unit, damage_in: Any) -> Any:
     """A printed post-Armor cap truncates what is left (500.1-7, INT-007)."""
-    return min_(damage_in, max_(recipient.cap, 0)) if recipient.has_cap else damage_in
+    if not recipient.has_cap:
+        return damage_in
+    cap = recipient.cap if recipient.cap >= 0 else 0
+    return damage_in if damage_in <= cap else cap
 
 
 def defy_death(recipient: Unit, kept: Any, ruleset: Ruleset) -> tuple[Any, Any]:
     """Whether an armed rune defies a lethal remainder, and what reaches Vitality then (500.1-12, INT-004)."""
     defied = bool(recipient.defy_death) and kept > 0 and kept >= recipient.vitality
-    return defied, max_(recipient.vitality - ruleset.defy_death_leaves, 0) if defied else kept
+    if not defied:
+        return False, kept
+    left = recipient.vitality - ruleset.defy_death_leaves
+    return True, left if left >= 0 else 0
 
 
 _NOTHING: dict[tuple[Any, Any], Figures] = {}
