@@ -111,3 +111,22 @@ def test_python_check_reports_a_raising_engine_as_a_fault(faulty, in_tmp):
     report = check(PythonEngine(faulty.make("raise", 2)), CheckOptions(examples=10, seed=3, database=None))
     assert report.status == "fault" and report.fault.kind == "crash"
     assert "deliberate engine bug" in report.text()
+
+
+def test_a_batch_sent_ahead_shortens_the_thread_switch_until_it_is_collected(engine_cmd):
+    """The writer and reader threads get the interpreter every millisecond while the engine answers, and
+    the interval the process had comes back with the answers, a fault or not."""
+    import sys
+
+    from referee.engines import THREAD_SWITCH_SECONDS
+
+    before = sys.getswitchinterval()
+    batch = [scenario(i) for i in range(2)]
+    with SubprocessEngine(engine_cmd(), timeout=5, batch_size=2) as engine:
+        engine.submit(batch)
+        assert sys.getswitchinterval() == min(before, THREAD_SWITCH_SECONDS)
+        answers = engine.run_batch(batch)
+        assert sys.getswitchinterval() == before
+        assert [a["id"] for a in answers] == ["s0", "s1"]
+        engine.run_batch(batch)  # not sent ahead: the interval is left alone
+        assert sys.getswitchinterval() == before
