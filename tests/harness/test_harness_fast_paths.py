@@ -16,9 +16,9 @@ import signal
 from typing import Any
 
 import pytest
-from hypothesis import strategies as st
 
 from loader_fuzz import base_scenarios, mutate
+from plain_draws import PLAIN_DRAWS
 from referee import compare as compare_module
 from referee import engines, rulebook, seeded, wire
 from referee.compare import Comparison, compare
@@ -163,21 +163,7 @@ def test_the_seeded_below_draws_what_randrange_draws(n):
 
 def test_the_seeded_drawers_draw_what_the_plain_random_calls_draw():
     """Integers (narrow, and wide with Hypothesis' weight on the bounds), sampled_from, one_of and lists."""
-    def wide(rng: random.Random, low: int, high: int) -> int:
-        pick = rng.randrange(128)
-        return (low, low, low + 1, high - 1, high, high)[pick] if pick < 6 else rng.randint(low, high)
-
-    cases = [
-        (st.integers(0, 0), lambda rng: rng.randint(0, 0)),
-        (st.integers(-3, 9), lambda rng: rng.randint(-3, 9)),
-        (st.integers(0, 127), lambda rng: rng.randint(0, 127)),
-        (st.integers(-5, 2000), lambda rng: wide(rng, -5, 2000)),
-        (st.sampled_from("abcde"), lambda rng: "abcde"[rng.randrange(5)]),
-        (st.one_of(st.just(1), st.just(2), st.just(3)), lambda rng: (1, 2, 3)[rng.randrange(3)]),
-        (st.lists(st.booleans(), min_size=1, max_size=4),
-         lambda rng: [rng.random() < 0.5 for _ in range(rng.randint(1, 4))]),
-    ]
-    for strategy, plain in cases:
+    for strategy, plain in PLAIN_DRAWS:
         for seed in range(200):
             assert seeded.draw_seeded(strategy, seed, 3) == [plain(random.Random(seed + k)) for k in range(3)]
 
