@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 from .. import arith
 from ..arith import ceildiv, max_, min_
 from ..events import EVENT_NAMES, Event, EventLog, Guarded, UnknownEventError
-from . import armor, attribution, costs, damage, redirect, shield, vitality
+from . import armor, attribution, costs, damage, shield, vitality
 from .insurance import POINT_ABSORBS
 from .ruleset import Ruleset
 from .state import Board, Unit
@@ -156,6 +156,14 @@ def _place(board: Board, unit: Unit) -> Board:
     return board.with_unit(unit)
 
 
+def get_ally(board: Board, recipient: Unit, uid: str | None) -> Unit | None:
+    """``redirect.get_ally``: the unit a redirect names, if it is on the board, on the recipient's side, and not it."""
+    if uid is None or uid == recipient.uid:
+        return None
+    ally = _find(board, uid)
+    return ally if ally is not None and ally.side == recipient.side else None
+
+
 def _find(board: Board, uid: str | None) -> Unit | None:
     """The unit ``uid`` names, or None when it names none on the board."""
     for unit in board.units:
@@ -196,7 +204,7 @@ def pass_gates(recipient: Unit, instance: Any) -> Gates:
     by_tool = live and amount > 0 and discards
     shut = bool(recipient.dormant) and not (bool(instance.allows_dormant) or instance.kind in DAMAGE_OVER_TIME_KINDS)
     by_dormancy = live and amount > 0 and not discards and shut
-    entering = amount if amount > 0 and is_reachable(recipient, instance) else 0
+    entering = amount if amount > 0 and live and not discards and not shut else 0  # reachable (is_reachable)
     return Gates(amount, prevented, by_tool, by_dormancy, entering)
 
 
@@ -350,7 +358,8 @@ def compute_lost(unit: Unit, remainder: Any) -> Any:
 
 def resolve_fast(board: Board, instance: Any, ruleset: Ruleset) -> tuple[Board, EventLog, Any]:
     """``damage.resolve_damage`` on plain integers: the board, the events and the outcome (500.1)."""
-    log = EventLog()
+    log = _new(EventLog)  # ``EventLog()`` without its generated ``__init__``
+    log.entries = []
     board, outcome = land(board, instance, ruleset, log)
     return board, log, outcome
 
@@ -367,7 +376,7 @@ def land(board: Board, instance: Any, ruleset: Ruleset, log: EventLog) -> tuple[
         report_gates(recipient, instance, gates, log)
     board, entering, intercepted, interceptor_outcome, alone = intercept(
         board, recipient, instance, gates.entering, multiplier, ruleset, log)
-    receiver = None if instance.redirected else redirect.get_ally(board, recipient, recipient.redirect_to)
+    receiver = None if instance.redirected else get_ally(board, recipient, recipient.redirect_to)
     redirect_open = receiver is not None and is_reachable(receiver, instance)
     if alone is not None and not intercepted and not redirect_open:
         m = alone  # the same question the lethal test asked: mitigate is a pure function of these
@@ -397,7 +406,7 @@ def intercept(board: Board, recipient: Unit, instance: Any, entering: Any, multi
     """
     if instance.redirected or (instance.kind == "reflect" and ruleset.reflect_entry == "below_armor"):
         return board, entering, False, None, None
-    interceptor = redirect.get_ally(board, recipient, recipient.intercept_by)
+    interceptor = get_ally(board, recipient, recipient.intercept_by)
     if interceptor is None:
         return board, entering, False, None, None
     lethal, alone = test_lethality(recipient, instance, entering, multiplier, ruleset)
