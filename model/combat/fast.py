@@ -30,7 +30,7 @@ import sys
 from typing import Any, NamedTuple
 
 from .. import arith
-from ..arith import ceildiv, max_, min_
+from ..arith import ceildiv, max_
 from ..events import EVENT_NAMES, Event, EventLog, Guarded, UnknownEventError
 from . import armor, attribution, costs, damage, shield, vitality
 from .insurance import POINT_ABSORBS
@@ -536,33 +536,14 @@ def die(board: Board, unit: Unit, killer: str | None, log: EventLog) -> Board:
 
 def pay_back(board: Board, recipient: Unit, source: Unit | None, absorbed: Any, ruleset: Ruleset, log: EventLog,
              kind: str) -> tuple[Board, Any]:
-    """An enemy source pays what the Subrogated points absorbed, as a retaliation cost (500.1-8, 500.7g, 500.8)."""
+    """An enemy source pays what the Subrogated points absorbed, as a retaliation cost (500.1-8, 500.7g, 500.8):
+    ``damage.process_subrogation_payback``, the cost paid by :func:`pay_cost`."""
     if source is None or source.uid == recipient.uid or source.side == recipient.side:
         return board, 0
-    if damage.is_reflect_payback_refused(kind, ruleset):
+    if damage.is_reflect_payback_refused(kind, ruleset) or not absorbed > 0:
         return board, 0
-    payer = board.unit(source.uid)
-    reason = ("dead" if not payer.alive else "entrapped" if payer.entrapped else "dormant" if payer.dormant
-              else None)
-    if reason is not None:
-        _emit(log, "cost_refused", payer.uid, 0, recipient.uid, reason)
-    owed = 0 if reason is not None or payer.is_tool or payer.is_hub else min_(max_(absorbed, 0), payer.vitality)
-    defied = reason is None and bool(payer.defy_death) and owed > 0 and owed >= payer.vitality
-    price = max_(payer.vitality - ruleset.defy_death_leaves, 0) if defied else owed
-    if defied:
-        _emit(log, "defy_death", payer.uid, max_(absorbed, 0) - price, recipient.uid)
-    if defied or type(payer.defy_death_spent) is not bool:  # else the copy would equal the payer
-        payer = _evolve(payer, defy_death=False if defied else payer.defy_death,
-                        defy_death_spent=bool(payer.defy_death_spent or defied))
-    lost = compute_lost(payer, price)
-    if lost > 0:
-        _emit(log, "subrogation", payer.uid, lost, recipient.uid)
-        _emit(log, "credit", recipient.uid, lost, payer.uid)
-        if payer.is_boss:
-            _emit(log, "phasebreak_check", payer.uid, lost, recipient.uid)
-        else:
-            _emit(log, "feast", recipient.uid, lost, payer.uid)
-    return settle_loss(board, payer, lost, recipient.uid, log, placed=False), lost
+    # An enemy of the recipient on the board: no side rule refuses it (500.6h), as the model then finds again.
+    return pay_cost_by(board, board.unit(source.uid), absorbed, "retaliation", log, "subrogation", recipient.uid, ruleset)
 
 
 def credit(instance: Any, recipient: str, credited: Any, lost: Any, ruleset: Ruleset, log: EventLog) -> None:
@@ -621,6 +602,13 @@ def pay_cost(board: Board, payer: str, amount: int, kind: str, log: EventLog, ch
     unit = board.unit(payer)
     if not when:
         return skip_cost(board, unit, amount, kind, log, channel, beneficiary, ruleset)
+    return pay_cost_by(board, unit, amount, kind, log, channel, beneficiary, ruleset)
+
+
+def pay_cost_by(board: Board, unit: Unit, amount: int, kind: str, log: EventLog, channel: str,
+                beneficiary: str | None, ruleset: Ruleset) -> tuple[Board, Any]:
+    """A cost that happens, by a payer no side rule refuses (500.6h): refusals, price, defy-death, the loss (500.8)."""
+    payer = unit.uid
     reason = refusal_reason(unit, kind)
     if reason is not None:
         _emit(log, "cost_refused", payer, 0, beneficiary, reason)
@@ -632,13 +620,15 @@ def pay_cost(board: Board, payer: str, amount: int, kind: str, log: EventLog, ch
     scrapped = reason is None and bool(costs.scraps_shield(unit, kind))
     if scrapped:
         _emit(log, "shield_scrapped", payer, unit.shield)
-    unit = _evolve(unit, defy_death=False if defied else unit.defy_death,
-                   defy_death_spent=arith.or_(unit.defy_death_spent, defied), shield=0 if scrapped else unit.shield,
-                   max_vitality=costs.compute_max_vitality_after(unit, price, kind))
-    lost = compute_lost(unit, price)
-    announce_cost(unit, kind, channel, beneficiary, lost, log)
+    paying = unit
+    if defied or scrapped or kind == "interest" or type(unit.defy_death_spent) is not bool:  # else it equals the unit
+        paying = _evolve(unit, defy_death=False if defied else unit.defy_death,
+                         defy_death_spent=arith.or_(unit.defy_death_spent, defied), shield=0 if scrapped else unit.shield,
+                         max_vitality=costs.compute_max_vitality_after(unit, price, kind))
+    lost = compute_lost(paying, price)
+    announce_cost(paying, kind, channel, beneficiary, lost, log)
     killer = costs.compute_killer(payer, beneficiary, kind)
-    return settle_loss(board, unit, lost, killer, log, placed=False), lost
+    return settle_loss(board, paying, lost, killer, log, placed=paying is unit), lost
 
 
 def skip_cost(board: Board, unit: Unit, amount: int, kind: str, log: EventLog, channel: str,
