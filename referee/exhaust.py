@@ -207,9 +207,10 @@ def check(engine: Any, found: Scope, comparison: Comparison, batch: int = 64,
     todo = [(f, s) for f, s in with_ids(found) if only is None or only(s)]
     for start in range(0, len(todo), batch):
         chunk = todo[start : start + batch]
-        engine.submit([s for _, s in chunk])
-        expected = [_expected(s, expectations) for _, s in chunk]
-        for (family, scenario), answer, model in zip(chunk, engine.run_batch([s for _, s in chunk]), expected):
+        sent = [s for _, s in chunk]
+        engine.submit(sent)  # the same list to run_batch: an engine collects what it was handed, by identity
+        expected = [_expected(s, expectations) for s in sent]
+        for (family, scenario), answer, model in zip(chunk, engine.run_batch(sent), expected):
             _judge_one(report, family, scenario, judge(scenario, answer, comparison, model))
         if progress:
             progress(min(start + batch, len(todo)), len(todo))

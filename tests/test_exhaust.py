@@ -184,9 +184,9 @@ def test_the_cli_exits_1_for_a_mutant_and_0_for_the_clean_engine_with_a_divide_l
                    "--in-process", "--divide", cwd=tmp_path)
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "first diverging divide line: cull/guards" in bad.stdout
-    good = _referee("exhaust", "--tier", "tiny", "--kinds", "cull", "--python", "referee.examples.engine:run",
-                    "--in-process", cwd=tmp_path)
-    assert good.returncode == 0 and "PASS" in good.stdout, good.stdout + good.stderr
+    engine = f"{sys.executable} -m referee.examples.engine"  # over JSON lines: a batch sent ahead, then collected
+    good = _referee("exhaust", "--tier", "tiny", "--kinds", "cull", "--engine", engine, cwd=tmp_path)
+    assert good.returncode == 0 and "PASS: 44 scenarios" in good.stdout, good.stdout + good.stderr
 
 
 def test_an_unknown_tier_is_a_usage_error(tmp_path):
