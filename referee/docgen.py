@@ -6,7 +6,8 @@
   and mutants;
 * ``docs/interpretations.md``: the interpretation register (``specs/interpretations/*.toml``);
 * ``docs/generated/explain-examples.md``: ``referee explain`` on the examples of
-  ``referee/explain/examples.py`` (a Reflect, a Bloodletting activation, 400.8's worked example).
+  ``referee/explain/examples.py`` (a Reflect, a Bloodletting activation, 400.8's worked example);
+* ``docs/generated/exhaust.md``: the exhaustive tiers' families, value sets and published counts.
 
 Each page starts with :data:`~referee.specs.catalogue.GENERATED_MARKER`, so it never counts as
 hand-written documentation of a clause.
@@ -26,7 +27,7 @@ from referee.specs.catalogue import GENERATED_MARKER, Trace, repo_root, trace
 from referee.specs.register import Entry, load_register
 
 PAGES = ("docs/generated/coverage.md", "docs/generated/theorems.md", "docs/interpretations.md",
-         "docs/generated/explain-examples.md")
+         "docs/generated/explain-examples.md", "docs/generated/exhaust.md")
 HEADER = f"{GENERATED_MARKER} from the sources; do not edit, run `referee docs` -->\n"
 YES, NO = "✓", "·"
 
@@ -148,7 +149,15 @@ def render_pages() -> dict[str, str]:
         PAGES[1]: render_theorems(),
         PAGES[2]: render_interpretations(load_register()),
         PAGES[3]: render_explain_examples(),
+        PAGES[4]: render_exhaust(),
     }
+
+
+def render_exhaust() -> str:
+    """The exhaustive tiers' scopes and published counts (``referee exhaust``)."""
+    from .exhaust_page import render_page
+
+    return render_page(HEADER)
 
 
 def render_explain_examples() -> str:

@@ -10,7 +10,7 @@ from referee.model.events import Event
 
 from ...rulebook import ActionKind, Divergence, PackageRulebook, Vector
 from ...wire import Observation
-from . import codec, compare, generate, run, schema, shrink, vectors
+from . import codec, compare, exhaust, generate, run, schema, shrink, vectors
 from .features import FEATURES, features_used
 from .kinds import KINDS
 
@@ -59,6 +59,11 @@ class CombatRulebook(PackageRulebook):
     def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Any]:
         found, coverage = vectors.generate(progress, only)
         return found, coverage
+
+
+    def exhaust_families(self, tier: str) -> list[Any]:
+        """The families of an exhaustive tier (``referee exhaust``; :mod:`.exhaust`)."""
+        return exhaust.families(tier)
 
 
 RULEBOOK = CombatRulebook()

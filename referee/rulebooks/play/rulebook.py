@@ -10,7 +10,7 @@ from referee.model.events import Event
 
 from ...rulebook import ActionKind, Divergence, PackageRulebook, Vector
 from ...wire import Observation
-from . import codec, compare, generate, run, shrink, vectors
+from . import codec, compare, exhaust, generate, run, shrink, vectors
 from .schema import rules_schema, state_schema
 from ...rulebook import action_schema
 from ...wire import PROTOCOL
@@ -68,6 +68,11 @@ class PlayRulebook(PackageRulebook):
     def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Any]:
         wanted = only is None or "play".startswith(only) or only.startswith("play")
         return (vectors.play_vectors() if wanted else []), None
+
+
+    def exhaust_families(self, tier: str) -> list[Any]:
+        """The families of an exhaustive tier (``referee exhaust``; :mod:`.exhaust`)."""
+        return exhaust.families(tier)
 
 
 RULEBOOK = PlayRulebook()
