@@ -20,6 +20,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from hypothesis import strategies as st
+
 from .seeded import seeded_draw
 from .wire import PROTOCOL
 
@@ -30,50 +32,49 @@ BATTLE_WEIGHTS = {"hit": 9, "damage": 3, "cost": 5, "tick": 4, "cull": 2, "recov
 ADVANCE_MS = (100, 1_000, 3_300, 10_000, 10_100)
 #: Alignments are taken for this many of the first actions only.
 ALIGNED_ACTIONS = 4
+#: How a living unit may come back from a death (500.9, 500.4d), or build and reset Bolster and Momentum (500.8d).
+_COMES_BACK = st.sampled_from((None, None, None, None, "everlasting", "vessels", "defy_death", "builds"))
+_SMALL = st.integers(1, 5)
+_ADVANCE = st.sampled_from(ADVANCE_MS)
+_KINDS: dict[tuple[str, ...], Any] = {}
 
 
-def battle_board(rng: random.Random, count: int = 6) -> list[dict[str, Any]]:
+def draw_battle_board(draw: Any, count: int = 6) -> list[dict[str, Any]]:
     """``count`` units (2..8), alternating sides, each at its own cell of a 2 x 4 half, several able to come back."""
     from .rulebooks.combat.kinds import KINDS
     from .rulebooks.combat.strategies import draw_unit, link_allies
 
-    draw = seeded_draw(rng)
     wanted = frozenset(f for kind in KINDS.values() for f in kind.unit_fields)
     units = []
     for i in range(max(2, min(count, 8))):
         unit = draw_unit(draw, i % 3, wanted)
         unit.update(uid=f"u{i}", side=i % 2, row=(i // 2) // 4, col=(i // 2) % 4, redirect_to=None, intercept_by=None)
-        _comes_back(rng, unit)
+        if unit["alive"]:
+            unit.update(_coming_back(draw))
         units.append(unit)
     link_allies(draw, units, wanted)
     return units
 
 
-def _comes_back(rng: random.Random, unit: dict[str, Any]) -> None:
-    """Half the living units can come back from a death: Everlasting, Vessels, a defy-death rune (500.9, 500.4d)."""
-    if not unit["alive"] or rng.random() < 0.5:
-        return
-    way = rng.choice(("everlasting", "vessels", "defy_death", "interest_payer"))
-    if way == "everlasting":
-        unit["everlasting"] = True
-    elif way == "vessels":
-        unit["vessels"] = rng.randint(1, 3)
-    elif way == "defy_death":
-        unit.update(defy_death=True, vessels=1)
-    else:
-        unit.update(bolster=rng.randint(1, 5), momentum=rng.randint(1, 5))
+def _coming_back(draw: Any) -> dict[str, Any]:
+    way = draw(_COMES_BACK)
+    return {None: {}, "everlasting": {"everlasting": True}, "vessels": {"vessels": draw(_SMALL) % 3 + 1},
+            "defy_death": {"defy_death": True, "vessels": 1},
+            "builds": {"bolster": draw(_SMALL), "momentum": draw(_SMALL)}}[way]
 
 
-def battle_actions(rng: random.Random, units: list[dict[str, Any]], count: int) -> Iterator[dict[str, Any]]:
-    """``count`` actions, drawn one at a time (a million are drawn without holding them), ending the combat."""
+def draw_battle_actions(draw: Any, units: list[dict[str, Any]], count: int,
+                        kinds: tuple[str, ...] | None = None) -> Iterator[dict[str, Any]]:
+    """``count`` actions of ``kinds`` (default: every combat kind), drawn one at a time (a million are drawn
+    without holding them), the last an ``end_combat`` when that kind is chosen."""
     from .rulebooks.combat.kinds import KINDS
 
-    draw = seeded_draw(rng)
-    kinds = [k for k, w in BATTLE_WEIGHTS.items() for _ in range(w)]
-    for i in range(count - 1):
-        kind = rng.choice(kinds)
+    choice = _kind_choice(tuple(kinds or KINDS))
+    ends = kinds is None or "end_combat" in kinds
+    for i in range(count - 1 if ends else count):
+        kind = draw(choice)
         if kind == "advance":
-            yield {"kind": "advance", "ms": rng.choice(ADVANCE_MS), "rows": 2, "cols": 4}
+            yield {"kind": "advance", "ms": draw(_ADVANCE), "rows": 2, "cols": 4}
             continue
         action = KINDS[kind].draw(draw, units)
         align = action.pop("_align", None) or {}
@@ -81,16 +82,35 @@ def battle_actions(rng: random.Random, units: list[dict[str, Any]], count: int) 
         if i < ALIGNED_ACTIONS:
             _align(units, align)
         yield action
-    yield {"kind": "end_combat"}
+    if ends:
+        yield {"kind": "end_combat"}
+
+
+def _kind_choice(kinds: tuple[str, ...]) -> Any:
+    if kinds not in _KINDS:  # built once per kinds
+        weighted = tuple(k for k in kinds for _ in range(BATTLE_WEIGHTS.get(k, 0)))
+        _KINDS[kinds] = st.sampled_from(weighted or kinds)
+    return _KINDS[kinds]
+
+
+#: What an alignment may not change on a battle's board: where units stand and whom they link to (the single-action
+#: draws move a redirect's receiver to the target's side, which a board of fixed sides cannot follow).
+_PLACEMENT = frozenset({"side", "row", "col", "redirect_to", "intercept_by"})
 
 
 def _align(units: list[dict[str, Any]], align: dict[str, dict[str, Any]]) -> None:
     for unit in units:
-        unit.update({k: v for k, v in align.get(unit["uid"], {}).items() if k not in ("side", "row", "col")})
+        unit.update({k: v for k, v in align.get(unit["uid"], {}).items() if k not in _PLACEMENT})
+
+
+def draw_battle(draw: Any, count: int, kinds: tuple[str, ...] | None = None, ruleset: dict[str, Any] | None = None,
+                units: int = 6) -> dict[str, Any]:
+    """One battle scenario (JSON), ``count`` actions long."""
+    board = draw_battle_board(draw, units)
+    actions = list(draw_battle_actions(draw, board, count, kinds))
+    return {"protocol": PROTOCOL, "ruleset": dict(ruleset or {}), "board": board, "actions": actions}
 
 
 def battle(seed: int, actions: int, units: int = 6) -> dict[str, Any]:
     """One battle scenario (JSON): reproducible from its seed, ``actions`` long."""
-    rng = random.Random(seed)
-    board = battle_board(rng, units)
-    return {"protocol": PROTOCOL, "ruleset": {}, "board": board, "actions": list(battle_actions(rng, board, actions))}
+    return draw_battle(seeded_draw(random.Random(seed)), actions, units=units)

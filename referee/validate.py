@@ -35,6 +35,7 @@ from referee.model.combat.ruleset import Ruleset
 from .groups import group_key
 from .rulebook import Divergence
 from .rulebooks.combat.codec import board_from_json, ruleset_from_json
+from .rulebooks.combat.domain import check_board_domain
 from .rulebooks.combat.kinds import KINDS
 from .rulebooks.combat.run import decode_action
 from .wire import ProtocolError
@@ -123,6 +124,7 @@ def start(number: int, header: dict[str, Any]) -> Replay:
     try:
         rules = ruleset_from_json(f"line {number}.ruleset", header.get("ruleset", {}))
         board = board_from_json(f"line {number}.board", header.get("board"))
+        check_board_domain(f"line {number}.board", board)
     except ProtocolError as error:
         raise TraceError(str(error)) from None
     return Replay(clock.start_battle(board), rules)
@@ -264,8 +266,8 @@ def _check_action(report: ValidateReport, cursor: _Cursor, number: int, line: di
 
 def _record(report: ValidateReport, cursor: _Cursor, before: Any, action: dict[str, Any],
             divergence: Divergence) -> None:
-    """File a divergence under its key (the path without unit names, and the action's kind); explain the first."""
-    key = f"{action.get('kind')}:{group_key(divergence)}"
+    """File a divergence under its key (``check``'s group key: the path without unit names); explain the first."""
+    key = group_key(divergence)
     known = report.found.get(key)
     if known is not None:
         known.count += 1
