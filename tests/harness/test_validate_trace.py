@@ -10,7 +10,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from referee.battles import battle
+from referee.rulebooks.combat.battles import battle
 from referee.cli import app
 from referee.compare import Comparison
 from referee.examples import engine, mutants

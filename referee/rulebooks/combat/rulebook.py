@@ -10,7 +10,7 @@ from referee.model.events import Event
 
 from ...rulebook import ActionKind, Divergence, PackageRulebook, Vector
 from ...wire import Observation
-from . import codec, compare, generate, run, schema, shrink, vectors
+from . import battles, codec, compare, generate, run, schema, shrink, vectors
 from .features import FEATURES, features_used
 from .kinds import KINDS
 
@@ -59,6 +59,12 @@ class CombatRulebook(PackageRulebook):
     def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Any]:
         found, coverage = vectors.generate(progress, only)
         return found, coverage
+
+    def draw_battle(self, draw: Any, kinds: tuple[str, ...], count: int, rules: Any,
+                    features: frozenset[str] | None = None) -> dict[str, Any]:
+        """A whole battle of ``count`` actions (``referee check --battle``; :mod:`.battles`)."""
+        ruleset = rules.to_json() if rules is not None else None
+        return battles.draw_battle(draw, count, kinds, ruleset, features=features)
 
 
 RULEBOOK = CombatRulebook()

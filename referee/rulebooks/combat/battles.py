@@ -22,8 +22,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .seeded import seeded_draw
-from .wire import PROTOCOL
+from ...seeded import seeded_draw
+from ...wire import PROTOCOL
 
 #: How often each kind is drawn in a battle (clock actions included: a battle is on the clock).
 BATTLE_WEIGHTS = {"hit": 9, "damage": 3, "cost": 5, "tick": 4, "cull": 2, "recover": 5, "ability": 4,
@@ -33,7 +33,7 @@ ADVANCE_MS = (100, 1_000, 3_300, 10_000, 10_100)
 #: Alignments are taken for this many of the first actions only.
 ALIGNED_ACTIONS = 4
 #: How a living unit may come back from a death (500.9, 500.4d), or build and reset Bolster and Momentum (500.8d).
-_COMES_BACK = st.sampled_from((None, None, None, None, "everlasting", "vessels", "defy_death", "builds"))
+_COMES_BACK = st.sampled_from((None, None, None, "everlasting", "vessels", "defy_death", "reliquary", "builds"))
 _SMALL = st.integers(1, 5)
 _ADVANCE = st.sampled_from(ADVANCE_MS)
 _KINDS: dict[tuple[str, ...], Any] = {}
@@ -41,8 +41,8 @@ _KINDS: dict[tuple[str, ...], Any] = {}
 
 def draw_battle_board(draw: Any, count: int = 6) -> list[dict[str, Any]]:
     """``count`` units (2..8), alternating sides, each at its own cell of a 2 x 4 half, several able to come back."""
-    from .rulebooks.combat.kinds import KINDS
-    from .rulebooks.combat.strategies import draw_unit, link_allies
+    from .kinds import KINDS
+    from .strategies import draw_unit, link_allies
 
     wanted = frozenset(f for kind in KINDS.values() for f in kind.unit_fields)
     units = []
@@ -58,8 +58,8 @@ def draw_battle_board(draw: Any, count: int = 6) -> list[dict[str, Any]]:
 
 def _coming_back(draw: Any) -> dict[str, Any]:
     way = draw(_COMES_BACK)
-    return {None: {}, "everlasting": {"everlasting": True}, "vessels": {"vessels": draw(_SMALL) % 3 + 1},
-            "defy_death": {"defy_death": True, "vessels": 1},
+    return {None: {}, "everlasting": {"everlasting": True, "vessels": 1}, "vessels": {"vessels": draw(_SMALL) % 3 + 1},
+            "defy_death": {"defy_death": True, "vessels": 2}, "reliquary": {"reliquary": draw(_SMALL), "vessels": 2},
             "builds": {"bolster": draw(_SMALL), "momentum": draw(_SMALL)}}[way]
 
 
@@ -67,7 +67,7 @@ def draw_battle_actions(draw: Any, units: list[dict[str, Any]], count: int,
                         kinds: tuple[str, ...] | None = None) -> Iterator[dict[str, Any]]:
     """``count`` actions of ``kinds`` (default: every combat kind), drawn one at a time (a million are drawn
     without holding them), the last an ``end_combat`` when that kind is chosen."""
-    from .rulebooks.combat.kinds import KINDS
+    from .kinds import KINDS
 
     choice = _kind_choice(tuple(kinds or KINDS))
     ends = kinds is None or "end_combat" in kinds
@@ -104,11 +104,15 @@ def _align(units: list[dict[str, Any]], align: dict[str, dict[str, Any]]) -> Non
 
 
 def draw_battle(draw: Any, count: int, kinds: tuple[str, ...] | None = None, ruleset: dict[str, Any] | None = None,
-                units: int = 6) -> dict[str, Any]:
-    """One battle scenario (JSON), ``count`` actions long."""
+                units: int = 6, features: frozenset[str] | None = None) -> dict[str, Any]:
+    """One battle scenario (JSON), ``count`` actions long, with no feature outside ``features`` (None: all)."""
+    from .features import FEATURES, neutralize
+
     board = draw_battle_board(draw, units)
     actions = list(draw_battle_actions(draw, board, count, kinds))
-    return {"protocol": PROTOCOL, "ruleset": dict(ruleset or {}), "board": board, "actions": actions}
+    scenario = {"protocol": PROTOCOL, "ruleset": dict(ruleset or {}), "board": board, "actions": actions}
+    off = frozenset(FEATURES) - features if features is not None else frozenset()
+    return neutralize(scenario, off) if off else scenario
 
 
 def battle(seed: int, actions: int, units: int = 6) -> dict[str, Any]:
