@@ -1108,19 +1108,26 @@ def run(scenario: dict[str, Any]) -> dict[str, Any]:
 TRACE = "referee-trace/1"
 
 
-def write_trace(scenario: dict[str, Any], out: Any, engine_class: Any = None) -> None:
+def write_trace(scenario: dict[str, Any], out: Any, engine_class: Any = None, board_every: int = 1) -> None:
     """Log a combat match as ``referee validate`` reads it: a header line with the starting board, then one line
-    per action with the events it published and the board after it. The events are dropped from the bus once
-    written, so a long match is logged in memory that does not grow with it."""
+    per action with the events it published and, every ``board_every`` actions and after the last, the board. The
+    events are dropped from the bus once written, so a long match is logged in memory that does not grow with it."""
     board = Board([Unit(u) for u in scenario["board"]])
     engine = (engine_class or Engine)(board, scenario.get("ruleset", {}))
     header = {"trace": TRACE, "protocol": PROTOCOL, "ruleset": scenario.get("ruleset", {}), "board": scenario["board"]}
     out.write(_dumps(header) + "\n")
-    for action in scenario["actions"]:
+    line: dict[str, Any] = {}
+    for n, action in enumerate(scenario["actions"], 1):
+        if line:
+            out.write(_dumps(line) + "\n")
         engine.perform(action)
-        line = {"action": action, "events": engine.bus.history, "board": [u.to_json() for u in board.units]}
-        out.write(_dumps(line) + "\n")
+        line = {"action": action, "events": engine.bus.history}
+        if n % board_every == 0:
+            line["board"] = [u.to_json() for u in board.units]
         engine.bus.history = []
+    if line:
+        line["board"] = [u.to_json() for u in board.units]
+        out.write(_dumps(line) + "\n")
 
 
 def serve(run_one: Any = None, stdin: Any = None, stdout: Any = None) -> None:
