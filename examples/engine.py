@@ -1105,6 +1105,31 @@ def run(scenario: dict[str, Any]) -> dict[str, Any]:
     return observation
 
 
+TRACE = "referee-trace/1"
+
+
+def write_trace(scenario: dict[str, Any], out: Any, engine_class: Any = None, board_every: int = 1) -> None:
+    """Log a combat match as ``referee validate`` reads it: a header line with the starting board, then one line
+    per action with the events it published and, every ``board_every`` actions and after the last, the board. The
+    events are dropped from the bus once written, so a long match is logged in memory that does not grow with it."""
+    board = Board([Unit(u) for u in scenario["board"]])
+    engine = (engine_class or Engine)(board, scenario.get("ruleset", {}))
+    header = {"trace": TRACE, "protocol": PROTOCOL, "ruleset": scenario.get("ruleset", {}), "board": scenario["board"]}
+    out.write(_dumps(header) + "\n")
+    line: dict[str, Any] = {}
+    for n, action in enumerate(scenario["actions"], 1):
+        if line:
+            out.write(_dumps(line) + "\n")
+        engine.perform(action)
+        line = {"action": action, "events": engine.bus.history}
+        if n % board_every == 0:
+            line["board"] = [u.to_json() for u in board.units]
+        engine.bus.history = []
+    if line:
+        line["board"] = [u.to_json() for u in board.units]
+        out.write(_dumps(line) + "\n")
+
+
 def serve(run_one: Any = None, stdin: Any = None, stdout: Any = None) -> None:
     """The JSON-lines loop: one scenario per input line, one observation per output line."""
     run_one = run_one or run
@@ -1143,14 +1168,29 @@ def _dumps(observation: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--mutant"] and len(argv) == 2:
+    module = sys.modules[__name__]
+    if argv[:1] == ["--mutant"] and len(argv) >= 2:
         from referee.examples.mutants import load
 
-        serve(load(argv[1]).run)
+        module, argv = load(argv[1]), argv[2:]
+    if argv[:1] == ["--trace"] and len(argv) == 2:
+        serve(_tracing(module, argv[1]))
     elif not argv:
-        serve()
+        serve(module.run)
     else:
-        sys.exit("usage: python -m referee.examples.engine [--mutant NAME]")
+        sys.exit("usage: python -m referee.examples.engine [--mutant NAME] [--trace FILE]")
+
+
+def _tracing(module: Any, path: str) -> Any:
+    """``run``, also logging each combat scenario's match to ``path`` (appended: one trace per scenario)."""
+
+    def run_and_log(scenario: dict[str, Any]) -> dict[str, Any]:
+        if scenario.get("rulebook", "combat") == "combat":
+            with open(path, "a", encoding="utf-8") as out:
+                getattr(module, "write_trace", write_trace)(scenario, out)
+        return module.run(scenario)
+
+    return run_and_log
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ class Mutant:
     max_actions: int = 2
     #: Ruleset options the bug needs (``referee check --ruleset name=value``), as (name, value) pairs.
     ruleset: tuple[tuple[str, str], ...] = ()
+    #: Found only in whole battles (``referee check --battle``): the bug needs a long sequence of actions.
+    battle: bool = False
 
     @property
     def path(self) -> Path:
@@ -518,7 +520,44 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
 )
 
-BY_NAME = {m.name: m for m in MUTANTS}
+#: Bugs that only bite late in a battle: each needs a unit's second or third life (``incarnation``, which no drawn
+#: scenario starts above 0), so no scenario of one or two actions shows it. They are kept apart from
+#: :data:`MUTANTS`, the bugs a short scenario reaches (the kill tables, the vectors and the exhaustive tiers are
+#: claims about those); ``referee check --battle`` finds these (tests/harness/test_harness_battles.py).
+LATE_MUTANTS: tuple[Mutant, ...] = (
+    Mutant(
+        "defy_death_rearmed_once", "combat:500.9e", "a revival re-arms a spent defy-death rune only the first time",
+        "        unit.defy_death = unit.defy_death or unit.defy_death_spent\n",
+        "        unit.defy_death = unit.defy_death or (unit.defy_death_spent and unit.incarnation == 0)\n",
+        kinds=("hit", "damage", "cost"), max_actions=200, battle=True,
+    ),
+    Mutant(
+        "reliquary_speed_stacks", "combat:500.9l", "a second revival adds its Reliquary Speed to the Speed still standing",
+        "        unit.reliquary_speed = unit.reliquary\n",
+        "        unit.reliquary_speed = unit.reliquary + (unit.reliquary_speed if unit.incarnation > 1 else 0)\n",
+        kinds=("hit", "damage", "cost", "cull"), max_actions=200, battle=True,
+    ),
+    Mutant(
+        "interest_in_two_lives_only", "combat:500.8g", "Interest stops lowering maximum Vitality after the second revival",
+        "            payer.max_vitality -= price\n",
+        "            payer.max_vitality -= price if payer.incarnation < 2 else 0\n",
+        kinds=("cost", "hit", "damage"), max_actions=200, battle=True,
+    ),
+    Mutant(
+        "armor_rebuilt_once", "combat:500.9c", "battle-start Armor is rebuilt on the first revival only",
+        "        unit.armor -= unit.armor_change\n",
+        "        unit.armor -= unit.armor_change if unit.incarnation == 0 else 0\n",
+        kinds=("armor_debuff", "ability", "hit", "cull"), max_actions=200, battle=True,
+    ),
+    Mutant(
+        "statuses_outlive_later_lives", "combat:500.9c", "Burn, Venom and Maim end with the first life only",
+        "        unit.burn = unit.venom = unit.maim = 0  # a running Burn or Venom and Maim end with the life\n",
+        "        unit.burn, unit.venom, unit.maim = (0, 0, 0) if unit.incarnation == 0 else (unit.burn, unit.venom, unit.maim)\n",
+        kinds=("ability", "hit", "cull"), max_actions=200, battle=True,
+    ),
+)
+
+BY_NAME = {m.name: m for m in (*MUTANTS, *LATE_MUTANTS)}
 
 
 def mutated_source(mutant: Mutant) -> str:

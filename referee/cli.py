@@ -24,8 +24,8 @@ app = typer.Typer(
 
 #: Verb modules, in the order their commands are listed.
 VERB_MODULES = (
-    "cmd_clauses", "cmd_prove", "cmd_explain", "cmd_check", "cmd_exhaust", "cmd_features", "cmd_vectors", "cmd_schema",
-    "cmd_query",
+    "cmd_clauses", "cmd_prove", "cmd_explain", "cmd_check", "cmd_exhaust", "cmd_validate", "cmd_features", "cmd_vectors",
+    "cmd_schema", "cmd_query",
 )
 
 

@@ -7,13 +7,24 @@ from typing import Optional
 
 import typer
 
-NAMES = ("scenario", "observation")
+NAMES = ("scenario", "observation", "trace")
+
+
+def schema_text(name: str) -> str:
+    """A published schema's text: the protocol's (scenario, observation) or a trace line's (``referee validate``)."""
+    if name == "trace":
+        import json
+
+        from .validate import trace_schema
+
+        return json.dumps(trace_schema(), indent=2, sort_keys=False) + "\n"
+    from .protocol import schema_text as protocol_schema_text
+
+    return protocol_schema_text(name)
 
 
 def write_schemas(folder: Path) -> list[Path]:
     """Write ``<name>.schema.json`` for every schema into ``folder``."""
-    from .protocol import schema_text
-
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in NAMES:
@@ -26,18 +37,16 @@ def write_schemas(folder: Path) -> list[Path]:
 def register(app: typer.Typer) -> None:
     @app.command("schema")
     def schema_command(
-        name: Optional[str] = typer.Argument(None, help="scenario | observation (default: both, to --out)"),
+        name: Optional[str] = typer.Argument(None, help="scenario | observation | trace (default: all, to --out)"),
         out: Optional[Path] = typer.Option(None, "--out", help="write <name>.schema.json files into this folder"),
     ) -> None:
-        """Print the JSON Schema of a scenario or an observation (protocol referee/1), or write both."""
-        from .protocol import schema_text
-
+        """Print the JSON Schema of a scenario, an observation or a trace line (protocol referee/1), or write them all."""
         if out is not None:
             for path in write_schemas(out):
                 typer.echo(f"wrote {path}")
             return
         if name is None:
-            typer.echo("referee schema: name one of scenario, observation (or give --out DIR)", err=True)
+            typer.echo("referee schema: name one of scenario, observation, trace (or give --out DIR)", err=True)
             raise typer.Exit(2)
         if name not in NAMES:
             typer.echo(f"referee schema: unknown schema {name!r} (known: {', '.join(NAMES)})", err=True)

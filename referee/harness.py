@@ -66,6 +66,9 @@ class CheckOptions:
     features: frozenset[str] | None = None
     #: Swarm testing: each scenario first draws which of those features are on.
     swarm: bool = False
+    #: Whole battles (``--battle``): every combat scenario a board of six units and ``max_actions`` actions on the
+    #: clock (``referee/rulebooks/combat/battles.py``).
+    battle: bool = False
     #: Count per feature, event and clause how many scenarios exercised it (``--stats``).
     stats: bool = False
     #: Called after every batch with (scenarios checked, scenarios asked for, failures seen so far).
@@ -421,7 +424,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
     start = time.perf_counter()
     one = scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
-                    features=options.features, swarm=options.swarm)
+                    features=options.features, swarm=options.swarm, battle=options.battle)
     # Seeded generation draws whole groups of batches per Hypothesis example (its overhead per
     # example is about the cost of 5 scenarios); ``total`` is --examples rounded up to whole batches.
     group = batch * math.ceil(SEEDED_GROUP / batch) if _is_seeded(options) else batch

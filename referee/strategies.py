@@ -25,16 +25,20 @@ def scenarios(
     rules: dict[str, Any] | None = None,
     features: frozenset[str] | None = None,
     swarm: bool = False,
+    battle: bool = False,
 ) -> dict[str, Any]:
     """A complete, valid scenario (JSON) over the chosen action kinds (default: the default rulebook's).
 
     A scenario holds the actions of one rulebook: when the kinds span several, each
-    scenario first draws its rulebook.
+    scenario first draws its rulebook. ``battle``: a rulebook that draws whole battles (``draw_battle``: the combat
+    rulebook's ``battles.py``) draws one of ``max_actions`` actions.
     """
     by_book, choice = _books(kinds)
     chosen = draw(choice) if choice is not None else next(iter(by_book))
     book = rulebooks.get(chosen)
     own = None if features is None else frozenset(features) & frozenset(book.features)
+    if battle and hasattr(book, "draw_battle"):
+        return book.draw_battle(draw, by_book[chosen], max_actions, (rules or {}).get(chosen), own)
     return book.draw_scenario(draw, by_book[chosen], max_actions, (rules or {}).get(chosen), own, swarm)
 
 

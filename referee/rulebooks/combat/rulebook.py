@@ -10,7 +10,7 @@ from referee.model.events import Event
 
 from ...rulebook import ActionKind, Divergence, PackageRulebook, Vector
 from ...wire import Observation
-from . import codec, compare, exhaust, generate, run, schema, shrink, vectors
+from . import battles, codec, compare, exhaust, generate, run, schema, shrink, vectors
 from .features import FEATURES, features_used
 from .kinds import KINDS
 
@@ -60,6 +60,11 @@ class CombatRulebook(PackageRulebook):
         found, coverage = vectors.generate(progress, only)
         return found, coverage
 
+    def draw_battle(self, draw: Any, kinds: tuple[str, ...], count: int, rules: Any,
+                    features: frozenset[str] | None = None) -> dict[str, Any]:
+        """A whole battle of ``count`` actions (``referee check --battle``; :mod:`.battles`)."""
+        ruleset = rules.to_json() if rules is not None else None
+        return battles.draw_battle(draw, count, kinds, ruleset, features=features)
 
     def exhaust_families(self, tier: str) -> list[Any]:
         """The families of an exhaustive tier (``referee exhaust``; :mod:`.exhaust`)."""
