@@ -356,6 +356,35 @@ def _hit(amount: int, target: str = "a", source: str | None = "b", kind: str = "
 
 
 ENEMY = {"uid": "b", "side": 1, "col": 1}
+ALLY = {"uid": "c", "side": 0, "col": 2}
+
+
+def _debuff(debuff: str, amount: int, target: str = "a") -> dict:
+    return {"kind": "armor_debuff", "target": target, "debuff": debuff, "amount": amount}
+
+
+def _cost(amount: int, cost_kind: str, payer: str = "a") -> dict:
+    return {"kind": "cost", "payer": payer, "amount": amount, "cost_kind": cost_kind, "beneficiary": None}
+
+
+def _line(effect: str, amount: int, lane: str | None = None, **more: Any) -> dict:
+    return {"effect": effect, "amount": amount, **({"lane": lane} if lane else {}), **more}
+
+
+def _ability(lines: list[dict], targets: tuple[str, ...] = ("t",)) -> dict:
+    return {"kind": "ability", "caster": "c", "targets": list(targets),
+            "ability": {"name": "", "numbers": {}, "lines": lines}, "riposte_rolls": [True]}
+
+
+#: A caster and an ally on side 0; a target its hit kills and a second enemy on side 1.
+_ABILITY_BOARD = [{"uid": "c", "side": 0, "col": 0}, {"uid": "a", "side": 0, "col": 1, "vitality": 50},
+                  {"uid": "t", "side": 1, "col": 0, "vitality": 30}, {"uid": "u", "side": 1, "col": 1, "vitality": 80}]
+
+
+def _bloodletting(caster: str, cost: int, target: str = "b") -> dict:
+    return {"kind": "bloodletting", "caster": caster, "cost": cost,
+            "hits": [{"target": target, "amount": 10, "damage_kind": "hit", "allows_dormant": False,
+                      "riposte_rolls": [True]}]}
 
 #: Boundary cases, by hand: where engines go wrong. Each: (name, units, actions), or (name, units, actions,
 #: ruleset options) for a case a non-default reading reaches.
@@ -404,6 +433,37 @@ BOUNDARY_CASES: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
     ("thorns-on-insurance-swallowed-hit", [{"uid": "a", "insurance": 1, "thorns": 3, "retort": 4}, ENEMY],
      [_hit(20, kind="hit")]),
     ("reflect-5-percent-floor", [{"uid": "a", "is_boss": True, "reflect": True}, ENEMY], [_hit(39, kind="hit")]),
+    # Cases branch coverage does not give: a branch is taken once, at whatever numbers Z3 picks, so a rule that
+    # only shows at a boundary (Armor crossing 0) or in a board shape (an ally source, a boss first in reading
+    # order, a kill before a count) needs its own vector. Each is read off the rule it names.
+    ("crush-drives-armor-negative-500.2e", [{"uid": "a", "armor": 10}], [_debuff("crush", 25)]),
+    ("repossess-from-zero-armor-500.2e", [{"uid": "a", "armor": 0}], [_debuff("repossess", 7)]),
+    ("cost-resets-bolster-500.8d", [{"uid": "a", "bolster": 5, "adrenaline": 3, "momentum": 2}],
+     [_cost(10, "interest")]),
+    ("dormant-payer-pays-interest-500.8e", [{"uid": "a", "dormant": True}], [_cost(10, "interest")]),
+    ("dormant-payer-pays-self-destruct-500.8e", [{"uid": "a", "dormant": True}], [_cost(0, "self_destruct")]),
+    ("armor-reduces-hit-to-nothing-no-thorns-500.7d", [{"uid": "a", "armor": 100, "thorns": 3, "riposte": 4}, ENEMY],
+     [_hit(5, kind="hit")]),
+    ("shield-swallows-hit-no-thorns-500.7d", [{"uid": "a", "shield": 50, "thorns": 3, "riposte": 4}, ENEMY],
+     [_hit(30, kind="hit")]),
+    ("ally-hit-never-retaliated-500.6h", [{"uid": "a", "thorns": 3, "riposte": 4, "retort": 2}, ALLY],
+     [_hit(20, source="c", kind="hit")]),
+    ("reflect-skips-attacker-armor-500.7j", [{"uid": "a", "is_boss": True, "reflect": True},
+                                            {**ENEMY, "armor": 400}], [_hit(200, kind="hit")]),
+    ("bloodletting-boss-ally-first-skipped-800.4c", [{"uid": "a", "row": 1}, {**ALLY, "col": 0, "is_boss": True},
+                                                     {"uid": "d", "side": 0, "col": 1}, ENEMY],
+     [_bloodletting("a", 12)]),
+    ("bloodletting-tool-first-fails-800.4d", [{"uid": "a", "row": 1}, {**ALLY, "col": 0, "is_tool": True},
+                                             {"uid": "d", "side": 0, "col": 1}, ENEMY], [_bloodletting("a", 12)]),
+    ("bloodletting-hub-first-fails-800.4d", [{"uid": "a", "row": 1}, {**ALLY, "col": 0, "is_hub": True},
+                                            {"uid": "d", "side": 0, "col": 1}, ENEMY], [_bloodletting("a", 12)]),
+    ("ability-kill-then-count-enemies-400.8a-400.8b", _ABILITY_BOARD,
+     [_ability([_line("damage", 40, "hit"), _line("restore", 10, "after_hit", to="allies", per="enemy")])]),
+    ("ability-restore-odd-prevented-consumes-ceil-500.3d",
+     [{"uid": "c", "side": 0, "col": 0}, {"uid": "a", "side": 0, "col": 1, "vitality": 50, "maim": 3}],
+     [_ability([_line("restore", 5, to="allies")], targets=())]),
+    ("recover-refused-entrapped-500.3g", [{"uid": "a", "vitality": 40, "entrapped": True}],
+     [{"kind": "recover", "target": "a", "amount": 30, "lane": "heal"}]),
 ]
 #: A kind whose vectors are hand-written declares them in its ``extra["boundary_cases"]`` (``kinds/ability.py``).
 BOUNDARY_CASES += [case for kind in KINDS.values() for case in kind.extra.get("boundary_cases", ())]
