@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"referee vectors export: {error}", err=True)
             raise typer.Exit(2)
         say = (lambda text: None) if quiet else (lambda text: typer.echo(text, err=True))
-        generated = generate(progress=say, only=only)
+        generated = generate(progress=say, only=only, profile=selection if selection != Selection() else None)
         old = previous_paths(folder, VECTORS_FORMAT)
         manifest = export(folder, generated, selection)
         typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses")
@@ -60,8 +60,14 @@ def register(app: typer.Typer) -> None:
                 f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
                 + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
                 + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
-                f"of {branches['total']}"
+                + (f"{len(branches['outside_profile'])} taken only outside the profile, "
+                   if branches.get("outside_profile") else "")
+                + f"of {branches['total']}"
             )
+            if branches.get("outside_profile"):
+                typer.echo(f"    the profile makes {len(branches['outside_profile'])} branches unreachable "
+                           f"({len(branches['templates_outside_profile'])} board shapes left out); "
+                           f"manifest.json lists them under rulebooks.{name}.branches.outside_profile")
             unknown += branches["unknown"]
         if unknown:
             typer.echo("unknown branches (no answer within the resource limit):", err=True)

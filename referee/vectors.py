@@ -38,12 +38,14 @@ class Generated:
     coverage: dict[str, Any]
 
 
-def generate(progress: Callable[[str], None] | None = None, only: str | None = None) -> Generated:
-    """Every rulebook's vectors (``only``: a template or rulebook name prefix)."""
+def generate(progress: Callable[[str], None] | None = None, only: str | None = None,
+             profile: "Selection | None" = None) -> Generated:
+    """Every rulebook's vectors (``only``: a template or rulebook name prefix), searched inside ``profile`` (the
+    ``--kinds``/``--features`` selection: a branch a scenario inside it takes gets a vector inside it)."""
     found: list[Vector] = []
     coverage: dict[str, Any] = {}
     for name, book in rulebooks.RULEBOOKS.items():
-        vectors, branches = book.vectors(progress, only)
+        vectors, branches = book.vectors(progress, only, profile)
         found += vectors
         coverage[name] = branches
     return Generated(found, coverage)

@@ -26,7 +26,7 @@ def boundary_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("marks")
     found = boundary_vectors()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vectors_module, "generate", lambda progress=None, only=None: Generated(list(found), {}))
+        patch.setattr(vectors_module, "generate", lambda progress=None, only=None, profile=None: Generated(list(found), {}))
         result = CliRunner().invoke(app, ["vectors", "export", str(folder), "--quiet"])
     assert result.exit_code == 0, result.output
     return folder

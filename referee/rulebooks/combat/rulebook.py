@@ -56,8 +56,9 @@ class CombatRulebook(PackageRulebook):
     def observation_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return schema.observation_schema()
 
-    def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Any]:
-        found, coverage = vectors.generate(progress, only)
+    def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None,
+                profile: Any = None) -> tuple[list[Vector], Any]:
+        found, coverage = vectors.generate(progress, only, profile)
         return found, coverage
 
 

@@ -31,7 +31,8 @@ from referee.proofs.core import Vars
 from ...rulebook import Vector
 from ...trail import clauses_applied
 from ...wire import PROTOCOL
-from .codec import encode_observation, encode_scenario, unit_to_json
+from .codec import UNIT_DEFAULTS, encode_observation, encode_scenario, unit_to_json
+from .features import FEATURES, off_fields
 from .kinds import KINDS
 from .run import observe
 from .templates import Template
@@ -213,6 +214,11 @@ class Coverage:
     outside_domain: set[str] = field(default_factory=set)
     sites: dict[str, Site] = field(default_factory=dict)
     failed_templates: list[str] = field(default_factory=list)
+    #: Under a profile (``--kinds``/``--features``): branches a scenario outside the profile takes but none inside
+    #: it (Z3 proved it for the profile's templates, or only templates the profile leaves out reach the branch).
+    outside_profile: set[str] = field(default_factory=set)
+    #: Under a profile: the templates it leaves out (their action kind or board shape uses what it excludes).
+    templates_outside_profile: list[str] = field(default_factory=list)
 
     def branches(self) -> list[str]:
         return sorted(f"{key}={polarity}" for key in self.sites for polarity in ("true", "false"))
@@ -230,9 +236,13 @@ class Coverage:
             "unknown": sorted(self.unknown),
             "outside_domain": sorted(self.outside_domain),
             "templates_not_run": self.failed_templates,
+            "outside_profile": sorted(self.outside_profile),
+            "templates_outside_profile": self.templates_outside_profile,
             "note": "unreachable: Z3 proved no scenario of any template takes the branch, within the bounds "
                     "of referee.rulebooks.combat.vectors.BOUNDS widened by RELAXED; outside_domain: only the "
-                    "RELAXED inputs (outside what the protocol defines and check sends) take it, so no vector",
+                    "RELAXED inputs (outside what the protocol defines and check sends) take it, so no vector; "
+                    "outside_profile: under a --kinds/--features profile, only scenarios outside it take the "
+                    "branch (Z3 proved it inside the profile, or only templates the profile leaves out reach it)",
         }
 
 
@@ -252,87 +262,207 @@ def _concrete_vector(template: Template, values: dict[str, Any], branch: str) ->
     return Vector(scenario, encode_observation(board, events), clauses, branch, template.name, primary=primary)
 
 
-def generate(progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Coverage]:
-    """Every branch vector Z3 can find across the templates, then the boundary cases."""
+class _Defaults(dict):
+    """Concrete values for a template's structure alone: every unit field at its default, every other number 1."""
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name in self:
+            return self[name]
+        attribute = name.rpartition(".")[2]
+        return UNIT_DEFAULTS.get(attribute, 1 if default == 0 and default is not False else default)
+
+
+def template_outside(template: Template, profile: Any) -> str | None:
+    """Why a template's structure (its action kind, the flags, lanes and links its board shape fixes) lies outside
+    a ``--kinds``/``--features`` profile; None: inside (or no profile)."""
+    if profile is None:
+        return None
+    board, action = template.build(Vars(_Defaults()))
+    return profile.reason_to_skip(encode_scenario(board, [action], DEFAULT))
+
+
+def profile_constraints(variables: Vars, profile: Any) -> list[Any]:
+    """What keeps a template's numbers inside a profile: every field of a feature it leaves out at its default,
+    Armor at 0 or more without ``negative_armor``, no Dormant-reaching hit without ``dormant``."""
     import z3
 
+    if profile is None or profile.features is None:
+        return []
+    off = frozenset(FEATURES) - profile.features
+    fields_off = off_fields(off)
+    out = []
+    for name, term in variables.created.items():
+        owner, _, attribute = name.rpartition(".")
+        if not is_symbolic(term):
+            continue
+        if owner != "action" and attribute in fields_off and attribute in UNIT_DEFAULTS:
+            out.append(term == UNIT_DEFAULTS[attribute])
+        if owner != "action" and attribute == "armor" and "negative_armor" in off:
+            out.append(term >= 0)
+        if name == "action.allows_dormant" and "dormant" in off:
+            out.append(z3.Not(term))
+    return out
+
+
+def _solvers(ctx: Any, variables: Vars, side: list[Any], profile: Any) -> dict[str, Any]:
+    """The template's solvers: ``valid`` (in bounds, inside the profile), ``relaxed`` (RELAXED bounds, inside the
+    profile) and, under a profile, ``free`` (in bounds, any feature): the last tells a branch the profile shuts
+    from one no scenario takes."""
+    import z3
+
+    inside = profile_constraints(variables, profile)
+    wanted = {"valid": (False, inside), "relaxed": (True, inside)}
+    if inside:
+        wanted["free"] = (False, [])
+    out = {}
+    for name, (relaxed, extra) in wanted.items():
+        solver = z3.Solver(ctx=ctx)
+        solver.set("rlimit", RLIMIT)
+        solver.set("random_seed", 0)
+        solver.set("timeout", SAFETY_TIMEOUT_MS)
+        facts = [*side, *validity(variables, relaxed), *extra]
+        solver.add(*[(z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx) for f in facts])
+        out[name] = solver
+    return out
+
+
+def _ask(solver: Any, goal: Any) -> tuple[str, Any]:
+    """``(sat | unsat | unknown, model)`` for one goal."""
+    import z3
+
+    solver.push()
+    solver.add(goal)
+    result = solver.check()
+    model = solver.model() if result == z3.sat else None
+    solver.pop()
+    return ("sat" if result == z3.sat else "unsat" if result == z3.unsat else "unknown"), model
+
+
+def classify(solvers: dict[str, Any], goal: Any, models: list[Any]) -> tuple[str, Any]:
+    """A branch's answer and its model: ``sat`` (a scenario inside the profile takes it), ``outside`` (only inputs
+    outside the protocol's domain do), ``profile`` (only scenarios outside the profile do), ``unsat``, ``unknown``."""
+    import z3
+
+    model = next((m for m in models if z3.is_true(m.eval(goal, model_completion=True))), None)
+    if model is not None:
+        return "sat", model
+    answer, model = _ask(solvers["valid"], goal)
+    if answer == "sat":
+        models.append(model)
+        return "sat", model
+    relaxed, _ = _ask(solvers["relaxed"], goal)
+    if relaxed == "sat":
+        return "outside", None
+    if "free" in solvers and _ask(solvers["free"], goal)[0] == "sat":
+        return "profile", None
+    return relaxed, None
+
+
+def _shape_vector(template: Template, variables: Vars, solvers: dict[str, Any], models: list[Any], ctx: Any) -> Vector | None:
+    """One vector of a template that found no new branch: its board shape is a case of its own (a Tool first in
+    a Bloodletting reading order takes no branch the ally-pays shape did not), so every shape gets one."""
+    import z3
+
+    model = models[0] if models else None
+    if model is None:
+        answer, model = _ask(solvers["valid"], z3.BoolVal(True, ctx))
+    if model is None:
+        return None
+    return _concrete_vector(template, _values(variables, model, ctx), f"shape: {template.name}")
+
+
+def search_template(template: Template, coverage: Coverage, profile: Any, say: Callable[[str], None]) -> list[Vector]:
+    """A vector for every branch of the template not yet covered (Z3), inside the profile; at least one."""
+    import z3
+
+    start = time.perf_counter()
+    try:
+        variables, side, points = discover(template)
+    except Exception as error:  # a template the symbolic run cannot take: report, go on
+        first_line = str(error).splitlines()[0][:160] if str(error) else ""
+        say(f"  {template.name}: symbolic run failed ({type(error).__name__}: {first_line})")
+        coverage.failed_templates.append(template.name)
+        return []
+    # A fresh Z3 context per template: Z3's speed on these nonlinear queries depends on
+    # what the process asked before (measured: 17 s alone, no answer in 12 minutes after
+    # the proof tests had run in the same process), and the rlimit does not always stop it.
+    ctx = z3.Context()
+    solvers = _solvers(ctx, variables, side, profile)
+    models: list[Any] = []
+    found: list[Vector] = []
+    for site, condition in points:
+        coverage.sites.setdefault(site.key, site)
+        _SITE_CLAUSE.setdefault(site.key, site.clauses[0] if site.clauses else "")
+        for polarity in ("true", "false"):
+            branch = f"{site.key}={polarity}"
+            if branch not in coverage.covered:
+                goal = (condition if polarity == "true" else z3.Not(condition)).translate(ctx)
+                found += _file_branch(template, variables, branch, classify(solvers, goal, models), coverage, ctx, say)
+    if not found:
+        shape = _shape_vector(template, variables, solvers, models, ctx)
+        found += [shape] if shape is not None else []
+    say(f"  {template.name}: {len(points)} branch points, {len(found)} new vectors ({time.perf_counter() - start:.1f} s)")
+    return found
+
+
+def _file_branch(template: Template, variables: Vars, branch: str, answer: tuple[str, Any], coverage: Coverage,
+                 ctx: Any, say: Callable[[str], None]) -> list[Vector]:
+    """Record a branch's answer in the coverage; its vector when a scenario takes it."""
+    verdict, model = answer
+    if verdict != "sat":
+        {"outside": coverage.outside_domain, "profile": coverage.outside_profile,
+         "unsat": coverage.unreachable}.get(verdict, coverage.unknown).add(branch)
+        return []
+    try:
+        vector = _concrete_vector(template, _values(variables, model, ctx), branch)
+    except Exception as error:
+        say(f"  {template.name}: {branch}: the model refused Z3's input ({error})")
+        coverage.unknown.add(branch)
+        return []
+    coverage.covered[branch] = ""
+    return [vector]
+
+
+def note_sites(template: Template, coverage: Coverage) -> set[str]:
+    """The branch sites of a template the profile leaves out (a symbolic run, no Z3): their branches are outside
+    the profile unless a template inside it covers them."""
+    try:
+        _, _, points = discover(template)
+    except Exception:  # listed as not run, like any template the symbolic run cannot take
+        coverage.failed_templates.append(template.name)
+        return set()
+    for site, _ in points:
+        coverage.sites.setdefault(site.key, site)
+        _SITE_CLAUSE.setdefault(site.key, site.clauses[0] if site.clauses else "")
+    return {site.key for site, _ in points}
+
+
+def settle(coverage: Coverage, shut: set[str]) -> None:
+    """Each branch in one list: covered first, then unknown, outside the domain, outside the profile, unreachable."""
+    covered = set(coverage.covered)
+    coverage.unknown -= covered
+    coverage.outside_domain -= covered
+    coverage.unknown -= coverage.outside_domain
+    open_by_shut = {f"{key}={p}" for key in shut for p in ("true", "false")} - covered
+    coverage.outside_profile = (coverage.outside_profile | open_by_shut) - covered - coverage.unknown - coverage.outside_domain
+    coverage.unreachable -= covered | coverage.unknown | coverage.outside_domain | coverage.outside_profile
+
+
+def generate(progress: Callable[[str], None] | None = None, only: str | None = None,
+             profile: Any = None) -> tuple[list[Vector], Coverage]:
+    """Every branch vector Z3 can find across the templates, searched inside ``profile`` (a
+    :class:`referee.vectors.Selection`; None: everything), one vector per board shape, then the boundary cases."""
     say = progress or (lambda text: None)
     vectors: list[Vector] = []
     coverage = Coverage()
-    chosen = [t for t in templates() if only is None or t.name.startswith(only)]
-    for template in chosen:
-        start = time.perf_counter()
-        try:
-            variables, side, points = discover(template)
-        except Exception as error:  # a template the symbolic run cannot take: report, go on
-            first_line = str(error).splitlines()[0][:160] if str(error) else ""
-            say(f"  {template.name}: symbolic run failed ({type(error).__name__}: {first_line})")
-            coverage.failed_templates.append(template.name)
+    shut: set[str] = set()
+    for template in [t for t in templates() if only is None or t.name.startswith(only)]:
+        if template_outside(template, profile) is not None:
+            coverage.templates_outside_profile.append(template.name)
+            shut |= note_sites(template, coverage)
             continue
-        # A fresh Z3 context per template: Z3's speed on these nonlinear queries depends on
-        # what the process asked before (measured: 17 s alone, no answer in 12 minutes after
-        # the proof tests had run in the same process), and the rlimit does not always stop it.
-        ctx = z3.Context()
-        solvers = {}
-        for relaxed in (False, True):
-            solvers[relaxed] = z3.Solver(ctx=ctx)
-            solvers[relaxed].set("rlimit", RLIMIT)
-            solvers[relaxed].set("random_seed", 0)
-            solvers[relaxed].set("timeout", SAFETY_TIMEOUT_MS)
-            solvers[relaxed].add(
-                *[(z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx) for f in [*side, *validity(variables, relaxed)]]
-            )
-        models: list[Any] = []
-        found = 0
-        for site, condition in points:
-            coverage.sites.setdefault(site.key, site)
-            _SITE_CLAUSE.setdefault(site.key, site.clauses[0] if site.clauses else "")
-            for polarity in ("true", "false"):
-                branch = f"{site.key}={polarity}"
-                if branch in coverage.covered:
-                    continue
-                goal = (condition if polarity == "true" else z3.Not(condition)).translate(ctx)
-                model = next((m for m in models if z3.is_true(m.eval(goal, model_completion=True))), None)
-                answer = "sat" if model is not None else None
-                for relaxed in (False, True):
-                    if model is not None:
-                        break
-                    solver = solvers[relaxed]
-                    solver.push()
-                    solver.add(goal)
-                    result = solver.check()
-                    if result == z3.sat and relaxed:
-                        # only inputs outside the protocol's domain take it: no vector (check never sends them)
-                        answer = "outside"
-                    elif result == z3.sat:
-                        model, answer = solver.model(), "sat"
-                        models.append(model)
-                    else:
-                        answer = "unsat" if result == z3.unsat else "unknown"
-                    solver.pop()
-                if answer == "sat":
-                    values = _values(variables, model, ctx)
-                    try:
-                        vector = _concrete_vector(template, values, branch)
-                    except Exception as error:
-                        say(f"  {template.name}: {branch}: the model refused Z3's input ({error})")
-                        coverage.unknown.add(branch)
-                        continue
-                    vectors.append(vector)
-                    coverage.covered[branch] = ""
-                    found += 1
-                elif answer == "outside":
-                    coverage.outside_domain.add(branch)
-                elif answer == "unsat":
-                    coverage.unreachable.add(branch)
-                else:
-                    coverage.unknown.add(branch)
-        say(f"  {template.name}: {len(points)} branch points, {found} new vectors ({time.perf_counter() - start:.1f} s)")
-    coverage.unreachable -= set(coverage.covered)
-    coverage.unknown -= set(coverage.covered)
-    coverage.unreachable -= coverage.unknown
-    coverage.outside_domain -= set(coverage.covered)
-    coverage.unknown -= coverage.outside_domain
+        vectors += search_template(template, coverage, profile, say)
+    settle(coverage, shut)
     if only is None:
         vectors += boundary_vectors()
     return vectors, coverage
