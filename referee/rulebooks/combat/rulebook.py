@@ -61,5 +61,9 @@ class CombatRulebook(PackageRulebook):
         found, coverage = vectors.generate(progress, only, profile)
         return found, coverage
 
+    def exercised_branches(self, scenario: dict[str, Any]) -> list[str]:
+        """The branches of the vector search a scenario's concrete model run takes."""
+        return vectors.exercised_branches(scenario)
+
 
 RULEBOOK = CombatRulebook()

@@ -152,14 +152,7 @@ def discover(template: Template) -> tuple[Vars, list[Any], list[tuple[Site, Any]
     """Run a template symbolically; its variables, side conditions and branch points."""
     from referee.model import arith
 
-    load_all_model_modules()
-    codes = {}
-    for functions in IMPLEMENTATIONS.values():
-        for function in functions:
-            code = getattr(function, "__code__", None)
-            if code is not None:
-                codes[code] = (f"{function.__module__.removeprefix('referee.model.')}.{function.__name__}",
-                               tuple(str(c) for c in clauses_of(function)))
+    codes = _tagged_functions()
     ite_code, emit_code = arith.ite.__code__, EventLog.emit.__code__
     variables = Vars()
     points: list[tuple[Site, Any]] = []
@@ -192,6 +185,70 @@ def discover(template: Template) -> tuple[Vars, list[Any], list[tuple[Site, Any]
         finally:
             sys.setprofile(previous)
     return variables, list(context.side_conditions), points
+
+
+def exercised_branches(scenario: dict[str, Any]) -> list[str]:
+    """The branches (``site=true|false``, as :func:`discover` names them) a scenario's concrete model run takes:
+    each ``ite`` and guarded event inside a tagged function, with the side its condition fell on. The model runs
+    without its fast twin, whose shortcuts decide the same things without those calls."""
+    from referee.model import arith
+    from referee.model.combat import costs, damage
+
+    from .run import decode_scenario, run_actions
+
+    codes = _tagged_functions()
+    # min_ and max_ decide two ints without calling ite (their concrete path): the same site, their own test
+    deciders = {arith.ite.__code__: lambda f: f.get("condition"), EventLog.emit.__code__: lambda f: f.get("when"),
+                arith.min_.__code__: lambda f: _concrete(f, lambda a, b: a <= b),
+                arith.max_.__code__: lambda f: _concrete(f, lambda a, b: a >= b)}
+    taken: dict[str, None] = {}
+    stack: list[Any] = []
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        code = frame.f_code
+        if event == "call":
+            if code in codes:
+                stack.append((frame, codes[code][0]))
+            elif code in deciders and stack:
+                condition = deciders[code](frame.f_locals)
+                if condition is None:
+                    return
+                what = f"event:{frame.f_locals.get('name')}" if code is EventLog.emit.__code__ else "ite"
+                key = f"{stack[-1][1]}@{_model_caller(frame.f_back)}:{what}"
+                taken[f"{key}={'true' if condition else 'false'}"] = None
+        elif event == "return" and stack and stack[-1][0] is frame:
+            stack.pop()
+
+    decoded = decode_scenario(scenario)
+    twins = damage.FAST_TWIN, costs.FAST_TWIN
+    previous = sys.getprofile()
+    damage.FAST_TWIN = costs.FAST_TWIN = None
+    sys.setprofile(profile)
+    try:
+        run_actions(decoded.state, decoded.actions, decoded.rules)
+    finally:
+        sys.setprofile(previous)
+        damage.FAST_TWIN, costs.FAST_TWIN = twins
+    return sorted(taken)
+
+
+def _concrete(local: dict[str, Any], test: Callable[[int, int], bool]) -> bool | None:
+    """``test(a, b)`` for a ``min_``/``max_`` call on two ints (None: on terms, where it calls ``ite`` itself)."""
+    a, b = local.get("a"), local.get("b")
+    return test(a, b) if type(a) is int and type(b) is int else None
+
+
+def _tagged_functions() -> dict[Any, tuple[str, tuple[str, ...]]]:
+    """Every tagged model function's code: its name (``combat.armor.compute_percentage``) and clauses."""
+    load_all_model_modules()
+    codes = {}
+    for functions in IMPLEMENTATIONS.values():
+        for function in functions:
+            code = getattr(function, "__code__", None)
+            if code is not None:
+                codes[code] = (f"{function.__module__.removeprefix('referee.model.')}.{function.__name__}",
+                               tuple(str(c) for c in clauses_of(function)))
+    return codes
 
 
 def _values(variables: Vars, model: Any, ctx: Any) -> dict[str, Any]:
@@ -237,6 +294,7 @@ class Coverage:
             "outside_domain": sorted(self.outside_domain),
             "templates_not_run": self.failed_templates,
             "outside_profile": sorted(self.outside_profile),
+            "sites": {key: list(site.clauses) for key, site in sorted(self.sites.items())},
             "templates_outside_profile": self.templates_outside_profile,
             "note": "unreachable: Z3 proved no scenario of any template takes the branch, within the bounds "
                     "of referee.rulebooks.combat.vectors.BOUNDS widened by RELAXED; outside_domain: only the "
