@@ -309,6 +309,8 @@ def replay(folder: Path, engine: Any, comparison: Any, selection: Selection | No
             answers = engine.run_batch([scenario for _, scenario, _ in chunk])
             redo = _take(run, chunk, answers, comparison)
             if redo and _may_restart(engine, run, max_restarts):
+                last = run.results[-1]  # the fault of the vector the fresh engine crashed on: that vector's own
+                last.detail = last.detail.replace(_DEAD_START, "; the engine is restarted for the next vector")
                 pending = redo + pending
             elif redo:
                 run.stopped = _why_not_run(engine, answers, max_restarts)
@@ -332,9 +334,7 @@ def _take(run: VectorRun, chunk: list[tuple], answers: list[Any], comparison: An
     for at, ((entry, scenario, expected), answer) in enumerate(zip(chunk, answers)):
         if _not_run_answer(answer):
             return chunk[at:]
-        result = judge(entry, scenario, expected, answer, comparison)
-        result.detail = result.detail.replace(_DEAD_START, "; the engine is restarted for the next vector")
-        run.results.append(result)
+        run.results.append(judge(entry, scenario, expected, answer, comparison))
     return chunk[len(answers):]
 
 
