@@ -50,25 +50,7 @@ def register(app: typer.Typer) -> None:
         stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
         if stale:
             typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
-        unknown = []
-        for name, book in manifest["rulebooks"].items():
-            branches = book["branches"]
-            if branches is None:
-                typer.echo(f"  {name}: {book['vectors']} vectors ({book['method'].split(',')[0]})")
-                continue
-            typer.echo(
-                f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
-                + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
-                + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
-                + (f"{len(branches['outside_profile'])} taken only outside the profile, "
-                   if branches.get("outside_profile") else "")
-                + f"of {branches['total']}"
-            )
-            if branches.get("outside_profile"):
-                typer.echo(f"    the profile makes {len(branches['outside_profile'])} branches unreachable "
-                           f"({len(branches['templates_outside_profile'])} board shapes left out); "
-                           f"manifest.json lists them under rulebooks.{name}.branches.outside_profile")
-            unknown += branches["unknown"]
+        unknown = _print_branches(manifest)
         if unknown:
             typer.echo("unknown branches (no answer within the resource limit):", err=True)
             for branch in unknown:
@@ -161,6 +143,30 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"referee vectors check-receipt: {'FAIL' if problems else 'ok'}: "
                    f"{len(problems)} problems ({receipt} against {folder})")
         raise typer.Exit(1 if problems else 0)
+
+
+def _print_branches(manifest: dict[str, Any]) -> list[str]:
+    """Each rulebook's vectors and branch coverage, as ``vectors export`` prints them; the unknown branches."""
+    unknown: list[str] = []
+    for name, book in manifest["rulebooks"].items():
+        branches = book["branches"]
+        if branches is None:
+            typer.echo(f"  {name}: {book['vectors']} vectors ({book['method'].split(',')[0]})")
+            continue
+        typer.echo(
+            f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
+            + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
+            + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
+            + (f"{len(branches['outside_profile'])} taken only outside the profile, "
+               if branches.get("outside_profile") else "")
+            + f"of {branches['total']}"
+        )
+        if branches.get("outside_profile"):
+            typer.echo(f"    the profile makes {len(branches['outside_profile'])} branches unreachable "
+                       f"({len(branches['templates_outside_profile'])} board shapes left out); "
+                       f"manifest.json lists them under rulebooks.{name}.branches.outside_profile")
+        unknown += branches["unknown"]
+    return unknown
 
 
 #: ``vectors run`` stopped by Ctrl-C: what ran is reported, never a verdict of pass.

@@ -191,17 +191,33 @@ def exercised_branches(scenario: dict[str, Any]) -> list[str]:
     """The branches (``site=true|false``, as :func:`discover` names them) a scenario's concrete model run takes:
     each ``ite`` and guarded event inside a tagged function, with the side its condition fell on. The model runs
     without its fast twin, whose shortcuts decide the same things without those calls."""
-    from referee.model import arith
     from referee.model.combat import costs, damage
 
     from .run import decode_scenario, run_actions
+
+    decoded = decode_scenario(scenario)
+    taken: dict[str, None] = {}
+    twins = damage.FAST_TWIN, costs.FAST_TWIN
+    previous = sys.getprofile()
+    damage.FAST_TWIN = costs.FAST_TWIN = None
+    sys.setprofile(_branch_recorder(taken))
+    try:
+        run_actions(decoded.state, decoded.actions, decoded.rules)
+    finally:
+        sys.setprofile(previous)
+        damage.FAST_TWIN, costs.FAST_TWIN = twins
+    return sorted(taken)
+
+
+def _branch_recorder(taken: dict[str, None]) -> Callable[[Any, str, Any], None]:
+    """A ``sys.setprofile`` function adding to ``taken`` each branch decided inside a tagged function."""
+    from referee.model import arith
 
     codes = _tagged_functions()
     # min_ and max_ decide two ints without calling ite (their concrete path): the same site, their own test
     deciders = {arith.ite.__code__: lambda f: f.get("condition"), EventLog.emit.__code__: lambda f: f.get("when"),
                 arith.min_.__code__: lambda f: _concrete(f, lambda a, b: a <= b),
                 arith.max_.__code__: lambda f: _concrete(f, lambda a, b: a >= b)}
-    taken: dict[str, None] = {}
     stack: list[Any] = []
 
     def profile(frame: Any, event: str, arg: Any) -> None:
@@ -211,25 +227,14 @@ def exercised_branches(scenario: dict[str, Any]) -> list[str]:
                 stack.append((frame, codes[code][0]))
             elif code in deciders and stack:
                 condition = deciders[code](frame.f_locals)
-                if condition is None:
-                    return
-                what = f"event:{frame.f_locals.get('name')}" if code is EventLog.emit.__code__ else "ite"
-                key = f"{stack[-1][1]}@{_model_caller(frame.f_back)}:{what}"
-                taken[f"{key}={'true' if condition else 'false'}"] = None
+                if condition is not None:
+                    what = f"event:{frame.f_locals.get('name')}" if code is EventLog.emit.__code__ else "ite"
+                    key = f"{stack[-1][1]}@{_model_caller(frame.f_back)}:{what}"
+                    taken[f"{key}={'true' if condition else 'false'}"] = None
         elif event == "return" and stack and stack[-1][0] is frame:
             stack.pop()
 
-    decoded = decode_scenario(scenario)
-    twins = damage.FAST_TWIN, costs.FAST_TWIN
-    previous = sys.getprofile()
-    damage.FAST_TWIN = costs.FAST_TWIN = None
-    sys.setprofile(profile)
-    try:
-        run_actions(decoded.state, decoded.actions, decoded.rules)
-    finally:
-        sys.setprofile(previous)
-        damage.FAST_TWIN, costs.FAST_TWIN = twins
-    return sorted(taken)
+    return profile
 
 
 def _concrete(local: dict[str, Any], test: Callable[[int, int], bool]) -> bool | None:
@@ -321,13 +326,14 @@ def _concrete_vector(template: Template, values: dict[str, Any], branch: str) ->
 
 
 class _Defaults(dict):
-    """Concrete values for a template's structure alone: every unit field at its default, every other number 1."""
+    """Concrete values for a template's structure alone: every unit field at its default, any other integer 1
+    (an amount, a cost) and any other Boolean False (``Vars`` asks with the default 0 or False)."""
 
     def get(self, name: str, default: Any = None) -> Any:
         if name in self:
             return self[name]
-        attribute = name.rpartition(".")[2]
-        return UNIT_DEFAULTS.get(attribute, 1 if default == 0 and default is not False else default)
+        other = default if isinstance(default, bool) else 1
+        return UNIT_DEFAULTS.get(name.rpartition(".")[2], other)
 
 
 def template_outside(template: Template, profile: Any) -> str | None:
