@@ -9,8 +9,15 @@ covered, Z3 is asked for values that take it, under the same validity bounds the
 strategies respect; the values are turned back into a concrete scenario (the template
 run on numbers), the concrete model produces the expected observation, and the vector is
 filed under its clause. A branch Z3 proves impossible in every template is listed as
-unreachable; one it cannot decide within the resource limit is listed as unknown. Then
+unreachable; one it cannot decide within the resource limit is listed as unknown. A template
+that takes no new branch still gets one vector: its board shape is a case of its own. Then
 hand-written boundary cases are added (``BOUNDARY_CASES``).
+
+Under a profile (``--kinds``/``--features``) the search stays inside it: Z3 keeps the fields of
+every feature left out at their defaults, and a template whose action kind or board shape lies
+outside is not searched (its branches are listed as ``outside_profile`` unless a template inside
+takes them). Each vector's ``exercises`` (:func:`exercised_branches`) are the branches its
+concrete model run takes: what the per-clause table of ``vectors run`` judges a clause by.
 """
 
 from __future__ import annotations
