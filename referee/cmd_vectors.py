@@ -209,6 +209,7 @@ def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any
         "vectors": len(run.ran()),
         "not_run": sum(r.status == "not run" for r in run.results),
         "stopped": run.stopped,
+        "interrupted": run.interrupted,
         "restarts": run.restarts,
         "selection": selection.to_json(),
         "skipped": len(run.skipped),
