@@ -409,9 +409,10 @@ def _ask(solver: Any, goal: Any) -> tuple[str, Any]:
     return ("sat" if result == z3.sat else "unsat" if result == z3.unsat else "unknown"), model
 
 
-def classify(solvers: dict[str, Any], goal: Any, models: list[Any]) -> tuple[str, Any]:
+def classify(solvers: dict[str, Any], goal: Any, models: list[Any], shut: bool = False) -> tuple[str, Any]:
     """A branch's answer and its model: ``sat`` (a scenario inside the profile takes it), ``outside`` (only inputs
-    outside the protocol's domain do), ``profile`` (only scenarios outside the profile do), ``unsat``, ``unknown``."""
+    outside the protocol's domain do), ``profile`` (only scenarios outside the profile do), ``unsat``, ``unknown``.
+    ``shut``: an earlier template found a scenario outside the profile taking it (no need to ask again)."""
     import z3
 
     model = next((m for m in models if z3.is_true(m.eval(goal, model_completion=True))), None)
@@ -424,7 +425,7 @@ def classify(solvers: dict[str, Any], goal: Any, models: list[Any]) -> tuple[str
     relaxed, _ = _ask(solvers["relaxed"], goal)
     if relaxed == "sat":
         return "outside", None
-    if "free" in solvers and _ask(solvers["free"], goal)[0] == "sat":
+    if "free" in solvers and (shut or _ask(solvers["free"], goal)[0] == "sat"):
         return "profile", None
     return relaxed, None
 
@@ -468,7 +469,8 @@ def search_template(template: Template, coverage: Coverage, profile: Any, say: C
             branch = f"{site.key}={polarity}"
             if branch not in coverage.covered:
                 goal = (condition if polarity == "true" else z3.Not(condition)).translate(ctx)
-                found += _file_branch(template, variables, branch, classify(solvers, goal, models), coverage, ctx, say)
+                answer = classify(solvers, goal, models, branch in coverage.outside_profile)
+                found += _file_branch(template, variables, branch, answer, coverage, ctx, say)
     if not found:
         shape = _shape_vector(template, variables, solvers, models, ctx)
         found += [shape] if shape is not None else []
