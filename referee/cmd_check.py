@@ -125,6 +125,9 @@ def register(app: typer.Typer) -> None:
             "choice drawn by Hypothesis; the generator before 2026-12); docs/performance.md"
         ),
         replay_file: Optional[str] = typer.Option(None, "--replay", help="run one stored scenario (JSON file) instead"),
+        require_coverage: bool = typer.Option(
+            False, "--require-coverage", help="fail (exit 5) when a clause reachable under the --kinds/--features "
+            "profile was never exercised, naming it (config: require_coverage)"),
     ) -> None:
         """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
         from .compare import Comparison
@@ -151,6 +154,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
         keep_going = keep_going or bool(config.get("keep_going")) or bool(known_entries)
+        require_coverage = require_coverage or bool(config.get("require_coverage"))
 
         problem = usage_problem(examples=examples, batch=batch, max_actions=max_actions, backend=backend)
         if problem:
@@ -197,7 +201,7 @@ def register(app: typer.Typer) -> None:
             command=command,
             features=chosen_features,
             swarm=swarm,
-            stats=stats,
+            stats=stats or require_coverage,  # the clauses a run exercised, counted as --stats counts them
             keep_going=keep_going,
             max_divergences=max_divergences,
             known=known_entries,
@@ -235,7 +239,21 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(report.to_json(), indent=2))
         else:
             typer.echo(report.text())
-        raise typer.Exit(exit_code(report))
+        code = exit_code(report)
+        if require_coverage and code == EXIT_PASS and not replay_file:
+            code = _require_coverage(report, chosen_kinds, chosen_features, max_actions, kept_state, json_out)
+        raise typer.Exit(code)
+
+
+def _require_coverage(report, kinds, features, max_actions: int, state_dir: str | None, json_out: bool) -> int:
+    """``--require-coverage``: exit 5 naming every clause reachable under the profile the run never exercised."""
+    from .require_coverage import EXIT_NOT_COVERED, describe, unexercised
+
+    missing = unexercised(report, kinds, features, max_actions, state_dir)
+    if not missing:
+        return EXIT_PASS
+    typer.echo(describe(missing, report.stats.scenarios if report.stats else 0), err=json_out)
+    return EXIT_NOT_COVERED
 
 
 def _known_entries(path: str | None, config) -> list:

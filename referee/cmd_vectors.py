@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"referee vectors export: {error}", err=True)
             raise typer.Exit(2)
         say = (lambda text: None) if quiet else (lambda text: typer.echo(text, err=True))
-        generated = generate(progress=say, only=only)
+        generated = generate(progress=say, only=only, profile=selection if selection != Selection() else None)
         old = previous_paths(folder, VECTORS_FORMAT)
         manifest = export(folder, generated, selection)
         typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses")
@@ -50,19 +50,7 @@ def register(app: typer.Typer) -> None:
         stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
         if stale:
             typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
-        unknown = []
-        for name, book in manifest["rulebooks"].items():
-            branches = book["branches"]
-            if branches is None:
-                typer.echo(f"  {name}: {book['vectors']} vectors ({book['method'].split(',')[0]})")
-                continue
-            typer.echo(
-                f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
-                + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
-                + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
-                f"of {branches['total']}"
-            )
-            unknown += branches["unknown"]
+        unknown = _print_branches(manifest)
         if unknown:
             typer.echo("unknown branches (no answer within the resource limit):", err=True)
             for branch in unknown:
@@ -88,6 +76,9 @@ def register(app: typer.Typer) -> None:
         timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario (> 0)"),
         batch: int = typer.Option(64, "--batch", help="scenarios per batch for a JSON-lines engine"),
         engine_budget: float = typer.Option(DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine"),
+        max_restarts: Optional[int] = typer.Option(
+            None, "--max-restarts", min=0,
+            help="engine restarts after faults before the remaining vectors are not run (default 25)"),
         in_process: bool = typer.Option(False, "--in-process", help="call the --python engine in this process"),
         json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
         junit: Optional[str] = typer.Option(None, "--junit", help="write JUnit XML (one test case per clause)"),
@@ -97,97 +88,209 @@ def register(app: typer.Typer) -> None:
         from .engines import EngineStartError, install_termination_handler, make_engine
         from .config import ConfigError, load_config
         from .rulebooks import resolve_features
-        from .vectors import Selection, run_vectors, write_receipt
+        from .vectors import MAX_RESTARTS, Selection, replay
 
-        if not (folder / "manifest.json").is_file():
-            typer.echo(f"referee vectors run: {folder}/manifest.json not found (run `referee vectors export` first)", err=True)
-            raise typer.Exit(2)
         try:
+            if not (folder / "manifest.json").is_file():
+                typer.echo(f"referee vectors run: {folder}/manifest.json not found (run `referee vectors export` first)",
+                           err=True)
+                raise typer.Exit(2)
             config = load_config()
             python, engine = (python, engine) if (python or engine) else (config.get("python"), config.get("engine"))
             kind_words = config.words("kinds", kinds)
             selection = Selection(frozenset(kind_words) if kind_words else None,
                                   resolve_features(config.words("features", features), config.words("without", without)))
-            skipped: list[tuple[str, str]] = []
             comparison = Comparison.from_options(compare_mode, fields, events, event_fields, event_order)
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process)
             install_termination_handler()
             with the_engine:
                 the_engine.start()
-                results = run_vectors(folder, the_engine, comparison, selection, skipped)
+                run = replay(folder, the_engine, comparison, selection,
+                             MAX_RESTARTS if max_restarts is None else max_restarts)
         except (ValueError, EngineStartError, ConfigError) as error:
             typer.echo(f"referee vectors run: {error}", err=True)
             raise typer.Exit(2)
-        per_clause: dict[str, list] = {}
-        for result in results:
-            for clause in result.clauses or ["(none)"]:
-                per_clause.setdefault(clause, []).append(result)
-        failed = [r for r in results if r.status != "pass"]
+        except KeyboardInterrupt:  # before the first vector (the replay itself reports what ran)
+            typer.echo("referee vectors run: interrupted (Ctrl-C) before any vector ran: nothing was checked", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED)
         if receipt:
-            write_receipt(Path(receipt), the_engine.name, selection, results, skipped)
-        if not results:
-            typer.echo(f"referee vectors run: no vector in the selection ({len(skipped)} skipped): nothing was checked",
-                       err=True)
+            from .vectors import write_receipt
+
+            write_receipt(Path(receipt), the_engine.name, selection, run)
+        raise typer.Exit(_report(run, folder, the_engine.name, comparison, selection, json_out, junit))
+
+    @vectors_app.command("check-receipt")
+    def check_receipt_command(
+        receipt: Path = typer.Argument(..., help="a receipt written by `referee vectors run --receipt`"),
+        folder: Path = typer.Argument(..., help="the vectors folder it is a receipt for"),
+    ) -> None:
+        """Check that a receipt shows every vector of a folder run (or skipped with a written reason) on these bytes."""
+        from .vector_files import VectorFileError, read_json
+        from .vectors import check_receipt
+
+        try:
+            data = read_json(receipt)
+            if not isinstance(data, dict) or not str(data.get("format", "")).startswith("referee-vectors-receipt/"):
+                raise VectorFileError(f"{receipt}: not a referee vectors receipt")
+            problems = check_receipt(data, folder)
+        except VectorFileError as error:
+            typer.echo(f"referee vectors check-receipt: {error}", err=True)
             raise typer.Exit(2)
-        if json_out:
-            typer.echo(json.dumps({
-                "compared": comparison.to_json(),
-                "vectors": len(results),
-                "selection": selection.to_json(),
-                "skipped": len(skipped),
-                "skipped_by_reason": _by_reason(skipped),
-                "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses,
-                            "failed_clauses": r.failed_clauses, "explain": r.explain} for r in failed],
-                "clauses": {c: {"vectors": len(rs), "failed": sum(r.fails(c) for r in rs)}
-                            for c, rs in sorted(per_clause.items())},
-            }, indent=2))
-        else:
-            typer.echo(f"referee vectors run: {len(results) - len(failed)}/{len(results)} vectors pass "
-                       f"({the_engine.name}; compared: {comparison.describe()})")
-            if skipped:
-                typer.echo(f"  skipped {len(skipped)} vectors outside the selection: "
-                           + "; ".join(f"{n} {reason}" for reason, n in _by_reason(skipped).items()))
-            for clause, rs in sorted(per_clause.items()):
-                bad = sum(r.fails(clause) for r in rs)
-                typer.echo(f"  {'FAIL' if bad else 'ok  '} {clause:<18} {len(rs) - bad}/{len(rs)}")
-            from .at_fault import describe_steps
-
-            for n, r in enumerate(failed[:20]):
-                typer.echo(f"  {r.status}: {r.path}: {r.detail}")
-                if r.explain and n < 5:
-                    for line in describe_steps(r.explain):
-                        typer.echo("  " + line)
-                    typer.echo(f"      the whole explanation: referee explain {folder / r.path}")
-            if len(failed) > 20:
-                typer.echo(f"  ... and {len(failed) - 20} more")
-        if junit:
-            _write_junit(junit, per_clause)
-        # 1: some vector diverges; 3: no divergence, but the engine faulted (crash, hang, ...).
-        raise typer.Exit(0 if not failed else 1 if any(r.status == "mismatch" for r in failed) else 3)
+        for problem in problems[:50]:
+            typer.echo(f"  {problem}")
+        if len(problems) > 50:
+            typer.echo(f"  ... and {len(problems) - 50} more")
+        typer.echo(f"referee vectors check-receipt: {'FAIL' if problems else 'ok'}: "
+                   f"{len(problems)} problems ({receipt} against {folder})")
+        raise typer.Exit(1 if problems else 0)
 
 
-def _by_reason(skipped: list[tuple[str, str]]) -> dict[str, int]:
+def _print_branches(manifest: dict[str, Any]) -> list[str]:
+    """Each rulebook's vectors and branch coverage, as ``vectors export`` prints them; the unknown branches."""
+    unknown: list[str] = []
+    for name, book in manifest["rulebooks"].items():
+        branches = book["branches"]
+        if branches is None:
+            typer.echo(f"  {name}: {book['vectors']} vectors ({book['method'].split(',')[0]})")
+            continue
+        typer.echo(
+            f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
+            + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
+            + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
+            + (f"{len(branches['outside_profile'])} taken only outside the profile, "
+               if branches.get("outside_profile") else "")
+            + f"of {branches['total']}"
+        )
+        if branches.get("outside_profile"):
+            typer.echo(f"    the profile makes {len(branches['outside_profile'])} branches unreachable "
+                       f"({len(branches['templates_outside_profile'])} board shapes left out); "
+                       f"manifest.json lists them under rulebooks.{name}.branches.outside_profile")
+        unknown += branches["unknown"]
+    return unknown
+
+
+#: ``vectors run`` stopped by Ctrl-C: what ran is reported, never a verdict of pass.
+EXIT_INTERRUPTED = 130
+
+
+def _report(run: Any, folder: Path, engine: str, comparison: Any, selection: Any, json_out: bool,
+            junit: str | None) -> int:
+    """Print a run's results (text or JSON), write its JUnit file; its exit code."""
+    from .vectors import clause_table
+
+    table = clause_table(run.results, run.manifest)
+    ran = run.ran()
+    if not ran and not run.interrupted:
+        typer.echo(f"referee vectors run: no vector ran ({len(run.skipped)} skipped"
+                   + (f"; {run.stopped}" if run.stopped else "") + "): nothing was checked", err=True)
+        return 2
+    if json_out:
+        typer.echo(json.dumps(_json_report(run, comparison, selection, table), indent=2))
+    else:
+        _print_report(run, folder, engine, comparison, table)
+    if junit:
+        _write_junit(junit, {}, table, run.results)
+    return _exit_code(run)
+
+
+def _exit_code(run: Any) -> int:
+    """1: some vector diverges; 130: interrupted; 3: no divergence, but the engine faulted or vectors did not run."""
+    if any(r.status == "mismatch" for r in run.results):
+        return 1
+    if run.interrupted:
+        return EXIT_INTERRUPTED
+    return 3 if any(r.status in ("fault", "not run") for r in run.results) else 0
+
+
+def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any]) -> dict[str, Any]:
+    failed = [r for r in run.results if r.status in ("mismatch", "fault")]
+    return {
+        "compared": comparison.to_json(),
+        "vectors": len(run.ran()),
+        "not_run": sum(r.status == "not run" for r in run.results),
+        "stopped": run.stopped,
+        "interrupted": run.interrupted,
+        "restarts": run.restarts,
+        "selection": selection.to_json(),
+        "skipped": len(run.skipped),
+        "skipped_by_reason": _by_reason(run.skipped),
+        "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses,
+                    "failed_clauses": r.failed_clauses, "explain": r.explain} for r in failed],
+        "clauses": table,
+    }
+
+
+def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: dict[str, Any]) -> None:
+    from .at_fault import describe_steps
+    from .vectors import row_text
+
+    ran, failed = run.ran(), [r for r in run.results if r.status in ("mismatch", "fault")]
+    not_run = len(run.results) - len(ran)
+    typer.echo(f"referee vectors run: {sum(r.status == 'pass' for r in ran)}/{len(ran)} vectors pass "
+               f"({engine}; compared: {comparison.describe()})")
+    if run.stopped:
+        typer.echo(f"  STOPPED: {run.stopped}; {not_run} vectors not run (counted nowhere in the table)")
+    if run.skipped:
+        typer.echo(f"  skipped {len(run.skipped)} vectors outside the selection: "
+                   + "; ".join(f"{n} {reason}" for reason, n in _by_reason(run.skipped).items()))
+    for clause, row in table.items():
+        typer.echo(row_text(clause, row))
+    for n, r in enumerate(failed[:20]):
+        at = f" [at fault: {r.failed_clauses[0]}]" if r.failed_clauses else ""
+        typer.echo(f"  {r.status}: {r.path}{at}: {r.detail}")
+        if r.explain and n < 5:
+            for line in describe_steps(r.explain):
+                typer.echo("  " + line)
+            typer.echo(f"      the whole explanation: referee explain {folder / r.path}")
+    if len(failed) > 20:
+        typer.echo(f"  ... and {len(failed) - 20} more")
+    if run.interrupted:
+        typer.echo(f"referee vectors run: INTERRUPTED (Ctrl-C): {len(ran)} vectors ran, {len(failed)} failed, "
+                   f"{not_run} not run")
+
+
+def _fail_message(bad: int, ran: int) -> str:
+    return f"{bad} of {ran} vectors fail here"
+
+
+def _by_reason(skipped: list[tuple]) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for _, reason in skipped:
+    for _, reason, *_ in skipped:
         counts[reason] = counts.get(reason, 0) + 1
     return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
 
-def _write_junit(path: str, per_clause: dict[str, list]) -> None:
+def _write_junit(path: str, per_clause: dict[str, list], table: dict[str, Any] | None = None,
+                 results: list | None = None) -> None:
+    """One test case per clause (``FAIL``: a failure; ``not covered``/``not run``: skipped) and, when the engine
+    faulted, one ``engine faults`` case listing them. ``per_clause`` (clause: its results) stands for ``table``
+    and ``results`` when they are not given."""
     from xml.sax.saxutils import escape, quoteattr
 
     from .junit import xml_text
+    from .vectors import clause_row
 
-    failures = sum(1 for clause, rs in per_clause.items() if any(r.fails(clause) for r in rs))
+    results = results if results is not None else list({id(r): r for rs in per_clause.values() for r in rs}.values())
+    table = table if table is not None else {c: clause_row(c, rs, set()) for c, rs in per_clause.items()}
+    faults = [r for r in results if r.status == "fault"]
+    failures = sum(row["status"] == "FAIL" for row in table.values()) + bool(faults)
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
-             f'<testsuites><testsuite name="referee vectors" tests="{len(per_clause)}" failures="{failures}">']
-    for clause, rs in sorted(per_clause.items()):
+             f'<testsuites><testsuite name="referee vectors" tests="{len(table) + bool(faults)}" failures="{failures}">']
+    for clause, row in sorted(table.items()):
         lines.append(f'<testcase classname="referee.vectors" name={quoteattr(clause)}>')
-        bad = [r for r in rs if r.fails(clause)]
+        bad = [r for r in results if r.fails(clause)]
         if bad:
             text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
-            lines.append(f"<failure message={quoteattr(f'{len(bad)} of {len(rs)} vectors fail')}>{escape(xml_text(text))}</failure>")
+            lines.append(f"<failure message={quoteattr(_fail_message(len(bad), row['vectors']))}>"
+                         f"{escape(xml_text(text))}</failure>")
+        elif row["status"] in ("not covered", "not run"):
+            lines.append(f"<skipped message={quoteattr(row['status'])}/>")
         lines.append("</testcase>")
+    if faults:
+        text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in faults)
+        lines.append('<testcase classname="referee.vectors" name="engine faults">'
+                     f"<failure message={quoteattr(f'{len(faults)} vectors: engine fault')}>{escape(xml_text(text))}"
+                     "</failure></testcase>")
     lines.append("</testsuite></testsuites>")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text("\n".join(lines) + "\n")

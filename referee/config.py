@@ -39,6 +39,7 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "seed": int,
     "known": list,
     "keep_going": bool,
+    "require_coverage": bool,
 }
 
 

@@ -331,8 +331,10 @@ class Rulebook(Protocol):
     def observation_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """Its observation state's JSON Schema property and the ``$defs`` it refers to."""
 
-    def vectors(self, progress: Callable[[str], None] | None, only: str | None) -> tuple[list[Any], Any]:
-        """Its conformance vectors and their branch coverage (``referee vectors export``)."""
+    def vectors(self, progress: Callable[[str], None] | None, only: str | None,
+                profile: Any = None) -> tuple[list[Any], Any]:
+        """Its conformance vectors and their branch coverage (``referee vectors export``), searched inside
+        ``profile`` (a ``--kinds``/``--features`` selection; None: everything)."""
 
 
 

@@ -9,6 +9,7 @@ folder holding somebody else's ``manifest.json``) are usage errors, raised befor
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -19,12 +20,37 @@ class VectorFileError(ValueError):
     """A vectors folder or file that cannot be used; the message names the file."""
 
 
+#: The largest vector or manifest file read (bytes): a vector is a few kilobytes, a manifest a few megabytes.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice is refused (JSON would keep the last one silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r:.60} appears twice in one object")
+        out[key] = value
+    return out
+
+
 def read_json(path: Path) -> Any:
-    """A JSON file, or a :class:`VectorFileError` naming it (unreadable, not JSON, too deep, a directory)."""
+    """A JSON file, or a :class:`VectorFileError` naming it (unreadable, not JSON, a key given twice, too deep, a
+    directory, not a regular file such as a FIFO, larger than :data:`MAX_FILE_BYTES`)."""
+    return read_json_and_digest(path)[0]
+
+
+def read_json_and_digest(path: Path) -> tuple[Any, str]:
+    """:func:`read_json`'s value and the SHA-256 of the very bytes it was read from (what a receipt records)."""
     if path.is_dir():
         raise VectorFileError(f"{path}: is a directory, not a JSON file")
+    if path.exists() and not path.is_file():
+        raise VectorFileError(f"{path}: not a regular file (a FIFO, a device or a socket is never read)")
+    if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
+        raise VectorFileError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes, the limit for a vectors file")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicate_keys), hashlib.sha256(raw).hexdigest()
     except FileNotFoundError:
         raise VectorFileError(f"{path}: no such file") from None
     except OSError as error:
@@ -38,9 +64,10 @@ def read_json(path: Path) -> Any:
 
 
 def read_manifest(folder: Path, expected_format: str) -> dict[str, Any]:
-    """``folder/manifest.json``, checked: an object of the expected format with a non-empty list of entries."""
+    """``folder/manifest.json``, checked: an object of the expected format with a non-empty list of entries; the
+    SHA-256 of the bytes read under ``"sha256"`` (a key the export never writes)."""
     path = folder / "manifest.json"
-    manifest = read_json(path)
+    manifest, digest = read_json_and_digest(path)
     if not isinstance(manifest, dict):
         raise VectorFileError(f"{path}: expected a JSON object, got a {type(manifest).__name__}")
     if manifest.get("format") != expected_format:
@@ -51,7 +78,7 @@ def read_manifest(folder: Path, expected_format: str) -> dict[str, Any]:
         raise VectorFileError(f"{path}: \"vectors\" must be a list of entries")
     if not entries:
         raise VectorFileError(f"{path}: lists no vectors (an empty selection is a failure, not a pass)")
-    return manifest
+    return {**manifest, "sha256": digest}
 
 
 def inside(folder: Path, relative: Any, where: str) -> Path:
@@ -65,26 +92,48 @@ def inside(folder: Path, relative: Any, where: str) -> Path:
     return target
 
 
-def read_vectors(folder: Path, expected_format: str) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
-    """Every vector of a folder: ``(entry, scenario, expected)``, each checked; the first damage raised."""
-    manifest = read_manifest(folder, expected_format)
+def read_vectors(folder: Path, expected_format: str,
+                 manifest: dict[str, Any] | None = None) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """Every vector of a folder (of ``manifest``, read already, or read here): ``(entry, scenario, expected)``,
+    each checked, its entry holding the SHA-256 of the file read (``"sha256"``); the first damage raised."""
+    manifest = manifest if manifest is not None else read_manifest(folder, expected_format)
     out = []
+    seen: dict[Path, int] = {}
     for i, entry in enumerate(manifest["vectors"]):
         where = f"{folder / 'manifest.json'}: vectors[{i}]"
         if not isinstance(entry, dict):
             raise VectorFileError(f"{where}: expected an object with a \"path\"")
         path = inside(folder, entry.get("path"), where)
-        clauses = entry.get("clauses", [])
-        if not isinstance(clauses, list) or not all(isinstance(c, str) for c in clauses):
-            raise VectorFileError(f"{where}: \"clauses\" must be a list of clause ids")
-        data = read_json(path)
-        if not isinstance(data, dict):
-            raise VectorFileError(f"{path}: expected a vector object {{scenario, expected}}")
-        for key in ("scenario", "expected"):
-            if not isinstance(data.get(key), dict):
-                raise VectorFileError(f"{path}: \"{key}\" must be an object" if key in data else f"{path}: no \"{key}\"")
-        out.append(({**entry, "clauses": clauses}, data["scenario"], data["expected"]))
+        if path in seen:  # counted once per listing, a vector listed twice would count twice
+            raise VectorFileError(f"{where}: {entry['path']!r:.80} is listed already (vectors[{seen[path]}])")
+        seen[path] = i
+        for key in ("clauses", "exercises"):
+            listed = entry.get(key, [])
+            if not isinstance(listed, list) or not all(isinstance(c, str) for c in listed):
+                raise VectorFileError(f"{where}: \"{key}\" must be a list of " + ("clause ids" if key == "clauses"
+                                                                                   else "branch names"))
+        data, digest = read_vector(path)
+        out.append(({**entry, "clauses": entry.get("clauses", []), "sha256": digest}, data["scenario"], data["expected"]))
     return out
+
+
+def read_vector(path: Path) -> tuple[dict[str, Any], str]:
+    """One vector file, checked: its scenario decodes under the protocol (a wrong ``protocol``, an unknown field, an
+    illegal board are refused) and its ``expected`` is a valid observation of it; every error names the file."""
+    from .protocol import decode_observation, decode_scenario, rulebook_of
+
+    data, digest = read_json_and_digest(path)
+    if not isinstance(data, dict):
+        raise VectorFileError(f"{path}: expected a vector object {{scenario, expected}}")
+    for key in ("scenario", "expected"):
+        if not isinstance(data.get(key), dict):
+            raise VectorFileError(f"{path}: \"{key}\" must be an object" if key in data else f"{path}: no \"{key}\"")
+    try:
+        decode_scenario(data["scenario"], "scenario")
+        decode_observation(data["expected"], "expected", rulebook=rulebook_of(data["scenario"]))
+    except (ValueError, TypeError, RecursionError) as error:
+        raise VectorFileError(f"{path}: {error}") from None
+    return data, digest
 
 
 def check_destination(folder: str | os.PathLike, expected_format: str) -> Path:

@@ -38,12 +38,14 @@ class Generated:
     coverage: dict[str, Any]
 
 
-def generate(progress: Callable[[str], None] | None = None, only: str | None = None) -> Generated:
-    """Every rulebook's vectors (``only``: a template or rulebook name prefix)."""
+def generate(progress: Callable[[str], None] | None = None, only: str | None = None,
+             profile: "Selection | None" = None) -> Generated:
+    """Every rulebook's vectors (``only``: a template or rulebook name prefix), searched inside ``profile`` (the
+    ``--kinds``/``--features`` selection: a branch a scenario inside it takes gets a vector inside it)."""
     found: list[Vector] = []
     coverage: dict[str, Any] = {}
     for name, book in rulebooks.RULEBOOKS.items():
-        vectors, branches = book.vectors(progress, only)
+        vectors, branches = book.vectors(progress, only, profile)
         found += vectors
         coverage[name] = branches
     return Generated(found, coverage)
@@ -57,7 +59,17 @@ def vector_folder(vector: Vector) -> Path:
     return Path(rulebook) / kind / clause
 
 
-def _file(folder: Path, vectors: list[Vector]) -> list[dict[str, Any]]:
+def _exercises(vector: Vector, coverage: Any, book: Any) -> list[str]:
+    """The branches a vector takes (a rulebook without branch coverage: none): those of its concrete model run
+    (the rulebook's ``exercised_branches``) among the branches found, and the one Z3 found it for."""
+    if coverage is None or not hasattr(book, "exercised_branches"):
+        return []
+    known = {f"{key}={polarity}" for key in coverage.sites for polarity in ("true", "false")}
+    taken = set(book.exercised_branches(vector.scenario)) & known
+    return sorted(taken | ({vector.branch} if vector.branch in known else set()))
+
+
+def _file(folder: Path, vectors: list[Vector], coverage: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Write each vector to its folder; its manifest entry."""
     counters: dict[Path, int] = {}
     entries = []
@@ -72,6 +84,7 @@ def _file(folder: Path, vectors: list[Vector]) -> list[dict[str, Any]]:
         book = rulebooks.get(rulebook)
         entries.append({"path": vector.path, "rulebook": rulebook, "primary": vector.primary, "clauses": vector.clauses,
                         "branch": vector.branch, "source": vector.source,
+                        "exercises": _exercises(vector, (coverage or {}).get(rulebook), book),
                         "actions": [a["kind"] for a in vector.scenario["actions"]],
                         "kinds": sorted({a["kind"] for a in vector.scenario["actions"]}),
                         "features": sorted(book.features_used(vector.scenario)),
@@ -101,7 +114,7 @@ def export(folder: Path, generated: Generated, selection: "Selection | None" = N
     if selection is not None:
         generated, left_out = select(generated, selection)
     folder.mkdir(parents=True, exist_ok=True)
-    entries = _file(folder, generated.vectors)
+    entries = _file(folder, generated.vectors, generated.coverage)
     by_clause: dict[str, list[str]] = {}
     for vector in generated.vectors:
         for clause in vector.clauses:
@@ -141,63 +154,6 @@ def _count(reasons: Any) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
 
-@dataclass
-class VectorResult:
-    path: str
-    #: Every clause the vector exercises (its primary clause first).
-    clauses: list[str]
-    status: str  # pass | mismatch | fault
-    detail: str = ""
-    #: For a mismatch: the model's explain steps around the first divergence (``referee.at_fault``).
-    explain: list[dict[str, Any]] = field(default_factory=list)
-    #: The clauses this result fails (:func:`marked_clauses`; empty for a pass).
-    failed_clauses: list[str] = field(default_factory=list)
-
-    def fails(self, clause: str) -> bool:
-        """Whether this result fails ``clause`` (a failure with no marks fails every clause it lists)."""
-        if self.status == "pass":
-            return False
-        return clause in self.failed_clauses if self.failed_clauses else True
-
-
-#: Mismatches explained step by step (each costs one explained model run); the rest name their divergence only.
-EXPLAINED = 50
-
-
-def _at_fault(scenario: dict[str, Any], divergence: Any) -> list[dict[str, Any]]:
-    from .at_fault import steps_at_fault
-
-    try:
-        return steps_at_fault({k: v for k, v in scenario.items() if k != "id"}, divergence)
-    except Exception:  # a courtesy: never lose the result for it
-        return []
-
-
-def exercised_at(scenario: dict[str, Any], divergence: Any) -> list[str] | None:
-    """The clauses of the model's calls that made the diverging event (:func:`referee.trail.window`), in
-    trail order; None when the divergence cannot be placed in the trail (a final-state field)."""
-    from .trail import clauses_applied, window
-
-    if divergence.where != "events" or divergence.event_index is None:
-        return None
-    try:
-        trail = rulebooks.of_scenario(scenario).observe(scenario)[2]
-    except Exception:  # never lose the result for it: then every clause is marked
-        return None
-    return clauses_applied(window(trail, divergence.event_index))
-
-
-def marked_clauses(entry: dict[str, Any], exercised: list[str] | None) -> list[str]:
-    """The clauses a failing vector fails: its primary clause, and those of its clauses the model applied in
-    making the diverging event (``exercised``, in trail order); all of its clauses when the divergence cannot
-    be placed (``None``: a final-state divergence, an engine fault)."""
-    listed = list(entry["clauses"]) or ["(none)"]  # a vector with no clause is reported under "(none)"
-    if exercised is None:
-        return listed
-    primary = entry.get("primary") or (listed[0] if listed else None)
-    return list(dict.fromkeys([*([primary] if primary else []), *(c for c in exercised if c in listed)]))
-
-
 @dataclass(frozen=True)
 class Selection:
     """Which vectors a run takes: by action kind and by feature (None: no restriction)."""
@@ -221,63 +177,317 @@ class Selection:
                 "features": None if self.features is None else sorted(self.features)}
 
 
+# --------------------------------------------------------------------------------------
+# Running the vectors
+# --------------------------------------------------------------------------------------
+
+#: What a vector came to: the engine agreed, disagreed, faulted (a crash, a hang, garbage: no clause verdict), or
+#: the vector was never run (the engine's restart bound or time budget was reached, or the run was interrupted).
+STATUSES = ("pass", "mismatch", "fault", "not run")
+#: ``vectors run --max-restarts``: engine restarts after faults before the remaining vectors are not run.
+MAX_RESTARTS = 25
+
+
+@dataclass
+class VectorResult:
+    path: str
+    #: Every clause the vector applies (its primary clause first).
+    clauses: list[str]
+    status: str  # one of STATUSES
+    detail: str = ""
+    #: For a mismatch: the model's explain steps at fault (``referee.at_fault``): the step before and the step.
+    explain: list[dict[str, Any]] = field(default_factory=list)
+    #: For a mismatch: the one clause it fails, the clause of the model step at fault (:func:`clause_at_fault`).
+    failed_clauses: list[str] = field(default_factory=list)
+    #: The branches the vector takes (the manifest's ``exercises``).
+    exercises: list[str] = field(default_factory=list)
+    #: The SHA-256 of the vector file's bytes as read for this run.
+    sha256: str = ""
+
+    def fails(self, clause: str) -> bool:
+        """Whether this result fails ``clause``: a mismatch, at fault there."""
+        return self.status == "mismatch" and clause in self.failed_clauses
+
+
+@dataclass
+class VectorRun:
+    """A ``vectors run``: one result per selected vector (run or not), the vectors outside the selection and why,
+    the engine restarts, and why the run stopped early ("": it did not)."""
+
+    results: list[VectorResult]
+    skipped: list[tuple[str, str, str]]  # (path, reason, sha256)
+    manifest: dict[str, Any]
+    restarts: int = 0
+    stopped: str = ""
+    interrupted: bool = False
+
+    def ran(self) -> list[VectorResult]:
+        return [r for r in self.results if r.status != "not run"]
+
+
+def clause_at_fault(steps: list[dict[str, Any]], entry: dict[str, Any]) -> str:
+    """The clause a mismatch fails: the clause of the model step at fault (the last of ``steps``,
+    :func:`referee.at_fault.steps_at_fault`); when no step could be placed, the vector's primary clause."""
+    if steps and steps[-1].get("clause"):
+        return steps[-1]["clause"]
+    return entry.get("primary") or (entry["clauses"][0] if entry.get("clauses") else "(none)")
+
+
+def _at_fault(scenario: dict[str, Any], divergence: Any) -> list[dict[str, Any]]:
+    from .at_fault import steps_at_fault
+
+    try:
+        return steps_at_fault({k: v for k, v in scenario.items() if k != "id"}, divergence)
+    except Exception:  # a courtesy: never lose the result for it (the primary clause is named instead)
+        return []
+
+
+def judge(entry: dict[str, Any], scenario: dict[str, Any], expected: dict[str, Any], answer: Any,
+          comparison: Any) -> VectorResult:
+    """One vector's result from the engine's answer: a pass, a mismatch at the clause at fault, or a fault."""
+    base = {"path": entry["path"], "clauses": entry["clauses"], "exercises": entry.get("exercises", []),
+            "sha256": entry.get("sha256", "")}
+    observed = check_answer(answer, scenario, fields_needed=comparison.unit_fields,
+                            events_needed=comparison.compares_events, event_fields=comparison.event_fields)
+    if isinstance(observed, EngineFault):
+        return VectorResult(status="fault", detail=observed.describe(), **base)
+    rulebook = rulebook_of(scenario)
+    divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison, rulebook)
+    if not divergences:
+        return VectorResult(status="pass", **base)
+    steps = _at_fault(scenario, divergences[0])
+    return VectorResult(status="mismatch", detail=divergences[0].describe(), explain=steps,
+                        failed_clauses=[clause_at_fault(steps, entry)], **base)
+
+
+def load_selected(folder: Path, selection: Selection) -> tuple[dict[str, Any], list[tuple], list[tuple[str, str, str]]]:
+    """The folder's manifest, its vectors inside ``selection`` (``(entry, scenario, expected)``, each checked by
+    :func:`referee.vector_files.read_vectors`) and the others as ``(path, reason, sha256)``."""
+    from .vector_files import read_manifest, read_vectors
+
+    manifest = read_manifest(folder, VECTORS_FORMAT)
+    loaded, skipped = [], []
+    for i, (entry, scenario, expected) in enumerate(read_vectors(folder, VECTORS_FORMAT, manifest)):
+        reason = selection.reason_to_skip(scenario)
+        if reason is None:
+            loaded.append((entry, {**scenario, "id": f"v{i}"}, expected))
+        else:
+            skipped.append((entry["path"], reason, entry["sha256"]))
+    return manifest, loaded, skipped
+
+
+def _not_run_answer(answer: Any) -> bool:
+    """An answer the engine adapter made without running the vector (after a dead start, or past its budget)."""
+    return isinstance(answer, EngineFault) and answer.message.startswith("not run:")
+
+
+def _may_restart(engine: Any, run: VectorRun, max_restarts: int) -> bool:
+    """Whether the engine may be started again for the next vector: it answered some vector before (so a crash
+    on a fresh engine was that vector's, not a dead start), and the restart bound is not reached."""
+    if getattr(engine, "dead", None) is None or not any(r.status in ("pass", "mismatch") for r in run.results):
+        return False
+    if getattr(engine, "restarts", 0) >= max_restarts:
+        return False
+    engine.dead = None
+    return True
+
+
+def replay(folder: Path, engine: Any, comparison: Any, selection: Selection | None = None,
+           max_restarts: int = MAX_RESTARTS) -> VectorRun:
+    """Replay the selected vectors of an exported folder through an engine; one result per selected vector.
+
+    A crashed engine is restarted for the next vector, up to ``max_restarts`` restarts in all; past that, or past
+    the engine's time budget, or after Ctrl-C, the remaining vectors are ``not run`` (never a fault), and
+    ``stopped`` says why.
+    """
+    manifest, loaded, skipped = load_selected(folder, selection or Selection())
+    run = VectorRun([], skipped, manifest)
+    pending, size = list(loaded), max(1, getattr(engine, "batch_size", 1))
+    try:
+        while pending and not run.stopped:
+            chunk, pending = pending[:size], pending[size:]
+            answers = engine.run_batch([scenario for _, scenario, _ in chunk])
+            redo = _take(run, chunk, answers, comparison)
+            if redo and _may_restart(engine, run, max_restarts):
+                last = run.results[-1]  # the fault of the vector the fresh engine crashed on: that vector's own
+                last.detail = last.detail.replace(_DEAD_START, "; the engine is restarted for the next vector")
+                pending = redo + pending
+            elif redo:
+                run.stopped = _why_not_run(engine, answers, max_restarts)
+            elif getattr(engine, "restarts", 0) > max_restarts:
+                run.stopped = f"the engine was restarted {engine.restarts} times, past --max-restarts {max_restarts}"
+    except KeyboardInterrupt:
+        run.interrupted, run.stopped = True, "interrupted (Ctrl-C)"
+    run.restarts = getattr(engine, "restarts", 0)
+    done = {r.path for r in run.results}
+    run.results += [VectorResult(e["path"], e["clauses"], "not run", run.stopped, exercises=e.get("exercises", []),
+                                 sha256=e.get("sha256", "")) for e, _, _ in loaded if e["path"] not in done]
+    return run
+
+
+_DEAD_START = "; a dead start: the engine is not restarted for the rest of the run"
+
+
+def _take(run: VectorRun, chunk: list[tuple], answers: list[Any], comparison: Any) -> list[tuple]:
+    """File the results of a batch up to the first answer the adapter made without running the vector; the
+    vectors from there on (to run again on a restarted engine, or to report as not run)."""
+    for at, ((entry, scenario, expected), answer) in enumerate(zip(chunk, answers)):
+        if _not_run_answer(answer):
+            return chunk[at:]
+        run.results.append(judge(entry, scenario, expected, answer, comparison))
+    return chunk[len(answers):]
+
+
+def _why_not_run(engine: Any, answers: list[Any], max_restarts: int) -> str:
+    """Why the remaining vectors are not run: the adapter's own reason, or the restart bound."""
+    if getattr(engine, "restarts", 0) >= max_restarts:
+        return f"the engine was restarted {engine.restarts} times, the bound (--max-restarts {max_restarts})"
+    reason = next((a.message for a in answers if _not_run_answer(a)), "the engine stopped answering")
+    return reason.removeprefix("not run: ")
+
+
 def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection | None = None,
                 skipped: list[tuple[str, str]] | None = None) -> list[VectorResult]:
-    """Replay the selected vectors of an exported folder through an engine; one result per vector run.
-
-    Each vector left out is appended to ``skipped`` as ``(path, reason)``. A mismatch is marked on the
-    clauses :func:`marked_clauses` names (its primary clause and those the model applied in making the
-    diverging event); it counts as run, not failed, on its other clauses. A fault is marked on every clause.
-    """
-    from .vector_files import read_vectors
-
-    selection = selection or Selection()
-    loaded = []
-    for i, (entry, scenario, expected) in enumerate(read_vectors(folder, VECTORS_FORMAT)):
-        reason = selection.reason_to_skip(scenario)
-        if reason is not None:
-            if skipped is not None:
-                skipped.append((entry["path"], reason))
-            continue
-        loaded.append((entry, {**scenario, "id": f"v{i}"}, expected))
-    results: list[VectorResult] = []
-    failed: list[str] = []
-    size = max(1, getattr(engine, "batch_size", 1))
-    for start in range(0, len(loaded), size):
-        chunk = loaded[start : start + size]
-        answers = engine.run_batch([scenario for _, scenario, _ in chunk])
-        for (entry, scenario, expected), answer in zip(chunk, answers):
-            observed = check_answer(answer, scenario, fields_needed=comparison.unit_fields,
-                                    events_needed=comparison.compares_events, event_fields=comparison.event_fields)
-            if isinstance(observed, EngineFault):
-                results.append(VectorResult(entry["path"], entry["clauses"], "fault", observed.describe(),
-                                            failed_clauses=marked_clauses(entry, None)))
-                continue
-            rulebook = rulebook_of(scenario)
-            divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison, rulebook)
-            if divergences:
-                steps = _at_fault(scenario, divergences[0]) if len(failed) < EXPLAINED else []
-                failed.append(entry["path"])
-                results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe(),
-                                            steps, marked_clauses(entry, exercised_at(scenario, divergences[0]))))
-            else:
-                results.append(VectorResult(entry["path"], entry["clauses"], "pass"))
-    return results
+    """:func:`replay`'s results; each vector left out is appended to ``skipped`` as ``(path, reason)``."""
+    run = replay(folder, engine, comparison, selection)
+    if skipped is not None:
+        skipped += [(path, reason) for path, reason, _ in run.skipped]
+    return run.results
 
 
+# --------------------------------------------------------------------------------------
+# The per-clause table
+# --------------------------------------------------------------------------------------
 
-def write_receipt(path: Path, engine: str, selection: Selection, results: list[VectorResult],
-                  skipped: list[tuple[str, str]]) -> None:
-    """The record of a run: the selection, every vector run with its result, every vector skipped and why."""
+
+def required_branches(manifest: dict[str, Any]) -> dict[str, set[str]]:
+    """Per clause, the branches of its model functions that the export covered (``branches.sites``); a clause
+    with none (no symbolic branch, or a rulebook without branch coverage) is judged by the clauses applied."""
+    out: dict[str, set[str]] = {}
+    for book in (manifest.get("rulebooks") or {}).values():
+        branches = (book or {}).get("branches") or {}
+        sites = branches.get("sites") or {}
+        for branch in branches.get("covered") or {}:
+            for clause in sites.get(branch.rsplit("=", 1)[0], []):
+                out.setdefault(clause, set()).add(branch)
+    return out
+
+
+def _touches(result: VectorResult, clause: str, need: set[str]) -> bool:
+    """Whether a result speaks for ``clause``: it takes one of its branches (a clause without branches: it applies
+    the clause), or it fails there."""
+    if result.fails(clause):
+        return True
+    return bool(need & set(result.exercises)) if need else clause in (result.clauses or ["(none)"])
+
+
+def clause_row(clause: str, results: list[VectorResult], need: set[str]) -> dict[str, Any]:
+    """One row of the table: ``FAIL`` (a vector is at fault there), ``ok`` (the vectors that ran and passed take
+    every branch of it), ``not covered`` (some branch no passing vector takes), ``not run`` (its vectors never ran)."""
+    touching = [r for r in results if _touches(r, clause, need)]
+    ran = [r for r in touching if r.status != "not run"]
+    passed = [r for r in ran if r.status == "pass"]
+    failed = [r for r in ran if r.fails(clause)]
+    taken = set().union(*(set(r.exercises) for r in passed)) & need
+    status = ("FAIL" if failed else "not run" if touching and not ran else
+              "not covered" if not passed or taken != need else "ok")
+    return {"status": status, "vectors": len(ran), "passed": len(passed), "failed": len(failed),
+            "faults": sum(r.status == "fault" for r in ran), "not_run": len(touching) - len(ran),
+            "branches": len(need), "branches_exercised": len(taken)}
+
+
+def clause_table(results: list[VectorResult], manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A row per clause the selected vectors apply, fail, or whose covered branches they should take."""
+    need = required_branches(manifest)
+    clauses = {c for r in results for c in (r.clauses or ["(none)"])} | {c for r in results for c in r.failed_clauses}
+    return {c: clause_row(c, results, need.get(c, set())) for c in sorted(clauses | set(need))}
+
+
+def row_text(clause: str, row: dict[str, Any]) -> str:
+    """``  ok          combat:500.2c      12/12``, with what keeps a row from ``ok``."""
+    notes = []
+    if row["status"] == "not covered" and row["branches"]:
+        notes.append(f"{row['branches'] - row['branches_exercised']} of {row['branches']} branches taken by no "
+                     "passing vector")
+    elif row["status"] == "not covered":
+        notes.append("no passing vector applies it")
+    for key, word in (("faults", "engine faults"), ("not_run", "not run")):
+        if row[key]:
+            notes.append(f"{row[key]} {word}")
+    return (f"  {row['status']:<11} {clause:<18} {row['passed']}/{row['vectors']}"
+            + (f"  ({'; '.join(notes)})" if notes else ""))
+
+
+# --------------------------------------------------------------------------------------
+# The receipt
+# --------------------------------------------------------------------------------------
+
+RECEIPT_FORMAT = "referee-vectors-receipt/2"
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file's bytes ("" for a file that cannot be read)."""
+    import hashlib
+
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def write_receipt(path: Path, engine: str, selection: Selection, run: VectorRun) -> None:
+    """The record of a run: the selection, the manifest's SHA-256, every vector run with its result and the
+    SHA-256 of the bytes it was read from, every vector not run and why, every vector skipped and why
+    (``referee vectors check-receipt`` holds a folder to it)."""
     receipt = {
-        "format": "referee-vectors-receipt/1",
+        "format": RECEIPT_FORMAT,
         "engine": engine,
         "selection": selection.to_json(),
-        "ran": len(results),
-        "passed": sum(r.status == "pass" for r in results),
-        "results": [{"path": r.path, "status": r.status, "clauses": r.clauses, "failed_clauses": r.failed_clauses,
-                     "detail": r.detail} for r in results],
-        "skipped": [{"path": p, "reason": reason} for p, reason in skipped],
+        "manifest_sha256": run.manifest.get("sha256", ""),
+        "ran": len(run.ran()),
+        "passed": sum(r.status == "pass" for r in run.results),
+        "stopped": run.stopped,
+        "results": [{"path": r.path, "sha256": r.sha256, "status": r.status, "clauses": r.clauses,
+                     "failed_clauses": r.failed_clauses, "detail": r.detail} for r in run.results],
+        "skipped": [{"path": p, "sha256": digest, "reason": reason} for p, reason, digest in run.skipped],
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(receipt, indent=1) + "\n")
+
+
+def check_receipt(receipt: dict[str, Any], folder: Path) -> list[str]:
+    """What a receipt fails to show for ``folder`` (empty: it shows every vector run, or skipped with a written
+    reason, on exactly these bytes): a manifest or vector whose SHA-256 differs, a vector not run, a vector the
+    receipt does not account for, a skip without a reason."""
+    from .vector_files import read_manifest
+
+    problems = []
+    if receipt.get("manifest_sha256") != sha256_of(folder / "manifest.json"):
+        problems.append("manifest.json: its SHA-256 is not the receipt's (another export, or edited)")
+    accounted: dict[str, dict[str, Any]] = {}
+    for item in [*(receipt.get("results") or []), *(receipt.get("skipped") or [])]:
+        if isinstance(item, dict) and isinstance(item.get("path"), str):
+            accounted[item["path"]] = item
+    for entry in read_manifest(folder, VECTORS_FORMAT)["vectors"]:
+        path = entry.get("path") if isinstance(entry, dict) else None
+        problems += _receipt_problems(str(path), accounted.get(str(path)), folder)
+    return problems
+
+
+def _receipt_problems(path: str, item: dict[str, Any] | None, folder: Path) -> list[str]:
+    """What is wrong with one vector's line in a receipt."""
+    from .vector_files import VectorFileError, inside
+
+    try:
+        target = inside(folder, path, str(folder / "manifest.json"))
+    except VectorFileError as error:
+        return [str(error)]
+    if item is None:
+        return [f"{path}: neither run nor skipped in the receipt"]
+    if item.get("status") == "not run":
+        return [f"{path}: not run ({item.get('detail') or 'no reason given'})"]
+    if "status" not in item and not str(item.get("reason") or "").strip():
+        return [f"{path}: skipped without a written reason"]
+    if item.get("sha256") != sha256_of(target):
+        return [f"{path}: its SHA-256 is not the receipt's (the file changed since the run)"]
+    return []

@@ -25,7 +25,7 @@ pytest_plugins = ["pytester"]
 def boundary_only(monkeypatch: pytest.MonkeyPatch) -> list:
     """``vectors export`` over the hand-written boundary cases only (no Z3 search: seconds, not minutes)."""
     found = boundary_vectors()
-    monkeypatch.setattr(vectors_module, "generate", lambda progress=None, only=None: Generated(list(found), {}))
+    monkeypatch.setattr(vectors_module, "generate", lambda progress=None, only=None, profile=None: Generated(list(found), {}))
     return found
 
 

@@ -1,6 +1,6 @@
-"""A failing vector marks only the clauses it exercises where it diverges: its primary clause and the
-clauses of the model calls that made the diverging event (``referee.trail.window``), not every clause the
-pipeline passed on the way; a final-state divergence, which the trail cannot place, marks them all."""
+"""A failing vector fails one clause: the clause of the model step at fault (``referee.at_fault``, the machinery
+``check`` uses), not every clause the pipeline passed on the way; a state divergence, at the step that last set
+its field; a mismatch no step explains, at the vector's primary clause."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from referee.cli import app
 from referee.rulebooks.combat.vectors import boundary_vectors
 from referee.specs.trace import covers
 from referee.trail import Step, window
-from referee.vectors import Generated, marked_clauses
+from referee.vectors import Generated, clause_at_fault
 
 EQUAL = "vitality-equal-to-damage"
 
@@ -26,7 +26,7 @@ def boundary_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("marks")
     found = boundary_vectors()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vectors_module, "generate", lambda progress=None, only=None: Generated(list(found), {}))
+        patch.setattr(vectors_module, "generate", lambda progress=None, only=None, profile=None: Generated(list(found), {}))
         result = CliRunner().invoke(app, ["vectors", "export", str(folder), "--quiet"])
     assert result.exit_code == 0, result.output
     return folder
@@ -40,37 +40,36 @@ def _run(folder: Path, mutant: str, *extra: str) -> dict:
 
 
 @covers("combat:500.1-13")
-def test_a_late_divergence_marks_its_clause_and_not_the_armor_it_passed(boundary_folder: Path):
-    """A death decided on `< 0` instead of `<= 0` diverges at the death event: the vector fails 500.1-13
-    (and the death clauses after the Vitality loss), not the Armor, cap and Shield clauses before it."""
+def test_a_divergence_fails_only_the_clause_at_fault(boundary_folder: Path):
+    """A death decided on `< 0` instead of `<= 0` diverges at the death event: each failing vector fails the one
+    clause of the model step at fault (``referee.at_fault``), and the table shows FAIL at those clauses only, not
+    at the Armor, cap and Shield clauses the vector passed on the way."""
     report = _run(boundary_folder, "death_only_below_zero")
     failure = next(f for f in report["failed"] if f["path"].endswith(EQUAL + ".json"))
     assert failure["status"] == "mismatch" and '"death"' in failure["detail"]
-    marked, listed = failure["failed_clauses"], failure["clauses"]
-    assert marked[0] == listed[0] and set(marked) < set(listed)
-    assert "combat:500.1-13" in marked
+    assert len(failure["failed_clauses"]) == 1 and failure["failed_clauses"][0] == failure["explain"][-1]["clause"]
+    at_fault = {f["failed_clauses"][0] for f in report["failed"]}
+    assert {c for c, row in report["clauses"].items() if row["status"] == "FAIL"} == at_fault
+    assert len(at_fault) <= 3
     for passed in ("combat:500.2a", "combat:500.2c", "combat:500.1-7", "combat:500.1-10"):
-        assert passed in listed and passed not in marked
-    # the per-clause table counts the vector on every clause it exercises, failed only on the marked ones
-    assert report["clauses"]["combat:500.1-13"]["failed"] > 0
-    armor = report["clauses"]["combat:500.2a"]
-    assert armor["vectors"] > 0 and armor["failed"] < sum(1 for f in report["failed"] if "combat:500.2a" in f["clauses"])
+        assert passed in failure["clauses"] and report["clauses"][passed]["status"] == "ok"
 
 
-def test_the_receipt_records_the_clauses_each_failure_marks(boundary_folder: Path, tmp_path: Path):
+def test_the_receipt_records_the_clause_each_failure_fails(boundary_folder: Path, tmp_path: Path):
     receipt = tmp_path / "receipt.json"
     _run(boundary_folder, "death_only_below_zero", "--receipt", str(receipt))
     results = json.loads(receipt.read_text())["results"]
     failed = [r for r in results if r["status"] == "mismatch"]
-    assert failed and all(set(r["failed_clauses"]) <= set(r["clauses"]) and r["failed_clauses"] for r in failed)
+    assert failed and all(len(r["failed_clauses"]) == 1 for r in failed)
     assert all(r["failed_clauses"] == [] for r in results if r["status"] == "pass")
 
 
-def test_a_state_divergence_cannot_be_placed_and_marks_every_clause(boundary_folder: Path):
+def test_a_state_divergence_fails_the_clause_of_the_step_that_set_the_field(boundary_folder: Path):
     report = _run(boundary_folder, "death_only_below_zero", "--events", "none")
     assert report["failed"]
     for failure in report["failed"]:
-        assert failure["detail"].startswith("board.") and failure["failed_clauses"] == failure["clauses"]
+        assert failure["detail"].startswith("board.") and len(failure["failed_clauses"]) == 1
+    assert sum(row["status"] == "FAIL" for row in report["clauses"].values()) <= 3
 
 
 def test_window_is_the_calls_since_the_previous_event_without_the_enclosing_ones():
@@ -89,8 +88,8 @@ def test_window_is_the_calls_since_the_previous_event_without_the_enclosing_ones
     assert [s.function for s in window(steps, 2)] == ["after"]  # past the model's last event: to the end
 
 
-def test_marked_clauses_keep_the_primary_first_and_only_listed_clauses():
+def test_a_mismatch_no_step_explains_fails_its_primary_clause():
     entry = {"primary": "c:p", "clauses": ["c:p", "c:a", "c:b"]}
-    assert marked_clauses(entry, ["c:b", "c:zzz"]) == ["c:p", "c:b"]
-    assert marked_clauses(entry, None) == ["c:p", "c:a", "c:b"]
-    assert marked_clauses({"primary": "", "clauses": []}, None) == ["(none)"]
+    assert clause_at_fault([{"clause": "c:x"}, {"clause": "c:b"}], entry) == "c:b"
+    assert clause_at_fault([], entry) == "c:p"
+    assert clause_at_fault([], {"primary": "", "clauses": []}) == "(none)"

@@ -56,8 +56,9 @@ class CombatRulebook(PackageRulebook):
     def observation_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return schema.observation_schema()
 
-    def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Any]:
-        found, coverage = vectors.generate(progress, only)
+    def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None,
+                profile: Any = None) -> tuple[list[Vector], Any]:
+        found, coverage = vectors.generate(progress, only, profile)
         return found, coverage
 
     def draw_battle(self, draw: Any, kinds: tuple[str, ...], count: int, rules: Any,
@@ -69,6 +70,10 @@ class CombatRulebook(PackageRulebook):
     def exhaust_families(self, tier: str) -> list[Any]:
         """The families of an exhaustive tier (``referee exhaust``; :mod:`.exhaust`)."""
         return exhaust.families(tier)
+
+    def exercised_branches(self, scenario: dict[str, Any]) -> list[str]:
+        """The branches of the vector search a scenario's concrete model run takes."""
+        return vectors.exercised_branches(scenario)
 
 
 RULEBOOK = CombatRulebook()

@@ -65,7 +65,8 @@ class PlayRulebook(PackageRulebook):
     def observation_schema(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return {"state": {"$ref": "#/$defs/play_state"}}, {"play_state": state_schema(complete=True)}
 
-    def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None) -> tuple[list[Vector], Any]:
+    def vectors(self, progress: Callable[[str], None] | None = None, only: str | None = None,
+                profile: Any = None) -> tuple[list[Vector], Any]:
         wanted = only is None or "play".startswith(only) or only.startswith("play")
         return (vectors.play_vectors() if wanted else []), None
 
