@@ -9,6 +9,9 @@ import typer
 from rich.console import Console
 
 EXIT = {"found": 0, "impossible": 1, "unknown": 3, "encoding-defect": 4}
+#: Not verdicts: a bad query (usage) and a defect of referee itself (the model or the search raised).
+EXIT_USAGE = 2
+EXIT_INTERNAL = 4
 
 
 def compact_scenario(scenario: dict) -> dict:
@@ -114,13 +117,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
 
-        Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
+        Exit status: 0 found, 1 impossible, 3 unknown, 5 the engine disagrees with the witness; not verdicts:
+        2 bad query, 4 a defect of referee (an encoding defect, or an internal error: the message says which).
         """
         from referee.query import QueryError, run_query
         from referee.rulebooks import parse_rule_words
 
         console = Console()
-        err = Console(stderr=True)
         try:
             if minimize is not None and maximize is not None:
                 raise QueryError("give at most one of --minimize and --maximize")
@@ -137,12 +140,9 @@ def register(app: typer.Typer) -> None:
                 with make_engine(python, engine, timeout, 1) as chosen:
                     answer.engine = replay_on_engine(answer, chosen)
         except (QueryError, ValueError) as error:
-            if as_json:
-                print(json.dumps({"status": "error", "condition": condition, "detail": str(error)}))
-            from rich.markup import escape
-
-            err.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-            raise typer.Exit(2)
+            fail(condition, as_json, "error", str(error), EXIT_USAGE)
+        except Exception as error:  # noqa: BLE001 - no traceback is an answer: a defect of referee, said as one
+            fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
         if as_json:
             print(json.dumps(answer.to_json(), indent=2))
         else:
@@ -151,3 +151,26 @@ def register(app: typer.Typer) -> None:
         if code == 0 and answer.engine and not answer.engine["agrees"]:
             code = 5
         raise typer.Exit(code)
+
+
+def internal_message(error: Exception) -> str:
+    """What an internal error says: which exception, where in referee, and that it is no verdict."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "/referee/" in f.filename.replace("\\", "/")
+              or "/model/" in f.filename.replace("\\", "/")]
+    where = f" (in {frames[-1].name}, {frames[-1].filename.rsplit('/', 2)[-2]}/{frames[-1].filename.rsplit('/', 1)[-1]}:" \
+            f"{frames[-1].lineno})" if frames else ""
+    return (f"the query could not be answered: referee raised {type(error).__name__}: {error}{where}. This is a defect "
+            "of referee, not an answer about the rules (no verdict); please report it with the command")
+
+
+def fail(condition: str, as_json: bool, status: str, detail: str, code: int) -> None:
+    """Say why there is no verdict (on stderr, and as one JSON object with ``--json``) and exit ``code``."""
+    from rich.markup import escape
+
+    if as_json:
+        print(json.dumps({"status": status, "condition": condition, "detail": detail, "exit": code}))
+    label = "error" if status == "error" else "internal error"
+    Console(stderr=True).print(f"[bold red]{label}:[/] {escape(detail)}", highlight=False)
+    raise typer.Exit(code)

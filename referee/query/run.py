@@ -8,7 +8,7 @@ from typing import Any
 from .parser import parse_condition
 from .solve import Cell, cells_of, condition_term, fast_formulas, relaxed, solve
 from .space import SOURCE_RELATIONS, check_features_off, parse_action
-from .records import Query, QueryAnswer, safe_replay  # noqa: F401 - re-exported
+from .records import Query, QueryAnswer, safe_replay, unknown_answer  # noqa: F401 - re-exported
 from .types import ROLES, QueryError, make_schema
 
 DEFAULT_QUERY_RLIMIT = 50_000_000
@@ -134,8 +134,9 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
     terms: list[Any] = []
     for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split) for layout in query.layouts()]):
         if time.monotonic() > deadline:
-            return QueryAnswer("unknown", query.text, space, cells=len(cells),
-                               detail="the time budget ran out while building the cells; never a guess")
+            return unknown_answer(query, len(cells), [c.label() for c in cells], True,
+                                  "the time budget ran out while building the cells (each built one was given the fast "
+                                  "question only: no witness)")
         term = condition_term(cell, query.condition)
         cells.append(cell)
         terms.append(term)
@@ -179,9 +180,9 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
     if defects:
         return defects[0]
     if open_cells:
-        return QueryAnswer("unknown", query.text, space, cells=len(cells),
-                           detail=f"Z3 gave no answer within rlimit {rlimit} or the time budget for {len(open_cells)} "
-                                  f"of {len(cells)} cells (first: {open_cells[0]}); never a guess")
+        return unknown_answer(query, len(cells), open_cells, False,
+                              f"Z3 gave no answer within rlimit {rlimit} or the time budget for {len(open_cells)} "
+                              f"of {len(cells)} cells")
     return QueryAnswer("impossible", query.text, space, cells=len(cells),
                        detail=f"no legal scenario satisfies the condition {space} ({len(cells)} cells, each proved)")
 
