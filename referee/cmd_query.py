@@ -12,6 +12,10 @@ EXIT = {"found": 0, "impossible": 1, "unknown": 3, "encoding-defect": 4}
 #: Not verdicts: a bad query (usage) and a defect of referee itself (the model or the search raised).
 EXIT_USAGE = 2
 EXIT_INTERNAL = 4
+#: The action kinds ``--action`` takes, as ``--help`` lists them: exactly ``referee.query.space.KIND_SLOTS``
+#: (tests/test_query_cli.py holds the two equal; importing the query package here would slow every verb's start).
+ACTION_NAMES = ("damage", "hit", "cost", "armor_debuff", "bloodletting", "ability", "recover", "cull", "tick",
+                "advance", "end_combat")
 
 
 def compact_scenario(scenario: dict) -> dict:
@@ -93,8 +97,7 @@ def register(app: typer.Typer) -> None:
             ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',
         ),
         action: Optional[list[str]] = typer.Option(
-            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, ability, recover, "
-            "cull, tick, "
+            None, "--action", help=f"an action, in order (repeatable): {', '.join(ACTION_NAMES)}, "
             "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
             "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]"),
         kind: str = typer.Option("hit", "--kind", help="the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"),

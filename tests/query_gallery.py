@@ -121,6 +121,25 @@ GALLERY: tuple[Question, ...] = (
              'first.bloodletting.paid >= target.vitality and event("damage_taken", unit="source")', "found",
              ("combat:800.4j",),
              "The activation goes on after a lethal payment (800.4j).", {"actions": ("bloodletting",)}),
+    Question("bloodletting-paid-negative", "Can a Bloodletting payment be negative?",
+             "first.bloodletting.paid < 0", "impossible", ("combat:800.4g", "combat:800.4l"),
+             "The reduced cost is never below 0 (800.4l) and what moves is clamped to the payer's Vitality (800.4g); "
+             "the payer is whichever unit reading order chooses, every choice one condition of the cell (800.4b). "
+             "The default reading (the activation's hit reads every option a `hit` reads).",
+             {"actions": ("bloodletting",), "units": 2, "relations": ("enemy",), "ruleset": "defaults"}),
+    Question("bloodletting-caster-pays-past-eligible-ally",
+             "Can a caster pay its own Bloodletting when an eligible ally stands before it in reading order?",
+             'target.side == source.side and target.alive and not target.entrapped and not target.is_boss '
+             'and not source.is_boss and event("bloodletting_paid", unit="source")', "impossible",
+             ("combat:800.4b", "combat:800.4c"),
+             "The first eligible unit of the caster's half in reading order pays (800.4b), often not the caster; "
+             "only a dead, Entrapped or boss unit ahead of it is skipped (800.4c), which the same question without "
+             "those guards finds.",
+             {"actions": ("bloodletting:caster=source",), "units": 2, "ruleset": "defaults"}),
+    Question("bloodletting-cost-split", "Can a Bloodletting cost be paid by two units?",
+             'count("bloodletting_paid") > 1', "impossible", ("combat:800.4e",),
+             "One unit pays the full cost; it is never split (800.4e): three units on the caster's half, one payer.",
+             {"actions": ("bloodletting",), "units": 3, "ruleset": "defaults"}),
     Question("most-vitality-through-shield", "The most Vitality a 30-damage hit takes from a unit with 10 Shield and no Armor",
              "first.amount == 30 and target.shield == 10 and target.armor == 0 and target.insurance == 0 "
              "and target.subrogated == 0", "found", ("combat:500.1-10",),
