@@ -12,15 +12,19 @@ EXIT = {"found": 0, "impossible": 1, "unknown": 3, "encoding-defect": 4}
 #: Not verdicts: a bad query (usage) and a defect of referee itself (the model or the search raised).
 EXIT_USAGE = 2
 EXIT_INTERNAL = 4
-#: The action kinds ``--action`` takes, as ``--help`` lists them: exactly ``referee.query.space.KIND_SLOTS``
-#: (tests/test_query_cli.py holds the two equal; importing the query package here would slow every verb's start).
+#: The action kinds ``--action`` takes, as ``--help`` lists them: exactly ``referee.query.space.KIND_SLOTS`` and the
+#: play rulebook's ``play_card`` (tests/test_query_cli.py holds them equal; importing the query package here would
+#: slow every verb's start).
 ACTION_NAMES = ("damage", "hit", "cost", "armor_debuff", "bloodletting", "ability", "recover", "cull", "tick",
-                "advance", "end_combat")
+                "advance", "end_combat", "play_card")
 
 
 def compact_scenario(scenario: dict) -> dict:
     """The scenario with unit fields and ruleset options at their defaults left out (it still decodes)."""
     from dataclasses import fields
+
+    if scenario.get("rulebook") == "play":
+        return scenario  # a play state is small: shown whole
 
     from referee.model.combat.ruleset import DEFAULT
     from referee.model.combat.state import Unit

@@ -233,4 +233,28 @@ GALLERY: tuple[Question, ...] = (
              'event("everlasting_revival")', "impossible", ("combat:500.9a",),
              "A try happens only \"if combat is still running\" (500.9a): `end_combat` lapses it.",
              {"actions": ("hit", "end_combat", "advance"), "ruleset": "defaults"}),
+    Question("play-discount-below-zero", "Can discounts take a card's Energy or Power cost below 0?",
+             "first.total.energy < 0 or first.total.power < 0 or first.total.any_power < 0", "impossible",
+             ("play:356.6", "play:356.4"),
+             "No discount takes an Energy or Power cost below 0 (356.6): the seed's card with an increase, Ezreal's "
+             "discount and two whole-cost discounts, every number free, each payment plan and reading.",
+             {"actions": ("play_card",)}),
+    Question("play-optional-exhaust-unpaid", "Can a card be played when its chosen optional exhaust cost was not paid?",
+             "first.played and first.pay_optional and not first.exhaust_paid", "impossible",
+             ("play:358.2", "play:414.4", "play:355.1.a"),
+             "A chosen optional cost is owed, and an exhaust that cannot be completed is not paid (414.4): the "
+             "check of 358.2 fails and the play is undone.",
+             {"actions": ("play_card",)}),
+    Question("play-cancelled-leaves-state", "Does a cancelled play change the pool, a rune or a card's zone?",
+             "first.cancelled and (after.pool.energy != before.pool.energy or after.pool.power != before.pool.power "
+             "or after.rune_a.exhausted != before.rune_a.exhausted or after.rune_b.zone != before.rune_b.zone "
+             "or after.ally.zone != before.ally.zone or after.card.zone != before.card.zone)", "impossible",
+             ("play:358.5",),
+             "Every action of a cancelled play is undone (358.5), the runes used to pay and the costs paid included.",
+             {"actions": ("play_card",)}),
+    Question("play-empty-pool-runes-pay", "Can a card with an Energy cost be played from an empty pool?",
+             "first.played and before.pool.energy == 0 and before.pool.power == 0 and first.total.energy > 0",
+             "found", ("play:357.1.a", "play:164.2.a"),
+             "Yes: during payment a ready Basic Rune on the board is exhausted for its Energy (357.1.a, 164.2.a).",
+             {"actions": ("play_card",)}),
 )

@@ -98,6 +98,12 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
     if isinstance(ruleset, Ruleset):
         ruleset = ruleset.to_json()
     chosen_actions = actions or ((action,) if action else ("hit",))
+    if any(a.strip().partition(":")[0] == "play_card" for a in chosen_actions):
+        from .play import run_play_query
+
+        if minimize is not None or maximize is not None:
+            raise QueryError("--minimize/--maximize: not searched over the play rulebook yet")
+        return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget)
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
                        split=split, relations=relations, objective=objective, sense=sense, off=frozenset(without))

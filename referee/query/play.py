@@ -1,0 +1,370 @@
+"""``referee query --action play_card``: the play rulebook's process of playing a card (350-359), searched by Z3.
+
+The space is the one the play theorems quantify over (``proofs/play/scenario.py``), so a
+verdict here and a theorem there speak of the same states: the seed's worked card (a printed
+cost, the mandatory additional cost "kill a friendly unit and discard a unit" of 357.2, the
+optional "exhaust a friendly unit" of 414.4, each with its own Energy and Power; one cost
+increase; Ezreal's "[1] or [A] less" on optional additional costs, 356.4.c; two discounts on
+the whole cost), with **every number a variable** (each cost part, increase and discount, the
+pool, the location chosen) and **every object's zone, location, readiness and Might a
+variable** (the cast of seven objects: the card, two Basic Runes, a friendly unit, a foe, a
+unit in hand, a spell in the trash), whether the optional cost is paid a free choice, under
+**each payment plan** of ``PLANS`` (structure: a cell each) and **each reading** of the play
+rules (``either_discount``, PLAY-003). Legal means the theorems' well-formedness: no negative
+pool, cost, increase or discount, every zone one that exists, every location ``>= 0``.
+
+The model's ``process_play`` is single-source (``and_``/``or_``/``select_state`` over
+:mod:`referee.model.arith`), so one symbolic run per cell covers every value; a witness is
+replayed through the play rulebook (``referee.rulebooks.play``) as ``referee check`` runs a play
+scenario, and its condition evaluated again on the concrete run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.model.arith import and_, not_, or_, symbolic
+from referee.model.events import EventLog
+
+#: The one play action kind a query takes.
+PLAY_ACTION = "play_card"
+#: The additional costs of the queried card, by their index in the total (``PayCost(index)``).
+NONSTANDARD_NAMES = ("kill", "discard", "exhaust")
+#: The outcome events of a play, as the play rulebook reports them (one per action).
+PLAY_EVENTS = ("played", "play_cancelled")
+#: The checks of step 5, by clause (358.2 and the zone and location checks of 354, 355.2).
+CHECKS = {"354": "zone_ok", "355.2": "location_ok", "358.2": "costs_paid"}
+
+
+def resource_fields() -> dict[str, str]:
+    from referee.model.play.state import DOMAINS
+
+    return {"energy": "Int", "any_power": "Int", "power": "Int", **{d: "Int" for d in DOMAINS}}
+
+
+def object_fields() -> dict[str, str]:
+    return {"zone": "Int", "in_hand": "Bool", "on_chain": "Bool", "on_board": "Bool", "in_trash": "Bool",
+            "in_rune_deck": "Bool", "location": "Int", "exhausted": "Bool", "might_bonus": "Int"}
+
+
+#: What ``first`` (the play) exposes: field -> type, with its note for docs/query.md.
+PLAY_FIELDS = {
+    "played": ("Bool", "the card was played: every check of step 5 passed (350.1)"),
+    "cancelled": ("Bool", "a check failed and the whole process was undone (358.5)"),
+    "zone_ok": ("Bool", "it was played from its controller's hand (354)"),
+    "location_ok": ("Bool", "a unit was given a location that exists (355.2)"),
+    "costs_paid": ("Bool", "every cost was paid (358.2): resources and each owed non-standard cost"),
+    "resources_paid": ("Bool", "the combined Energy and Power were paid (357.1; declined: 444.2.a)"),
+    "declined": ("Bool", "the plan never pays resources (444.2.a)"),
+    "pay_optional": ("Bool", "the player chose to pay the optional additional cost (355.1.a)"),
+    "location": ("Int", "the location chosen (355.2)"),
+    "total": ("resources", "the total cost of step 3 (356.2-356.6): `energy`, `any_power`, `power` (all domains), per domain"),
+    "printed": ("resources", "the printed cost"),
+    "mandatory": ("resources", "the resources of the mandatory additional cost (kill and discard)"),
+    "optional": ("resources", "the resources of the optional additional cost (exhaust a friendly unit)"),
+    "increase": ("resources", "the cost increase (356.3)"),
+    "ezreal": ("discount", "Ezreal's discount on optional additional costs, `energy` or `power` (356.4.c)"),
+    "discount_a": ("discount", "a discount on the whole cost, both parts (356.4)"),
+    "discount_b": ("discount", "a discount on the whole cost, one part or the other (356.4, PLAY-003)"),
+    **{f"{n}_owed": ("Bool", f"the {n} cost is owed (the optional one only when chosen)") for n in NONSTANDARD_NAMES},
+    **{f"{n}_paid": ("Bool", f"the {n} cost was paid (414.4, 416.3, 203.3)") for n in NONSTANDARD_NAMES},
+}
+
+
+def pool_fields() -> dict[str, str]:
+    from referee.model.play.state import DOMAINS
+
+    return {"energy": "Int", "power": "Int", **{d: "Int" for d in DOMAINS}}
+
+
+def cast_ids() -> tuple[str, ...]:
+    from referee.proofs.play.scenario import CAST
+
+    return tuple(entry[0] for entry in CAST)
+
+
+def play_schema() -> Any:
+    """The names a play condition may use: ``before``, ``after`` (pool and objects) and ``first`` (the play)."""
+    from .types import Schema
+
+    state = {"pool": "pool", **{oid: "object" for oid in cast_ids()}}
+    records = {"play_state": state, "pool": pool_fields(), "object": object_fields(), "resources": resource_fields(),
+               "discount": {"energy": "Int", "power": "Int"},
+               f"action:{PLAY_ACTION}": {k: t for k, (t, _) in PLAY_FIELDS.items()}}
+    names = {"before": "play_state", "after": "play_state", "first": f"action:{PLAY_ACTION}"}
+    notes = {"before": "the play state before the play: `pool` and each object of the cast (`before.card.zone`...)",
+             "after": "the play state after it (the state before, exactly, when it was cancelled)",
+             "first": "the play (`actions[0]`)"}
+    return Schema(names, records, events=PLAY_EVENTS, units=cast_ids(), actions=1, notes=notes)
+
+
+# --------------------------------------------------------------------------------------
+# One cell: a payment plan and a reading, run once on symbols (or on a witness's values)
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class PlayRun:
+    """One run of the play: the inputs the witness's JSON needs and the namespace a condition reads."""
+
+    state: Any
+    text: Any
+    modifiers: Any
+    choices: Any
+    result: Any
+    legal: Any
+    namespace: dict[str, Any]
+
+
+def run_play_cell(v: Any, plan: Any, rules: Any) -> PlayRun:
+    """The proofs' scenario (``proofs/play/scenario.py``) played under ``plan``: ``process_play`` (350-359)."""
+    from referee.model.play.process import process_play
+    from referee.proofs.play.scenario import is_well_formed_card, is_well_formed_state, symbolic_card, \
+        symbolic_choices, symbolic_state
+
+    state = symbolic_state(v)
+    text, modifiers = symbolic_card(v)
+    choices = symbolic_choices(v)
+    result = process_play(state, "card", text, choices, plan, modifiers, rules)
+    legal = and_(is_well_formed_state(state), is_well_formed_card(text, modifiers),
+                 *[o.location >= 0 for o in state.objects])
+    return PlayRun(state, text, modifiers, choices, result, legal, play_namespace(state, text, modifiers, choices, result))
+
+
+def play_namespace(state: Any, text: Any, modifiers: Any, choices: Any, result: Any) -> dict[str, Any]:
+    """``before``, ``after``, ``first`` and the outcome event's guards, the same on symbols and on values."""
+    checks = dict(result.checks)
+    record: dict[str, Any] = {CHECKS[name]: passed for name, passed in checks.items() if name in CHECKS}
+    record.update(played=result.legal, cancelled=not_(result.legal), resources_paid=result.payment.resources_paid,
+                  declined=result.payment.declined, pay_optional=choices.pay_optional[1], location=choices.location,
+                  total=resources(result.total.resources), printed=resources(text.cost.resources),
+                  mandatory=resources(text.additional[0].resources), optional=resources(text.additional[1].resources),
+                  increase=resources(modifiers.increases[0]))
+    for name, discount in zip(("ezreal", "discount_a", "discount_b"), modifiers.discounts):
+        record[name] = {"energy": discount.energy, "power": discount.power}
+    for name, owed, paid in zip(NONSTANDARD_NAMES, result.total.nonstandard, result.payment.costs_paid):
+        record[f"{name}_owed"], record[f"{name}_paid"] = owed.owed, paid
+    log = EventLog()
+    log.emit("played", when=result.legal, unit="card")
+    failing: Any = False
+    for name, passed in result.checks:  # the first failing check names the cancellation (358.5)
+        log.emit("play_cancelled", when=and_(not_(failing), not_(passed)), unit="card", detail=name)
+        failing = or_(failing, not_(passed))
+    return {"before": play_state(state), "after": play_state(result.state), "first": record, "__logs__": [log]}
+
+
+def resources(cost: Any) -> dict[str, Any]:
+    from referee.model.play.state import DOMAINS
+
+    return {"energy": cost.energy, "any_power": cost.any_power, "power": sum(cost.power, 0),
+            **dict(zip(DOMAINS, cost.power))}
+
+
+def play_state(state: Any) -> dict[str, Any]:
+    """A play state as a condition reads it: ``pool`` and each object by id."""
+    from referee.model.play.state import BOARD, CHAIN, DOMAINS, HAND, RUNE_DECK, TRASH
+
+    out: dict[str, Any] = {"pool": {"energy": state.pool.energy, "power": sum(state.pool.power, 0),
+                                    **dict(zip(DOMAINS, state.pool.power))}}
+    for o in state.objects:
+        out[o.oid] = {"zone": o.zone, "in_hand": o.zone == HAND, "on_chain": o.zone == CHAIN, "on_board": o.zone == BOARD,
+                      "in_trash": o.zone == TRASH, "in_rune_deck": o.zone == RUNE_DECK, "location": o.location,
+                      "exhausted": o.exhausted, "might_bonus": o.might_bonus}
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# The search
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class PlayCell:
+    """One payment plan under one reading, run once on symbols."""
+
+    plan_name: str
+    plan: Any
+    reading: str
+    variables: Any
+    run: PlayRun
+    side_conditions: list[Any]
+
+    def label(self) -> str:
+        return f"plan {self.plan_name}, either_discount={self.reading}"
+
+
+def play_cells(readings: tuple[str, ...]) -> list[PlayCell]:
+    """Every payment plan of the space under every reading asked (plans first, so each plan comes early)."""
+    from referee.model.play.rules import PlayRules
+    from referee.proofs.core import Vars
+    from referee.proofs.play.scenario import PLANS
+
+    cells = []
+    for reading in readings:
+        for name, plan in PLANS.items():
+            v = Vars()
+            with symbolic() as context:
+                run = run_play_cell(v, plan, PlayRules(either_discount=reading))
+            cells.append(PlayCell(name, plan, reading, v, run, list(context.side_conditions)))
+    return cells
+
+
+def check_play_actions(actions: tuple[str, ...], ruleset: Any, units: int | None = None) -> tuple[str, ...]:
+    """A play query is one ``play_card`` action; ``--ruleset defaults`` fixes the play rules at their defaults."""
+    from .types import QueryError
+
+    if len(actions) != 1 or actions[0].strip() != PLAY_ACTION:
+        raise QueryError(f"a play query is exactly one --action {PLAY_ACTION} (no slots; the combat kinds and the "
+                         "play rulebook are not mixed in one query)")
+    if ruleset in (None, {}):
+        return ("energy_first", "power_first")
+    from referee.model.combat.ruleset import DEFAULT
+
+    if ruleset == "defaults" or ruleset == DEFAULT.to_json():
+        return ("energy_first",)
+    raise QueryError("--ruleset name=value fixes a combat option; a play query takes only --ruleset defaults "
+                     "(either_discount=energy_first) or none (both readings)")
+
+
+def play_space(readings: tuple[str, ...]) -> str:
+    """The one line an ``impossible`` covers."""
+    from referee.proofs.play.scenario import PLANS
+
+    words = "either_discount=energy_first only (--ruleset defaults)" if len(readings) == 1 else \
+        "both readings of either_discount (PLAY-003)"
+    return (f"over the play theorems' scenario (proofs/play/scenario.py: the card with a printed cost, a mandatory "
+            f"kill-and-discard and an optional exhaust additional cost, one increase, Ezreal's and two whole-cost "
+            f"discounts; a cast of {len(cast_ids())} objects), every cost, increase, discount, pool, zone, location, "
+            f"readiness and Might, paying the optional cost or not, each of the {len(PLANS)} payment plans "
+            f"({', '.join(PLANS)}), {words}")
+
+
+def run_play_query(condition: str, actions: tuple[str, ...], ruleset: Any, rlimit: int, seeds: tuple[int, ...],
+                   budget: float) -> Any:
+    """``found`` (a witness replayed through the play rulebook), ``impossible`` over :func:`play_space`, or ``unknown``."""
+    import time
+
+    from .parser import parse_condition
+    from .records import QueryAnswer
+
+    readings = check_play_actions(actions, ruleset)
+    typed = parse_condition(condition, play_schema())
+    started = time.monotonic()
+    deadline = started + budget
+    space = play_space(readings)
+    cells = play_cells(readings)
+    answer = search_play(condition, typed, cells, space, rlimit, seeds, deadline)
+    if answer is None:
+        answer = QueryAnswer("impossible", condition, space, cells=len(cells),
+                             detail=f"no legal play satisfies the condition {space} ({len(cells)} cells, each proved)")
+    answer.seconds = round(time.monotonic() - started, 3)
+    return answer
+
+
+def search_play(condition: str, typed: Any, cells: list[PlayCell], space: str, rlimit: int, seeds: tuple[int, ...],
+                deadline: float) -> Any:
+    """Each cell asked once (the play is linear: no relaxation needed); ``None`` when every cell is impossible."""
+    from .records import QueryAnswer
+    from .solve import fewest_changes, solve
+
+    open_cells = []
+    for cell in cells:
+        formulas = [*cell.side_conditions, cell.run.legal, play_condition(cell.run.namespace, typed)]
+        check = solve(formulas, cell.variables, rlimit, seeds, deadline)
+        if check.answer == "unsat":
+            continue
+        if check.answer == "unknown":
+            open_cells.append(cell.label())
+            continue
+        fewer = fewest_changes(formulas, cell.variables, lambda name: False if name.endswith(BOOL_NAMES) else 0, 2.5)
+        answer = play_witness(condition, typed, cell, fewer or check.values, space)
+        if answer.status == "found" or fewer is None:
+            return answer
+        return play_witness(condition, typed, cell, check.values, space)
+    if open_cells:
+        return QueryAnswer("unknown", condition, space, cells=len(cells),
+                           detail=f"Z3 gave no answer within rlimit {rlimit} or the time budget for "
+                                  f"{len(open_cells)} of {len(cells)} cells; never a guess\n"
+                                  f"cells: {len(cells)} built, {len(cells) - len(open_cells)} decided (proved "
+                                  "impossible), " + f"{len(open_cells)} open: " + "; ".join(open_cells),
+                           progress={"cells_built": len(cells), "cells_decided": len(cells) - len(open_cells),
+                                     "open_cells": open_cells, "more_cells_unbuilt": False, "cheaper": None})
+    return None
+
+
+#: The Boolean variables of the scenario (their default is ``False``; every other default is 0).
+BOOL_NAMES = (".exhausted", "pay_optional")
+
+
+def play_condition(namespace: dict[str, Any], typed: Any) -> Any:
+    from .evaluate import evaluate
+
+    with symbolic():
+        return evaluate(typed, namespace)
+
+
+def play_witness(condition: str, typed: Any, cell: PlayCell, values: dict[str, Any], space: str) -> Any:
+    """The witness run concretely, its condition checked again, and replayed through the play rulebook."""
+    from referee.model.play.rules import PlayRules
+    from referee.proofs.core import Vars
+    from referee.rulebooks.play.codec import encode_observation
+    from referee.rulebooks.play.run import decode_scenario, run
+
+    from .evaluate import evaluate
+    from .records import QueryAnswer
+
+    concrete = run_play_cell(Vars(dict(values)), cell.plan, PlayRules(either_discount=cell.reading))
+    holds = evaluate(typed, concrete.namespace) is True and concrete.legal is True
+    scenario = play_scenario(concrete, cell)
+    state, events = run(decode_scenario(scenario))
+    own = [g.event for g in concrete.namespace["__logs__"][0].entries if g.when is True]
+    agrees = state == concrete.result.state and list(events) == own
+    status = "found" if holds and agrees else "encoding-defect"
+    detail = "" if status == "found" else \
+        "the witness does not satisfy the condition when replayed through the play rulebook (a defect of the encoding)"
+    return QueryAnswer(status, condition, space, scenario, encode_observation(state, events, sid=scenario["id"]),
+                       detail, cell=cell.label())
+
+
+def play_scenario(concrete: PlayRun, cell: PlayCell) -> dict[str, Any]:
+    """The witness as a play-rulebook scenario (``"rulebook": "play"``), replayable by ``referee check``."""
+    from referee.rulebooks.play.codec import state_to_json
+    from referee.wire import PROTOCOL
+
+    return {"protocol": PROTOCOL, "id": "query-play", "rulebook": "play", "rules": {"either_discount": cell.reading},
+            "state": state_to_json(concrete.state), "actions": [play_action_json(concrete, cell.plan)]}
+
+
+def play_action_json(concrete: PlayRun, plan: Any) -> dict[str, Any]:
+    """The ``play_card`` action of the witness, in the protocol's form (``referee.rulebooks.play.codec``)."""
+    text, modifiers, choices = concrete.text, concrete.modifiers, concrete.choices
+    return {"kind": PLAY_ACTION, "card": "card", "cost": component_json(text.cost),
+            "additional": [component_json(c) for c in text.additional],
+            "pay_optional": list(choices.pay_optional), "location": choices.location,
+            "modifiers": {"increases": [cost_json(c) for c in modifiers.increases],
+                          "discounts": [{"energy": d.energy, "power": d.power, "either": d.either,
+                                         "applies_to": d.applies_to} for d in modifiers.discounts]},
+            "plan": [step_json(step) for step in plan]}
+
+
+def cost_json(cost: Any) -> dict[str, Any]:
+    from referee.rulebooks.play.codec import power_to_json
+
+    return {"energy": cost.energy, "power": power_to_json(cost.power), "any_power": cost.any_power}
+
+
+def component_json(component: Any) -> dict[str, Any]:
+    out = {**cost_json(component.resources),
+           "nonstandard": [{"kind": n.kind, "count": n.count} for n in component.nonstandard]}
+    return {**out, "optional": True} if component.optional else out
+
+
+def step_json(step: Any) -> dict[str, Any]:
+    from referee.model.play.payment import PayCost, UseRune
+
+    if isinstance(step, UseRune):
+        return {"step": "use_rune", "rune": step.rune, "ability": step.ability}
+    if isinstance(step, PayCost):
+        return {"step": "pay_cost", "index": step.index, "targets": list(step.targets)}
+    return {"step": "pay_resources", "any_power_from": list(step.any_power_from)}
