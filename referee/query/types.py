@@ -166,25 +166,7 @@ def reference_markdown() -> str:
     out += ["", "Line fields (`first.line0`, ... of an `ability`, by printed position):"]
     out += [f"- `{k}` ({v}): {LINE_NOTES[k]}" for k, v in QUERY_KINDS["ability"].records["line"].items()]
     out += ["", "Event names (`event(...)`, `count(...)`): " + ", ".join(f"`{e}`" for e in EVENT_NAMES) + "."]
-    return "\n".join(out + play_reference())
-
-
-def play_reference() -> list[str]:
-    """The names and fields of a play query (``--action play_card``, :mod:`.play`)."""
-    from .play import PLAY_EVENTS, PLAY_FIELDS, cast_ids, object_fields, play_schema, pool_fields, resource_fields
-
-    schema = play_schema()
-    out = ["", "A play query (`--action play_card`) reads other names: "
-           + "; ".join(f"`{n}`: {schema.notes[n]}" for n in schema.names) + "."]
-    out.append("The objects of a play state: " + ", ".join(f"`{o}`" for o in cast_ids()) + "; the pool's fields: "
-               + ", ".join(f"`{k}` ({v})" for k, v in pool_fields().items()) + "; an object's fields: "
-               + ", ".join(f"`{k}` ({v})" for k, v in object_fields().items()) + ".")
-    out.append("Resources fields (`first.total`, `first.printed`...): "
-               + ", ".join(f"`{k}` ({v})" for k, v in resource_fields().items()) + "; discount fields: `energy` (Int), "
-               "`power` (Int). Event names: " + ", ".join(f"`{e}`" for e in PLAY_EVENTS) + " (`unit=\"card\"`).")
-    out += ["", "Play fields (`first`, the `play_card`):"]
-    out += [f"- `{k}` ({t}): {note}" for k, (t, note) in PLAY_FIELDS.items()]
-    return out
+    return "\n".join(out)
 
 
 def value_type(value: Any) -> str:
