@@ -131,33 +131,56 @@ def register(app: typer.Typer) -> None:
         from referee.rulebooks import parse_rule_words
 
         console = Console()
-        try:
+        try:  # the options: a ValueError here is the user's (a QueryError is one too)
             if minimize is not None and maximize is not None:
                 raise QueryError("give at most one of --minimize and --maximize")
+            fixed, off = parse_fixed_ruleset(ruleset), features_off(features, without)
+        except ValueError as error:
+            fail(condition, as_json, "error", str(error), EXIT_USAGE)
+        try:  # the search: only a QueryError is the user's; anything else is a defect of referee
             answer = run_query(
-                condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
-                ruleset=parse_fixed_ruleset(ruleset), split=split,
+                condition, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed, split=split,
                 relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
-                minimize=minimize, maximize=maximize, without=features_off(features, without),
+                minimize=minimize, maximize=maximize, without=off,
             )
-            if (engine or python) and answer.scenario is not None:
-                from referee.engines import make_engine
-                from referee.query.replay import replay_on_engine
-
-                with make_engine(python, engine, timeout, 1) as chosen:
-                    answer.engine = replay_on_engine(answer, chosen)
-        except (QueryError, ValueError) as error:
+        except QueryError as error:
             fail(condition, as_json, "error", str(error), EXIT_USAGE)
         except Exception as error:  # noqa: BLE001 - no traceback is an answer: a defect of referee, said as one
             fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
-        if as_json:
-            print(json.dumps(answer.to_json(), indent=2))
-        else:
-            print_answer(console, answer)
+        if (engine or python) and answer.scenario is not None:
+            answer.engine = replay_witness(condition, answer, engine, python, timeout, as_json)
+        show_answer(console, condition, answer, as_json)
         code = EXIT[answer.status]
         if code == 0 and answer.engine and not answer.engine["agrees"]:
             code = 5
         raise typer.Exit(code)
+
+
+def replay_witness(condition: str, answer, engine: Optional[str], python: Optional[str], timeout: float,
+                   as_json: bool) -> dict:
+    """The witness through the engine: a bad engine choice is a usage error, a failure of referee an internal one."""
+    from referee.engines import EngineStartError, make_engine
+    from referee.query.replay import replay_on_engine
+
+    try:
+        with make_engine(python, engine, timeout, 1) as chosen:
+            return replay_on_engine(answer, chosen)
+    except (ValueError, EngineStartError) as error:
+        fail(condition, as_json, "error", str(error), EXIT_USAGE)
+    except Exception as error:  # noqa: BLE001 - no traceback is an answer
+        fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
+    raise AssertionError("unreachable: fail() exits")
+
+
+def show_answer(console: Console, condition: str, answer, as_json: bool) -> None:
+    """The answer as one JSON object or as text; a failure to show it is an internal error, said as one."""
+    try:
+        if as_json:
+            print(json.dumps(answer.to_json(), indent=2))
+        else:
+            print_answer(console, answer)
+    except Exception as error:  # noqa: BLE001 - no traceback is an answer
+        fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
 
 
 def internal_message(error: Exception) -> str:

@@ -74,6 +74,23 @@ def test_an_internal_error_exits_4_with_a_message_and_json_never_a_traceback(mon
     assert answer["status"] == "internal-error" and answer["exit"] == 4 and "not an answer" in answer["detail"]
 
 
+def test_a_value_error_raised_by_the_model_during_the_search_is_internal_not_the_users(monkeypatch) -> None:
+    import referee.query
+
+    def broken(*args, **kwargs):
+        raise ValueError("a model defect planted by the test")
+
+    monkeypatch.setattr(referee.query, "run_query", broken)
+    result = run("outcome.died", "--json")
+    assert result.exit_code == 4 and json.loads(result.stdout)["status"] == "internal-error"
+
+
+def test_an_engine_that_cannot_start_is_a_usage_error_in_json() -> None:
+    result = run('event("riposte_missed")', "--units", "2", "--source", "enemy", *DEFAULTS,
+                 "--engine", "/nonexistent/engine", "--json")
+    assert result.exit_code == 2 and "cannot start" in json.loads(result.stdout)["detail"]
+
+
 def test_a_bad_query_exits_2_with_a_json_error() -> None:
     result = run("first.bloodletting.paid < 0", "--action", "bloodletting:payer=x", "--json")
     assert result.exit_code == 2
