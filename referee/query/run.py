@@ -103,6 +103,8 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
 
         if minimize is not None or maximize is not None:
             raise QueryError("--minimize/--maximize: not searched over the play rulebook yet")
+        if split or without:
+            raise QueryError("--compare-split and --without/--features are combat options: a play query takes neither")
         return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget)
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
