@@ -245,6 +245,12 @@ GALLERY: tuple[Question, ...] = (
              "A chosen optional cost is owed, and an exhaust that cannot be completed is not paid (414.4): the "
              "check of 358.2 fails and the play is undone.",
              {"actions": ("play_card",)}),
+    Question("play-exhausted-unit-pays-exhaust", "Can an exhausted friendly unit pay the optional \"exhaust a friendly unit\" cost?",
+             "first.played and first.pay_optional and before.ally.exhausted", "impossible",
+             ("play:414.4", "play:414.1.b", "play:358.2"),
+             "The seed's own example of 414.4: an exhausted unit cannot be exhausted again (414.1.b), so the cost is "
+             "not paid and the play is undone (each plan of the space names `ally` for that cost).",
+             {"actions": ("play_card",)}),
     Question("play-cancelled-leaves-state", "Does a cancelled play change the pool, a rune or a card's zone?",
              "first.cancelled and (after.pool.energy != before.pool.energy or after.pool.power != before.pool.power "
              "or after.rune_a.exhausted != before.rune_a.exhausted or after.rune_b.zone != before.rune_b.zone "
