@@ -94,8 +94,26 @@ def print_answer(console: Console, answer) -> None:
             console.print(f"  {line}", highlight=False, markup=False)
 
 
+def json_usage_command() -> type:
+    """The command class of ``referee query``: with ``--json``, a usage error of the command line is JSON too."""
+    from typer.core import TyperCommand
+
+    class QueryCommand(TyperCommand):
+        def parse_args(self, ctx, args: list[str]) -> list[str]:
+            wants_json = "--json" in args
+            try:
+                return super().parse_args(ctx, args)
+            except Exception as error:  # typer's own click UsageError (vendored: matched by what it carries)
+                if wants_json and getattr(error, "exit_code", None) == EXIT_USAGE and hasattr(error, "format_message"):
+                    print(json.dumps({"status": "error", "condition": None, "detail": error.format_message(),
+                                      "exit": EXIT_USAGE}))
+                raise
+
+    return QueryCommand
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("query")
+    @app.command("query", cls=json_usage_command())
     def query(
         condition: str = typer.Argument(
             ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',

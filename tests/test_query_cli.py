@@ -91,6 +91,15 @@ def test_an_engine_that_cannot_start_is_a_usage_error_in_json() -> None:
     assert result.exit_code == 2 and "cannot start" in json.loads(result.stdout)["detail"]
 
 
+def test_a_command_line_usage_error_is_json_too_with_json() -> None:
+    for argv, named in ((["--json"], "Missing argument"), (["x", "--bogus", "--json"], "--bogus"),
+                        (["x", "--units", "abc", "--json"], "--units")):
+        result = run(*argv)
+        assert result.exit_code == 2
+        answer = json.loads(result.stdout.strip().splitlines()[0])
+        assert answer["status"] == "error" and named in answer["detail"]
+
+
 def test_a_bad_query_exits_2_with_a_json_error() -> None:
     result = run("first.bloodletting.paid < 0", "--action", "bloodletting:payer=x", "--json")
     assert result.exit_code == 2
