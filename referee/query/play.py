@@ -109,15 +109,14 @@ class PlayRun:
     """One run of the play: the inputs the witness's JSON needs and the namespace a condition reads."""
 
     state: Any
-    text: Any
-    modifiers: Any
-    choices: Any
     result: Any
     legal: Any
     namespace: dict[str, Any]
+    #: The action's protocol form, on a witness's values (``referee.rulebooks.play.codec``).
+    action_json: Any
 
 
-def run_play_cell(v: Any, plan: Any, rules: Any) -> PlayRun:
+def run_play_cell(v: Any, rules: Any, plan: Any) -> PlayRun:
     """The proofs' scenario (``proofs/play/scenario.py``) played under ``plan``: ``process_play`` (350-359)."""
     from referee.model.play.process import process_play
     from referee.proofs.play.scenario import is_well_formed_card, is_well_formed_state, symbolic_card, \
@@ -129,7 +128,8 @@ def run_play_cell(v: Any, plan: Any, rules: Any) -> PlayRun:
     result = process_play(state, "card", text, choices, plan, modifiers, rules)
     legal = and_(is_well_formed_state(state), is_well_formed_card(text, modifiers),
                  *[o.location >= 0 for o in state.objects])
-    return PlayRun(state, text, modifiers, choices, result, legal, play_namespace(state, text, modifiers, choices, result))
+    return PlayRun(state, result, legal, play_namespace(state, text, modifiers, choices, result),
+                   lambda: play_action_json(text, modifiers, choices, plan))
 
 
 def play_namespace(state: Any, text: Any, modifiers: Any, choices: Any, result: Any) -> dict[str, Any]:
@@ -183,31 +183,36 @@ def play_state(state: Any) -> dict[str, Any]:
 class PlayCell:
     """One payment plan under one reading, run once on symbols."""
 
-    plan_name: str
-    plan: Any
+    name: str  # the payment plan of a play, the ability of an activation
     reading: str
+    build: Any  # (variables, rules) -> PlayRun: the same run on symbols and on a witness's values
     variables: Any
     run: PlayRun
     side_conditions: list[Any]
 
     def label(self) -> str:
-        return f"plan {self.plan_name}, either_discount={self.reading}"
+        return f"{self.name}, either_discount={self.reading}"
+
+
+def build_cell(name: str, reading: str, build: Any) -> PlayCell:
+    """One cell, run once on symbols."""
+    from referee.model.play.rules import PlayRules
+    from referee.proofs.core import Vars
+
+    v = Vars()
+    with symbolic() as context:
+        run = build(v, PlayRules(either_discount=reading))
+    return PlayCell(name, reading, build, v, run, list(context.side_conditions))
 
 
 def play_cells(readings: tuple[str, ...]) -> list[PlayCell]:
     """Every payment plan of the space under every reading asked (plans first, so each plan comes early)."""
-    from referee.model.play.rules import PlayRules
-    from referee.proofs.core import Vars
+    from functools import partial
+
     from referee.proofs.play.scenario import PLANS
 
-    cells = []
-    for reading in readings:
-        for name, plan in PLANS.items():
-            v = Vars()
-            with symbolic() as context:
-                run = run_play_cell(v, plan, PlayRules(either_discount=reading))
-            cells.append(PlayCell(name, plan, reading, v, run, list(context.side_conditions)))
-    return cells
+    return [build_cell(f"plan {name}", reading, partial(run_play_cell, plan=plan))
+            for reading in readings for name, plan in PLANS.items()]
 
 
 def check_play_actions(actions: tuple[str, ...], ruleset: Any, units: int | None = None) -> tuple[str, ...]:
@@ -314,7 +319,7 @@ def play_witness(condition: str, typed: Any, cell: PlayCell, values: dict[str, A
     from .evaluate import evaluate
     from .records import QueryAnswer
 
-    concrete = run_play_cell(Vars(dict(values)), cell.plan, PlayRules(either_discount=cell.reading))
+    concrete = cell.build(Vars(dict(values)), PlayRules(either_discount=cell.reading))
     holds = evaluate(typed, concrete.namespace) is True and concrete.legal is True
     scenario = play_scenario(concrete, cell)
     state, events = run(decode_scenario(scenario))
@@ -333,12 +338,11 @@ def play_scenario(concrete: PlayRun, cell: PlayCell) -> dict[str, Any]:
     from referee.wire import PROTOCOL
 
     return {"protocol": PROTOCOL, "id": "query-play", "rulebook": "play", "rules": {"either_discount": cell.reading},
-            "state": state_to_json(concrete.state), "actions": [play_action_json(concrete, cell.plan)]}
+            "state": state_to_json(concrete.state), "actions": [concrete.action_json()]}
 
 
-def play_action_json(concrete: PlayRun, plan: Any) -> dict[str, Any]:
+def play_action_json(text: Any, modifiers: Any, choices: Any, plan: Any) -> dict[str, Any]:
     """The ``play_card`` action of the witness, in the protocol's form (``referee.rulebooks.play.codec``)."""
-    text, modifiers, choices = concrete.text, concrete.modifiers, concrete.choices
     return {"kind": PLAY_ACTION, "card": "card", "cost": component_json(text.cost),
             "additional": [component_json(c) for c in text.additional],
             "pay_optional": list(choices.pay_optional), "location": choices.location,
