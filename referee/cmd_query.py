@@ -13,10 +13,10 @@ EXIT = {"found": 0, "impossible": 1, "unknown": 3, "encoding-defect": 4}
 EXIT_USAGE = 2
 EXIT_INTERNAL = 4
 #: The action kinds ``--action`` takes, as ``--help`` lists them: exactly ``referee.query.space.KIND_SLOTS`` and the
-#: play rulebook's ``play_card`` (tests/test_query_cli.py holds them equal; importing the query package here would
-#: slow every verb's start).
+#: play rulebook's ``play_card`` and ``activate`` (tests/test_query_cli.py holds them equal; importing the query
+#: package here would slow every verb's start).
 ACTION_NAMES = ("damage", "hit", "cost", "armor_debuff", "bloodletting", "ability", "recover", "cull", "tick",
-                "advance", "end_combat", "play_card")
+                "advance", "end_combat", "play_card", "activate")
 
 
 def compact_scenario(scenario: dict) -> dict:

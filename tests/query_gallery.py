@@ -263,4 +263,20 @@ GALLERY: tuple[Question, ...] = (
              "found", ("play:357.1.a", "play:164.2.a"),
              "Yes: during payment a ready Basic Rune on the board is exhausted for its Energy (357.1.a, 164.2.a).",
              {"actions": ("play_card",)}),
+    Question("activate-exhausted-rune-adds-energy", "Can an exhausted Basic Rune still add Energy?",
+             "before.rune_a.exhausted and after.pool.energy > before.pool.energy", "impossible",
+             ("play:414.1.b", "play:164.2.a", "play:203.3"),
+             "Its cost is \"exhaust this\" (164.2.a, 414.5); an exhausted rune cannot be exhausted again (414.1.b), "
+             "so the cost is impossible and its linked effect does not happen (203.3).",
+             {"actions": ("activate:ability=exhaust",)}),
+    Question("activate-vi-empty-trash", "Can Vi's \"Recycle 1 from your trash\" give Might with nothing in the trash?",
+             "first.effect_happened and not before.trash_card.in_trash", "impossible", ("play:416.3", "play:203.3"),
+             "The seed's own example of 416.3: with no card in the trash the recycle cannot be completed, so the "
+             "ability cannot be activated (the space's one candidate card for the trash is `trash_card`).",
+             {"actions": ("activate:ability=vi",)}),
+    Question("activate-effect-without-cost", "Can any of the theorems' abilities have its effect without its cost paid?",
+             "first.effect_happened and not first.cost_paid", "impossible", ("play:202", "play:203", "play:403.1.a"),
+             "Costs must be paid to get their linked effect (203): each ability (a rune's exhaust and recycle, Vi's "
+             "recycle from the trash, a paid exhaust-this buff) is a cell.",
+             {"actions": ("activate",)}),
 )

@@ -22,12 +22,12 @@ def run(*argv: str):
 
 def test_help_lists_exactly_the_action_kinds_a_query_takes() -> None:
     from referee.cmd_query import ACTION_NAMES
-    from referee.query.play import PLAY_ACTION
+    from referee.query.play import ACTIVATE_ACTION, PLAY_ACTION
     from referee.query.space import KIND_SLOTS
 
-    assert ACTION_NAMES == (*KIND_SLOTS, PLAY_ACTION)
+    assert ACTION_NAMES == (*KIND_SLOTS, PLAY_ACTION, ACTIVATE_ACTION)
     text = " ".join(run("--help").output.split())
-    assert all(name in text for name in ("bloodletting", "advance", "end_combat", "play_card"))
+    assert all(name in text for name in ("bloodletting", "advance", "end_combat", "play_card", "activate"))
 
 
 @covers("combat:800.4g", "combat:800.4l")

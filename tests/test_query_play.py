@@ -62,3 +62,32 @@ def test_a_play_query_that_runs_out_of_rlimit_is_unknown_and_says_which_cells_ar
 def test_the_play_condition_names_come_from_the_play_schema() -> None:
     with pytest.raises(QueryError, match="unknown name"):
         run_query("target.alive", actions=("play_card",))
+
+
+@covers("play:414.1.b", "play:164.2.a")
+def test_414_1_b_an_activation_witness_replays_and_an_exhausted_rune_adds_nothing() -> None:
+    found = run("first.activated and after.rune_a.exhausted and after.pool.energy == before.pool.energy + 1",
+                "--action", "activate:ability=exhaust", "--python", "referee.examples.engine:run", "--json")
+    assert found.exit_code == 0, found.output
+    answer = json.loads(found.stdout)
+    assert answer["scenario"]["actions"][0]["kind"] == "activate" and answer["engine"]["agrees"]
+    assert answer["observation"]["events"][0]["name"] == "activated"
+    impossible = run_query("before.rune_a.exhausted and after.pool.energy > before.pool.energy",
+                           actions=("activate:ability=exhaust",))
+    assert impossible.status == "impossible" and "activating each of the abilities exhaust" in impossible.space
+
+
+@covers("play:203")
+def test_203_the_activate_query_finds_a_model_whose_effect_happens_without_its_cost(monkeypatch) -> None:
+    """Mutant: the linked effect happens whether or not the cost was paid; the query finds it."""
+    from referee.proofs.play.process_theorems import activate_effect_regardless
+    from referee.model.play import process
+
+    monkeypatch.setattr(process, "process_activate", activate_effect_regardless)
+    answer = run_query("first.effect_happened and not first.cost_paid", actions=("activate:ability=exhaust",))
+    assert answer.status == "found"  # the play rulebook's replay runs the same mutant, so the witness stands
+
+
+def test_an_unknown_ability_is_a_usage_error_naming_the_known_ones() -> None:
+    with pytest.raises(QueryError, match="ability=NAME"):
+        run_query("first.activated", actions=("activate:ability=fireball",))

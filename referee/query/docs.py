@@ -33,7 +33,8 @@ def render_gallery(gallery: Any) -> str:
 
 def play_reference() -> list[str]:
     """The names and fields of a play query (``--action play_card``, :mod:`.play`)."""
-    from .play import PLAY_EVENTS, PLAY_FIELDS, cast_ids, object_fields, play_schema, pool_fields, resource_fields
+    from .play import (ACTIVATE_EVENTS, ACTIVATE_FIELDS, PLAY_EVENTS, PLAY_FIELDS, cast_ids, object_fields,
+                       play_schema, pool_fields, resource_fields)
 
     schema = play_schema()
     out = ["", "A play query (`--action play_card`) reads other names: "
@@ -46,6 +47,9 @@ def play_reference() -> list[str]:
                "`power` (Int). Event names: " + ", ".join(f"`{e}`" for e in PLAY_EVENTS) + " (`unit=\"card\"`).")
     out += ["", "Play fields (`first`, the `play_card`):"]
     out += [f"- `{k}` ({t}): {note}" for k, (t, note) in PLAY_FIELDS.items()]
+    out += ["", "Activation fields (`first`, an `activate`; events " + ", ".join(f"`{e}`" for e in ACTIVATE_EVENTS)
+            + "):"]
+    out += [f"- `{k}` ({t}): {note}" for k, (t, note) in ACTIVATE_FIELDS.items()]
     return out
 
 

@@ -33,8 +33,24 @@ PLAY_ACTION = "play_card"
 NONSTANDARD_NAMES = ("kill", "discard", "exhaust")
 #: The outcome events of a play, as the play rulebook reports them (one per action).
 PLAY_EVENTS = ("played", "play_cancelled")
-#: The checks of step 5, by clause (358.2 and the zone and location checks of 354, 355.2).
-CHECKS = {"354": "zone_ok", "355.2": "location_ok", "358.2": "costs_paid"}
+#: The checks of step 5, by clause (358.2 and the zone and location checks of 354, 355.2; 399 for an activation).
+CHECKS = {"354": "zone_ok", "355.2": "location_ok", "358.2": "costs_paid", "399": "source_ok"}
+#: The other play action a query takes: activating an ability (399), its cost before the colon (403.1.a).
+ACTIVATE_ACTION = "activate"
+#: The outcome events of an activation.
+ACTIVATE_EVENTS = ("activated", "activation_cancelled")
+#: What ``first`` (the activation) exposes: field -> (type, note).
+ACTIVATE_FIELDS = {
+    "activated": ("Bool", "the ability was activated: every check passed (399, 358.2)"),
+    "cancelled": ("Bool", "a check failed and the activation was undone (358.5)"),
+    "source_ok": ("Bool", "its source is the player's own (399)"),
+    "costs_paid": ("Bool", "its cost was paid (358.2): resources and its action (414.4, 416.3, 203.3)"),
+    "resources_paid": ("Bool", "its Energy and Power were paid (357.1)"),
+    "effect_happened": ("Bool", "its linked effect happened (202, 203)"),
+    "total": ("resources", "its total cost (403.1.a)"),
+    "cost_owed": ("Bool", "its non-standard cost (exhaust, recycle) is owed"),
+    "cost_paid": ("Bool", "its non-standard cost was paid"),
+}
 
 
 def resource_fields() -> dict[str, str]:
@@ -84,19 +100,20 @@ def cast_ids() -> tuple[str, ...]:
     return tuple(entry[0] for entry in CAST)
 
 
-def play_schema() -> Any:
-    """The names a play condition may use: ``before``, ``after`` (pool and objects) and ``first`` (the play)."""
+def play_schema(kind: str = PLAY_ACTION) -> Any:
+    """The names a play condition may use: ``before``, ``after`` (pool and objects) and ``first`` (the action)."""
     from .types import Schema
 
     state = {"pool": "pool", **{oid: "object" for oid in cast_ids()}}
+    fields = PLAY_FIELDS if kind == PLAY_ACTION else ACTIVATE_FIELDS
     records = {"play_state": state, "pool": pool_fields(), "object": object_fields(), "resources": resource_fields(),
-               "discount": {"energy": "Int", "power": "Int"},
-               f"action:{PLAY_ACTION}": {k: t for k, (t, _) in PLAY_FIELDS.items()}}
-    names = {"before": "play_state", "after": "play_state", "first": f"action:{PLAY_ACTION}"}
-    notes = {"before": "the play state before the play: `pool` and each object of the cast (`before.card.zone`...)",
+               "discount": {"energy": "Int", "power": "Int"}, f"action:{kind}": {k: t for k, (t, _) in fields.items()}}
+    names = {"before": "play_state", "after": "play_state", "first": f"action:{kind}"}
+    notes = {"before": "the play state before the action: `pool` and each object of the cast (`before.card.zone`...)",
              "after": "the play state after it (the state before, exactly, when it was cancelled)",
-             "first": "the play (`actions[0]`)"}
-    return Schema(names, records, events=PLAY_EVENTS, units=cast_ids(), actions=1, notes=notes)
+             "first": f"the action (`actions[0]`, a `{kind}`)"}
+    events = PLAY_EVENTS if kind == PLAY_ACTION else ACTIVATE_EVENTS
+    return Schema(names, records, events=events, units=cast_ids(), actions=1, notes=notes)
 
 
 # --------------------------------------------------------------------------------------
@@ -132,6 +149,60 @@ def run_play_cell(v: Any, rules: Any, plan: Any) -> PlayRun:
                    lambda: play_action_json(text, modifiers, choices, plan))
 
 
+def activation_entries() -> dict[str, tuple[str, Any, tuple[Any, ...]]]:
+    """The abilities the linked-effect theorem activates (``proofs/play/process_theorems.py``): source, ability, plan."""
+    from referee.model.play.payment import PayCost, PayResources, UseRune
+    from referee.model.play.process import get_basic_rune_ability
+    from referee.proofs.play.process_theorems import PAID_BUFF, VI_DESTRUCTIVE
+
+    return {"exhaust": ("rune_a", get_basic_rune_ability("exhaust"), (PayCost(0),)),
+            "recycle": ("rune_b", get_basic_rune_ability("recycle"), (PayCost(0),)),
+            "vi": ("ally", VI_DESTRUCTIVE, (PayCost(0, ("trash_card",)),)),
+            "buff": ("ally", PAID_BUFF, (UseRune("rune_b", "exhaust"), PayResources(), PayCost(0)))}
+
+
+def run_activate_cell(v: Any, rules: Any, entry: tuple[str, Any, tuple[Any, ...]]) -> PlayRun:
+    """The proofs' cast, one ability activated (399, 403.1.a): ``process_activate``."""
+    from referee.model.play.process import process_activate
+    from referee.proofs.play.scenario import is_well_formed_state, symbolic_state
+
+    source, ability, plan = entry
+    state = symbolic_state(v)
+    result = process_activate(state, source, ability, plan, rules=rules)
+    legal = and_(is_well_formed_state(state), *[o.location >= 0 for o in state.objects])
+    return PlayRun(state, result, legal, activate_namespace(state, source, result),
+                   lambda: activate_action_json(source, ability, plan))
+
+
+def activate_namespace(state: Any, source: str, result: Any) -> dict[str, Any]:
+    """``before``, ``after``, ``first`` (the activation) and its outcome event's guards."""
+    record: dict[str, Any] = {CHECKS[name]: passed for name, passed in result.checks if name in CHECKS}
+    record.update(activated=result.legal, cancelled=not_(result.legal), effect_happened=result.effect_happened,
+                  resources_paid=result.payment.resources_paid, total=resources(result.total.resources),
+                  cost_owed=result.total.nonstandard[0].owed, cost_paid=result.payment.costs_paid[0])
+    return {"before": play_state(state), "after": play_state(result.state), "first": record,
+            "__logs__": [outcome_log(result, source, ACTIVATE_EVENTS)]}
+
+
+def outcome_log(result: Any, unit: str, names: tuple[str, str]) -> EventLog:
+    """The one outcome event of a play action: done, or cancelled naming its first failing check (358.5)."""
+    log = EventLog()
+    log.emit(names[0], when=result.legal, unit=unit)
+    failing: Any = False
+    for name, passed in result.checks:
+        log.emit(names[1], when=and_(not_(failing), not_(passed)), unit=unit, detail=name)
+        failing = or_(failing, not_(passed))
+    return log
+
+
+def activate_action_json(source: str, ability: Any, plan: Any) -> dict[str, Any]:
+    """The ``activate`` action of the witness, in the protocol's form."""
+    return {"kind": ACTIVATE_ACTION, "source": source,
+            "ability": {"cost": component_json(ability.cost),
+                        "effect": {"kind": ability.effect.kind, "amount": ability.effect.amount}},
+            "modifiers": {"increases": [], "discounts": []}, "plan": [step_json(step) for step in plan]}
+
+
 def play_namespace(state: Any, text: Any, modifiers: Any, choices: Any, result: Any) -> dict[str, Any]:
     """``before``, ``after``, ``first`` and the outcome event's guards, the same on symbols and on values."""
     checks = dict(result.checks)
@@ -145,13 +216,8 @@ def play_namespace(state: Any, text: Any, modifiers: Any, choices: Any, result: 
         record[name] = {"energy": discount.energy, "power": discount.power}
     for name, owed, paid in zip(NONSTANDARD_NAMES, result.total.nonstandard, result.payment.costs_paid):
         record[f"{name}_owed"], record[f"{name}_paid"] = owed.owed, paid
-    log = EventLog()
-    log.emit("played", when=result.legal, unit="card")
-    failing: Any = False
-    for name, passed in result.checks:  # the first failing check names the cancellation (358.5)
-        log.emit("play_cancelled", when=and_(not_(failing), not_(passed)), unit="card", detail=name)
-        failing = or_(failing, not_(passed))
-    return {"before": play_state(state), "after": play_state(result.state), "first": record, "__logs__": [log]}
+    return {"before": play_state(state), "after": play_state(result.state), "first": record,
+            "__logs__": [outcome_log(result, "card", PLAY_EVENTS)]}
 
 
 def resources(cost: Any) -> dict[str, Any]:
@@ -215,27 +281,38 @@ def play_cells(readings: tuple[str, ...]) -> list[PlayCell]:
             for reading in readings for name, plan in PLANS.items()]
 
 
-def check_play_actions(actions: tuple[str, ...], ruleset: Any, units: int | None = None) -> tuple[str, ...]:
-    """A play query is one ``play_card`` action; ``--ruleset defaults`` fixes the play rules at their defaults."""
+def check_play_actions(actions: tuple[str, ...], ruleset: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The kind, the readings and the abilities of a play query: one ``play_card`` or one ``activate[:ability=...]``."""
     from .types import QueryError
 
-    if len(actions) != 1 or actions[0].strip() != PLAY_ACTION:
-        raise QueryError(f"a play query is exactly one --action {PLAY_ACTION} (no slots; the combat kinds and the "
-                         "play rulebook are not mixed in one query)")
+    kind, _, rest = actions[0].strip().partition(":") if len(actions) == 1 else ("", "", "")
+    if kind not in (PLAY_ACTION, ACTIVATE_ACTION) or (kind == PLAY_ACTION and rest):
+        raise QueryError(f"a play query is exactly one --action {PLAY_ACTION} (no slots) or one --action "
+                         f"{ACTIVATE_ACTION}[:ability=NAME]; the combat kinds and the play rulebook are not mixed")
+    names = tuple(activation_entries()) if kind == ACTIVATE_ACTION else ()
+    if rest:
+        slot, _, value = rest.partition("=")
+        if slot.strip() != "ability" or value.strip() not in names:
+            raise QueryError(f"--action {actions[0]!r}: the one slot is ability=NAME ({', '.join(names)})")
+        names = (value.strip(),)
     if ruleset in (None, {}):
-        return ("energy_first", "power_first")
+        return kind, ("energy_first", "power_first") if kind == PLAY_ACTION else ("energy_first",), names
     from referee.model.combat.ruleset import DEFAULT
 
     if ruleset == "defaults" or ruleset == DEFAULT.to_json():
-        return ("energy_first",)
+        return kind, ("energy_first",), names
     raise QueryError("--ruleset name=value fixes a combat option; a play query takes only --ruleset defaults "
-                     "(either_discount=energy_first) or none (both readings)")
+                     "(either_discount=energy_first) or none (every reading)")
 
 
-def play_space(readings: tuple[str, ...]) -> str:
+def play_space(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> str:
     """The one line an ``impossible`` covers."""
     from referee.proofs.play.scenario import PLANS
 
+    if kind == ACTIVATE_ACTION:
+        return (f"over the play theorems' cast (proofs/play/scenario.py: {len(cast_ids())} objects), every pool, "
+                f"zone, location, readiness and Might, activating each of the abilities {', '.join(names)} with its "
+                "plan (proofs/play/process_theorems.py; no cost modifier, so either_discount is never read)")
     words = "either_discount=energy_first only (--ruleset defaults)" if len(readings) == 1 else \
         "both readings of either_discount (PLAY-003)"
     return (f"over the play theorems' scenario (proofs/play/scenario.py: the card with a printed cost, a mandatory "
@@ -243,6 +320,17 @@ def play_space(readings: tuple[str, ...]) -> str:
             f"discounts; a cast of {len(cast_ids())} objects), every cost, increase, discount, pool, zone, location, "
             f"readiness and Might, paying the optional cost or not, each of the {len(PLANS)} payment plans "
             f"({', '.join(PLANS)}), {words}")
+
+
+def query_cells(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> list[PlayCell]:
+    """The cells of a play query: each plan (``play_card``) or each ability (``activate``) under each reading."""
+    from functools import partial
+
+    if kind == PLAY_ACTION:
+        return play_cells(readings)
+    entries = activation_entries()
+    return [build_cell(f"ability {name}", reading, partial(run_activate_cell, entry=entries[name]))
+            for reading in readings for name in names]
 
 
 def run_play_query(condition: str, actions: tuple[str, ...], ruleset: Any, rlimit: int, seeds: tuple[int, ...],
@@ -253,16 +341,15 @@ def run_play_query(condition: str, actions: tuple[str, ...], ruleset: Any, rlimi
     from .parser import parse_condition
     from .records import QueryAnswer
 
-    readings = check_play_actions(actions, ruleset)
-    typed = parse_condition(condition, play_schema())
+    kind, readings, names = check_play_actions(actions, ruleset)
+    typed = parse_condition(condition, play_schema(kind))
     started = time.monotonic()
-    deadline = started + budget
-    space = play_space(readings)
-    cells = play_cells(readings)
-    answer = search_play(condition, typed, cells, space, rlimit, seeds, deadline)
+    space = play_space(kind, readings, names)
+    cells = query_cells(kind, readings, names)
+    answer = search_play(condition, typed, cells, space, rlimit, seeds, started + budget)
     if answer is None:
         answer = QueryAnswer("impossible", condition, space, cells=len(cells),
-                             detail=f"no legal play satisfies the condition {space} ({len(cells)} cells, each proved)")
+                             detail=f"no legal state satisfies the condition {space} ({len(cells)} cells, each proved)")
     answer.seconds = round(time.monotonic() - started, 3)
     return answer
 

@@ -98,7 +98,7 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
     if isinstance(ruleset, Ruleset):
         ruleset = ruleset.to_json()
     chosen_actions = actions or ((action,) if action else ("hit",))
-    if any(a.strip().partition(":")[0] == "play_card" for a in chosen_actions):
+    if any(a.strip().partition(":")[0] in ("play_card", "activate") for a in chosen_actions):  # the play rulebook
         from .play import run_play_query
 
         if minimize is not None or maximize is not None:
