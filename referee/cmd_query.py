@@ -9,11 +9,22 @@ import typer
 from rich.console import Console
 
 EXIT = {"found": 0, "impossible": 1, "unknown": 3, "encoding-defect": 4}
+#: Not verdicts: a bad query (usage) and a defect of referee itself (the model or the search raised).
+EXIT_USAGE = 2
+EXIT_INTERNAL = 4
+#: The action kinds ``--action`` takes, as ``--help`` lists them: exactly ``referee.query.space.KIND_SLOTS`` and the
+#: play rulebook's ``play_card`` and ``activate`` (tests/test_query_cli.py holds them equal; importing the query
+#: package here would slow every verb's start).
+ACTION_NAMES = ("damage", "hit", "cost", "armor_debuff", "bloodletting", "ability", "recover", "cull", "tick",
+                "advance", "end_combat", "play_card", "activate")
 
 
 def compact_scenario(scenario: dict) -> dict:
     """The scenario with unit fields and ruleset options at their defaults left out (it still decodes)."""
     from dataclasses import fields
+
+    if scenario.get("rulebook") == "play":
+        return scenario  # a play state is small: shown whole
 
     from referee.model.combat.ruleset import DEFAULT
     from referee.model.combat.state import Unit
@@ -83,15 +94,32 @@ def print_answer(console: Console, answer) -> None:
             console.print(f"  {line}", highlight=False, markup=False)
 
 
+def json_usage_command() -> type:
+    """The command class of ``referee query``: with ``--json``, a usage error of the command line is JSON too."""
+    from typer.core import TyperCommand
+
+    class QueryCommand(TyperCommand):
+        def parse_args(self, ctx, args: list[str]) -> list[str]:
+            wants_json = "--json" in args
+            try:
+                return super().parse_args(ctx, args)
+            except Exception as error:  # typer's own click UsageError (vendored: matched by what it carries)
+                if wants_json and getattr(error, "exit_code", None) == EXIT_USAGE and hasattr(error, "format_message"):
+                    print(json.dumps({"status": "error", "condition": None, "detail": error.format_message(),
+                                      "exit": EXIT_USAGE}))
+                raise
+
+    return QueryCommand
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("query")
+    @app.command("query", cls=json_usage_command())
     def query(
         condition: str = typer.Argument(
             ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',
         ),
         action: Optional[list[str]] = typer.Option(
-            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, ability, recover, "
-            "cull, tick, "
+            None, "--action", help=f"an action, in order (repeatable): {', '.join(ACTION_NAMES)}, "
             "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
             "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]"),
         kind: str = typer.Option("hit", "--kind", help="the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"),
@@ -114,40 +142,83 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
 
-        Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
+        Exit status: 0 found, 1 impossible, 3 unknown, 5 the engine disagrees with the witness; not verdicts:
+        2 bad query, 4 a defect of referee (an encoding defect, or an internal error: the message says which).
         """
         from referee.query import QueryError, run_query
         from referee.rulebooks import parse_rule_words
 
         console = Console()
-        err = Console(stderr=True)
-        try:
+        try:  # the options: a ValueError here is the user's (a QueryError is one too)
             if minimize is not None and maximize is not None:
                 raise QueryError("give at most one of --minimize and --maximize")
+            fixed, off = parse_fixed_ruleset(ruleset), features_off(features, without)
+        except ValueError as error:
+            fail(condition, as_json, "error", str(error), EXIT_USAGE)
+        try:  # the search: only a QueryError is the user's; anything else is a defect of referee
             answer = run_query(
-                condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
-                ruleset=parse_fixed_ruleset(ruleset), split=split,
+                condition, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed, split=split,
                 relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
-                minimize=minimize, maximize=maximize, without=features_off(features, without),
+                minimize=minimize, maximize=maximize, without=off,
             )
-            if (engine or python) and answer.scenario is not None:
-                from referee.engines import make_engine
-                from referee.query.replay import replay_on_engine
-
-                with make_engine(python, engine, timeout, 1) as chosen:
-                    answer.engine = replay_on_engine(answer, chosen)
-        except (QueryError, ValueError) as error:
-            if as_json:
-                print(json.dumps({"status": "error", "condition": condition, "detail": str(error)}))
-            from rich.markup import escape
-
-            err.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-            raise typer.Exit(2)
-        if as_json:
-            print(json.dumps(answer.to_json(), indent=2))
-        else:
-            print_answer(console, answer)
+        except QueryError as error:
+            fail(condition, as_json, "error", str(error), EXIT_USAGE)
+        except Exception as error:  # noqa: BLE001 - no traceback is an answer: a defect of referee, said as one
+            fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
+        if (engine or python) and answer.scenario is not None:
+            answer.engine = replay_witness(condition, answer, engine, python, timeout, as_json)
+        show_answer(console, condition, answer, as_json)
         code = EXIT[answer.status]
         if code == 0 and answer.engine and not answer.engine["agrees"]:
             code = 5
         raise typer.Exit(code)
+
+
+def replay_witness(condition: str, answer, engine: Optional[str], python: Optional[str], timeout: float,
+                   as_json: bool) -> dict:
+    """The witness through the engine: a bad engine choice is a usage error, a failure of referee an internal one."""
+    from referee.engines import EngineStartError, make_engine
+    from referee.query.replay import replay_on_engine
+
+    try:
+        with make_engine(python, engine, timeout, 1) as chosen:
+            return replay_on_engine(answer, chosen)
+    except (ValueError, EngineStartError) as error:
+        fail(condition, as_json, "error", str(error), EXIT_USAGE)
+    except Exception as error:  # noqa: BLE001 - no traceback is an answer
+        fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
+    raise AssertionError("unreachable: fail() exits")
+
+
+def show_answer(console: Console, condition: str, answer, as_json: bool) -> None:
+    """The answer as one JSON object or as text; a failure to show it is an internal error, said as one."""
+    try:
+        if as_json:
+            print(json.dumps(answer.to_json(), indent=2))
+        else:
+            print_answer(console, answer)
+    except Exception as error:  # noqa: BLE001 - no traceback is an answer
+        fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
+
+
+def internal_message(error: Exception) -> str:
+    """What an internal error says: which exception, where in referee, and that it is no verdict."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "/referee/" in f.filename.replace("\\", "/")
+              or "/model/" in f.filename.replace("\\", "/")]
+    where = f" (in {frames[-1].name}, {frames[-1].filename.rsplit('/', 2)[-2]}/{frames[-1].filename.rsplit('/', 1)[-1]}:" \
+            f"{frames[-1].lineno})" if frames else ""
+    return (f"the query could not be answered: referee raised {type(error).__name__}: {error}{where}. This is a defect "
+            "of referee, not an answer about the rules (no verdict); please report it with the command")
+
+
+def fail(condition: str, as_json: bool, status: str, detail: str, code: int) -> None:
+    """Say why there is no verdict (on stderr, and as one JSON object with ``--json``) and exit ``code``."""
+    from rich.markup import escape
+
+    if as_json:
+        print(json.dumps({"status": status, "condition": condition, "detail": detail, "exit": code}))
+    label = "error" if status == "error" else "internal error"
+    Console(stderr=True).print(f"[bold red]{label}:[/] {escape(detail)}", highlight=False)
+    raise typer.Exit(code)

@@ -121,6 +121,25 @@ GALLERY: tuple[Question, ...] = (
              'first.bloodletting.paid >= target.vitality and event("damage_taken", unit="source")', "found",
              ("combat:800.4j",),
              "The activation goes on after a lethal payment (800.4j).", {"actions": ("bloodletting",)}),
+    Question("bloodletting-paid-negative", "Can a Bloodletting payment be negative?",
+             "first.bloodletting.paid < 0", "impossible", ("combat:800.4g", "combat:800.4l"),
+             "The reduced cost is never below 0 (800.4l) and what moves is clamped to the payer's Vitality (800.4g); "
+             "the payer is whichever unit reading order chooses, every choice one condition of the cell (800.4b). "
+             "The default reading (the activation's hit reads every option a `hit` reads).",
+             {"actions": ("bloodletting",), "units": 2, "relations": ("enemy",), "ruleset": "defaults"}),
+    Question("bloodletting-caster-pays-past-eligible-ally",
+             "Can a caster pay its own Bloodletting when an eligible ally stands before it in reading order?",
+             'target.side == source.side and target.alive and not target.entrapped and not target.is_boss '
+             'and not source.is_boss and event("bloodletting_paid", unit="source")', "impossible",
+             ("combat:800.4b", "combat:800.4c"),
+             "The first eligible unit of the caster's half in reading order pays (800.4b), often not the caster; "
+             "only a dead, Entrapped or boss unit ahead of it is skipped (800.4c), which the same question without "
+             "those guards finds.",
+             {"actions": ("bloodletting:caster=source",), "units": 2, "ruleset": "defaults"}),
+    Question("bloodletting-cost-split", "Can a Bloodletting cost be paid by two units?",
+             'count("bloodletting_paid") > 1', "impossible", ("combat:800.4e",),
+             "One unit pays the full cost; it is never split (800.4e): three units on the caster's half, one payer.",
+             {"actions": ("bloodletting",), "units": 3, "ruleset": "defaults"}),
     Question("most-vitality-through-shield", "The most Vitality a 30-damage hit takes from a unit with 10 Shield and no Armor",
              "first.amount == 30 and target.shield == 10 and target.armor == 0 and target.insurance == 0 "
              "and target.subrogated == 0", "found", ("combat:500.1-10",),
@@ -214,4 +233,50 @@ GALLERY: tuple[Question, ...] = (
              'event("everlasting_revival")', "impossible", ("combat:500.9a",),
              "A try happens only \"if combat is still running\" (500.9a): `end_combat` lapses it.",
              {"actions": ("hit", "end_combat", "advance"), "ruleset": "defaults"}),
+    Question("play-discount-below-zero", "Can discounts take a card's Energy or Power cost below 0?",
+             "first.total.energy < 0 or first.total.power < 0 or first.total.any_power < 0", "impossible",
+             ("play:356.6", "play:356.4"),
+             "No discount takes an Energy or Power cost below 0 (356.6): the seed's card with an increase, Ezreal's "
+             "discount and two whole-cost discounts, every number free, each payment plan and reading.",
+             {"actions": ("play_card",)}),
+    Question("play-optional-exhaust-unpaid", "Can a card be played when its chosen optional exhaust cost was not paid?",
+             "first.played and first.pay_optional and not first.exhaust_paid", "impossible",
+             ("play:358.2", "play:414.4", "play:355.1.a"),
+             "A chosen optional cost is owed, and an exhaust that cannot be completed is not paid (414.4): the "
+             "check of 358.2 fails and the play is undone.",
+             {"actions": ("play_card",)}),
+    Question("play-exhausted-unit-pays-exhaust", "Can an exhausted friendly unit pay the optional \"exhaust a friendly unit\" cost?",
+             "first.played and first.pay_optional and before.ally.exhausted", "impossible",
+             ("play:414.4", "play:414.1.b", "play:358.2"),
+             "The seed's own example of 414.4: an exhausted unit cannot be exhausted again (414.1.b), so the cost is "
+             "not paid and the play is undone (each plan of the space names `ally` for that cost).",
+             {"actions": ("play_card",)}),
+    Question("play-cancelled-leaves-state", "Does a cancelled play change the pool, a rune or a card's zone?",
+             "first.cancelled and (after.pool.energy != before.pool.energy or after.pool.power != before.pool.power "
+             "or after.rune_a.exhausted != before.rune_a.exhausted or after.rune_b.zone != before.rune_b.zone "
+             "or after.ally.zone != before.ally.zone or after.card.zone != before.card.zone)", "impossible",
+             ("play:358.5",),
+             "Every action of a cancelled play is undone (358.5), the runes used to pay and the costs paid included.",
+             {"actions": ("play_card",)}),
+    Question("play-empty-pool-runes-pay", "Can a card with an Energy cost be played from an empty pool?",
+             "first.played and before.pool.energy == 0 and before.pool.power == 0 and first.total.energy > 0",
+             "found", ("play:357.1.a", "play:164.2.a"),
+             "Yes: during payment a ready Basic Rune on the board is exhausted for its Energy (357.1.a, 164.2.a).",
+             {"actions": ("play_card",)}),
+    Question("activate-exhausted-rune-adds-energy", "Can an exhausted Basic Rune still add Energy?",
+             "before.rune_a.exhausted and after.pool.energy > before.pool.energy", "impossible",
+             ("play:414.1.b", "play:164.2.a", "play:203.3"),
+             "Its cost is \"exhaust this\" (164.2.a, 414.5); an exhausted rune cannot be exhausted again (414.1.b), "
+             "so the cost is impossible and its linked effect does not happen (203.3).",
+             {"actions": ("activate:ability=exhaust",)}),
+    Question("activate-vi-empty-trash", "Can Vi's \"Recycle 1 from your trash\" give Might with nothing in the trash?",
+             "first.effect_happened and not before.trash_card.in_trash", "impossible", ("play:416.3", "play:203.3"),
+             "The seed's own example of 416.3: with no card in the trash the recycle cannot be completed, so the "
+             "ability cannot be activated (the space's one candidate card for the trash is `trash_card`).",
+             {"actions": ("activate:ability=vi",)}),
+    Question("activate-effect-without-cost", "Can any of the theorems' abilities have its effect without its cost paid?",
+             "first.effect_happened and not first.cost_paid", "impossible", ("play:202", "play:203", "play:403.1.a"),
+             "Costs must be paid to get their linked effect (203): each ability (a rune's exhaust and recycle, Vi's "
+             "recycle from the trash, a paid exhaust-this buff) is a cell.",
+             {"actions": ("activate",)}),
 )

@@ -158,7 +158,11 @@ def process_bloodletting(
     caster = board.unit(caster_uid)
     cost = compute_bloodletting_cost(printed_cost, caster.bloodletting_reduction)
     skipped = is_skipped(cost)
-    payer = choose_bloodletting_payer(board, caster_uid)
+    order = compute_reading_order(board, caster.side)
+    index = compute_payer_index(order, caster)
+    if is_symbolic(index):
+        return process_payment_by_index(board, caster_uid, order, index, cost, log, ruleset)
+    payer = None if index == NO_PAYER else order[index].uid
     if payer is None:
         aborted = not_(skipped)
         log.emit("activation_aborted", when=aborted, unit=caster_uid)
@@ -173,6 +177,36 @@ def process_bloodletting(
     log.emit("activation_failed", when=failed, unit=caster_uid, other=payer)
     reported = None if not is_symbolic(skipped) and skipped else payer  # 800.4m: nobody pays
     return board, BloodlettingOutcome(cost, reported, paid, skipped, False, failed)
+
+
+@combat.implements("800.4b", "800.4d", "800.4e", "800.4k", "800.4m")
+def process_payment_by_index(
+    board: Board, caster_uid: str, order: Sequence[Unit], index: Int, cost: Int, log: EventLog, ruleset: Ruleset
+) -> tuple[Board, BloodlettingOutcome]:
+    """The payment when the payer's index is a condition (a symbolic run): each candidate pays only if chosen.
+
+    Exactly one position, or none, is chosen (800.4b, 800.4e), so every candidate's payment is a
+    guarded step that happens only when ``index`` names it and the cost is due; the others change
+    nothing and emit nothing. The outcome's ``payer`` is ``None`` here: on symbols the payer is
+    ``index``, a term. On concrete flags :func:`process_bloodletting` takes the plain path instead;
+    tests/combat/test_costs_agreement.py holds the two together.
+    """
+    attempted = not_(is_skipped(cost))
+    aborted = and_(attempted, index == NO_PAYER)
+    log.emit("activation_aborted", when=aborted, unit=caster_uid)
+    paid: Int = 0
+    failed: Bool = False
+    for position, candidate in enumerate(order):
+        chosen = and_(attempted, index == position)
+        payer_unit = board.unit(candidate.uid)
+        board, moved = pay_vitality_cost(
+            board, candidate.uid, cost, "bloodletting", log,
+            channel="bloodletting_paid", beneficiary=caster_uid, ruleset=ruleset, when=chosen,
+        )  # fmt: skip
+        fails = is_failed_payment(payer_unit, chosen, moved, ruleset)
+        log.emit("activation_failed", when=fails, unit=caster_uid, other=candidate.uid)
+        paid, failed = paid + moved, or_(failed, fails)
+    return board, BloodlettingOutcome(cost, None, paid, not_(attempted), aborted, failed)
 
 
 DamagePlan = Sequence[Any] | Callable[[Board, BloodlettingOutcome], Sequence[Any]]

@@ -31,9 +31,32 @@ def render_gallery(gallery: Any) -> str:
     return "\n".join(out)
 
 
+def play_reference() -> list[str]:
+    """The names and fields of a play query (``--action play_card``, :mod:`.play`)."""
+    from .play import (ACTIVATE_EVENTS, ACTIVATE_FIELDS, PLAY_EVENTS, PLAY_FIELDS, cast_ids, object_fields,
+                       play_schema, pool_fields, resource_fields)
+
+    schema = play_schema()
+    out = ["", "A play query (`--action play_card`) reads other names: "
+           + "; ".join(f"`{n}`: {schema.notes[n]}" for n in schema.names) + "."]
+    out.append("The objects of a play state: " + ", ".join(f"`{o}`" for o in cast_ids()) + "; the pool's fields: "
+               + ", ".join(f"`{k}` ({v})" for k, v in pool_fields().items()) + "; an object's fields: "
+               + ", ".join(f"`{k}` ({v})" for k, v in object_fields().items()) + ".")
+    out.append("Resources fields (`first.total`, `first.printed`...): "
+               + ", ".join(f"`{k}` ({v})" for k, v in resource_fields().items()) + "; discount fields: `energy` (Int), "
+               "`power` (Int). Event names: " + ", ".join(f"`{e}`" for e in PLAY_EVENTS) + " (`unit=\"card\"`).")
+    out += ["", "Play fields (`first`, the `play_card`):"]
+    out += [f"- `{k}` ({t}): {note}" for k, (t, note) in PLAY_FIELDS.items()]
+    out += ["", "Activation fields (`first`, an `activate`; events " + ", ".join(f"`{e}`" for e in ACTIVATE_EVENTS)
+            + "):"]
+    out += [f"- `{k}` ({t}): {note}" for k, (t, note) in ACTIVATE_FIELDS.items()]
+    return out
+
+
 def render_page(text: str, gallery: Any) -> str:
     """The page with both generated sections replaced."""
-    for name, body in (("reference", reference_markdown()), ("gallery", render_gallery(gallery))):
+    reference = "\n".join([reference_markdown(), *play_reference()])
+    for name, body in (("reference", reference), ("gallery", render_gallery(gallery))):
         begin, end = MARKERS[name]
         pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
         if not pattern.search(text):

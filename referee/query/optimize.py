@@ -73,25 +73,27 @@ def optimize(query: Any, rlimit: int, seeds: tuple[int, ...], deadline: float) -
 
     from .minimize import shrink_witness
     from .replay import replay_answer
-    from .records import QueryAnswer
+    from .records import QueryAnswer, unknown_answer
 
-    best, best_values, best_cell, proved, cells = None, None, None, True, 0
+    best, best_values, best_cell, proved, cells, unbuilt = None, None, None, True, 0, False
+    open_cells: list[str] = []
     for layout in query.layouts():
         for cell in cells_of(layout, query.specs, query.fixed, query.split):
-            cells += 1
             if time.monotonic() > deadline:
-                proved = False
+                proved, unbuilt = False, True
                 break
+            cells += 1
             value, values, cell_proved = optimize_cell(cell, query, best, rlimit, seeds, deadline)
             proved = proved and cell_proved
+            open_cells += [] if cell_proved else [cell.label()]
             if values is not None and (best is None or value > best):
                 best, best_values, best_cell = value, values, cell
     word = "maximum" if query.sense == 1 else "minimum"
     space = query.space()
     if best_values is None:
-        status = "impossible" if proved else "unknown"
-        return QueryAnswer(status, query.text, space, cells=cells,
-                           detail="no legal scenario satisfies the condition" if proved else "no witness found in the budget")
+        if not proved:
+            return unknown_answer(query, cells, open_cells, unbuilt, "no witness found in the budget")
+        return QueryAnswer("impossible", query.text, space, cells=cells, detail="no legal scenario satisfies the condition")
     real = best * query.sense
     unbounded = abs(best) >= UNBOUNDED
     strengthened = replace(query, condition=_at_least(query, best))

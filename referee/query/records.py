@@ -26,10 +26,51 @@ class QueryAnswer:
     seconds: float = 0.0
     objective: dict[str, Any] | None = None
     engine: dict[str, Any] | None = None
+    #: An ``unknown`` answer's progress: what was decided, what is open, the cheaper question (:func:`unknown_answer`).
+    progress: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("status", "condition", "space", "scenario", "observation", "detail",
-                                              "scenarios", "cell", "cells", "seconds", "objective", "engine")}
+                                              "scenarios", "cell", "cells", "seconds", "objective", "engine", "progress")}
+
+
+#: How many open cells the text answer lists (``--json`` lists them all).
+OPEN_CELLS_SHOWN = 5
+
+
+def unknown_answer(query: "Query", built: int, open_cells: list[str], unbuilt: bool, why: str) -> QueryAnswer:
+    """``unknown``, saying how many cells were decided, which remain open, and the cheaper question if there is one.
+
+    ``built`` cells were run on symbols; ``open_cells`` (labels) are those neither proved
+    impossible nor given a witness; ``unbuilt``: readings of the space not even built yet.
+    """
+    decided = built - len(open_cells)
+    cheaper = cheaper_question(query)
+    progress = {"cells_built": built, "cells_decided": decided, "open_cells": list(open_cells),
+                "more_cells_unbuilt": unbuilt, "cheaper": cheaper}
+    lines = [f"{why}; never a guess",
+             f"cells: {built} built, {decided} decided (proved impossible), {len(open_cells)} open"
+             + ("; the search stopped before building every cell of the space" if unbuilt else "")]
+    lines += [f"  open: {label}" for label in open_cells[:OPEN_CELLS_SHOWN]]
+    if len(open_cells) > OPEN_CELLS_SHOWN:
+        lines.append(f"  ... and {len(open_cells) - OPEN_CELLS_SHOWN} more (--json lists them all)")
+    if cheaper:
+        lines.append(f"cheaper: {cheaper['summary']}")
+    return QueryAnswer("unknown", query.text, query.space(), cells=built, detail="\n".join(lines), progress=progress)
+
+
+def cheaper_question(query: "Query") -> dict[str, Any] | None:
+    """The same question over the default ruleset reading only (``--ruleset defaults``), when the query ranges wider."""
+    from referee.model.combat.ruleset import DEFAULT
+
+    defaults = DEFAULT.to_json()
+    if all(query.fixed.get(k) == v for k, v in defaults.items()):
+        return None
+    cells = len(query.layouts())
+    return {"flag": "--ruleset defaults", "cells": cells,
+            "summary": f"ask the same question with --ruleset defaults (the default reading of every option only: "
+                       f"{cells} cells, one per structure, instead of every reading the model reads); its verdict "
+                       "covers that reading only"}
 
 
 @dataclass

@@ -80,8 +80,10 @@ def replay_on_engine(answer: Any, engine: Any) -> dict[str, Any]:
             report["agrees"] = False
             report["divergences"].append(f"{name}: {checked.describe()}")
             continue
-        expected = decode_observation(model_observation(scenario)[0])
-        for divergence in compare(expected, checked, Comparison()):
+        play = scenario.get("rulebook") == "play"  # a play witness: the observation its answer already replayed
+        expected = decode_observation(answer.observation if play else model_observation(scenario)[0],
+                                      rulebook="play" if play else None)
+        for divergence in compare(expected, checked, Comparison(), rulebook="play" if play else None):
             report["agrees"] = False
             report["divergences"].append(f"{name}: {divergence}")
     return report

@@ -8,7 +8,7 @@ from typing import Any
 from .parser import parse_condition
 from .solve import Cell, cells_of, condition_term, fast_formulas, relaxed, solve
 from .space import SOURCE_RELATIONS, check_features_off, parse_action
-from .records import Query, QueryAnswer, safe_replay  # noqa: F401 - re-exported
+from .records import Query, QueryAnswer, safe_replay, unknown_answer  # noqa: F401 - re-exported
 from .types import ROLES, QueryError, make_schema
 
 DEFAULT_QUERY_RLIMIT = 50_000_000
@@ -98,6 +98,14 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
     if isinstance(ruleset, Ruleset):
         ruleset = ruleset.to_json()
     chosen_actions = actions or ((action,) if action else ("hit",))
+    if any(a.strip().partition(":")[0] in ("play_card", "activate") for a in chosen_actions):  # the play rulebook
+        from .play import run_play_query
+
+        if minimize is not None or maximize is not None:
+            raise QueryError("--minimize/--maximize: not searched over the play rulebook yet")
+        if split or without:
+            raise QueryError("--compare-split and --without/--features are combat options: a play query takes neither")
+        return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget)
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
                        split=split, relations=relations, objective=objective, sense=sense, off=frozenset(without))
@@ -134,8 +142,9 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
     terms: list[Any] = []
     for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split) for layout in query.layouts()]):
         if time.monotonic() > deadline:
-            return QueryAnswer("unknown", query.text, space, cells=len(cells),
-                               detail="the time budget ran out while building the cells; never a guess")
+            return unknown_answer(query, len(cells), [c.label() for c in cells], True,
+                                  "the time budget ran out while building the cells (each built one was given the fast "
+                                  "question only: no witness)")
         term = condition_term(cell, query.condition)
         cells.append(cell)
         terms.append(term)
@@ -179,9 +188,9 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
     if defects:
         return defects[0]
     if open_cells:
-        return QueryAnswer("unknown", query.text, space, cells=len(cells),
-                           detail=f"Z3 gave no answer within rlimit {rlimit} or the time budget for {len(open_cells)} "
-                                  f"of {len(cells)} cells (first: {open_cells[0]}); never a guess")
+        return unknown_answer(query, len(cells), open_cells, False,
+                              f"Z3 gave no answer within rlimit {rlimit} or the time budget for {len(open_cells)} "
+                              f"of {len(cells)} cells")
     return QueryAnswer("impossible", query.text, space, cells=len(cells),
                        detail=f"no legal scenario satisfies the condition {space} ({len(cells)} cells, each proved)")
 

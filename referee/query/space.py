@@ -139,7 +139,7 @@ class Layout:
 
     units: tuple[str, ...]
     relation: str  # enemy | ally | self | none
-    #: Unit fields fixed to concrete values: ``(uid, field, value)`` (the Bloodletting payer is structure).
+    #: Unit fields fixed to concrete values: ``(uid, field, value)``.
     pins: tuple[tuple[str, str, Any], ...] = ()
     #: The features left out (``--without``): their fields pinned at their defaults on every unit.
     off: frozenset[str] = frozenset()
@@ -173,10 +173,6 @@ def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, .
     chosen = relations if uses_source else ("enemy", "ally")
     choices = [QUERY_KINDS[a.kind].structures(a) if a.kind in QUERY_KINDS else (None,) for a in actions]
     out = [Layout(present, r, structures=tuple(picked)) for r in chosen for picked in itertools.product(*choices)]
-    if actions[0].kind == "bloodletting":
-        out = [replace(layout, pins=pins) for layout in out for pins in payer_pins(layout, actions[0].slot("caster"))]
-    if any(a.kind == "bloodletting" for a in actions[1:]):
-        raise QueryError("a bloodletting action can only be the first action of a query (its payer is structure)")
     return [layout for layout in (without_features(layout, off) for layout in out) if layout is not None] if off else out
 
 
@@ -220,38 +216,6 @@ def features_legal(layout: Layout, units: Any) -> Any:
     from referee.model.arith import and_
 
     return and_(*[u.armor >= 0 for u in units]) if "negative_armor" in layout.off else True
-
-
-#: Why a unit ahead of the payer in reading order does not pay (800.4c, 800.4d).
-SKIP_REASONS = (("alive", False), ("entrapped", True), ("is_boss", True))
-
-
-def payer_pins(layout: Layout, caster: str) -> list[tuple[tuple[str, str, Any], ...]]:
-    """The Bloodletting payer choices: the k-th unit of the caster's side pays, those before it are skipped.
-
-    Each choice pins the eligibility flags (alive, entrapped, boss) that decide the payer,
-    so the payer is concrete in the symbolic run; the other fields stay free.
-    """
-    cells = cells_for(layout.relation)
-    side = cells[caster][0]
-    order = sorted((u for u in layout.units if cells[u][0] == side), key=lambda u: cells[u][1:])
-    out: list[tuple[tuple[str, str, Any], ...]] = []
-    for k in range(len(order) + 1):
-        for reasons in itertools.product(SKIP_REASONS, repeat=k):
-            pins = [(order[i], name, value) for i, (name, value) in enumerate(reasons)]
-            if any(uid == caster and name == "is_boss" for uid, name, _ in pins):
-                continue  # a boss caster is its own case below
-            if k < len(order):
-                pins += [(order[k], "alive", True), (order[k], "entrapped", False), (order[k], "is_boss", False)]
-            if not any(uid == caster and name == "is_boss" for uid, name, _ in pins):
-                pins.append((caster, "is_boss", False))
-            out.append(tuple(dict.fromkeys(pins)))
-    for name, value in (("alive", True), ("alive", False), ("entrapped", True)):
-        pins = [(caster, "is_boss", True), (caster, name, value)]
-        if name == "alive" and value:
-            pins.append((caster, "entrapped", False))
-        out.append(tuple(pins))
-    return out
 
 
 def build_board(v: Any, layout: Layout) -> Board:
@@ -487,7 +451,7 @@ def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, A
         readings = "the default ruleset reading only (--ruleset defaults: every option at its default)"
     uses_source = any(a.kind in ("damage", "hit") for a in specs)
     rel = f", the source {'/'.join(relations)} to the recipient" if uses_source else ", the source enemy/ally"
-    if specs[0].kind == "bloodletting":
+    if any(s.kind == "bloodletting" for s in specs):
         rel += ", every Bloodletting payer in reading order (and none)"
     left_out = f", without the features {', '.join(sorted(off))} (fixed off: {off_values(off)})" if off else ""
     rel += "".join(f", {QUERY_KINDS[s.kind].space(s)}" for s in specs if s.kind in QUERY_KINDS)
