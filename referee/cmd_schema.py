@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
         name: Optional[str] = typer.Argument(None, help="scenario | observation (default: both, to --out)"),
         out: Optional[Path] = typer.Option(None, "--out", help="write <name>.schema.json files into this folder"),
     ) -> None:
-        """Print the JSON Schema of a scenario or an observation (protocol referee/1), or write both."""
+        """Print the JSON Schema of a scenario or an observation (protocol referee/2), or write both."""
         from .protocol import schema_text
 
         if out is not None:
