@@ -146,3 +146,15 @@ def test_referee_features_lists_fields_events_and_clauses_of_each():
     assert rows["charge"]["fields"] == ["charge"] and rows["armor_change"]["fields"] == ["armor_change"]
     assert rows["vessel_batch"]["events"] == ["vessel_batch"]
     assert all(row["clauses"] for row in rows.values())
+
+
+def test_every_clause_a_field_description_cites_is_in_the_catalogue():
+    import tomllib
+
+    from referee.rulebooks.combat.field_notes import FIELD_DESCRIPTIONS
+
+    catalogue = tomllib.loads((ROOT / "specs" / "catalogue_combat.toml").read_text(encoding="utf-8"))
+    known = {clause["id"] for clause in catalogue["clause"]}
+    cited = {m.group(0) for text in FIELD_DESCRIPTIONS.values()
+             for m in re.finditer(r"\b[1-8]\d\d\.\d+(-\d+|[a-z])?\b", text)}
+    assert cited and cited <= known, sorted(cited - known)

@@ -31,11 +31,15 @@ class Feature:
     #: The events it owns: a name, or ``name:detail`` for the events of that detail word only. Under a profile
     #: that leaves the feature out they are neither required from the engine nor compared (nor are its fields).
     events: tuple[str, ...] = ()
+    #: Whether ``--swarm`` draws it on or off per scenario. The features made of fields that were drawn for every
+    #: scenario before they were features (referee/2) are not swarmed: their fields stay drawn as they were, so
+    #: the seeded stream and the kill figures measured on it (docs/performance.md) are unchanged.
+    swarmed: bool = True
 
     @property
     def drawn(self) -> bool:
-        """Whether a scenario can carry it (a field, a lane or something else): generation draws it."""
-        return bool(self.fields or self.lanes or self.carried)
+        """Whether ``--swarm`` draws it on or off: a scenario can carry it (a field, a lane or something else)."""
+        return self.swarmed and bool(self.fields or self.lanes or self.carried)
 
 
 #: What no profile leaves out: the damage pipeline's own fields and events (500.1-13, 500.4a, 500.6c).
@@ -108,15 +112,15 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("vessel_batch", "the Vessel Point batch a death or a revival closes", ("combat:500.4e", "combat:500.9m"),
             events=("vessel_batch",)),
     Feature("charge", "the activation charge: built by the unit, emptied by its activation, its death and a revival",
-            ("combat:500.9d", "combat:500.9l"), ("charge",)),
+            ("combat:500.9d", "combat:500.9l"), ("charge",), swarmed=False),
     Feature("armor_change", "the net Armor change effects made in this life (a Crush lowers it; a revival undoes it)",
-            ("combat:500.2e", "combat:500.9c"), ("armor_change",)),
+            ("combat:500.2e", "combat:500.9c"), ("armor_change",), swarmed=False),
     Feature("revival_bookkeeping", "what a revival reads of the life it ends: a spent defy-death rune, a granted "
             "Everlasting, the incarnation count", ("combat:500.9e", "combat:500.9f", "combat:500.9g"),
-            ("defy_death_spent", "everlasting_life_grant", "incarnation")),
-    Feature("statuses", "Burn and Venom stacks an ability line applies", ("combat:400.8-6",), ("burn", "venom")),
+            ("defy_death_spent", "everlasting_life_grant", "incarnation"), swarmed=False),
+    Feature("statuses", "Burn and Venom stacks an ability line applies", ("combat:400.8-6",), ("burn", "venom"), swarmed=False),
     Feature("untargetable", "untargetable units, which an ability line's recipient gate refuses", ("combat:400.8-5",),
-            ("untargetable",)),
+            ("untargetable",), swarmed=False),
     Feature("costs", "the Vitality cost's own channel and refusals (500.8): paid, refused, Interest, self-destruct",
             ("combat:500.8b", "combat:500.8e", "combat:500.8g", "combat:500.8h", "combat:500.6h"),
             events=("cost_paid", "cost_refused", "max_vitality_lowered", "shield_scrapped")),
