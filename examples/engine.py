@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - the example engine runs anywhere
 
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")  # a run of 19 digits: orjson would make it a float
 
-PROTOCOL = "referee/1"
+PROTOCOL = "referee/2"
 
 # ------------------------------------------------------------------------------------------
 # Units

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-PROTOCOL = "referee/1"
+PROTOCOL = "referee/2"
 DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
 CARD_DEFAULTS = {"kind": "unit", "controller": 0, "domain": "fury", "zone": "hand", "location": 0,
                  "exhausted": False, "might_bonus": 0}

@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         name: Optional[str] = typer.Argument(None, help="scenario | observation | trace (default: all, to --out)"),
         out: Optional[Path] = typer.Option(None, "--out", help="write <name>.schema.json files into this folder"),
     ) -> None:
-        """Print the JSON Schema of a scenario, an observation or a trace line (protocol referee/1), or write them all."""
+        """Print the JSON Schema of a scenario, an observation or a trace line (protocol referee/2), or write them all."""
         if out is not None:
             for path in write_schemas(out):
                 typer.echo(f"wrote {path}")

@@ -100,7 +100,8 @@ def register(app: typer.Typer) -> None:
             kind_words = config.words("kinds", kinds)
             selection = Selection(frozenset(kind_words) if kind_words else None,
                                   resolve_features(config.words("features", features), config.words("without", without)))
-            comparison = Comparison.from_options(compare_mode, fields, events, event_fields, event_order)
+            comparison = Comparison.from_options(compare_mode, fields, events, event_fields,
+                                                 event_order).under_profile(selection.features)
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process)
             install_termination_handler()
             with the_engine:

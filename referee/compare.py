@@ -22,7 +22,7 @@ checked on exactly the channels it emits. Two more opt-ins, never silent:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.model.events import EVENT_NAMES, Event
@@ -46,6 +46,10 @@ class Comparison:
     events: frozenset[str] | None = frozenset(EVENT_NAMES)
     event_fields: tuple[str, ...] | None = None  # None: every event field
     event_order: str = "strict"
+    #: What the engine's profile leaves out (``--without``): these state fields are neither required nor
+    #: compared, nor the events whose key (``name`` or ``name:detail``) is here.
+    fields_off: frozenset[str] = frozenset()
+    events_off: frozenset[str] = frozenset()
 
     @classmethod
     def from_options(
@@ -66,24 +70,30 @@ class Comparison:
                 raise ValueError(f"unknown unit field(s) {', '.join(bad)} (known: {', '.join(STATE_FIELDS)})")
         elif fields:
             raise ValueError("--fields is only for --compare fields")
-        if events is None:
-            names: frozenset[str] | None = None if mode == "state" else frozenset(EVENT_NAMES)
-        elif events == "all":
-            names = frozenset(EVENT_NAMES)
-        elif events == "none":
-            names = None
-        else:
-            names = frozenset(n.strip() for n in events.split(",") if n.strip())
-            bad = sorted(n for n in names if n not in EVENT_NAMES)
-            if bad:
-                raise ValueError(f"unknown event name(s) {', '.join(bad)}")
+        names = parse_event_names(events, mode)
         return cls(fields=chosen, events=names, event_fields=parse_event_fields(event_fields),
                    event_order=parse_event_order(event_order, event_fields))
 
+    def under_profile(self, features: frozenset[str] | None) -> Comparison:
+        """This comparison less what a profile leaves out: every feature not in ``features`` (None: all in)."""
+        if features is None:
+            return self
+        fields_off, events_off = rulebooks.profile_off(features)
+        return replace(self, fields_off=self.fields_off | fields_off, events_off=self.events_off | events_off)
+
     @property
     def unit_fields(self) -> tuple[str, ...] | None:
-        """The state fields compared (``None``: every field of the rulebook's state)."""
-        return self.fields
+        """The state fields compared and required (``None``: every field of the rulebook's state)."""
+        if not self.fields_off:
+            return self.fields
+        return tuple(f for f in (self.fields or STATE_FIELDS) if f not in self.fields_off)
+
+    def keeps(self, event: Event) -> bool:
+        """Whether ``event`` is compared: its name chosen and neither it nor its detail left out by the profile."""
+        if self.events is None or event.name not in self.events:
+            return False
+        return not self.events_off or (event.name not in self.events_off
+                                       and f"{event.name}:{event.detail}" not in self.events_off)
 
     @property
     def compares_events(self) -> bool:
@@ -93,14 +103,26 @@ class Comparison:
         """What is compared, in words (the state in ``rulebook``'s terms; the default rulebook's if None)."""
         book = rulebooks.get(rulebook) if rulebook else rulebooks.default()
         fields = book.describe_state(self.fields)
+        if self.fields_off and self.fields is None:
+            fields += " the profile keeps"
         if self.events is None:
             events = "events not compared"
         elif self.events == frozenset(EVENT_NAMES):
             events = "every event" + self._event_manner()
+        elif len(self.events) > len(EVENT_NAMES) / 2:
+            events = ("every event but " + ", ".join(sorted(set(EVENT_NAMES) - self.events)) + self._event_manner()
+                      + " (those ignored on both sides)")
         else:
             events = ("only the events " + ", ".join(sorted(self.events)) + self._event_manner()
                       + " (others ignored on both sides)")
-        return f"{fields}; {events}"
+        return f"{fields}; {events}{self._profile_words()}"
+
+    def _profile_words(self) -> str:
+        if not (self.fields_off or self.events_off):
+            return ""
+        parts = [f"unit fields {', '.join(sorted(self.fields_off))}" if self.fields_off else "",
+                 f"events {', '.join(sorted(self.events_off))}" if self.events_off and self.events is not None else ""]
+        return "; left out by the profile (neither required nor compared): " + "; ".join(p for p in parts if p)
 
     def _event_manner(self) -> str:
         order = {"strict": ", in order", "per-unit": ", in order per unit (units interleaved freely)",
@@ -114,6 +136,8 @@ class Comparison:
         return {
             "fields": None if self.fields is None else list(self.fields),
             "events": None if self.events is None else sorted(self.events),
+            "fields_off": sorted(self.fields_off),
+            "events_off": sorted(self.events_off),
             "event_fields": list(self.event_fields or EVENT_FIELDS),
             "event_order": self.event_order,
             "description": self.describe(),
@@ -127,6 +151,23 @@ class Comparison:
         if self.event_order != "strict":
             words += ["--event-order", self.event_order]
         return words
+
+
+def parse_event_names(text: str | None, mode: str = "full") -> frozenset[str] | None:
+    """``--events``: ``all``, ``none``, ``a,b`` (only those) or ``-a,-b`` (every event but those); None: none."""
+    if text is None:
+        return None if mode == "state" else frozenset(EVENT_NAMES)
+    if text.strip() in ("all", "none"):
+        return frozenset(EVENT_NAMES) if text.strip() == "all" else None
+    words = [n.strip() for n in text.split(",") if n.strip()]
+    minus = [w for w in words if w.startswith("-")]
+    if minus and len(minus) != len(words):
+        raise ValueError(f"--events {text!r}: either names to compare (a,b) or names to leave out (-a,-b), not both")
+    names = frozenset(w.removeprefix("-") for w in words)
+    bad = sorted(n for n in names if n not in EVENT_NAMES)
+    if bad:
+        raise ValueError(f"unknown event name(s) {', '.join(bad)} (known: {', '.join(EVENT_NAMES)})")
+    return frozenset(EVENT_NAMES) - names if minus else names
 
 
 def parse_event_fields(text: str | None) -> tuple[str, ...] | None:
@@ -159,11 +200,13 @@ def compare(model: Observation, engine: Observation, how: Comparison, rulebook: 
     out: list[Divergence] = []
     if how.compares_events:
         found = first_event_divergence(model.events or (), engine.events or (), how.events or frozenset(),
-                                       how.event_fields, how.event_order)
+                                       how.event_fields, how.event_order, how.keeps if how.events_off else None)
         if found is not None:
             out.append(found)
     book = rulebooks.get(rulebook) if rulebook else rulebooks.default()
     fields = how.fields if how.fields is not None else book.state_fields
+    if how.fields_off:
+        fields = tuple(f for f in fields if f not in how.fields_off)
     out.extend(book.state_divergences(model, engine, fields))
     return out
 
@@ -176,13 +219,14 @@ def project(event: Event, fields: tuple[str, ...] | None) -> dict[str, Any]:
 
 def first_event_divergence(
     model: tuple[Event, ...], engine: tuple[Event, ...], names: frozenset[str],
-    fields: tuple[str, ...] | None = None, order: str = "strict",
+    fields: tuple[str, ...] | None = None, order: str = "strict", keeps: Any = None,
 ) -> Divergence | None:
-    """The first differing event after both sequences are filtered to ``names``, under ``order``."""
+    """The first differing event after both sequences are filtered to ``names`` (or by ``keeps``), under ``order``."""
     if len(model) == len(engine) and tuple(model) == tuple(engine):
         return None  # equal events project and filter to equal sequences, in every order (the common case)
-    ours = [(i, project(e, fields)) for i, e in enumerate(model) if e.name in names]
-    theirs = [project(e, fields) for e in engine if e.name in names]
+    kept = keeps or (lambda e: e.name in names)
+    ours = [(i, project(e, fields)) for i, e in enumerate(model) if kept(e)]
+    theirs = [project(e, fields) for e in engine if kept(e)]
     if order == "multiset":
         return _multiset_divergence(ours, theirs, len(model))
     if order == "per-unit":

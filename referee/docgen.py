@@ -20,6 +20,7 @@ A hand-written page may also hold a *generated region*: the lines between
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from referee.specs.catalogue import GENERATED_MARKER, Trace, repo_root, trace
 from referee.specs.register import Entry, load_register
 
 PAGES = ("docs/generated/coverage.md", "docs/generated/theorems.md", "docs/interpretations.md",
-         "docs/generated/explain-examples.md", "docs/generated/exhaust.md")
+         "docs/generated/explain-examples.md", "docs/generated/exhaust.md", "docs/protocol-changelog.md")
 HEADER = f"{GENERATED_MARKER} from the sources; do not edit, run `referee docs` -->\n"
 YES, NO = "✓", "·"
 
@@ -150,6 +151,7 @@ def render_pages() -> dict[str, str]:
         PAGES[2]: render_interpretations(load_register()),
         PAGES[3]: render_explain_examples(),
         PAGES[4]: render_exhaust(),
+        PAGES[5]: render_changelog(),
     }
 
 
@@ -176,16 +178,21 @@ def render_event_table() -> str:
             return f"*{empty}*"
         return _cell(meaning) + (" (may be null)" if nullable and "null" not in meaning else "")
 
+    from .contract import contract
+
+    entries = contract()["events"]
     lines = [
-        "| name | unit | amount | other | detail | emitted when | stage |",
-        "|---|---|---|---|---|---|---|",
+        "| name | unit | amount | other | detail | emitted when | stage | feature | clauses (of the emitting code) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for spec in EVENT_SPECS:
         book = "" if spec.rulebook == "combat" else f" ({spec.rulebook} rulebook)"
+        entry = entries[spec.name]
         lines.append(
             f"| `{spec.name}` | {field(spec.unit, 'always null')} | {field(spec.amount, 'always 0')} "
             f"| {field(spec.other, 'always null', spec.other_nullable)} | {'*always null*' if spec.detail is None else _cell(spec.describe_detail())} "
-            f"| {_cell(spec.summary)}: {_cell(spec.emitted_when)}{book} | {STAGES.index(spec.stage) + 1}. {spec.stage} |"
+            f"| {_cell(spec.summary)}: {_cell(spec.emitted_when)}{book} | {STAGES.index(spec.stage) + 1}. {spec.stage} "
+            f"| {', '.join(entry['features']) or '-'} | {', '.join(c.split(':')[1] for c in entry['clauses']) or '-'} |"
         )
     lines += [
         "",
@@ -199,8 +206,62 @@ def render_event_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_field_table() -> str:
+    """The protocol's unit-field table: type, default, owning feature, description, input-domain conditions."""
+    from .contract import contract
+
+    domain = _domain_conditions()
+    lines = ["| field | type | default | feature | meaning | legal |", "|---|---|---|---|---|---|"]
+    for name, entry in contract()["unit_fields"].items():
+        default = "(required)" if name == "uid" else json.dumps(entry["default"])
+        kind = {"uid?": "string or null"}.get(entry["type"], entry["type"])
+        legal = "; ".join(domain.get(name, [])) or "-"
+        lines.append(f"| `{name}` | {kind} | {default} | {entry['feature']} | {_cell(entry['description'])} | {_cell(legal)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _domain_conditions() -> dict[str, list[str]]:
+    """Each unit field's conditions in the input domain the loader holds a scenario to."""
+    from referee.proofs.combat import assumptions
+
+    out: dict[str, list[str]] = {}
+    for condition in getattr(assumptions, "UNIT_DOMAIN", ()):
+        out.setdefault(condition.field, []).append(condition.says)
+    return out
+
+
+def render_refusal_rules() -> str:
+    """The refusal events' reasons, first reason first, as the model's own reason lists order them."""
+    from .contract import contract
+
+    lines = ["| event | case | reasons, the first that holds is reported |", "|---|---|---|"]
+    for event, cases in contract()["refusals"].items():
+        for case, reasons in cases.items():
+            lines.append(f"| `{event}` | {case} | {', '.join(f'`{r}`' for r in reasons)} |")
+    return "\n".join(lines) + "\n"
+
+
+def render_changelog() -> str:
+    """``docs/protocol-changelog.md``: every change of the protocol, old -> new, by version."""
+    from .changelog import CHANGELOG
+    from .wire import PROTOCOL
+
+    lines = [HEADER, "# The protocol's changelog", "",
+             f"The current version is `{PROTOCOL}`. Each change says what an engine of the version before sent or "
+             "received (old) and what it does now (new); **breaking** marks a change that can make an engine "
+             "written to the version before fail. The entries come from `referee/changelog.py`; an engine that "
+             "announces an older version is refused with the list of breaking changes.", ""]
+    for version, changes in reversed(list(CHANGELOG.items())):
+        lines += [f"## `{version}`", "", "| change | old | new | breaking | since |", "|---|---|---|---|---|"]
+        lines += [f"| {_cell(c.subject)} | {_cell(c.old)} | {_cell(c.new)} | {'**breaking**' if c.breaking else 'no'} "
+                  f"| {_cell(c.since) or '-'} |" for c in changes]
+        lines.append("")
+    return "\n".join(lines)
+
+
 #: Generated regions of hand-written pages: page -> region name -> renderer.
-REGIONS = {"docs/protocol.md": {"events": render_event_table}}
+REGIONS = {"docs/protocol.md": {"fields": render_field_table, "events": render_event_table,
+                                "refusals": render_refusal_rules}}
 
 
 def _begin(name: str) -> str:

@@ -85,6 +85,10 @@ class CheckOptions:
     #: folder, so that nothing is written into the current directory (``--database ''``, ``--state-dir ''``).
     state_dir: str | None = ".referee"
 
+    def __post_init__(self) -> None:
+        # A profile covers observations too: what it leaves out is neither required nor compared.
+        self.comparison = self.comparison.under_profile(self.features)
+
 
 @dataclass
 class CheckReport:
@@ -792,6 +796,16 @@ def _replay_engine(engine: Engine, options: CheckOptions, scenario: dict[str, An
     return f"{shlex.join(argv)} < {shlex.quote(str(files[1]))}" if files else ""
 
 
+def check_profile(scenario: dict[str, Any], features: frozenset[str] | None, path: str = "scenario") -> None:
+    """Refuse a scenario that uses a feature the profile leaves out (its fields are not even compared)."""
+    if features is None:
+        return
+    used = sorted(rulebooks.of_scenario(scenario, path).features_used(scenario) - features)
+    if used:
+        raise ProtocolError(path, f"uses {', '.join(used)}, which the profile leaves out (--without / --features): "
+                            "an engine under this profile is never sent it")
+
+
 def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> CheckReport:
     """Run one stored scenario (``--replay FILE``) and report as ``check`` does."""
     start = time.perf_counter()
@@ -803,6 +817,7 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
     sent = {**scenario, "id": "replay"}
     try:  # an invalid file never reaches the engine (a 100,000-deep value could not even be sent)
         decode_scenario(sent)
+        check_profile(sent, options.features)
     except ProtocolError as error:
         report.status, report.error = "model-error", f"invalid scenario: {error}"
         report.seconds = time.perf_counter() - start

@@ -1,4 +1,4 @@
-"""The engine protocol ``referee/1``, whatever the rulebook: decode, encode, schemas.
+"""The engine protocol ``referee/2``, whatever the rulebook: decode, encode, schemas.
 
 A *scenario* is a rulebook's starting state (a combat ``board``, a play ``state``), its
 readings and a short list of actions, each carrying every chance roll it needs; an
@@ -17,6 +17,7 @@ from typing import Any
 from referee.model.events import Event
 
 from . import rulebooks
+from .emitters import event_clauses
 from .wire import shown
 from .wire import (  # noqa: F401 - the protocol's public names
     EVENT_FIELDS,
@@ -132,7 +133,7 @@ def observation_schema() -> dict[str, Any]:
         properties.update(state)
         defs.update(more)
     properties["events"] = {"type": "array", "items": {"$ref": "#/$defs/event"}}
-    defs["event"] = event_schema()
+    defs["event"] = event_schema(event_clauses())
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://referee.invalid/schema/observation.schema.json",

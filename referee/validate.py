@@ -3,7 +3,7 @@
 A trace (format ``referee-trace/1``, JSON lines; the schema is ``referee schema trace``) is a header line with
 the starting board and the readings, then one line per action, in the order the engine ran them::
 
-    {"trace": "referee-trace/1", "protocol": "referee/1", "ruleset": {...}, "board": [unit, ...]}
+    {"trace": "referee-trace/1", "protocol": "referee/2", "ruleset": {...}, "board": [unit, ...]}
     {"action": {"kind": "hit", ...}, "events": [event, ...], "board": [unit, ...]}
     {"action": {"kind": "advance", "ms": 10000}}
 

@@ -1,9 +1,10 @@
-"""The wire format ``referee/1`` that every rulebook shares: versions, errors, events.
+"""The wire format ``referee/2`` that every rulebook shares: versions, errors, events.
 
 A *scenario* is a rulebook's starting state, its readings (the ruleset) and a short list of
 actions, each carrying every chance roll it needs; an *observation* is what an engine reports
 after running it: the final state and the ordered events. Both are plain JSON objects with a
-``"protocol": "referee/1"`` field; ``docs/protocol.md`` is the reference. What the state and
+``"protocol": "referee/2"`` field (``referee.changelog`` says what changed since ``referee/1``);
+``docs/protocol.md`` is the reference. What the state and
 the actions look like is each rulebook's own codec (``referee/rulebooks/<name>/codec.py``);
 this module holds only what they share.
 
@@ -23,7 +24,9 @@ from typing import Any
 
 from referee.model.events import ANY_WORD, EVENT_NAMES, EVENTS, Event, EventSpec
 
-PROTOCOL = "referee/1"
+PROTOCOL = "referee/2"
+#: The versions before :data:`PROTOCOL`: an engine that announces one is told what changed (``referee.changelog``).
+OLDER_PROTOCOLS = ("referee/1",)
 
 
 class ProtocolError(ValueError):
@@ -119,6 +122,10 @@ def shown(value: Any, limit: int = 80) -> str:
 def check_protocol(path: str, data: dict[str, Any]) -> None:
     version = require(path, data, "protocol")
     if version != PROTOCOL:
+        if version in OLDER_PROTOCOLS:
+            from .changelog import older_version_message
+
+            raise ProtocolError(f"{path}.protocol", older_version_message(version, PROTOCOL))
         raise ProtocolError(f"{path}.protocol", f"expected {PROTOCOL!r}, got {shown(version)}")
 
 
@@ -223,7 +230,7 @@ SCHEMA_TYPES = {
     "booleans": {"type": "array", "items": {"type": "boolean"}},
 }
 
-def event_schema() -> dict[str, Any]:
+def event_schema(clauses: dict[str, tuple[str, ...]] | None = None) -> dict[str, Any]:
     """An event: its shape, then its own contract chosen by its name (``referee.model.events.EVENTS``).
 
     The per-name contracts are chosen by name (``allOf`` of ``if name == N then N's contract``:
@@ -235,12 +242,13 @@ def event_schema() -> dict[str, Any]:
     return {
         "type": "object", "properties": properties, "required": ["name"], "additionalProperties": False,
         "allOf": [{"if": {"properties": {"name": {"const": spec.name}}, "required": ["name"]},
-                   "then": event_contract_schema(spec)} for spec in EVENTS.values()],
+                   "then": event_contract_schema(spec, (clauses or {}).get(spec.name, ()))} for spec in EVENTS.values()],
     }
 
 
-def event_contract_schema(spec: EventSpec) -> dict[str, Any]:
-    """One event name's contract as JSON Schema: each field null, 0, a word, or typed as declared."""
+def event_contract_schema(spec: EventSpec, clauses: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One event name's contract as JSON Schema: each field null, 0, a word, or typed as declared; ``clauses``
+    (those of the model code that emits it, ``referee.emitters``) close its description."""
     def role(meaning: str | None, nullable: bool) -> dict[str, Any]:
         if meaning is None:
             return {"type": "null", "description": f"always null for {spec.name}"}
@@ -258,7 +266,7 @@ def event_contract_schema(spec: EventSpec) -> dict[str, Any]:
                                           ("detail", spec.detail)) if v is not None]
     return {
         "title": spec.name,
-        "description": f"{spec.summary}: {spec.emitted_when}",
+        "description": f"{spec.summary}: {spec.emitted_when}" + (f" ({', '.join(clauses)})" if clauses else ""),
         "properties": {"name": {"const": spec.name}, "unit": role(spec.unit, False), "amount": amount,
                        "other": role(spec.other, spec.other_nullable), "detail": detail},
         "required": required,

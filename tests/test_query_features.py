@@ -52,7 +52,7 @@ def test_query_unknown_feature_is_a_usage_error_listing_the_known_ones():
     result = CliRunner().invoke(app, ["query", "outcome.died", "--without", "redirect,nope"])
     assert result.exit_code == 2
     text = " ".join(result.output.split())
-    assert "unknown feature 'nope'" in text and "known: armor," in text and "redirect" in text
+    assert "unknown feature 'nope'" in text and "known: ability_lines, armor," in text and "redirect" in text
 
 
 def test_query_whose_damage_kind_is_a_feature_left_out_is_a_usage_error():

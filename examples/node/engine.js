@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A tiny non-Python engine for the referee guide: Vitality costs (500.8) only.
 //
-// It speaks the referee/1 JSON-lines protocol: one scenario per line on stdin, one
+// It speaks the referee/2 JSON-lines protocol: one scenario per line on stdin, one
 // observation per line on stdout. Check it with:
 //
 //   referee check --engine "node examples/node/engine.js" --kinds cost
@@ -134,7 +134,7 @@ function runScenario(scenario) {
     if (action.kind !== "cost") throw new Error(`unsupported action kind ${action.kind}`);
     payCost(action);
   }
-  const observation = { protocol: "referee/1", board, events };
+  const observation = { protocol: "referee/2", board, events };
   if (scenario.id !== undefined) observation.id = scenario.id;
   return observation;
 }

@@ -287,7 +287,7 @@ function runScenario(scenario) {
   }
 
   for (const action of scenario.actions) damage(action);
-  const observation = { protocol: "referee/1", board, events };
+  const observation = { protocol: "referee/2", board, events };
   if (scenario.id !== undefined) observation.id = scenario.id;
   return observation;
 }

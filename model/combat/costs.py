@@ -155,10 +155,12 @@ def pay_vitality_cost(
     return lose_vitality(board, payer, price, killer, log, cost_announcer(unit, kind, channel, beneficiary, log))
 
 
+@combat.implements("500.8e", "500.8f", "500.8g", "500.8h")
 def settle_price(
     unit: Unit, amount: Int, kind: str, when: Bool, beneficiary: str | None, ruleset: Ruleset, log: EventLog
 ) -> tuple[Unit, Int]:
-    """The payer as the price leaves it and the price: refusals, defy-death, Shield scrapped, Interest (500.8d-h)."""
+    """The payer as the price leaves it and the price: refusals (500.8e), defy-death (500.8f), Shield scrapped
+    (500.8h), Interest (500.8g)."""
     payer = unit.uid
     refused = is_refused_payer(unit, kind)
     for reason, condition in compute_refusal_reasons(unit, kind):
@@ -179,8 +181,10 @@ def settle_price(
     return unit, price
 
 
+@combat.implements("500.8g", "500.8i")
 def cost_announcer(unit: Unit, kind: str, channel: str, beneficiary: str | None, log: EventLog) -> Callable[[Int], None]:
-    """What reports the Vitality that left, only when some did (500.8i): the channel, Interest's maximum, credit."""
+    """What reports the Vitality that left, only when some did (500.8i): the channel, Interest's maximum (500.8g),
+    credit."""
 
     def announce(lost: Int) -> None:
         log.emit(channel, when=lost > 0, unit=unit.uid, amount=lost, other=beneficiary, detail=_channel_detail(channel, kind))

@@ -528,6 +528,12 @@ def process_lethal_intercept(
     return board, ite(intercepted, 0, entering), intercepted, interceptor_outcome
 
 
+@combat.implements("500.1-4")
+def process_ignore_charge_event(recipient: Unit, m: Mitigation, source: str | None, log: EventLog) -> None:
+    """A damage-ignore charge spent on the entering instance, which it discards (500.1-4)."""
+    log.emit("ignore_charge_spent", when=m.ignored, unit=recipient.uid, other=source)
+
+
 def process_mitigation_layers(
     board: Board, recipient: Unit, source: Unit | None, instance: DamageInstance, m: Mitigation,
     receiver: Unit | None, ruleset: Ruleset, log: EventLog,
@@ -536,7 +542,7 @@ def process_mitigation_layers(
     current = board.unit(recipient.uid)
     spent = spend_defences(current, m)
     board = board if spent is current else board.with_unit(spent)
-    log.emit("ignore_charge_spent", when=m.ignored, unit=recipient.uid, other=instance.source)
+    process_ignore_charge_event(recipient, m, instance.source, log)
     process_insurance_events(recipient, m, "subrogated", instance.source, log)
     board, paid = process_subrogation_payback(board, recipient, source, m.subrogated_absorbed, ruleset, log,
                                               instance.kind)

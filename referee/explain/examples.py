@@ -17,7 +17,7 @@ EXAMPLES: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
         "exact value is rational), its flat reduction 5 leaves 59, and 59 lands. The Reflect sends back 5% of "
         "59, rounded down: 2, as real damage with its own waterfall: it skips `a`'s Armor (500.7j) and is met "
         "by `a`'s Insurance point (500.7i).",
-        {"protocol": "referee/1",
+        {"protocol": "referee/2",
          "board": [{"uid": "a", "armor": 10, "insurance": 1},
                    {"uid": "boss", "side": 1, "is_boss": True, "reflect": True, "armor": 25,
                     "vitality": 1000, "max_vitality": 1000}],
@@ -30,7 +30,7 @@ EXAMPLES: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
         "Shield. The reduction rune lowers the cost 12 to 10; `d` is skipped, `p` pays, its Shield is never "
         "asked (500.8a), the price is clamped to its 5 Vitality and it dies; the activation goes on to its "
         "hit, which `e`'s Retort answers as a Vitality cost.",
-        {"protocol": "referee/1",
+        {"protocol": "referee/2",
          "board": [{"uid": "d", "alive": False, "vitality": 0}, {"uid": "p", "col": 1, "vitality": 5, "shield": 3},
                    {"uid": "c", "row": 1, "bloodletting_reduction": 2}, {"uid": "e", "side": 1, "retort": 2}],
          "actions": [{"kind": "bloodletting", "caster": "c", "cost": 12, "hits": [{"target": "e", "amount": 30}]}]},

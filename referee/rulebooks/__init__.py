@@ -89,6 +89,15 @@ def resolve_features(features: list[str] | None = None, without: list[str] | Non
     return frozenset(features if features is not None else known) - frozenset(without or ())
 
 
+def profile_off(features: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The state fields and the event keys (``name`` or ``name:detail``) of every feature not in ``features``:
+    what a profile neither requires from an engine nor compares."""
+    off = [f for book in RULEBOOKS.values() for name, f in book.features.items() if name not in features]
+    fields = frozenset(n for f in off for n in getattr(f, "fields", ()))
+    events = frozenset(k for f in off for k in getattr(f, "events", ()))
+    return fields, events
+
+
 def parse_rule_words(options: list[str] | tuple[str, ...] | None, flag: str = "--ruleset") -> dict[str, Any]:
     """``--ruleset name=value`` words (``check``, ``query``, ...) to every rulebook's rules object
     (by the rulebook that owns each name); a ValueError naming the bad word."""

@@ -49,7 +49,7 @@ def test_explain_indents_the_interceptors_own_instance(tmp_path):
 
 def test_explain_accepts_a_protocol_scenario(tmp_path):
     code, out, _ = explain(tmp_path, {
-        "protocol": "referee/1",
+        "protocol": "referee/2",
         "board": [{"uid": "a", "rune_tick_reduction": 5}, {"uid": "e", "side": 1}],
         "actions": [{"kind": "damage", "target": "a", "amount": 4, "source": "e", "damage_kind": "burn"}],
     })
@@ -73,7 +73,7 @@ ENEMY = {"uid": "e", "side": 1}
 
 
 def scenario(board, *actions, **extra):
-    return {"protocol": "referee/1", "board": board, "actions": list(actions), **extra}
+    return {"protocol": "referee/2", "board": board, "actions": list(actions), **extra}
 
 
 @covers("combat:500.1-5", "combat:500.2c")
@@ -184,7 +184,7 @@ def test_explain_json_emits_the_same_steps_as_data(tmp_path):
 
 
 def test_explain_accepts_a_vector_file_and_a_replay_file(tmp_path):
-    vector = {"scenario": BLOODLETTING_SCENARIO, "expected": {"protocol": "referee/1", "board": [], "events": []},
+    vector = {"scenario": BLOODLETTING_SCENARIO, "expected": {"protocol": "referee/2", "board": [], "events": []},
               "clauses": ["combat:800.4b"], "branch": "x", "source": "boundary"}
     code, out, _ = explain(tmp_path, vector)
     assert code == 0 and out.startswith("a conformance vector") and "[combat:800.4b]" in out
@@ -220,7 +220,7 @@ BLOODLETTING_SCENARIO = scenario(
     {"kind": "bloodletting", "caster": "c", "cost": 12, "hits": [{"target": "e", "amount": 30}]},
 )
 PLAY_SCENARIO = {
-    "protocol": "referee/1", "rulebook": "play",
+    "protocol": "referee/2", "rulebook": "play",
     "state": {"pool": {"energy": 2, "power": {}},
               "objects": [{"oid": "c", "kind": "spell"}, {"oid": "u1", "zone": "board"}]},
     "actions": [

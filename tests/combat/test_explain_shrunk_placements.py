@@ -12,7 +12,7 @@ from referee.specs.trace import covers
 
 
 def scenario(board, *actions):
-    return {"protocol": "referee/1", "board": board, "actions": list(actions)}
+    return {"protocol": "referee/2", "board": board, "actions": list(actions)}
 
 
 def event(name, unit, amount, other=None, detail=None):

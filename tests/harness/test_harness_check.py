@@ -52,7 +52,7 @@ def test_clean_engine_passes_over_json_lines(engine_cmd, in_tmp):
 
 def _assert_explained_failure(report, mutant) -> None:
     assert report.status == "mismatch", report.text()
-    assert report.scenario["protocol"] == "referee/1"
+    assert report.scenario["protocol"] == "referee/2"
     assert report.divergences and report.divergences[0].model != report.divergences[0].engine
     assert report.trail, "the clause trail is empty"
     assert any(c.startswith("combat:") for c in report.clauses)

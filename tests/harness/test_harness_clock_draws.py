@@ -37,7 +37,7 @@ def test_a_crowded_cull_then_time_delays_the_revival_off_the_tick_grid(data):
     cells = [(u["side"], u["row"], u["col"]) for u in units]
     assert len(set(cells)) == len(cells)  # no two units share a cell
     rows, cols = held_row(units)
-    scenario = {"protocol": "referee/1", "ruleset": {"everlasting_slot_order": "reading_order"}, "board": units,
+    scenario = {"protocol": "referee/2", "ruleset": {"everlasting_slot_order": "reading_order"}, "board": units,
                 "actions": [{"kind": "advance", "ms": 1_250}, {"kind": "cull", "target": target["uid"], "source": None},
                             {"kind": "advance", "ms": 10_000, "rows": rows, "cols": cols}]}
     delayed = [e for e in explain_actions(scenario)[-1].events if e.name == "everlasting_delayed"]

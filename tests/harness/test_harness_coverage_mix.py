@@ -8,7 +8,7 @@ from referee.rulebooks.combat.generate import KIND_WEIGHTS, _kind_choice
 from referee.stats import Stats
 from referee.strategies import scenarios
 
-ONE_UNIT = {"protocol": "referee/1", "board": [{"uid": "a", "side": 0, "row": 0, "col": 0}],
+ONE_UNIT = {"protocol": "referee/2", "board": [{"uid": "a", "side": 0, "row": 0, "col": 0}],
             "actions": [{"kind": "damage", "target": "a", "amount": 5}]}
 
 

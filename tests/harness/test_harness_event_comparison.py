@@ -98,7 +98,7 @@ def test_invalid_event_options_are_usage_errors(event_fields, order, message):
 
 @covers("combat:500.8d")
 def test_a_field_left_out_of_the_comparison_is_not_held_to_its_contract_either():
-    observation = {"protocol": "referee/1", "board": [], "events": [
+    observation = {"protocol": "referee/2", "board": [], "events": [
         {"name": "vitality_lost", "unit": "a", "amount": 3, "other": "b", "detail": None}]}
     with pytest.raises(ProtocolError, match=r"events\[0\]\.other: always null for vitality_lost"):
         decode_observation(observation, fields_needed=())

@@ -26,7 +26,7 @@ VALIDATOR = jsonschema.Draft202012Validator(observation_schema())
 
 
 def _observation(events: list[dict]) -> dict:
-    return {"protocol": "referee/1", "board": [], "events": events}
+    return {"protocol": "referee/2", "board": [], "events": events}
 
 
 def _event(name: str, **fields) -> dict:

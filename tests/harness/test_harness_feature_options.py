@@ -62,7 +62,7 @@ def test_export_features_is_the_positive_form_and_kinds_select_too(tmp_path: Pat
 def test_export_unknown_feature_is_a_usage_error_listing_the_known_ones(tmp_path: Path, boundary_only: list):
     result = CliRunner().invoke(app, ["vectors", "export", str(tmp_path / "v"), "--without", "redirect,nope"])
     assert result.exit_code == 2
-    assert "unknown feature 'nope' (known: armor," in " ".join(result.output.split())
+    assert "unknown feature 'nope' (known: ability_lines, armor," in " ".join(result.output.split())
     assert not (tmp_path / "v" / "manifest.json").exists()
 
 
@@ -153,4 +153,4 @@ def test_plugin_unknown_feature_is_a_usage_error_listing_the_known_ones(pytester
     result = pytester.runpytest("-p", "no:cacheprovider", "--referee-engine", _engine_command(),
                                 "--referee-without", "nope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "unknown feature 'nope' (known: armor," in result.stderr.str()
+    assert "unknown feature 'nope' (known: ability_lines, armor," in result.stderr.str()

@@ -25,7 +25,7 @@ def _unit(uid: str, **fields) -> dict:
 
 
 def _scenario(board: list[dict], actions: list[dict]) -> dict:
-    return {"protocol": "referee/1", "id": "k", "board": board, "actions": actions}
+    return {"protocol": "referee/2", "id": "k", "board": board, "actions": actions}
 
 
 #: A wrong Interest cost (the engine keeps Max Vitality, 500.8g: a Vessel then revives the payer at the old

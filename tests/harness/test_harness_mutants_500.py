@@ -69,7 +69,7 @@ def test_the_clean_engine_passes_on_the_new_kinds_on_both_slot_orders(in_tmp):
 
 
 def _scenario(board: list[dict], actions: list[dict]) -> dict:
-    return {"protocol": "referee/1", "board": board, "actions": actions}
+    return {"protocol": "referee/2", "board": board, "actions": actions}
 
 
 @covers("combat:500.5b", "combat:500.9a")

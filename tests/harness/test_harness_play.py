@@ -39,7 +39,7 @@ def options(**overrides) -> CheckOptions:
 def frigid_touch() -> dict:
     """The seed's 356.4.c example: [2] plus an optional [A], Ezreal's discount on the optional part."""
     return {
-        "protocol": "referee/1", "rulebook": "play",
+        "protocol": "referee/2", "rulebook": "play",
         "state": {"pool": {"energy": 2, "power": {}},
                   "objects": [{"oid": "c", "kind": "spell"}, {"oid": "u1", "zone": "board"}]},
         "actions": [{"kind": "play_card", "card": "c", "cost": {"energy": 2},
@@ -115,7 +115,7 @@ def test_malformed_play_scenario_names_the_field(mutate, path):
 
 
 def test_a_play_action_in_a_combat_scenario_is_refused_by_name():
-    scenario = {"protocol": "referee/1", "board": [{"uid": "a"}], "actions": [{"kind": "play_card"}]}
+    scenario = {"protocol": "referee/2", "board": [{"uid": "a"}], "actions": [{"kind": "play_card"}]}
     with pytest.raises(ProtocolError) as caught:
         decode_scenario(scenario)
     assert caught.value.path == "scenario.actions[0].kind" and "play" in str(caught.value)
@@ -123,7 +123,7 @@ def test_a_play_action_in_a_combat_scenario_is_refused_by_name():
 
 def test_a_play_observation_without_its_state_is_a_missing_field():
     with pytest.raises(ProtocolError) as caught:
-        decode_observation({"protocol": "referee/1", "events": []}, rulebook="play")
+        decode_observation({"protocol": "referee/2", "events": []}, rulebook="play")
     assert caught.value.kind == "missing" and caught.value.path == "observation.state"
 
 

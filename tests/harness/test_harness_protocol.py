@@ -1,4 +1,4 @@
-"""The protocol referee/1: round trips, errors that name the field, schemas that agree."""
+"""The protocol referee/2: round trips, errors that name the field, schemas that agree."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_generated_scenarios_round_trip_and_validate(scenario):
         (lambda s: s["board"][1].update(uid="a"), "scenario.board[1].uid", "duplicate uid"),
         (lambda s: s["board"][1].update(side=0), "scenario.board[1]", "already holds"),
         (lambda s: s["board"][0].update(redirect_to="zz"), "scenario.board[0].redirect_to", "no unit"),
-        (lambda s: s.update(protocol="referee/0"), "scenario.protocol", "expected 'referee/1'"),
+        (lambda s: s.update(protocol="referee/0"), "scenario.protocol", "expected 'referee/2'"),
         (lambda s: s.pop("board"), "scenario.board", "missing"),
         (lambda s: s.update(actions=[]), "scenario.actions", "at least one"),
         (lambda s: s["actions"][0].update(kind="explode"), "scenario.actions[0].kind", "unknown action kind"),

@@ -24,7 +24,7 @@ BUDGET = 600
 
 
 def _scenario(board: list[dict], actions: list[dict]) -> dict:
-    return {"protocol": "referee/1", "board": board, "actions": actions}
+    return {"protocol": "referee/2", "board": board, "actions": actions}
 
 
 def _events(observation: dict, name: str) -> list[dict]:

@@ -16,7 +16,7 @@ def _wrapped_hit(amount: int, armor: int) -> dict:
              {"uid": "b", "side": 1, "row": 0, "col": 1, "vitality": 300, "max_vitality": 300, "armor": armor}]
     hit = {"target": "b", "amount": amount, "damage_kind": "hit", "allows_dormant": False,
            "riposte_rolls": [False, False, False]}
-    return {"protocol": "referee/1", "board": board,
+    return {"protocol": "referee/2", "board": board,
             "actions": [{"kind": "bloodletting", "caster": "a", "cost": 0, "hits": [hit]}]}
 
 

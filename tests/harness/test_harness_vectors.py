@@ -27,7 +27,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_export_covers_every_branch_found_in_the_model(exported: Path):
     manifest = json.loads((exported / "manifest.json").read_text())
-    assert manifest["format"] == VECTORS_FORMAT and manifest["protocol"] == "referee/1"
+    assert manifest["format"] == VECTORS_FORMAT and manifest["protocol"] == "referee/2"
     branches = manifest["rulebooks"]["combat"]["branches"]
     assert branches["unknown"] == [] and branches["templates_not_run"] == []
     # Branches no valid scenario reaches get no vector: the Shield pool's clamp at 0 fires only for a

@@ -73,7 +73,7 @@ def _off_default(field: str) -> object:
 
 def _refusal(unit: dict[str, object], action: dict[str, object]) -> str:
     """The partial engine's stderr for one scenario it must refuse (it answers nothing)."""
-    scenario = {"protocol": "referee/1", "id": "s", "board": [{"uid": "a", **unit}],
+    scenario = {"protocol": "referee/2", "id": "s", "board": [{"uid": "a", **unit}],
                 "actions": [{"kind": "damage", "target": "a", "amount": 5, **action}]}
     run = subprocess.run(["node", str(ENGINE)], input=json.dumps(scenario) + "\n", capture_output=True,
                          text=True, timeout=30)

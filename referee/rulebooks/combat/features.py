@@ -28,63 +28,132 @@ class Feature:
     lanes: tuple[str, ...] = ()
     #: Where a scenario carries it when no unit field or lane does.
     carried: str = ""
+    #: The events it owns: a name, or ``name:detail`` for the events of that detail word only. Under a profile
+    #: that leaves the feature out they are neither required from the engine nor compared (nor are its fields).
+    events: tuple[str, ...] = ()
+    #: Whether ``--swarm`` draws it on or off per scenario. The features made of fields that were drawn for every
+    #: scenario before they were features (referee/2) are not swarmed: their fields stay drawn as they were, so
+    #: the seeded stream and the kill figures measured on it (docs/performance.md) are unchanged.
+    swarmed: bool = True
+
+    @property
+    def drawn(self) -> bool:
+        """Whether ``--swarm`` draws it on or off: a scenario can carry it (a field, a lane or something else)."""
+        return self.swarmed and bool(self.fields or self.lanes or self.carried)
+
+
+#: What no profile leaves out: the damage pipeline's own fields and events (500.1-13, 500.4a, 500.6c).
+CORE = Feature("core", "the damage pipeline itself: a unit's place, life and Vitality, the damage taken, a death",
+               ("combat:500.1-13", "combat:500.4a", "combat:500.6c"),
+               ("uid", "side", "row", "col", "alive", "vitality", "max_vitality"),
+               events=("damage_taken", "vitality_lost", "death"))
 
 
 FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("redirect", "an ally redirect cap moving part of a hit to the redirector", ("combat:500.1-11", "combat:500.1g"),
-            ("redirect_to", "redirect_cap")),
+            ("redirect_to", "redirect_cap"), events=("redirect",)),
     Feature("lethal_intercept", "a lethal-damage redirect moving a whole hit to the interceptor", ("combat:500.1f",),
-            ("intercept_by",)),
+            ("intercept_by",), events=("lethal_redirect",)),
     Feature("boss", "boss units (Reflect, Stagger, Phasebreak; a boss pays its own Bloodletting)",
-            ("combat:500.6f", "combat:500.6g", "combat:800.4c"), ("is_boss",)),
+            ("combat:500.6f", "combat:500.6g", "combat:800.4c"), ("is_boss",), events=("stagger", "phasebreak_check")),
     Feature("reflect", "the boss Reflect rune and the reflect damage lane", ("combat:500.7h", "combat:500.7i"),
-            ("reflect",), ("reflect",)),
-    Feature("vessel", "Phylactery Vessels reviving a unit in its cell", ("combat:500.4d", "combat:500.9b"), ("vessels",)),
-    Feature("everlasting", "Everlasting revivals scheduled 10 s on", ("combat:500.4d", "combat:500.9a"), ("everlasting",)),
-    Feature("deathrattle", "deathrattles resolving on death", ("combat:500.4b",), ("deathrattle",)),
-    Feature("defy_death", "the once-per-life defy-death rune", ("combat:500.1-12", "combat:500.8f"), ("defy_death",)),
+            ("reflect",), ("reflect",), events=("reflect",)),
+    Feature("vessel", "Phylactery Vessels reviving a unit in its cell", ("combat:500.4d", "combat:500.9b"), ("vessels",),
+            events=("vessel_revival",)),
+    Feature("everlasting", "Everlasting revivals scheduled 10 s on", ("combat:500.4d", "combat:500.9a"), ("everlasting",),
+            events=("everlasting_scheduled", "everlasting_revival", "everlasting_delayed", "everlasting_lapsed")),
+    Feature("deathrattle", "deathrattles resolving on death", ("combat:500.4b",), ("deathrattle",), events=("deathrattle",)),
+    Feature("defy_death", "the once-per-life defy-death rune", ("combat:500.1-12", "combat:500.8f"), ("defy_death",),
+            events=("defy_death",)),
     Feature("subrogated_insurance", "Subrogated Insurance points and their payback", ("combat:500.1-8", "combat:500.7g"),
-            ("subrogated",)),
-    Feature("insurance", "plain Insurance points", ("combat:500.1-9", "combat:500.1a"), ("insurance",)),
-    Feature("shield", "a Shield pool absorbing damage", ("combat:500.1-10", "combat:500.1e"), ("shield",)),
+            ("subrogated",), events=("subrogation", "insurance_prevented:subrogated")),
+    Feature("insurance", "plain Insurance points", ("combat:500.1-9", "combat:500.1a"), ("insurance",),
+            events=("insurance_prevented:plain",)),
+    Feature("shield", "a Shield pool absorbing damage", ("combat:500.1-10", "combat:500.1e"), ("shield",),
+            events=("shield_damaged", "shield_broken")),
     Feature("shield_multiplier", "a source's Shield damage multiplier", ("combat:500.1-10",), ("shield_multiplier",)),
     Feature("cap", "a post-Armor incoming-damage cap", ("combat:500.1-7",), ("has_cap", "cap")),
-    Feature("ignore_charges", "damage-ignore charges", ("combat:500.1-4",), ("ignore_charges",)),
+    Feature("ignore_charges", "damage-ignore charges", ("combat:500.1-4",), ("ignore_charges",),
+            events=("ignore_charge_spent",)),
     Feature("dormant", "Dormant units and sources that may damage them", ("combat:500.1-2", "combat:500.1i"),
-            ("dormant",)),
+            ("dormant",), events=("damage_discarded:dormant",)),
     Feature("entrapped", "Entrapped units", ("combat:500.6e", "combat:500.8e"), ("entrapped",)),
     Feature("tools_hubs", "Tools and Hubs, which discard every combat interaction", ("combat:500.1-1", "combat:800.4d"),
-            ("is_tool", "is_hub")),
+            ("is_tool", "is_hub"), events=("damage_discarded:tool_or_hub",)),
     Feature("armor", "Armor's percentage and flat reductions", ("combat:500.2a", "combat:500.2b"), ("armor",)),
     Feature("negative_armor", "Armor below 0 (amplification)", ("combat:500.2d",), carried="Armor below 0"),
-    Feature("riposte", "the Riposte resonance and its 50% rolls", ("combat:500.7b",), ("riposte",)),
-    Feature("thorns", "the Thorns rune", ("combat:500.7a", "combat:500.7b"), ("thorns",)),
-    Feature("retort", "the ability-authored Retort", ("combat:500.7f",), ("retort",)),
+    Feature("riposte", "the Riposte resonance and its 50% rolls", ("combat:500.7b",), ("riposte",), events=("riposte", "riposte_missed")),
+    Feature("thorns", "the Thorns rune", ("combat:500.7a", "combat:500.7b"), ("thorns",), events=("thorns",)),
+    Feature("retort", "the ability-authored Retort", ("combat:500.7f",), ("retort",), events=("retort",)),
     Feature("prismbreak", "Prismbreak amplifying Burn and Venom ticks", ("combat:500.1h",), ("prismbroken",)),
     Feature("tick_reductions", "rune and Forge Core tick reductions", ("combat:500.1h",),
             ("rune_tick_reduction", "forge_tick_reduction")),
     Feature("vitality_runes", "Adrenaline, Momentum and Bolster resetting on Vitality loss", ("combat:500.6c", "combat:500.8d"),
-            ("adrenaline", "momentum", "bolster")),
+            ("adrenaline", "momentum", "bolster"), events=("rune_reset", "threshold_reevaluated")),
     Feature("bloodletting_reduction", "the Bloodletting reduction rune", ("combat:800.4l",), ("bloodletting_reduction",)),
-    Feature("ticks", "Burn and Venom ticks", ("combat:500.1d", "combat:500.1h"), (), ("burn", "venom")),
+    Feature("ticks", "Burn and Venom ticks", ("combat:500.1d", "combat:500.1h"), (), ("burn", "venom"),
+            events=("tick_prevented",)),
     Feature("split_damage", "Tremor halves and AoE shares", ("combat:500.2f",), (), ("tremor", "aoe")),
     Feature("overtime", "overtime ticks, with no actor behind them", ("combat:500.1c",), (), ("overtime",)),
     Feature("shared_ticks", "a Burn or Venom tick several units applied, credit and Feast split between them",
             ("combat:500.5b", "combat:500.5c", "combat:500.7e"), carried="a tick action with two or more appliers"),
     Feature("revival_listeners", "revival channels: the revived unit's own line, its allies' listeners, aimed at the killer",
             ("combat:500.9h", "combat:500.9i", "combat:500.9j", "combat:500.9k"),
-            ("hears_phylactery_revival", "hears_everlasting_revival", "hears_ally_revival", "revival_aims_killer")),
-    Feature("maim", "Maim points preventing recovery", ("combat:500.3d", "combat:500.3e"), ("maim",)),
+            ("hears_phylactery_revival", "hears_everlasting_revival", "hears_ally_revival", "revival_aims_killer"),
+            events=("revival_self", "revival_ally", "revival_focus")),
+    Feature("maim", "Maim points preventing recovery", ("combat:500.3d", "combat:500.3e"), ("maim",), events=("maim_consumed",)),
     Feature("reliquary", "the Reliquary rune's Speed for a revived bearer, cleared by its next activation", ("combat:500.9l",),
-            ("reliquary", "reliquary_speed")),
+            ("reliquary", "reliquary_speed"), events=("reliquary_cleared",)),
     Feature("recovery_bonuses", "the Forge Core recovery bonus and Exalt on a Shield gain", ("combat:500.3b", "combat:500.3f"),
             ("forge_core_recovery", "exalt")),
+    Feature("credit", "damage credited to its source and the Feast its Vitality part feeds",
+            ("combat:500.5a", "combat:500.5c", "combat:500.6f"), events=("credit", "feast")),
+    Feature("macabre", "Macabre heard by every other living unit for a death", ("combat:500.4c",), events=("macabre",)),
+    Feature("vessel_batch", "the Vessel Point batch a death or a revival closes", ("combat:500.4e", "combat:500.9m"),
+            events=("vessel_batch",)),
+    Feature("charge", "the activation charge: built by the unit, emptied by its activation, its death and a revival",
+            ("combat:500.9d", "combat:500.9l"), ("charge",), swarmed=False),
+    Feature("armor_change", "the net Armor change effects made in this life (a Crush lowers it; a revival undoes it)",
+            ("combat:500.2e", "combat:500.9c"), ("armor_change",), swarmed=False),
+    Feature("revival_bookkeeping", "what a revival reads of the life it ends: a spent defy-death rune, a granted "
+            "Everlasting, the incarnation count", ("combat:500.9e", "combat:500.9f", "combat:500.9g"),
+            ("defy_death_spent", "everlasting_life_grant", "incarnation"), swarmed=False),
+    Feature("statuses", "Burn and Venom stacks an ability line applies", ("combat:400.8-6",), ("burn", "venom"), swarmed=False),
+    Feature("untargetable", "untargetable units, which an ability line's recipient gate refuses", ("combat:400.8-5",),
+            ("untargetable",), swarmed=False),
+    Feature("costs", "the Vitality cost's own channel and refusals (500.8): paid, refused, Interest, self-destruct",
+            ("combat:500.8b", "combat:500.8e", "combat:500.8g", "combat:500.8h", "combat:500.6h"),
+            events=("cost_paid", "cost_refused", "max_vitality_lowered", "shield_scrapped")),
+    Feature("bloodletting", "the Bloodletting-paid channel and an activation it aborts or fails",
+            ("combat:800.4e", "combat:800.4i"),
+            events=("bloodletting_paid", "activation_aborted", "activation_failed")),
+    Feature("ability_lines", "an ability's lines resolving, failing a condition, refused at a recipient, applying",
+            ("combat:400.8-3", "combat:400.8-4", "combat:400.8-5", "combat:400.8-6"),
+            events=("line_resolved", "condition_failed", "line_refused", "status_applied", "vitality_restored")),
+    Feature("cull", "Cull destroying a unit outright", ("combat:500.4a",), events=("culled",)),
+    Feature("recovery", "the recovery ledger's refusals and gains", ("combat:500.3a", "combat:500.3c", "combat:500.3g"),
+            events=("recovery_refused", "healed", "shield_gained")),
 )}
 
 
 def off_fields(off: frozenset[str]) -> frozenset[str]:
     """The unit fields that stay at their default when the features ``off`` are off."""
     return frozenset(name for f in off for name in FEATURES[f].fields)
+
+
+def off_events(off: frozenset[str]) -> frozenset[str]:
+    """The event keys (``name`` or ``name:detail``) neither required nor compared when the features ``off`` are off."""
+    return frozenset(key for f in off for key in FEATURES[f].events)
+
+
+def owner_of_field(name: str) -> Feature:
+    """The feature that owns a unit field (``CORE`` for the pipeline's own)."""
+    return next(f for f in (CORE, *FEATURES.values()) if name in f.fields)
+
+
+def owners_of_event(name: str) -> tuple[Feature, ...]:
+    """The features that own an event name (several when each owns some of its detail words)."""
+    return tuple(f for f in (CORE, *FEATURES.values()) if any(k.split(":")[0] == name for k in f.events))
 
 
 def off_lanes(off: frozenset[str]) -> frozenset[str]:

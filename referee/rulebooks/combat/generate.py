@@ -81,7 +81,8 @@ def draw_features(draw: Any, allowed: frozenset[str], swarm: bool) -> frozenset[
     """The features a scenario may use: all ``allowed``, or (swarm testing) a random subset of them."""
     if not swarm:
         return allowed
-    return frozenset(name for name in sorted(allowed) if draw(_COIN))
+    # a feature no scenario carries (its events alone) changes no draw: it stays on, and costs no coin
+    return frozenset(name for name in sorted(allowed) if not FEATURES[name].drawn or draw(_COIN))
 
 
 def draw_scenario(

@@ -11,7 +11,7 @@ from referee.model.events import Event
 from ...rulebook import ActionKind, Divergence, PackageRulebook, Vector
 from ...wire import Observation
 from . import battles, codec, compare, exhaust, generate, run, schema, shrink, vectors
-from .features import FEATURES, features_used
+from .features import CORE, FEATURES, features_used
 from .kinds import KINDS
 
 
@@ -24,6 +24,8 @@ class CombatRulebook(PackageRulebook):
     state_fields = compare.STATE_FIELDS
     state_key = "board"
     features = FEATURES
+    #: What no profile leaves out (``referee features`` lists it first).
+    core_feature = CORE
     default_rules = DEFAULT
     vectors_method = vectors.METHOD
     #: Events no scenario of the default readings reaches: no action activates a unit (the Reliquary clear,

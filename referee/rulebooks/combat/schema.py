@@ -11,16 +11,8 @@ from referee.model.combat.ruleset import Ruleset
 from ...rulebook import action_schema
 from ...wire import PROTOCOL, SCHEMA_TYPES
 from .codec import PLACEMENT_FIELDS, UNIT_DEFAULTS, UNIT_FIELDS
+from .field_notes import FIELD_DESCRIPTIONS
 from .kinds import KINDS
-
-_FIELD_NOTES = {
-    "uid": "the unit's identity, unique on the board",
-    "side": "board half, 0 or 1",
-    "row": "row of the cell (reading order: rows top to bottom)",
-    "col": "column of the cell (reading order: left to right)",
-    "redirect_to": "uid of the ally receiving the ordinary redirect (500.1-11)",
-    "intercept_by": "uid of the ally intercepting a lethal hit (500.1f)",
-}
 
 
 def unit_schema(required: list[str]) -> dict[str, Any]:
@@ -31,8 +23,7 @@ def unit_schema(required: list[str]) -> dict[str, Any]:
             prop = {"type": "integer", "enum": [0, 1]}
         if name in UNIT_DEFAULTS:
             prop["default"] = UNIT_DEFAULTS[name]
-        if name in _FIELD_NOTES:
-            prop["description"] = _FIELD_NOTES[name]
+        prop["description"] = FIELD_DESCRIPTIONS[name]
         properties[name] = prop
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 

@@ -1,0 +1,114 @@
+"""The protocol's changelog: every change to what an engine must send or may receive, by version.
+
+Each :class:`Change` says what changed (an event's field, a unit field, an action kind, a
+reading, the answer's rules), what it was and what it is, and whether it can make an engine
+written to the older version fail (``breaking``). ``docs/protocol-changelog.md`` is generated
+from :data:`CHANGELOG`; the error an engine that announces an older version gets
+(:func:`older_version_message`) names the breaking changes. A change to the contract
+(``specs/protocol/contract.json``, held by ``tests/harness/test_protocol_contract.py``) bumps
+``referee.wire.PROTOCOL`` and adds its entries here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of the contract: its subject, the old and the new, and whether an older engine can fail on it."""
+
+    subject: str
+    old: str
+    new: str
+    breaking: bool = True
+    since: str = ""  # the commit or date the change came in, where the history shows it
+
+
+_OTHER_SOURCE = "null", "the instance's source (null for an instance with no source)"
+
+#: Every change since ``referee/1``'s first release (2026-11-30, commit 1e853e8), oldest version first.
+CHANGELOG: dict[str, tuple[Change, ...]] = {
+    "referee/2": (
+        # Events whose fields changed meaning
+        Change("event insurance_prevented: other", *_OTHER_SOURCE, since="6aee767"),
+        Change("event shield_damaged: other", *_OTHER_SOURCE, since="6aee767"),
+        Change("event shield_broken: other", *_OTHER_SOURCE, since="6aee767"),
+        Change("event defy_death: other", "null",
+               "the instance's source, or for a cost the cost's beneficiary (null if none)", since="6aee767"),
+        Change("event everlasting_scheduled: amount, other", "amount 0, other null",
+               "amount the delay in ms (10000), other the killer it carries (500.9k)", since="326339e"),
+        Change("event stagger", "declared, never emitted",
+               "emitted when a direct damage instance deals damage to a boss (500.6g, INT-401)", since="326339e"),
+        Change("event phasebreak_check", "emitted only for a retaliation cost into a boss",
+               "also for a damage instance that moves a boss's Vitality (500.6g)", since="326339e"),
+        Change("event vessel_batch", "absent", "closes every death and every revival (500.4e, 500.9m), "
+               "with --without vessel,everlasting too", since="326339e"),
+        Change("events of a Vessel revival", "vessel_revival", "vessel_revival, then the revival channels "
+               "(revival_self, revival_ally, revival_focus) and its vessel_batch", since="326339e"),
+        Change("events: every field held to its name's contract", "any value of the right JSON type",
+               "a field the contract says is null, 0 or one of some words is a schema fault naming "
+               "observation.events[i].field", since="832b0ee"),
+        # Readings whose default changed
+        Change("ruleset damage_event_test (INT-008): what Thorns, Riposte and Retort answer",
+               "an instance that entered and spent an Insurance point or left damage after Shield",
+               "an instance that entered and spent an Insurance point or took Vitality (a hit the Shield absorbed "
+               "whole is not answered); the old reading is damage_event_test = after_shield", since="79d9fba"),
+        Change("ruleset reflect_subrogation (INT-114): Subrogated points against a Reflect",
+               "the boss pays the payback", "the points are spent, the boss pays nothing; the old reading is "
+               "reflect_subrogation = payback", since="79d9fba"),
+        # Unit fields: what the final board holds
+        Change("unit field charge", "absent", "0 by default; emptied by the unit's death, its activation (an ability "
+               "or a bloodletting action, 500.9l, INT-411) and a revival (500.9d)", since="326339e, a900d4e"),
+        Change("unit field armor_change", "absent", "the net Armor change made in this life; armor_debuff (Crush, "
+               "Repossess) and an ability's crush write it, a revival undoes it (500.9c)", since="326339e"),
+        Change("unit fields defy_death_spent, everlasting_life_grant, incarnation", "absent",
+               "the revival's bookkeeping (500.9e-g); a spent defy-death rune sets defy_death false and "
+               "defy_death_spent true", since="326339e"),
+        Change("unit fields hears_phylactery_revival, hears_everlasting_revival, hears_ally_revival, "
+               "revival_aims_killer, reliquary, reliquary_speed", "absent", "revival listeners and the Reliquary rune "
+               "(500.9h-l)", since="326339e, a900d4e"),
+        Change("unit fields maim, forge_core_recovery, exalt", "absent", "recovery (500.3)", since="83cabe0"),
+        Change("unit fields burn, venom, untargetable", "absent", "statuses and the recipient gate of abilities "
+               "(400.8-5, 400.8-6)", since="34443be"),
+        Change("a Vessel revival's unit", "alive, full Vitality, one Vessel spent",
+               "the shared revival body: also Armor back to battle start, no status (Entrapped, Prismbroken, "
+               "Dormant, Burn, Venom, Maim), charge 0, defy-death re-armed, a life-long Everlasting grant gone, "
+               "incarnation + 1, Reliquary Speed granted (500.9c-l)", since="326339e, bb58d3f"),
+        # The scenario
+        Change("scenario ruleset", "8 options", "also damage_event_test, reflect_subrogation, reflect_lanes, "
+               "stagger_lanes, everlasting_slot_order, tick_share_rounding, tick_feast_shares (the harness sends "
+               "every option spelled out)", since="79d9fba, 83cabe0, 326339e"),
+        Change("scenario rulebook", "absent", "optional: combat (the default) or play", breaking=False, since="4b0a1e9"),
+        Change("scenario board", "any unit", "only units inside the input domain (proofs/combat/assumptions.py); "
+               "a dead unit holds no cell (INT-403)", breaking=False, since="67869bf, bb58d3f"),
+        Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "
+               "advance, end_combat, and the play rulebook's play_card and activate (sent only when chosen)",
+               breaking=False, since="9efe919, 1ea66b4, 500b25c, 4b0a1e9"),
+        Change("event names", "35", "also line_resolved, condition_failed, line_refused, status_applied, culled, "
+               "vitality_restored, recovery_refused, maim_consumed, healed, shield_gained, everlasting_revival, "
+               "everlasting_delayed, everlasting_lapsed, revival_self, revival_ally, revival_focus, reliquary_cleared, "
+               "played, play_cancelled, activated, activation_cancelled (each from a new kind or field)",
+               breaking=False),
+        # The answer under a profile
+        Change("an observation under a profile (--without, --features)", "every unit field and every event",
+               "only the fields and events of the features the profile keeps (referee features lists each "
+               "feature's); the others may be left out and are not compared", breaking=False),
+        Change("--events", "a,b (only those)", "also -a,-b (every event but those)", breaking=False),
+        Change("protocol", '"referee/1"', '"referee/2" in every scenario and observation; an engine that answers '
+               '"referee/1" is refused with this list'),
+    ),
+}
+
+
+def breaking_changes(version: str) -> tuple[Change, ...]:
+    """The changes up to ``version`` that can make an engine of the version before fail."""
+    return tuple(c for c in CHANGELOG[version] if c.breaking)
+
+
+def older_version_message(announced: str, current: str) -> str:
+    """What an engine that announces ``announced`` is told: the versions differ, and what changed."""
+    if current not in CHANGELOG:
+        return f"expected {current!r}, got {announced!r}"
+    changed = "; ".join(c.subject for c in breaking_changes(current))
+    return (f"the engine speaks {announced!r}, this referee {current!r}, which changed: {changed}. Update the engine (every change, old -> new: docs/protocol-changelog.md)")
