@@ -44,11 +44,15 @@ def test_the_contract_is_the_snapshot_of_its_version():
     snapshot = json.loads((ROOT / SNAPSHOT).read_text(encoding="utf-8"))
     now = contract()
     changed = _diff(snapshot, now)
+    citations_only = all(".clauses:" in line for line in changed)
     assert not changed, (
-        f"the protocol contract changed under {PROTOCOL} ({len(changed)} differences, first: {changed[:5]}). "
-        "A change to what an engine must send or may receive needs a new version: bump PROTOCOL in "
-        "referee/wire.py, write each change (old -> new) in referee/changelog.py, run `referee docs`, then "
-        "rewrite the snapshot with `python -m referee.contract --write`.")
+        f"the protocol contract changed under {PROTOCOL} ({len(changed)} differences, first: {changed[:5]}). " + (
+            "Only the clauses cited for what the model emits changed (nothing an engine sends or receives): "
+            "review them, run `referee docs` and rewrite the snapshot with `python -m referee.contract --write`."
+            if citations_only else
+            "A change to what an engine must send or may receive needs a new version: bump PROTOCOL in "
+            "referee/wire.py, write each change (old -> new) in referee/changelog.py, run `referee docs`, then "
+            "rewrite the snapshot with `python -m referee.contract --write`."))
     assert snapshot["protocol"] == PROTOCOL
 
 
