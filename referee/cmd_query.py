@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Optional
 
 import typer
@@ -83,6 +84,14 @@ def print_answer(console: Console, answer) -> None:
             console.print(f"  {line}", highlight=False, markup=False)
 
 
+def limits_problem(rlimit: int, budget: float) -> None:
+    """``--rlimit`` and ``--budget`` that bound nothing (0, negative, NaN, infinite) are a bad query (a ValueError)."""
+    if rlimit < 1:
+        raise ValueError(f"--rlimit {rlimit}: expected a whole number >= 1 (Z3's resource limit per question)")
+    if not (math.isfinite(budget) and budget > 0):
+        raise ValueError(f"--budget {budget}: expected a number of seconds > 0 (the query's wall-clock budget)")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("query")
     def query(
@@ -116,6 +125,7 @@ def register(app: typer.Typer) -> None:
 
         Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
         """
+        from referee.engines import EngineStartError
         from referee.query import QueryError, run_query
         from referee.rulebooks import parse_rule_words
 
@@ -124,6 +134,7 @@ def register(app: typer.Typer) -> None:
         try:
             if minimize is not None and maximize is not None:
                 raise QueryError("give at most one of --minimize and --maximize")
+            limits_problem(rlimit, budget)
             answer = run_query(
                 condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
                 ruleset=parse_fixed_ruleset(ruleset), split=split,
@@ -136,7 +147,7 @@ def register(app: typer.Typer) -> None:
 
                 with make_engine(python, engine, timeout, 1) as chosen:
                     answer.engine = replay_on_engine(answer, chosen)
-        except (QueryError, ValueError) as error:
+        except (QueryError, ValueError, EngineStartError) as error:
             if as_json:
                 print(json.dumps({"status": "error", "condition": condition, "detail": str(error)}))
             from rich.markup import escape

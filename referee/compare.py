@@ -61,6 +61,8 @@ class Comparison:
             if not fields:
                 raise ValueError("compare mode 'fields' needs --fields a,b,c")
             chosen = tuple(f.strip() for f in fields.split(",") if f.strip())
+            if not chosen:
+                raise ValueError(f"--fields {fields!r}: names no field (a comparison must compare something)")
             bad = [f for f in chosen if f not in STATE_FIELDS]
             if bad:
                 raise ValueError(f"unknown unit field(s) {', '.join(bad)} (known: {', '.join(STATE_FIELDS)})")
@@ -74,6 +76,8 @@ class Comparison:
             names = None
         else:
             names = frozenset(n.strip() for n in events.split(",") if n.strip())
+            if not names:
+                raise ValueError(f"--events {events!r}: names no event (say --events none to compare no events)")
             bad = sorted(n for n in names if n not in EVENT_NAMES)
             if bad:
                 raise ValueError(f"unknown event name(s) {', '.join(bad)}")

@@ -27,7 +27,8 @@ whole run's waiting on the engine is bounded too (``engine_budget``).
 (``referee.worker``, a small JSON-lines shim), so that a hang the function itself catches,
 an ``os._exit``, or a non-JSON value is a fault like any other. :class:`PythonEngine` calls
 a function in-process instead (``--in-process``; the pytest plugin and the CrossHair
-backend need it): faster, but an engine that calls ``os._exit`` ends the harness with it.
+backend need it): faster; ``os._exit`` is intercepted there for the length of each call (a crash
+fault), but a signal that kills the process ends the harness with it.
 """
 
 from __future__ import annotations
@@ -173,6 +174,20 @@ def _copy(value: Any) -> Any:
     return value
 
 
+class _EngineExit(BaseException):
+    """Raised in place of ``os._exit`` inside an in-process engine (a BaseException: the engine's own
+    ``except Exception`` cannot swallow it)."""
+
+
+def _refuse_exit(status: int = 0) -> None:
+    """``os._exit`` while an in-process engine runs: the engine's call ends, never the harness."""
+    raise _EngineExit(status)
+
+
+#: The real ``os._exit``, for the termination handler (the engine's call may have replaced it).
+_REAL_EXIT = os._exit
+
+
 class _Timeout(BaseException):
     """Raised by the alarm inside a hung in-process engine (a BaseException: the engine's
     own ``except Exception`` cannot swallow it)."""
@@ -200,8 +215,11 @@ class PythonEngine(Engine):
     interrupted (by ``SIGALRM``, on the main thread, repeated every 0.1 s so that one bare
     ``except:`` in the engine does not defeat it) and is a ``hang`` fault, as is a call that
     returns after swallowing every interrupt. A value JSON cannot carry (a Decimal, a set)
-    is a ``schema`` fault. What no in-process engine can survive is ``os._exit``: that is
-    what the worker process (:func:`python_worker`) is for.
+    is a ``schema`` fault. ``os._exit`` is replaced, for the length of the call, by a function raising
+    :class:`_EngineExit` (a ``crash`` fault naming the status), so an engine calling it cannot end the
+    run without a report. What no in-process engine can survive is a signal that kills the process
+    (``os.kill(os.getpid(), SIGKILL)``) or ``posix._exit`` called by that name: that is what the worker
+    process (:func:`python_worker`) is for.
     """
 
     def __init__(self, function: Callable[[dict[str, Any]], Any] | str, timeout: float = DEFAULT_TIMEOUT,
@@ -246,9 +264,13 @@ class PythonEngine(Engine):
         if self._alarm:
             signal.setitimer(signal.ITIMER_REAL, self.timeout, 0.1)
         started = time.perf_counter()
+        os._exit = _refuse_exit  # type: ignore[assignment]
         try:
             answer = self.function(_copy(scenario))
             flags["active"] = False
+        except _EngineExit as exited:
+            return EngineFault("crash", f"the engine called os._exit({exited.args[0] if exited.args else ''}) "
+                                        "(in-process: the call was ended, the run goes on)", scenario)
         except _Timeout:
             flags["active"] = False  # a repeat of the alarm must not interrupt the harness itself
             return EngineFault("hang", f"no answer within {self.timeout:g} s (--timeout)", scenario)
@@ -256,6 +278,7 @@ class PythonEngine(Engine):
             tb = bounded_text(traceback.format_exc())
             return EngineFault("crash", f"the engine raised {type(error).__name__}: {_cut(str(error))}", scenario, tb)
         finally:
+            os._exit = _REAL_EXIT
             flags["active"] = False
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -743,7 +766,7 @@ def install_termination_handler() -> None:
             except (OSError, ValueError):
                 pass
         os.write(2, f"referee: stopped by signal {signum}; engine processes killed\n".encode())
-        os._exit(128 + signum)
+        _REAL_EXIT(128 + signum)
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):

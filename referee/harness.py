@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import rulebooks
+from . import interrupts, rulebooks
 from .compare import Comparison, Divergence, compare
 from .engines import Engine, EngineFault, check_answer
 from .protocol import Observation, ProtocolError, decode_scenario, rulebook_of
@@ -212,6 +212,10 @@ class CheckReport:
             "replay_engine": self.replay_engine,
         }
 
+    def _signal(self) -> str:
+        signum = interrupts.received()
+        return "Ctrl-C" if signum is None or signum == 2 else interrupts.signal_name(signum)
+
     def _compared(self) -> str:
         """What was compared, in the terms of each rulebook the kinds drew from."""
         books = list(dict.fromkeys(ACTION_KINDS[k].rulebook for k in self.kinds if k in ACTION_KINDS))
@@ -235,7 +239,7 @@ class CheckReport:
             "fault": "FAIL: engine fault",
             "model-error": "ERROR: the model could not run a scenario",
             "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
-            "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
+            "interrupted": f"INTERRUPTED ({self._signal()}): the run stopped before its end; rerun with the same seed to go on",
             "stale-known": "FAIL: a known divergence matched nothing in this run (--strict-known)",
         }[self.status]
         lines = [
@@ -295,8 +299,12 @@ class CheckReport:
 
 
 def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
-    """The scenario with what is at its protocol default left out (still valid)."""
-    return rulebooks.of_scenario(scenario).compact(scenario)
+    """The scenario with what is at its protocol default left out (still valid); as it is when it names no
+    known rulebook (an invalid ``--replay`` file is reported, never lost to its own report)."""
+    try:
+        return rulebooks.of_scenario(scenario).compact(scenario)
+    except (ProtocolError, ValueError, TypeError, KeyError, AttributeError):
+        return scenario
 
 
 class _Stop(BaseException):
@@ -436,6 +444,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             judge_batch(drawn[at:at + batch])
 
     def judge_batch(batch_scenarios: list[dict[str, Any]]) -> None:
+        interrupts.raise_if_received()  # a stage boundary: a lost interrupt is raised again here
         marks = {}
         for scenario in batch_scenarios:
             state["serial"] += 1
@@ -502,15 +511,12 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", HypothesisWarning)
             test()
+        interrupts.raise_if_received()  # a signal whose exception was lost (a gc callback, a bare except)
     except _Mismatch:
         scenario, divergences = state["failure"]
         _store_failing_seed(run, options, state)
-        if options.shrink:
-            from .shrink import size
-
-            before = size(_public(scenario))
-            scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
-            report.shrink_sizes = (before, size(_public(scenario)))
+        if options.shrink and interrupts.received() is None:
+            scenario, divergences = _shrink_unless_interrupted(engine, scenario, divergences, options, report)
         report.status = "mismatch"
         report.scenario = _public(scenario)
         report.divergences = divergences
@@ -564,6 +570,21 @@ def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
     for k, scenario in enumerate(group):
         scenario["_seed"], scenario["_group"] = (seed + k) % BATCH_SEEDS, seed
     return group
+
+
+def _shrink_unless_interrupted(engine: Engine, scenario: dict[str, Any], divergences: list[Divergence],
+                               options: CheckOptions, report: CheckReport) -> tuple[dict[str, Any], list[Divergence]]:
+    """The shrunk failing scenario; the scenario as found when a signal stops the shrinking (never lost)."""
+    from .shrink import size
+
+    before = size(_public(scenario))
+    try:
+        scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
+    except KeyboardInterrupt:
+        report.error = "shrinking was interrupted: the scenario is the failing one as found, unshrunk"
+        return scenario, divergences
+    report.shrink_sizes = (before, size(_public(scenario)))
+    return scenario, divergences
 
 
 def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) -> None:
@@ -647,9 +668,10 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     budget = max(200, options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         scenario, divergences = entry["scenario"], entry["divergences"]
-        reproducible = _still_diverges(engine, scenario, options)
+        stopped = interrupts.received() is not None  # stopped by a signal: report the groups as found, at once
+        reproducible = stopped or _still_diverges(engine, scenario, options)
         calls, sizes = 0, None
-        if options.shrink and reproducible:
+        if options.shrink and reproducible and not stopped:
             from .shrink import size
 
             before = size(_public(scenario))
@@ -787,6 +809,16 @@ def _replay_engine(engine: Engine, options: CheckOptions, scenario: dict[str, An
         return ""
     files = _failure_files(options, scenario)
     return f"{shlex.join(argv)} < {shlex.quote(str(files[1]))}" if files else ""
+
+
+def interrupted_report(engine: Engine, options: CheckOptions) -> CheckReport:
+    """The report of a run a signal stopped before its first scenario (or outside :func:`check`'s own
+    handling): nothing found, the seed and the command that runs it again."""
+    kinds = tuple(options.kinds or default_kinds())
+    report = CheckReport("interrupted", engine.name, options.seed or 0, options.comparison, kinds=kinds,
+                         features=options.features, swarm=options.swarm, examples_requested=options.examples)
+    report.replay = _replay(options, report.seed, None)
+    return report
 
 
 def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> CheckReport:

@@ -1,0 +1,240 @@
+"""No wrong pass, no lost bug, no traceback: the second hostile pass (issue 25).
+
+Each test holds one reproduction of the issue: a comparison that compares nothing, an in-process
+``os._exit``, a Ctrl-C lost inside a garbage-collection callback, SIGINT and SIGTERM at any point of
+a run (imports included), exit codes after an error that read as verdicts, a lone surrogate in an
+engine's message. The console command runs in a child process (``referee`` as installed), so that
+what is tested is what a user's terminal sees.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+
+REFEREE = str(Path(sys.executable).with_name("referee"))
+#: Shown by Python for an exception nobody caught, and for one lost in a ``__del__`` ("Exception ignored").
+TRACEBACK_MARKS = ("Traceback (most recent call last)", "Exception ignored")
+#: Exit codes that mean a verdict: pass, and check's divergence (query's "impossible").
+VERDICTS = (0, 1)
+
+
+def referee(args: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([REFEREE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(cwd)})
+
+
+def no_traceback(out: str, err: str) -> None:
+    for mark in TRACEBACK_MARKS:
+        assert mark not in out + err, (out[-3000:], err[-3000:])
+
+
+def write_engine(folder: Path, name: str, body: str) -> str:
+    """A ``--python`` engine module in ``folder``: the clean example engine, with ``body`` as its ``run``."""
+    (folder / f"{name}.py").write_text(textwrap.dedent(body))
+    return f"{name}:run"
+
+
+# -- 1. wrong passes ------------------------------------------------------------------------
+
+
+BIG_VITALITY = """
+from referee.examples.engine import run as clean
+
+def run(scenario):
+    out = clean(scenario)
+    for unit in out.get("board", []):
+        unit["vitality"] = 10**30
+    return out
+"""
+
+
+@pytest.mark.parametrize("words", [
+    ["--compare", "fields", "--fields", ",", "--events", ","],
+    ["--compare", "fields", "--fields", ",", "--events", "none"],
+    ["--compare", "fields", "--fields", "vitality", "--events", ","],
+    ["--compare", "state", "--events", " , "],
+])
+def test_an_empty_field_or_event_list_is_a_usage_error_not_a_pass(tmp_path, monkeypatch, words):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    engine = write_engine(tmp_path, "big_vitality", BIG_VITALITY)
+    result = CliRunner().invoke(app, ["check", "--python", engine, "-n", "8", "--seed", "1", "--database", "", *words])
+    assert result.exit_code == 2, result.output
+    assert "names no" in result.output
+
+
+def test_os_exit_in_an_in_process_engine_is_a_crash_fault_and_the_run_reports(tmp_path):
+    engine = write_engine(tmp_path, "exits", "import os\n\ndef run(scenario):\n    os._exit(0)\n")
+    done = referee(["check", "--python", engine, "--in-process", "-n", "8", "--seed", "1", "--state-dir", ""], tmp_path)
+    assert done.returncode == 3, (done.stdout, done.stderr)
+    assert "os._exit(0)" in done.stdout and "replay: referee check" in done.stdout
+    no_traceback(done.stdout, done.stderr)
+
+
+GC_SWALLOWS_CTRL_C = """
+import os
+import signal
+
+from referee.examples.engine import run as clean
+
+SENT = []
+
+
+class Sends:
+    def __del__(self):
+        # Ctrl-C arrives while Python runs a finaliser: its KeyboardInterrupt is "Exception ignored"
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+
+
+def run(scenario):
+    if not SENT:
+        SENT.append(1)
+        Sends()
+    return clean(scenario)
+"""
+
+
+def test_a_ctrl_c_lost_in_a_finaliser_still_stops_the_run_it_never_passes(tmp_path):
+    engine = write_engine(tmp_path, "gc_ctrl_c", GC_SWALLOWS_CTRL_C)
+    done = referee(["check", "--python", engine, "--in-process", "-n", "200", "--seed", "3", "--database", ""], tmp_path)
+    assert done.returncode == 130, (done.stdout, done.stderr)
+    assert "INTERRUPTED" in done.stdout and "seed 3" in done.stdout and "PASS" not in done.stdout
+    assert "--seed 3" in done.stdout  # the replay command
+
+
+# -- 4. exit codes that read as verdicts --------------------------------------------------
+
+
+def test_replay_of_an_unknown_rulebook_is_a_usage_error_with_its_report(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chess.json").write_text('{"protocol": "referee/1", "rulebook": "chess", "board": [], "actions": []}')
+    result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--replay", "chess.json",
+                                      "--state-dir", ""])
+    assert result.exit_code == 2, result.output
+    assert 'scenario.rulebook: expected one of' in result.output and "chess" in result.output
+
+
+def test_query_with_an_engine_that_cannot_start_is_a_usage_error_not_impossible(tmp_path):
+    done = referee(["query", "amount > 0", "--units", "2", "--source", "enemy", "--ruleset", "defaults",
+                    "--engine", "/nonexistent/bin"], tmp_path)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "/nonexistent/bin" in done.stderr and "cannot start" in done.stderr
+    no_traceback(done.stdout, done.stderr)
+
+
+def test_a_lone_surrogate_in_an_engine_message_never_loses_the_report(tmp_path):
+    engine = write_engine(tmp_path, "surrogate", 'def run(scenario):\n    raise ValueError("\\ud800")\n')
+    for mode in (["--in-process"], []):
+        done = referee(["check", "--python", engine, *mode, "-n", "8", "--seed", "1", "--state-dir", "",
+                        "--junit", "report.xml", "--html", "report.html"], tmp_path)
+        assert done.returncode == 3, (mode, done.stdout[-2000:], done.stderr[-2000:])
+        assert "ValueError: \\ud800" in done.stdout and "replay:" in done.stdout
+        assert "\\ud800" in (tmp_path / "report.xml").read_text() and (tmp_path / "report.html").stat().st_size > 0
+        no_traceback("", done.stderr)  # the report quotes the engine's own traceback; referee printed none
+        assert "UnicodeEncodeError" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("words, said", [
+    (["--budget", "nan"], "--budget nan"),
+    (["--budget", "-1"], "--budget -1"),
+    (["--rlimit", "0"], "--rlimit 0"),
+    (["--rlimit", "-5"], "--rlimit -5"),
+])
+def test_query_limits_that_bound_nothing_are_refused(words, said):
+    result = CliRunner().invoke(app, ["query", "amount > 0", *words])
+    assert result.exit_code == 2, result.output
+    assert said in result.output
+
+
+# -- 3. signals, from the first instruction to the last -----------------------------------
+
+
+def signalled(args: list[str], cwd: Path, signum: int, after: float) -> tuple[int, str, str]:
+    """Run ``referee ARGS``, send ``signum`` ``after`` seconds in, and return (status, stdout, stderr)."""
+    process = subprocess.Popen([REFEREE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    return process.returncode, out, err
+
+
+def before_referee_began(code: int, out: str, err: str) -> bool:
+    """The signal came while the Python interpreter itself started (its ``site`` module and the ``.pth`` files
+    of installed packages), before the first line of referee: what happens there is Python's, not referee's."""
+    python_frames_only = "Traceback" in err and "referee" not in err.split("Traceback", 1)[1]
+    return not out and code in (1, -2, -15, 130) and ("init_import_site" in err or python_frames_only or not err)
+
+
+def check_signal_outcome(code: int, out: str, err: str, signum: int, seed: int) -> None:
+    """Never a traceback, never a verdict code; once the run began, its seed and replay command."""
+    if before_referee_began(code, out, err):
+        return
+    no_traceback(out, err)
+    assert code == 128 + signum, (code, out[-2000:], err[-2000:])
+    if "INTERRUPTED" in out:
+        assert f"seed {seed}" in out and f"--seed {seed}" in out, out[-2000:]
+    else:  # stopped while starting: said so, on one line
+        assert "while starting" in err or "interrupted by" in err, err[-2000:]
+
+
+LONG_CHECK = ["check", "--python", "referee.examples.engine:run", "-n", "100000", "--seed", "9", "--database", ""]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_at_a_random_point_of_check_prints_the_seed_or_says_nothing_ran(tmp_path, signum):
+    after = random.Random(signum).uniform(0.3, 4.0)
+    check_signal_outcome(*signalled(LONG_CHECK, tmp_path, signum, after), signum, 9)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_run_goes_prints_the_seed_counts_and_replay(tmp_path, signum):
+    process = subprocess.Popen([REFEREE, *LONG_CHECK], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not _children(process.pid):  # the worker: the run has begun
+        time.sleep(0.1)
+    time.sleep(1.0)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    check_signal_outcome(process.returncode, out, err, signum, 9)
+    assert "INTERRUPTED" in out and "checked:" in out, (out[-2000:], err[-2000:])
+
+
+def test_a_signal_during_imports_prints_no_traceback(tmp_path):
+    for after in (0.3, 0.6, 0.9):
+        code, out, err = signalled(LONG_CHECK, tmp_path, signal.SIGINT, after)
+        check_signal_outcome(code, out, err, signal.SIGINT, 9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trial", range(24))
+def test_many_signals_at_random_points_of_check(tmp_path, trial):
+    chooser = random.Random(trial)
+    signum = chooser.choice([signal.SIGINT, signal.SIGTERM])
+    check_signal_outcome(*signalled(LONG_CHECK, tmp_path, signum, chooser.uniform(0.0, 6.0)), signum, 9)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
