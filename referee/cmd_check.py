@@ -172,6 +172,10 @@ def register(app: typer.Typer) -> None:
             # CrossHair runs the engine symbolically: it must be called in this process.
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
                                      in_process=in_process or backend != "hypothesis", paths=path or ())
+            if config.get("name"):
+                from .engines import identity_of
+
+                the_engine.identity = identity_of(the_engine, config.get("name"))
         except ValueError as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)

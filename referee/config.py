@@ -25,6 +25,7 @@ from typing import Any
 
 #: Every key the file may hold, and the type of its value.
 KEYS: dict[str, type | tuple[type, ...]] = {
+    "name": str,  # the engine's name: keys its stored failures (else a digest of what it runs)
     "engine": str,
     "python": str,
     "kinds": list,

@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import atexit
 import errno
+import hashlib
 import json
 import math
 import os
 import queue
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -124,6 +126,9 @@ class Engine:
 
     name = "engine"
     batch_size = 1
+    #: What keys the example database (``referee.harness._digest``): a declared name, else a digest of what
+    #: the engine runs (:func:`identity_of`); None: the name (an engine built in a test).
+    identity: str | None = None
 
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:  # pragma: no cover - interface
         raise NotImplementedError
@@ -809,6 +814,48 @@ def python_worker(spec: str, timeout: float = DEFAULT_TIMEOUT, batch_size: int =
     return engine
 
 
+#: Of each file an engine runs, at most this many bytes are read into its identity's digest.
+IDENTITY_BYTES = 64 * 1024 * 1024
+
+
+def identity_of(engine: Engine, declared: str | None = None) -> str:
+    """The engine's identity: ``declared`` (its name in the config), else its spec and a digest of what it runs.
+
+    Two checkouts of one engine share a spec string (``--python myengine:run``) but not their code:
+    a ``--python`` engine is its module's file content, an ``--engine`` its command, the executable it
+    resolves to and every file the command names (a script), each by content. So a fixed engine's
+    passing run never deletes a buggy one's stored failure.
+    """
+    if declared:
+        return f"declared:{declared}"
+    digest = hashlib.sha256(engine.name.encode("utf-8", "backslashreplace"))
+    for path in _files_run(engine):
+        digest.update(b"\0" + _file_digest(path))  # by content only: two machines' checkouts of one engine agree
+    return f"{engine.name}#{digest.hexdigest()[:16]}"
+
+
+def _files_run(engine: Engine) -> list[str]:
+    """The files whose content an engine's behaviour comes from (those that exist and are regular)."""
+    spec = getattr(engine, "python_spec", None)
+    if spec is not None:
+        module = sys.modules.get(spec.partition(":")[0])
+        candidates = [getattr(module, "__file__", None)]
+    else:
+        argv = getattr(engine, "argv", None) or []
+        candidates = ([shutil.which(argv[0]) or argv[0]] if argv else []) + list(argv[1:])
+    return [c for c in candidates if c and os.path.isfile(c)]
+
+
+def _file_digest(path: str) -> bytes:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            digest.update(handle.read(IDENTITY_BYTES))
+    except OSError as error:
+        digest.update(str(error).encode())
+    return digest.digest()
+
+
 def make_engine(python: str | None, command: str | None, timeout: float, batch_size: int, *,
                 in_process: bool = False, engine_budget: float = DEFAULT_ENGINE_BUDGET,
                 paths: tuple[str, ...] | list[str] = ()) -> Engine:
@@ -821,11 +868,16 @@ def make_engine(python: str | None, command: str | None, timeout: float, batch_s
     if python:
         add_import_paths(paths)
         if in_process:
-            return PythonEngine(python, timeout=timeout, engine_budget=engine_budget)
-        return python_worker(python, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
-    if in_process:
+            engine: Engine = PythonEngine(python, timeout=timeout, engine_budget=engine_budget)
+        else:
+            engine = python_worker(python, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
+        engine.python_spec = python  # type: ignore[attr-defined]
+    elif in_process:
         raise ValueError("--in-process applies to a --python engine only")
-    return SubprocessEngine(command, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
+    else:
+        engine = SubprocessEngine(command, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
+    engine.identity = identity_of(engine)
+    return engine
 
 
 def python_command(module: str, *args: str) -> str:

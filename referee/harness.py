@@ -383,7 +383,7 @@ def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison,
 def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> bytes:
     """The example database's key: the engine and every option that changes what is drawn or judged."""
     key = json.dumps(
-        [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
+        [engine.identity or engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
          {name: repr(rules) for name, rules in sorted(options.rules.items())}]
         + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else [])
         + (["seeded"] if _is_seeded(options) else []),  # a seed per batch, not Hypothesis' choices: its own key
@@ -408,8 +408,23 @@ def _database(options: CheckOptions) -> Any:
 
     from .databases import open_database
 
-    database = open_database(options.database)
+    database = open_database(options.database, fallback=str(examples_fallback(options)))
     return ReadOnlyDatabase(database) if database is not None and options.keep_going else database
+
+
+def _degraded_warning(database: Any) -> str:
+    """What a shared database that failed mid-run said (``referee.databases.DegradingDatabase``), or ''."""
+    inner = getattr(database, "_wrapped", database)  # a --keep-going run reads through a ReadOnlyDatabase
+    return getattr(inner, "warning", "") or ""
+
+
+def examples_fallback(options: CheckOptions) -> Path:
+    """Where a shared database's failures go if it fails mid-run: ``<state dir>/examples``, else the temporary folder."""
+    if options.state_dir:
+        return Path(options.state_dir) / "examples"
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / "referee-examples"
 
 
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
@@ -485,7 +500,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     config = dict(
         max_examples=max(1, math.ceil(total / group)),
         deadline=None,
-        database=_database(options),
+        database=state.setdefault("database", _database(options)),
         phases=phases,
         verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck),
@@ -551,6 +566,9 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         _report_groups(engine, state, options, report, seed)
     if state["first"] is not None:
         report.first_failure_after, report.first_failure_seconds = state["first"]
+    degraded = _degraded_warning(state.get("database"))
+    if degraded:  # the shared database failed mid-run: the report says where the failures went
+        report.error = "; ".join(part for part in (report.error, degraded.removeprefix("referee: ")) if part)
     if not report.ok:
         report.replay = _replay(options, seed, report.scenario)
         report.replay_engine = _replay_engine(engine, options, report.scenario)
@@ -602,9 +620,7 @@ def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) 
         from hypothesis.database import choices_to_bytes
         from hypothesis.internal.reflection import function_digest
 
-        from .databases import open_database
-
-        database = open_database(options.database)
+        database = state.get("database")
         if database is None:
             return
         key = function_digest(run)

@@ -238,3 +238,79 @@ def _children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             out.append(int(stat.parent.name))
     return out
+
+
+# -- 2. lost bugs -------------------------------------------------------------------------
+
+
+DIVERGES_ON_SIGNAL = """
+import os
+from pathlib import Path
+
+from referee.examples.engine import run as clean
+
+HERE = Path(__file__).parent
+
+
+def run(scenario):
+    (HERE / "started").touch()
+    out = clean(scenario)
+    if (HERE / "go").exists():  # from now on a bug: every unit one Vitality short
+        for unit in out.get("board", []):
+            if isinstance(unit.get("vitality"), int):
+                unit["vitality"] -= 1
+    return out
+"""
+
+
+def test_redis_dying_mid_run_degrades_to_the_state_folder_and_keeps_the_bug(tmp_path):
+    from harness_tools import RedisServer, require_module, require_program
+
+    program = require_program("redis-server", "redis-server")
+    require_module("redis", "redis")
+    server = RedisServer(program, tmp_path)
+    engine = write_engine(tmp_path, "later_bug", DIVERGES_ON_SIGNAL)
+    try:
+        process = subprocess.Popen([REFEREE, "check", "--python", engine, "--in-process", "-n", "1000000", "--seed", "5",
+                                    "--database", server.url], cwd=tmp_path, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "started").exists() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.1)
+        time.sleep(0.5)
+    finally:
+        server.stop()  # killed mid-run
+    (tmp_path / "go").touch()
+    out, err = process.communicate(timeout=180)
+    no_traceback(out, err)
+    assert process.returncode == 1, (out[-3000:], err[-3000:])
+    assert "FAIL: the engine disagrees" in out and "replay: referee check" in out and "--seed 5" in out
+    assert "the example database redis://" in err and "failed during the run" in err
+    assert list((tmp_path / ".referee" / "failures").glob("*.json")), "the failure file is written"
+    assert list((tmp_path / ".referee" / "examples").rglob("*")), "the found bug is kept in the local state folder"
+
+
+def test_two_checkouts_of_one_engine_spec_never_share_failures(tmp_path):
+    """The same ``--python myengine:run`` from two folders, one database: the fixed one's passing run must not
+    delete the buggy one's failure, which its next run replays first (seed 4 alone does not find the bug in 32
+    scenarios: ``test_harness_redis_campaign``)."""
+    import json
+
+    database = tmp_path / "shared"
+    buggy, fixed = tmp_path / "buggy", tmp_path / "fixed"
+    for folder, source in ((buggy, "referee.examples.mutants import floor_instead_of_ceil"),
+                           (fixed, "referee.examples.engine import run")):
+        folder.mkdir()
+        (folder / "myengine.py").write_text(f"from {source} as run\n")
+
+    def run(folder: Path, seed: int, examples: int) -> tuple[int, dict]:
+        done = subprocess.run([REFEREE, "check", "--python", "myengine:run", "--in-process", "-n", str(examples),
+                               "--seed", str(seed), "--database", str(database), "--json"], cwd=folder,
+                              capture_output=True, text=True, timeout=180,
+                              env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+        return done.returncode, json.loads(done.stdout)
+
+    assert run(buggy, 3, 300)[0] == 1
+    assert run(fixed, 4, 32)[0] == 0
+    code, again = run(buggy, 4, 32)
+    assert (code, again["status"], again["first_failure_after"]) == (1, "mismatch", 1), again["first_failure_after"]
