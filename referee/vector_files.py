@@ -21,10 +21,14 @@ class VectorFileError(ValueError):
 
 def read_json(path: Path) -> Any:
     """A JSON file, or a :class:`VectorFileError` naming it (unreadable, not JSON, too deep, a directory)."""
+    from .input_files import InputFileError, read_input_text
+
     if path.is_dir():
         raise VectorFileError(f"{path}: is a directory, not a JSON file")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_input_text(path))
+    except InputFileError as error:
+        raise VectorFileError(str(error)) from None
     except FileNotFoundError:
         raise VectorFileError(f"{path}: no such file") from None
     except OSError as error:

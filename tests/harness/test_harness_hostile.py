@@ -314,3 +314,85 @@ def test_two_checkouts_of_one_engine_spec_never_share_failures(tmp_path):
     assert run(fixed, 4, 32)[0] == 0
     code, again = run(buggy, 4, 32)
     assert (code, again["status"], again["first_failure_after"]) == (1, "mismatch", 1), again["first_failure_after"]
+
+
+# -- 5. bounded reads ---------------------------------------------------------------------
+
+
+class _Hung(Exception):
+    pass
+
+
+def invoke_bounded(args: list[str], seconds: int = 30):
+    """``referee ARGS`` in this process, failed (not hung) if it does not end within ``seconds``."""
+
+    def hung(signum, frame):
+        raise _Hung(f"referee {' '.join(args)} did not end within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        return CliRunner().invoke(app, args, catch_exceptions=False)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _special_file(path: Path, special: str) -> str:
+    """``path`` made a FIFO, or a link to ``/dev/zero`` (a file that never ends)."""
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    return str(path)
+
+
+@pytest.mark.parametrize("where", ["explain", "replay", "known", "vector"])
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_a_fifo_or_a_device_given_as_a_file_is_refused_at_once(tmp_path, monkeypatch, where, special):
+    monkeypatch.chdir(tmp_path)
+    engine = ["--python", "referee.examples.engine:run", "--state-dir", ""]
+    if where == "vector":
+        (tmp_path / "v").mkdir()
+        (tmp_path / "v" / "manifest.json").write_text('{"format": "referee-vectors/1", "vectors": [{"path": "x.json"}]}')
+        _special_file(tmp_path / "v" / "x.json", special)
+        args = ["vectors", "run", "v", *engine[:2]]
+    else:
+        path = _special_file(tmp_path / "x.json", special)
+        args = {"explain": ["explain", path], "replay": ["check", *engine, "--replay", path],
+                "known": ["check", *engine, "--known", path, "-n", "4"]}[where]
+    result = invoke_bounded(args)
+    assert result.exit_code == 2, result.output
+    assert "not a regular file" in result.output or "leaves" in result.output, result.output
+
+
+def test_a_file_over_the_size_limit_is_refused_naming_the_limit_and_how_to_change_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "big.json").write_text('{"protocol": "referee/1", "board": [], "actions": []}' + " " * 5000)
+    monkeypatch.setenv("REFEREE_MAX_INPUT_BYTES", "1000")
+    result = invoke_bounded(["explain", "big.json"])
+    assert result.exit_code == 2, result.output
+    assert "larger than 1,000 bytes" in result.output and "REFEREE_MAX_INPUT_BYTES" in result.output
+
+
+def _wide_board(units: int) -> dict:
+    board = [{"uid": f"u{i}", "side": i % 2, "row": (i // 2) // 100, "col": (i // 2) % 100} for i in range(units)]
+    return {"protocol": "referee/1", "board": board,
+            "actions": [{"kind": "damage", "target": "u0", "amount": 5, "source": "u1"}]}
+
+
+def test_explain_looks_up_units_by_uid_once_not_once_per_unit(monkeypatch):
+    """``explain`` was quadratic in the board (20,000 units 13.6 s, 100,000 units 700 s): every unit was looked
+    up by a walk over the board. Counted, not timed: the lookups per explanation do not grow with the board."""
+    from referee.explain import explain_actions
+    from referee.model.combat.state import Board
+
+    calls = []
+    original = Board.unit
+    monkeypatch.setattr(Board, "unit", lambda self, uid: calls.append(uid) or original(self, uid))
+    counts = []
+    for units in (50, 1000):
+        calls.clear()
+        explain_actions(_wide_board(units))
+        counts.append(len(calls))
+    assert counts[1] == counts[0], f"board lookups grew with the board: {counts} for 50 and 1000 units"
