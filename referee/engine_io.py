@@ -20,6 +20,8 @@ STDERR_HEAD = 4096
 STDERR_TAIL = 8192
 #: The key of a fault line written by ``referee.worker`` instead of an observation.
 WORKER_FAULT = "__referee_worker_fault__"
+#: The line a worker writes once its engine is imported: not an answer; the engine's own wait starts there.
+WORKER_READY_LINE = '{"__referee_worker_ready__":true}\n'
 
 _SCALARS = frozenset({type(None), bool, int, str})
 

@@ -65,6 +65,7 @@ from .engine_io import (  # noqa: F401 - the worker's helpers, part of this modu
     STDERR_HEAD,
     STDERR_TAIL,
     WORKER_FAULT,
+    WORKER_READY_LINE,
     StreamCapture,
     _cut,
     _is_plain_json,
@@ -76,8 +77,12 @@ from .protocol import ProtocolError, decode_observation, rulebook_of
 
 FAULT_KINDS = ("crash", "hang", "garbage", "schema", "missing")
 DEFAULT_TIMEOUT = 5.0
-#: The first answer after (re)starting a subprocess may also wait for the engine's startup.
-STARTUP_GRACE = 20.0
+#: The first answer after (re)starting a subprocess may also wait this long for the engine's startup
+#: (None: ``--timeout`` again, so that an engine answering nothing is reported within twice ``--timeout``).
+STARTUP_GRACE: float | None = None
+#: A ``--python`` worker's own start (the interpreter, referee, the engine's module) before it says it is
+#: ready (:data:`WORKER_READY`); only then the engine's startup grace and ``--timeout`` run.
+WORKER_START = 30.0
 #: The whole run may wait this many seconds on the engine, in all (``--engine-budget``).
 DEFAULT_ENGINE_BUDGET = 900.0
 #: A stdout line longer than this is garbage (the harness stops reading it).
@@ -420,10 +425,11 @@ class _LineSplitter:
             line = bytes(self.buffer[: at + 1])
             del self.buffer[: at + 1]
             self.scanned = 0
-            self.lines.put(line.decode("utf-8", "replace"))
+            if line.strip():  # a blank line is no answer (nor garbage): skipped
+                self.lines.put(line.decode("utf-8", "replace"))
 
     def end(self) -> None:
-        if self.buffer:
+        if self.buffer.strip():
             self.lines.put(bytes(self.buffer).decode("utf-8", "replace"))
             self.buffer.clear()
         self.lines.put(_EOF)
@@ -482,7 +488,7 @@ class SubprocessEngine(Engine):
         env: dict[str, str] | None = None,
         cwd: str | None = None,
         engine_budget: float = DEFAULT_ENGINE_BUDGET,
-        startup_grace: float = STARTUP_GRACE,
+        startup_grace: float | None = STARTUP_GRACE,
         worker: bool = False,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
@@ -491,7 +497,7 @@ class SubprocessEngine(Engine):
         self.name = command if isinstance(command, str) else shlex.join(command)
         self.timeout = check_timeout(timeout)
         self.engine_budget = check_timeout(engine_budget, "--engine-budget")
-        self.startup_grace = startup_grace
+        self.startup_grace = self.timeout if startup_grace is None else startup_grace
         self.batch_size = max(1, batch_size)
         self.env = env
         self.cwd = cwd
@@ -529,6 +535,7 @@ class SubprocessEngine(Engine):
                 _close_fd(fd)
         _LIVE.add(self)
         self._lines: queue.Queue[Any] = queue.Queue()
+        self._ready = False  # a worker's ready line not seen yet
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stop_threads = threading.Event()
         self._stderr = StreamCapture()
@@ -691,15 +698,15 @@ class SubprocessEngine(Engine):
             answers.append(answer)
         return answers
 
-    def _wait_for(self, fresh: bool) -> float:
-        wait = self.timeout + (self.startup_grace if fresh else 0.0)
+    def _wait_for(self, fresh: bool, worker_starting: bool = False) -> float:
+        wait = self.timeout + (self.startup_grace if fresh else 0.0) + (WORKER_START if worker_starting else 0.0)
         return max(0.0, min(wait, self.engine_budget - self.spent))
 
     def _next_line(self, fresh: bool) -> tuple[Any, float]:
-        """The next stdout line, ``_EOF`` (the engine ended), or None (no answer in time); and the seconds waited."""
-        wait = self._wait_for(fresh)
+        """The next stdout line, ``_EOF`` (the engine ended), or None (no answer in time); and the seconds waited.
+        A worker's ready line (its own start is over) is not an answer: the engine's own wait starts there."""
         started = time.monotonic()
-        deadline = started + wait
+        deadline = started + self._wait_for(fresh, fresh and self.worker and not self._ready)
         line: Any = None
         while True:
             remaining = deadline - time.monotonic()
@@ -707,6 +714,10 @@ class SubprocessEngine(Engine):
                 break
             try:
                 line = self._lines.get(timeout=min(remaining, POLL))
+                if self.worker and line == WORKER_READY_LINE:
+                    self._ready, line = True, None
+                    deadline = min(deadline, time.monotonic() + self._wait_for(fresh))
+                    continue
                 break
             except queue.Empty:
                 pass

@@ -73,6 +73,23 @@ def install_run_handlers() -> None:
         return
     for signum in HANDLED:
         signal.signal(signum, _while_running)
+    sys.unraisablehook = _quiet_when_recorded(sys.unraisablehook)
+
+
+def _quiet_when_recorded(previous: Any) -> Any:
+    """Python prints an exception raised where it cannot propagate (a finaliser, a garbage-collection
+    callback) as "Exception ignored" with a traceback; an :class:`Interrupted` there is not lost (it is
+    recorded, and raised again at the next stage boundary), so it is not printed either."""
+    if getattr(previous, "_referee_quiet", False):
+        return previous
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, Interrupted) and _received:
+            return
+        previous(unraisable)
+
+    hook._referee_quiet = True  # type: ignore[attr-defined]
+    return hook
 
 
 def _while_running(signum: int, frame: Any) -> None:

@@ -114,6 +114,7 @@ def test_a_ctrl_c_lost_in_a_finaliser_still_stops_the_run_it_never_passes(tmp_pa
     assert done.returncode == 130, (done.stdout, done.stderr)
     assert "INTERRUPTED" in done.stdout and "seed 3" in done.stdout and "PASS" not in done.stdout
     assert "--seed 3" in done.stdout  # the replay command
+    no_traceback(done.stdout, done.stderr)  # recorded, so not printed as "Exception ignored" either
 
 
 # -- 4. exit codes that read as verdicts --------------------------------------------------
@@ -396,3 +397,47 @@ def test_explain_looks_up_units_by_uid_once_not_once_per_unit(monkeypatch):
         explain_actions(_wide_board(units))
         counts.append(len(calls))
     assert counts[1] == counts[0], f"board lookups grew with the board: {counts} for 50 and 1000 units"
+
+
+# -- 6. the dead-start rule; 7. loose ends of the transport --------------------------------
+
+
+def test_an_engine_that_answers_nothing_is_reported_within_twice_the_timeout():
+    from referee.engines import EngineFault, SubprocessEngine
+
+    from conftest import faulty_command
+
+    scenarios = [{"protocol": "referee/1", "id": f"s{i}", "board": [{"uid": "a"}, {"uid": "b", "side": 1}],
+                  "actions": [{"kind": "damage", "target": "a", "amount": 3, "source": "b"}]} for i in range(4)]
+    started = time.monotonic()
+    with SubprocessEngine(faulty_command("hang", 1), timeout=1, batch_size=4) as engine:
+        answers = engine.run_batch(scenarios)
+    waited = time.monotonic() - started
+    assert all(isinstance(a, EngineFault) for a in answers)
+    assert "(--timeout 1 s + 1 s startup grace)" in answers[0].message and "dead start" in answers[0].message
+    assert waited < 2 * 1 + 1.5, f"{waited:.1f} s: a dead start must be reported within twice --timeout"
+
+
+BLANK_LINES = """
+import sys
+
+from referee.examples.engine import run
+
+for line in sys.stdin:
+    import json
+
+    sys.stdout.write("\\n" + json.dumps(run(json.loads(line))) + "\\n  \\n")
+    sys.stdout.flush()
+"""
+
+
+def test_blank_lines_around_answers_are_skipped_not_garbage(tmp_path):
+    from referee.engines import SubprocessEngine, check_answer
+
+    (tmp_path / "blank.py").write_text(BLANK_LINES)
+    scenarios = [{"protocol": "referee/1", "id": f"s{i}", "board": [{"uid": "a"}, {"uid": "b", "side": 1}],
+                  "actions": [{"kind": "damage", "target": "a", "amount": 3 + i, "source": "b"}]} for i in range(3)]
+    with SubprocessEngine([sys.executable, str(tmp_path / "blank.py")], timeout=5, batch_size=3) as engine:
+        answers = engine.run_batch(scenarios)
+    judged = [check_answer(a, s, fields_needed=None, events_needed=True) for a, s in zip(answers, scenarios)]
+    assert [getattr(j, "id", j) for j in judged] == ["s0", "s1", "s2"]
