@@ -135,6 +135,10 @@ def register(app: typer.Typer) -> None:
             if minimize is not None and maximize is not None:
                 raise QueryError("give at most one of --minimize and --maximize")
             limits_problem(rlimit, budget)
+            if engine or python:  # refused before the solver runs, not after
+                from referee.engines import check_timeout
+
+                check_timeout(timeout)
             answer = run_query(
                 condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
                 ruleset=parse_fixed_ruleset(ruleset), split=split,
