@@ -590,3 +590,45 @@ def test_every_verb_refuses_hostile_inputs_with_a_message_and_a_usage_code(tmp_p
         if code not in ((0, 2) if what in MAY_RUN else (2,)) or any(mark in printed for mark in TRACEBACK_MARKS) or not printed.strip():
             wrong.append(f"{what}: exit {code}: {printed.strip()[-300:]!r}")
     assert not wrong, f"{len(wrong)} of {len(commands)} hostile inputs:\n" + "\n".join(wrong)
+
+
+def check_stopped(code: int, out: str, err: str, signum: int) -> None:
+    """Any verb stopped by a signal: no traceback, the signal's status, and a line saying it stopped."""
+    if before_referee_began(code, out, err):
+        return
+    no_traceback(out, err)
+    assert code == 128 + signum, (code, out[-2000:], err[-2000:])
+    assert any(word in out + err for word in ("INTERRUPTED", "interrupted by", "stopped by")), (out[-2000:], err[-2000:])
+
+
+def _long_scenario(folder: Path) -> str:
+    import json
+
+    (folder / "wide.json").write_text(json.dumps(_wide_board(20_000)))
+    return str(folder / "wide.json")
+
+
+@pytest.mark.parametrize("verb", ["query", "explain"])
+def test_a_signal_at_a_random_point_of_another_verb_stops_it_cleanly(tmp_path, verb):
+    chooser = random.Random(verb)
+    signum = chooser.choice([signal.SIGINT, signal.SIGTERM])
+    args = {"query": ["query", "target.shield > 0 and outcome.died"], "explain": ["explain", _long_scenario(tmp_path)]}[verb]
+    check_stopped(*signalled(args, tmp_path, signum, chooser.uniform(0.3, 3.0)), signum)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trial", range(12))
+@pytest.mark.parametrize("verb", ["query", "explain", "vectors", "prove", "schema"])
+def test_many_signals_at_random_points_of_every_verb(tmp_path, verb, trial):
+    chooser = random.Random(f"{verb}{trial}")
+    signum = chooser.choice([signal.SIGINT, signal.SIGTERM])
+    if verb == "vectors":
+        subprocess.run([REFEREE, "vectors", "export", str(tmp_path / "v"), "--only", "cost/", "-q"], check=True,
+                       capture_output=True, timeout=300)
+    args = {"query": ["query", "target.shield > 0 and outcome.died"], "explain": ["explain", _long_scenario(tmp_path)],
+            "vectors": ["vectors", "run", str(tmp_path / "v"), *ENGINE], "prove": ["prove", "--no-record", "-j", "1"],
+            "schema": ["schema", "--out", str(tmp_path / "schemas")]}[verb]
+    code, out, err = signalled(args, tmp_path, signum, chooser.uniform(0.0, 5.0))
+    if code == 0 and verb == "schema":  # it may finish before the signal comes
+        return
+    check_stopped(code, out, err, signum)
