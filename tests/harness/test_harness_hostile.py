@@ -629,6 +629,6 @@ def test_many_signals_at_random_points_of_every_verb(tmp_path, verb, trial):
             "vectors": ["vectors", "run", str(tmp_path / "v"), *ENGINE], "prove": ["prove", "--no-record", "-j", "1"],
             "schema": ["schema", "--out", str(tmp_path / "schemas")]}[verb]
     code, out, err = signalled(args, tmp_path, signum, chooser.uniform(0.0, 5.0))
-    if code == 0 and verb == "schema":  # it may finish before the signal comes
-        return
+    if verb == "schema" and code in (0, -signum) and len(list((tmp_path / "schemas").glob("*.json"))) == 2:
+        return  # it finished before the signal came (or as the interpreter shut down, its handlers gone)
     check_stopped(code, out, err, signum)
