@@ -137,16 +137,17 @@ def test_query_with_an_engine_that_cannot_start_is_a_usage_error_not_impossible(
     no_traceback(done.stdout, done.stderr)
 
 
-def test_a_lone_surrogate_in_an_engine_message_never_loses_the_report(tmp_path):
+@pytest.mark.parametrize("mode", [pytest.param(["--in-process"], id="in-process"),
+                                  pytest.param([], id="worker", marks=pytest.mark.slow)])
+def test_a_lone_surrogate_in_an_engine_message_never_loses_the_report(tmp_path, mode):
     engine = write_engine(tmp_path, "surrogate", 'def run(scenario):\n    raise ValueError("\\ud800")\n')
-    for mode in (["--in-process"], []):
-        done = referee(["check", "--python", engine, *mode, "-n", "8", "--seed", "1", "--state-dir", "",
-                        "--junit", "report.xml", "--html", "report.html"], tmp_path)
-        assert done.returncode == 3, (mode, done.stdout[-2000:], done.stderr[-2000:])
-        assert "ValueError: \\ud800" in done.stdout and "replay:" in done.stdout
-        assert "\\ud800" in (tmp_path / "report.xml").read_text() and (tmp_path / "report.html").stat().st_size > 0
-        no_traceback("", done.stderr)  # the report quotes the engine's own traceback; referee printed none
-        assert "UnicodeEncodeError" not in done.stdout + done.stderr
+    done = referee(["check", "--python", engine, *mode, "-n", "8", "--seed", "1", "--state-dir", "",
+                    "--junit", "report.xml", "--html", "report.html"], tmp_path)
+    assert done.returncode == 3, (mode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "ValueError: \\ud800" in done.stdout and "replay:" in done.stdout
+    assert "\\ud800" in (tmp_path / "report.xml").read_text() and (tmp_path / "report.html").stat().st_size > 0
+    no_traceback("", done.stderr)  # the report quotes the engine's own traceback; referee printed none
+    assert "UnicodeEncodeError" not in done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("words, said", [
@@ -215,10 +216,11 @@ def test_a_signal_while_the_run_goes_prints_the_seed_counts_and_replay(tmp_path,
     assert "INTERRUPTED" in out and "checked:" in out, (out[-2000:], err[-2000:])
 
 
-def test_a_signal_during_imports_prints_no_traceback(tmp_path):
-    for after in (0.3, 0.6, 0.9):
-        code, out, err = signalled(LONG_CHECK, tmp_path, signal.SIGINT, after)
-        check_signal_outcome(code, out, err, signal.SIGINT, 9)
+@pytest.mark.parametrize("after", [0.4, pytest.param(0.2, marks=pytest.mark.slow), pytest.param(0.7, marks=pytest.mark.slow),
+                                   pytest.param(1.0, marks=pytest.mark.slow)])
+def test_a_signal_during_imports_prints_no_traceback(tmp_path, after):
+    code, out, err = signalled(LONG_CHECK, tmp_path, signal.SIGINT, after)
+    check_signal_outcome(code, out, err, signal.SIGINT, 9)
 
 
 @pytest.mark.slow
@@ -291,6 +293,7 @@ def test_redis_dying_mid_run_degrades_to_the_state_folder_and_keeps_the_bug(tmp_
     assert list((tmp_path / ".referee" / "examples").rglob("*")), "the found bug is kept in the local state folder"
 
 
+@pytest.mark.slow  # the default run holds the key itself (test_the_example_database_key_is_the_engines_identity...)
 def test_two_checkouts_of_one_engine_spec_never_share_failures(tmp_path):
     """The same ``--python myengine:run`` from two folders, one database: the fixed one's passing run must not
     delete the buggy one's failure, which its next run replays first (seed 4 alone does not find the bug in 32
