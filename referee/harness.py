@@ -262,7 +262,7 @@ class CheckReport:
         if self.error:
             lines.append("  " + self.error)
         if self.scenario is not None:
-            label = "scenario (shrunk)" if self.status == "mismatch" else "scenario"
+            label = "scenario (shrunk)" if self.status == "mismatch" and self.shrink_sizes is not None else "scenario"
             lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
             lines.append("  " + json.dumps(compact_scenario(self.scenario), separators=(", ", ": ")))
             if self.shrink_sizes is not None:
@@ -528,19 +528,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             test()
         interrupts.raise_if_received()  # a signal whose exception was lost (a gc callback, a bare except)
     except _Mismatch:
-        scenario, divergences = state["failure"]
-        _store_failing_seed(run, options, state)
-        if options.shrink and interrupts.received() is None:
-            scenario, divergences = _shrink_unless_interrupted(engine, scenario, divergences, options, report)
-        report.status = "mismatch"
-        report.scenario = _public(scenario)
-        report.divergences = divergences
-        first = divergences[0]
-        try:
-            report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
-        except Exception as error:  # the trail is a courtesy; never lose the report for it
-            report.error = f"(clause trail unavailable: {error})"
-        report.explain = explain_at_fault(scenario, first)
+        _report_mismatch(engine, run, state, options, report)
     except Flaky:
         if state["failure"] is None:
             raise
@@ -588,6 +576,26 @@ def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
     for k, scenario in enumerate(group):
         scenario["_seed"], scenario["_group"] = (seed + k) % BATCH_SEEDS, seed
     return group
+
+
+def _report_mismatch(engine: Engine, run: Any, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:
+    """The first divergence: stored, shrunk, explained. The verdict and the scenario are set first, so that a
+    signal during the rest (shrinking, the trail) never loses the found bug: it is reported as found."""
+    scenario, divergences = state["failure"]
+    report.status, report.scenario, report.divergences = "mismatch", _public(scenario), divergences
+    _store_failing_seed(run, options, state)
+    try:
+        if options.shrink and interrupts.received() is None:
+            scenario, divergences = _shrink_unless_interrupted(engine, scenario, divergences, options, report)
+        report.scenario, report.divergences = _public(scenario), divergences
+        first = divergences[0]
+        try:
+            report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
+        except Exception as error:  # the trail is a courtesy; never lose the report for it
+            report.error = f"(clause trail unavailable: {error})"
+        report.explain = explain_at_fault(scenario, first)
+    except KeyboardInterrupt:
+        report.error = report.error or "stopped by a signal while the divergence was being shrunk and explained"
 
 
 def _shrink_unless_interrupted(engine: Engine, scenario: dict[str, Any], divergences: list[Divergence],

@@ -635,3 +635,32 @@ def test_many_signals_at_random_points_of_every_verb(tmp_path, verb, trial):
     if verb == "schema" and code in (0, -signum) and len(list((tmp_path / "schemas").glob("*.json"))) == 2:
         return  # it finished before the signal came (or as the interpreter shut down, its handlers gone)
     check_stopped(code, out, err, signum)
+
+
+CTRL_C_WHILE_SHRINKING = """
+import os
+import signal
+
+from referee.examples.engine import run as clean
+
+CALLS = []
+
+
+def run(scenario):
+    CALLS.append(1)
+    if len(CALLS) == 5:  # the run found the bug at call 1, Hypothesis ran it again at call 2: now it shrinks
+        os.kill(os.getpid(), signal.SIGINT)
+    out = clean(scenario)
+    for unit in out.get("board", []):
+        unit["vitality"] += 1
+    return out
+"""
+
+
+def test_a_signal_while_a_found_divergence_is_shrunk_keeps_the_divergence(tmp_path):
+    engine = write_engine(tmp_path, "stops_shrinking", CTRL_C_WHILE_SHRINKING)
+    done = referee(["check", "--python", engine, "--in-process", "-n", "64", "--seed", "2"], tmp_path)
+    no_traceback(done.stdout, done.stderr)
+    assert done.returncode == 130, (done.stdout[-2000:], done.stderr[-2000:])
+    assert "FAIL: the engine disagrees" in done.stdout and "first divergence:" in done.stdout
+    assert "--replay" in done.stdout and list((tmp_path / ".referee" / "failures").glob("*.json"))
