@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
 import sys
 
 import typer
@@ -71,5 +72,64 @@ def no_wrap_off_tty(stream=None, environ=None) -> bool:
 
 
 def main() -> None:
+    """The console command. Signals are recorded from here on (``referee.interrupts``); whatever a verb
+    raises that it did not handle is a message and a documented exit status, never a traceback, and
+    never a status that reads as a verdict."""
+    from . import interrupts
+
+    interrupts.install_run_handlers()
     no_wrap_off_tty()
-    app()
+    tolerant_output()
+    command = shlex.join(["referee", *sys.argv[1:]])
+    try:
+        app()
+        code = 0
+    except SystemExit as done:
+        code = exit_status(done.code)
+    except KeyboardInterrupt:
+        code = 130
+    except Exception as error:  # the one top-level error path of every verb
+        code = unforeseen_error(error, sys.argv[1:2])
+    sys.exit(interrupts.final_status(code, command))
+
+
+#: Exit statuses of an error no verb handled: a problem with an input (a file, a value, an engine that
+#: cannot start) is a usage error; anything else is referee's own defect. Neither is a verdict.
+EXIT_USAGE, EXIT_INTERNAL = 2, 4
+#: Exceptions that mean "an input is wrong", not "referee is wrong".
+INPUT_ERRORS = (ValueError, OSError, RecursionError)
+
+
+def exit_status(code: object) -> int:
+    """``SystemExit.code`` as a status: None is 0, a message is printed and is 1 (``sys.exit("...")``)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def unforeseen_error(error: Exception, verb: list[str]) -> int:
+    """One line naming the verb and the error; 2 for a bad input, 4 for referee's own defect."""
+    from .engines import EngineStartError
+
+    name = f"referee {verb[0]}" if verb else "referee"
+    text = " ".join(str(error).split())[:2000]
+    if isinstance(error, (*INPUT_ERRORS, EngineStartError)):
+        print(f"{name}: {text or type(error).__name__}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{name}: internal error ({type(error).__name__}: {text}); please report it", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def tolerant_output() -> None:
+    """Text an engine wrote can hold what the terminal's encoding cannot (a lone surrogate, ``\\ud800``):
+    it is printed escaped, never lost to a UnicodeEncodeError along with the report."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass

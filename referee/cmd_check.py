@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 
+from . import interrupts
 from .engines import DEFAULT_ENGINE_BUDGET
 
 
@@ -102,7 +103,7 @@ def register(app: typer.Typer) -> None:
             DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine, in all"
         ),
         in_process: bool = typer.Option(
-            False, "--in-process", help="call the --python engine in this process (faster; os._exit in it ends the run)"
+            False, "--in-process", help="call the --python engine in this process (faster; its os._exit is caught as a crash, but a signal killing the process ends the run)"
         ),
         json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
         trail: bool = typer.Option(False, "--trail", help="print the model's whole clause trail up to the divergence "
@@ -132,8 +133,8 @@ def register(app: typer.Typer) -> None:
         """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
         from .compare import Comparison
         from .config import ConfigError, load_config
-        from .engines import EngineStartError, install_termination_handler, make_engine
-        from .harness import GENERATIONS, CheckOptions, check, replay
+        from .engines import EngineStartError, make_engine
+        from .harness import GENERATIONS, CheckOptions, check, interrupted_report, replay
         from .rulebooks import resolve_features
 
         try:
@@ -175,10 +176,13 @@ def register(app: typer.Typer) -> None:
             # CrossHair runs the engine symbolically: it must be called in this process.
             the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
                                      in_process=in_process or backend != "hypothesis", paths=path or ())
+            if config.get("name"):
+                from .engines import identity_of
+
+                the_engine.identity = identity_of(the_engine, config.get("name"))
         except ValueError as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
-        install_termination_handler()
         database, kept_state = state_locations(database, state_dir)
         hypothesis_home(kept_state)
         command = _command_words(python, engine, examples, ",".join(chosen_kinds) if chosen_kinds else None, compare_mode,
@@ -209,6 +213,10 @@ def register(app: typer.Typer) -> None:
             progress=progress.update if progress else None,
             state_dir=kept_state,
         )
+        if options.seed is None:  # chosen here, so that a run stopped at any point still prints it
+            import random
+
+            options.seed = random.SystemRandom().randrange(2**32)
         try:
             with the_engine:
                 if replay_file:
@@ -224,6 +232,8 @@ def register(app: typer.Typer) -> None:
         except (ValueError, EngineStartError) as error:
             typer.echo(f"referee check: {error}", err=True)
             raise typer.Exit(2)
+        except KeyboardInterrupt:  # a signal outside the run's own handling (starting or closing the engine)
+            report = interrupted_report(the_engine, options)
         report.show_trail = trail
         if junit:
             write_junit(junit, [report])
@@ -242,6 +252,8 @@ def register(app: typer.Typer) -> None:
         code = exit_code(report)
         if require_coverage and code == EXIT_PASS and not replay_file:
             code = _require_coverage(report, chosen_kinds, chosen_features, max_actions, kept_state, json_out)
+        if report.status == "interrupted" or interrupts.received() is not None:
+            interrupts.mark_reported()  # the seed, the counts and the replay command are printed
         raise typer.Exit(code)
 
 

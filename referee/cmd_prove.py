@@ -80,8 +80,14 @@ def prove_command(
     from referee.proofs import contracts
 
     running = None if no_crosshair else contracts.start_crosshair()
-    suite = _run_with_progress(theorems, jobs, rlimit, timeout, err, quiet=json_output)
-    report = None if running is None else contracts.finish_crosshair(running)
+    try:
+        suite = _run_with_progress(theorems, jobs, rlimit, timeout, err, quiet=json_output)
+        report = None if running is None else contracts.finish_crosshair(running)
+    except BaseException:  # a signal (or an error) stops the run: CrossHair must not outlive it
+        if running is not None:
+            running.process.kill()
+            running.process.wait()
+        raise
     problems = [f"{module}: import failed: {error}" for module, error in runner.IMPORT_ERRORS]
     problems += suite.problems()
     if report is not None and not report.ok:

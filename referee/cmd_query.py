@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Optional
 
 import typer
@@ -112,6 +113,14 @@ def json_usage_command() -> type:
     return QueryCommand
 
 
+def limits_problem(rlimit: int, budget: float) -> None:
+    """``--rlimit`` and ``--budget`` that bound nothing (0, negative, NaN, infinite) are a bad query (a ValueError)."""
+    if rlimit < 1:
+        raise ValueError(f"--rlimit {rlimit}: expected a whole number >= 1 (Z3's resource limit per question)")
+    if not (math.isfinite(budget) and budget > 0):
+        raise ValueError(f"--budget {budget}: expected a number of seconds > 0 (the query's wall-clock budget)")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("query", cls=json_usage_command())
     def query(
@@ -145,6 +154,7 @@ def register(app: typer.Typer) -> None:
         Exit status: 0 found, 1 impossible, 3 unknown, 5 the engine disagrees with the witness; not verdicts:
         2 bad query, 4 a defect of referee (an encoding defect, or an internal error: the message says which).
         """
+        from referee.engines import EngineStartError
         from referee.query import QueryError, run_query
         from referee.rulebooks import parse_rule_words
 
@@ -153,6 +163,11 @@ def register(app: typer.Typer) -> None:
             if minimize is not None and maximize is not None:
                 raise QueryError("give at most one of --minimize and --maximize")
             fixed, off = parse_fixed_ruleset(ruleset), features_off(features, without)
+            limits_problem(rlimit, budget)
+            if engine or python:  # refused before the solver runs, not after
+                from referee.engines import check_timeout
+
+                check_timeout(timeout)
         except ValueError as error:
             fail(condition, as_json, "error", str(error), EXIT_USAGE)
         try:  # the search: only a QueryError is the user's; anything else is a defect of referee

@@ -65,6 +65,8 @@ class Comparison:
             if not fields:
                 raise ValueError("compare mode 'fields' needs --fields a,b,c")
             chosen = tuple(f.strip() for f in fields.split(",") if f.strip())
+            if not chosen:
+                raise ValueError(f"--fields {fields!r}: names no field (a comparison must compare something)")
             bad = [f for f in chosen if f not in STATE_FIELDS]
             if bad:
                 raise ValueError(f"unknown unit field(s) {', '.join(bad)} (known: {', '.join(STATE_FIELDS)})")
@@ -160,6 +162,8 @@ def parse_event_names(text: str | None, mode: str = "full") -> frozenset[str] | 
     if text.strip() in ("all", "none"):
         return frozenset(EVENT_NAMES) if text.strip() == "all" else None
     words = [n.strip() for n in text.split(",") if n.strip()]
+    if not words:
+        raise ValueError(f"--events {text!r}: names no event (say --events none to compare no events)")
     minus = [w for w in words if w.startswith("-")]
     if minus and len(minus) != len(words):
         raise ValueError(f"--events {text!r}: either names to compare (a,b) or names to leave out (-a,-b), not both")

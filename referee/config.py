@@ -23,8 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .input_files import InputFileError, read_input_text
+
 #: Every key the file may hold, and the type of its value.
 KEYS: dict[str, type | tuple[type, ...]] = {
+    "name": str,  # the engine's name: keys its stored failures (else a digest of what it runs)
     "engine": str,
     "python": str,
     "kinds": list,
@@ -75,7 +78,9 @@ class Config:
 
 def _read(path: Path, table_path: tuple[str, ...]) -> dict[str, Any] | None:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_input_text(path))
+    except InputFileError as error:
+        raise ConfigError(str(error)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:

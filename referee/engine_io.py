@@ -20,6 +20,8 @@ STDERR_HEAD = 4096
 STDERR_TAIL = 8192
 #: The key of a fault line written by ``referee.worker`` instead of an observation.
 WORKER_FAULT = "__referee_worker_fault__"
+#: The line a worker writes once its engine is imported: not an answer; the engine's own wait starts there.
+WORKER_READY_LINE = '{"__referee_worker_ready__":true}\n'
 
 _SCALARS = frozenset({type(None), bool, int, str})
 
@@ -120,11 +122,22 @@ class StreamCapture:
 
 
 def _cut(text: str, limit: int = 500) -> str:
+    """``text`` cut at ``limit`` characters, any lone surrogate escaped (``\\ud800``: no file or terminal takes it)."""
+    text = encodable(text)
     return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+
+
+def encodable(text: str) -> str:
+    """``text`` with what UTF-8 cannot encode (a lone surrogate an engine's message held) written as an escape."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def bounded_text(text: str) -> str:
     """``text``'s head and tail as :class:`StreamCapture` keeps them (a RecursionError's traceback is long)."""
     capture = StreamCapture(what="traceback")
-    capture.feed(text.encode("utf-8", "replace"))
+    capture.feed(text.encode("utf-8", "backslashreplace"))
     return capture.text()

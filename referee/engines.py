@@ -27,19 +27,22 @@ whole run's waiting on the engine is bounded too (``engine_budget``).
 (``referee.worker``, a small JSON-lines shim), so that a hang the function itself catches,
 an ``os._exit``, or a non-JSON value is a fault like any other. :class:`PythonEngine` calls
 a function in-process instead (``--in-process``; the pytest plugin and the CrossHair
-backend need it): faster, but an engine that calls ``os._exit`` ends the harness with it.
+backend need it): faster; ``os._exit`` is intercepted there for the length of each call (a crash
+fault), but a signal that kills the process ends the harness with it.
 """
 
 from __future__ import annotations
 
 import atexit
 import errno
+import hashlib
 import json
 import math
 import os
 import queue
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -62,6 +65,7 @@ from .engine_io import (  # noqa: F401 - the worker's helpers, part of this modu
     STDERR_HEAD,
     STDERR_TAIL,
     WORKER_FAULT,
+    WORKER_READY_LINE,
     StreamCapture,
     _cut,
     _is_plain_json,
@@ -73,8 +77,12 @@ from .protocol import ProtocolError, decode_observation, rulebook_of
 
 FAULT_KINDS = ("crash", "hang", "garbage", "schema", "missing")
 DEFAULT_TIMEOUT = 5.0
-#: The first answer after (re)starting a subprocess may also wait for the engine's startup.
-STARTUP_GRACE = 20.0
+#: The first answer after (re)starting a subprocess may also wait this long for the engine's startup
+#: (None: ``--timeout`` again, so that an engine answering nothing is reported within twice ``--timeout``).
+STARTUP_GRACE: float | None = None
+#: A ``--python`` worker's own start (the interpreter, referee, the engine's module) before it says it is
+#: ready (:data:`WORKER_READY`); only then the engine's startup grace and ``--timeout`` run.
+WORKER_START = 30.0
 #: The whole run may wait this many seconds on the engine, in all (``--engine-budget``).
 DEFAULT_ENGINE_BUDGET = 900.0
 #: A stdout line longer than this is garbage (the harness stops reading it).
@@ -123,6 +131,9 @@ class Engine:
 
     name = "engine"
     batch_size = 1
+    #: What keys the example database (``referee.harness._digest``): a declared name, else a digest of what
+    #: the engine runs (:func:`identity_of`); None: the name (an engine built in a test).
+    identity: str | None = None
 
     def run_batch(self, scenarios: list[dict[str, Any]]) -> list[Answer]:  # pragma: no cover - interface
         raise NotImplementedError
@@ -173,6 +184,20 @@ def _copy(value: Any) -> Any:
     return value
 
 
+class _EngineExit(BaseException):
+    """Raised in place of ``os._exit`` inside an in-process engine (a BaseException: the engine's own
+    ``except Exception`` cannot swallow it)."""
+
+
+def _refuse_exit(status: int = 0) -> None:
+    """``os._exit`` while an in-process engine runs: the engine's call ends, never the harness."""
+    raise _EngineExit(status)
+
+
+#: The real ``os._exit``, for the termination handler (the engine's call may have replaced it).
+_REAL_EXIT = os._exit
+
+
 class _Timeout(BaseException):
     """Raised by the alarm inside a hung in-process engine (a BaseException: the engine's
     own ``except Exception`` cannot swallow it)."""
@@ -200,8 +225,11 @@ class PythonEngine(Engine):
     interrupted (by ``SIGALRM``, on the main thread, repeated every 0.1 s so that one bare
     ``except:`` in the engine does not defeat it) and is a ``hang`` fault, as is a call that
     returns after swallowing every interrupt. A value JSON cannot carry (a Decimal, a set)
-    is a ``schema`` fault. What no in-process engine can survive is ``os._exit``: that is
-    what the worker process (:func:`python_worker`) is for.
+    is a ``schema`` fault. ``os._exit`` is replaced, for the length of the call, by a function raising
+    :class:`_EngineExit` (a ``crash`` fault naming the status), so an engine calling it cannot end the
+    run without a report. What no in-process engine can survive is a signal that kills the process
+    (``os.kill(os.getpid(), SIGKILL)``) or ``posix._exit`` called by that name: that is what the worker
+    process (:func:`python_worker`) is for.
     """
 
     def __init__(self, function: Callable[[dict[str, Any]], Any] | str, timeout: float = DEFAULT_TIMEOUT,
@@ -246,9 +274,13 @@ class PythonEngine(Engine):
         if self._alarm:
             signal.setitimer(signal.ITIMER_REAL, self.timeout, 0.1)
         started = time.perf_counter()
+        os._exit = _refuse_exit  # type: ignore[assignment]
         try:
             answer = self.function(_copy(scenario))
             flags["active"] = False
+        except _EngineExit as exited:
+            return EngineFault("crash", f"the engine called os._exit({exited.args[0] if exited.args else ''}) "
+                                        "(in-process: the call was ended, the run goes on)", scenario)
         except _Timeout:
             flags["active"] = False  # a repeat of the alarm must not interrupt the harness itself
             return EngineFault("hang", f"no answer within {self.timeout:g} s (--timeout)", scenario)
@@ -256,6 +288,7 @@ class PythonEngine(Engine):
             tb = bounded_text(traceback.format_exc())
             return EngineFault("crash", f"the engine raised {type(error).__name__}: {_cut(str(error))}", scenario, tb)
         finally:
+            os._exit = _REAL_EXIT
             flags["active"] = False
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -392,10 +425,11 @@ class _LineSplitter:
             line = bytes(self.buffer[: at + 1])
             del self.buffer[: at + 1]
             self.scanned = 0
-            self.lines.put(line.decode("utf-8", "replace"))
+            if line.strip():  # a blank line is no answer (nor garbage): skipped
+                self.lines.put(line.decode("utf-8", "replace"))
 
     def end(self) -> None:
-        if self.buffer:
+        if self.buffer.strip():
             self.lines.put(bytes(self.buffer).decode("utf-8", "replace"))
             self.buffer.clear()
         self.lines.put(_EOF)
@@ -454,7 +488,7 @@ class SubprocessEngine(Engine):
         env: dict[str, str] | None = None,
         cwd: str | None = None,
         engine_budget: float = DEFAULT_ENGINE_BUDGET,
-        startup_grace: float = STARTUP_GRACE,
+        startup_grace: float | None = STARTUP_GRACE,
         worker: bool = False,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
@@ -463,7 +497,7 @@ class SubprocessEngine(Engine):
         self.name = command if isinstance(command, str) else shlex.join(command)
         self.timeout = check_timeout(timeout)
         self.engine_budget = check_timeout(engine_budget, "--engine-budget")
-        self.startup_grace = startup_grace
+        self.startup_grace = self.timeout if startup_grace is None else startup_grace
         self.batch_size = max(1, batch_size)
         self.env = env
         self.cwd = cwd
@@ -501,6 +535,7 @@ class SubprocessEngine(Engine):
                 _close_fd(fd)
         _LIVE.add(self)
         self._lines: queue.Queue[Any] = queue.Queue()
+        self._ready = False  # a worker's ready line not seen yet
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stop_threads = threading.Event()
         self._stderr = StreamCapture()
@@ -663,15 +698,15 @@ class SubprocessEngine(Engine):
             answers.append(answer)
         return answers
 
-    def _wait_for(self, fresh: bool) -> float:
-        wait = self.timeout + (self.startup_grace if fresh else 0.0)
+    def _wait_for(self, fresh: bool, worker_starting: bool = False) -> float:
+        wait = self.timeout + (self.startup_grace if fresh else 0.0) + (WORKER_START if worker_starting else 0.0)
         return max(0.0, min(wait, self.engine_budget - self.spent))
 
     def _next_line(self, fresh: bool) -> tuple[Any, float]:
-        """The next stdout line, ``_EOF`` (the engine ended), or None (no answer in time); and the seconds waited."""
-        wait = self._wait_for(fresh)
+        """The next stdout line, ``_EOF`` (the engine ended), or None (no answer in time); and the seconds waited.
+        A worker's ready line (its own start is over) is not an answer: the engine's own wait starts there."""
         started = time.monotonic()
-        deadline = started + wait
+        deadline = started + self._wait_for(fresh, fresh and self.worker and not self._ready)
         line: Any = None
         while True:
             remaining = deadline - time.monotonic()
@@ -679,6 +714,10 @@ class SubprocessEngine(Engine):
                 break
             try:
                 line = self._lines.get(timeout=min(remaining, POLL))
+                if self.worker and line == WORKER_READY_LINE:
+                    self._ready, line = True, None
+                    deadline = min(deadline, time.monotonic() + self._wait_for(fresh))
+                    continue
                 break
             except queue.Empty:
                 pass
@@ -743,7 +782,7 @@ def install_termination_handler() -> None:
             except (OSError, ValueError):
                 pass
         os.write(2, f"referee: stopped by signal {signum}; engine processes killed\n".encode())
-        os._exit(128 + signum)
+        _REAL_EXIT(128 + signum)
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
@@ -786,6 +825,48 @@ def python_worker(spec: str, timeout: float = DEFAULT_TIMEOUT, batch_size: int =
     return engine
 
 
+#: Of each file an engine runs, at most this many bytes are read into its identity's digest.
+IDENTITY_BYTES = 64 * 1024 * 1024
+
+
+def identity_of(engine: Engine, declared: str | None = None) -> str:
+    """The engine's identity: ``declared`` (its name in the config), else its spec and a digest of what it runs.
+
+    Two checkouts of one engine share a spec string (``--python myengine:run``) but not their code:
+    a ``--python`` engine is its module's file content, an ``--engine`` its command, the executable it
+    resolves to and every file the command names (a script), each by content. So a fixed engine's
+    passing run never deletes a buggy one's stored failure.
+    """
+    if declared:
+        return f"declared:{declared}"
+    digest = hashlib.sha256(engine.name.encode("utf-8", "backslashreplace"))
+    for path in _files_run(engine):
+        digest.update(b"\0" + _file_digest(path))  # by content only: two machines' checkouts of one engine agree
+    return f"{engine.name}#{digest.hexdigest()[:16]}"
+
+
+def _files_run(engine: Engine) -> list[str]:
+    """The files whose content an engine's behaviour comes from (those that exist and are regular)."""
+    spec = getattr(engine, "python_spec", None)
+    if spec is not None:
+        module = sys.modules.get(spec.partition(":")[0])
+        candidates = [getattr(module, "__file__", None)]
+    else:
+        argv = getattr(engine, "argv", None) or []
+        candidates = ([shutil.which(argv[0]) or argv[0]] if argv else []) + list(argv[1:])
+    return [c for c in candidates if c and os.path.isfile(c)]
+
+
+def _file_digest(path: str) -> bytes:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            digest.update(handle.read(IDENTITY_BYTES))
+    except OSError as error:
+        digest.update(str(error).encode())
+    return digest.digest()
+
+
 def make_engine(python: str | None, command: str | None, timeout: float, batch_size: int, *,
                 in_process: bool = False, engine_budget: float = DEFAULT_ENGINE_BUDGET,
                 paths: tuple[str, ...] | list[str] = ()) -> Engine:
@@ -798,11 +879,16 @@ def make_engine(python: str | None, command: str | None, timeout: float, batch_s
     if python:
         add_import_paths(paths)
         if in_process:
-            return PythonEngine(python, timeout=timeout, engine_budget=engine_budget)
-        return python_worker(python, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
-    if in_process:
+            engine: Engine = PythonEngine(python, timeout=timeout, engine_budget=engine_budget)
+        else:
+            engine = python_worker(python, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
+        engine.python_spec = python  # type: ignore[attr-defined]
+    elif in_process:
         raise ValueError("--in-process applies to a --python engine only")
-    return SubprocessEngine(command, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
+    else:
+        engine = SubprocessEngine(command, timeout=timeout, batch_size=batch_size, engine_budget=engine_budget)
+    engine.identity = identity_of(engine)
+    return engine
 
 
 def python_command(module: str, *args: str) -> str:

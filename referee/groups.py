@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .input_files import InputFileError, read_input_text
 from .rulebook import Divergence
 
 #: Path components after which the next one is an identity (a unit's uid, an object's oid).
@@ -180,7 +181,9 @@ def parse_known(entries: Any, source: str) -> list[KnownEntry]:
 def load_known(path: Path) -> list[KnownEntry]:
     """The entries of a ``referee-known.toml`` (``[[known]]`` tables)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_input_text(path))
+    except InputFileError as error:
+        raise KnownError(str(error)) from None
     except (OSError, UnicodeDecodeError) as error:
         raise KnownError(f"{path}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:

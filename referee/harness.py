@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import rulebooks
+from . import interrupts, rulebooks
 from .compare import Comparison, Divergence, compare
 from .engines import Engine, EngineFault, check_answer
 from .protocol import Observation, ProtocolError, decode_scenario, rulebook_of
@@ -219,6 +219,10 @@ class CheckReport:
             "replay_engine": self.replay_engine,
         }
 
+    def _signal(self) -> str:
+        signum = interrupts.received()
+        return "Ctrl-C" if signum is None or signum == 2 else interrupts.signal_name(signum)
+
     def _compared(self) -> str:
         """What was compared, in the terms of each rulebook the kinds drew from."""
         books = list(dict.fromkeys(ACTION_KINDS[k].rulebook for k in self.kinds if k in ACTION_KINDS))
@@ -242,7 +246,7 @@ class CheckReport:
             "fault": "FAIL: engine fault",
             "model-error": "ERROR: the model could not run a scenario",
             "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
-            "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
+            "interrupted": f"INTERRUPTED ({self._signal()}): the run stopped before its end; rerun with the same seed to go on",
             "stale-known": "FAIL: a known divergence matched nothing in this run (--strict-known)",
         }[self.status]
         lines = [
@@ -265,7 +269,7 @@ class CheckReport:
         if self.error:
             lines.append("  " + self.error)
         if self.scenario is not None:
-            label = "scenario (shrunk)" if self.status == "mismatch" else "scenario"
+            label = "scenario (shrunk)" if self.status == "mismatch" and self.shrink_sizes is not None else "scenario"
             lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
             lines.append("  " + json.dumps(compact_scenario(self.scenario), separators=(", ", ": ")))
             if self.shrink_sizes is not None:
@@ -302,8 +306,12 @@ class CheckReport:
 
 
 def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
-    """The scenario with what is at its protocol default left out (still valid)."""
-    return rulebooks.of_scenario(scenario).compact(scenario)
+    """The scenario with what is at its protocol default left out (still valid); as it is when it names no
+    known rulebook (an invalid ``--replay`` file is reported, never lost to its own report)."""
+    try:
+        return rulebooks.of_scenario(scenario).compact(scenario)
+    except (ProtocolError, ValueError, TypeError, KeyError, AttributeError):
+        return scenario
 
 
 class _Stop(BaseException):
@@ -382,7 +390,7 @@ def judge(scenario: dict[str, Any], answer: Any, comparison: Comparison,
 def _digest(engine: Engine, options: CheckOptions, kinds: tuple[str, ...]) -> bytes:
     """The example database's key: the engine and every option that changes what is drawn or judged."""
     key = json.dumps(
-        [engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
+        [engine.identity or engine.name, list(kinds), options.max_actions, options.comparison.to_json(),
          {name: repr(rules) for name, rules in sorted(options.rules.items())}]
         + ([sorted(options.features)] if options.features is not None else []) + (["swarm"] if options.swarm else [])
         + (["seeded"] if _is_seeded(options) else []),  # a seed per batch, not Hypothesis' choices: its own key
@@ -407,8 +415,23 @@ def _database(options: CheckOptions) -> Any:
 
     from .databases import open_database
 
-    database = open_database(options.database)
+    database = open_database(options.database, fallback=str(examples_fallback(options)))
     return ReadOnlyDatabase(database) if database is not None and options.keep_going else database
+
+
+def _degraded_warning(database: Any) -> str:
+    """What a shared database that failed mid-run said (``referee.databases.DegradingDatabase``), or ''."""
+    inner = getattr(database, "_wrapped", database)  # a --keep-going run reads through a ReadOnlyDatabase
+    return getattr(inner, "warning", "") or ""
+
+
+def examples_fallback(options: CheckOptions) -> Path:
+    """Where a shared database's failures go if it fails mid-run: ``<state dir>/examples``, else the temporary folder."""
+    if options.state_dir:
+        return Path(options.state_dir) / "examples"
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / "referee-examples"
 
 
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
@@ -443,6 +466,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             judge_batch(drawn[at:at + batch])
 
     def judge_batch(batch_scenarios: list[dict[str, Any]]) -> None:
+        interrupts.raise_if_received()  # a stage boundary: a lost interrupt is raised again here
         marks = {}
         for scenario in batch_scenarios:
             state["serial"] += 1
@@ -483,7 +507,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     config = dict(
         max_examples=max(1, math.ceil(total / group)),
         deadline=None,
-        database=_database(options),
+        database=state.setdefault("database", _database(options)),
         phases=phases,
         verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck),
@@ -509,24 +533,9 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", HypothesisWarning)
             test()
+        interrupts.raise_if_received()  # a signal whose exception was lost (a gc callback, a bare except)
     except _Mismatch:
-        scenario, divergences = state["failure"]
-        _store_failing_seed(run, options, state)
-        if options.shrink:
-            from .shrink import size
-
-            before = size(_public(scenario))
-            scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
-            report.shrink_sizes = (before, size(_public(scenario)))
-        report.status = "mismatch"
-        report.scenario = _public(scenario)
-        report.divergences = divergences
-        first = divergences[0]
-        try:
-            report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
-        except Exception as error:  # the trail is a courtesy; never lose the report for it
-            report.error = f"(clause trail unavailable: {error})"
-        report.explain = explain_at_fault(scenario, first)
+        _report_mismatch(engine, run, state, options, report)
     except Flaky:
         if state["failure"] is None:
             raise
@@ -552,6 +561,9 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         _report_groups(engine, state, options, report, seed)
     if state["first"] is not None:
         report.first_failure_after, report.first_failure_seconds = state["first"]
+    degraded = _degraded_warning(state.get("database"))
+    if degraded:  # the shared database failed mid-run: the report says where the failures went
+        report.error = "; ".join(part for part in (report.error, degraded.removeprefix("referee: ")) if part)
     if not report.ok:
         report.replay = _replay(options, seed, report.scenario)
         report.replay_engine = _replay_engine(engine, options, report.scenario)
@@ -573,6 +585,41 @@ def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
     return group
 
 
+def _report_mismatch(engine: Engine, run: Any, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:
+    """The first divergence: stored, shrunk, explained. The verdict and the scenario are set first, so that a
+    signal during the rest (shrinking, the trail) never loses the found bug: it is reported as found."""
+    scenario, divergences = state["failure"]
+    report.status, report.scenario, report.divergences = "mismatch", _public(scenario), divergences
+    _store_failing_seed(run, options, state)
+    try:
+        if options.shrink and interrupts.received() is None:
+            scenario, divergences = _shrink_unless_interrupted(engine, scenario, divergences, options, report)
+        report.scenario, report.divergences = _public(scenario), divergences
+        first = divergences[0]
+        try:
+            report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
+        except Exception as error:  # the trail is a courtesy; never lose the report for it
+            report.error = f"(clause trail unavailable: {error})"
+        report.explain = explain_at_fault(scenario, first)
+    except KeyboardInterrupt:
+        report.error = report.error or "stopped by a signal while the divergence was being shrunk and explained"
+
+
+def _shrink_unless_interrupted(engine: Engine, scenario: dict[str, Any], divergences: list[Divergence],
+                               options: CheckOptions, report: CheckReport) -> tuple[dict[str, Any], list[Divergence]]:
+    """The shrunk failing scenario; the scenario as found when a signal stops the shrinking (never lost)."""
+    from .shrink import size
+
+    before = size(_public(scenario))
+    try:
+        scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
+    except KeyboardInterrupt:
+        report.error = "shrinking was interrupted: the scenario is the failing one as found, unshrunk"
+        return scenario, divergences
+    report.shrink_sizes = (before, size(_public(scenario)))
+    return scenario, divergences
+
+
 def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) -> None:
     """Seeded generation: store the failing scenario's own seed in the example database, in place of its group's.
 
@@ -588,9 +635,7 @@ def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) 
         from hypothesis.database import choices_to_bytes
         from hypothesis.internal.reflection import function_digest
 
-        from .databases import open_database
-
-        database = open_database(options.database)
+        database = state.get("database")
         if database is None:
             return
         key = function_digest(run)
@@ -654,9 +699,10 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     budget = max(200, options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         scenario, divergences = entry["scenario"], entry["divergences"]
-        reproducible = _still_diverges(engine, scenario, options)
+        stopped = interrupts.received() is not None  # stopped by a signal: report the groups as found, at once
+        reproducible = stopped or _still_diverges(engine, scenario, options)
         calls, sizes = 0, None
-        if options.shrink and reproducible:
+        if options.shrink and reproducible and not stopped:
             from .shrink import size
 
             before = size(_public(scenario))
@@ -804,6 +850,16 @@ def check_profile(scenario: dict[str, Any], features: frozenset[str] | None, pat
     if used:
         raise ProtocolError(path, f"uses {', '.join(used)}, which the profile leaves out (--without / --features): "
                             "an engine under this profile is never sent it")
+
+
+def interrupted_report(engine: Engine, options: CheckOptions) -> CheckReport:
+    """The report of a run a signal stopped before its first scenario (or outside :func:`check`'s own
+    handling): nothing found, the seed and the command that runs it again."""
+    kinds = tuple(options.kinds or default_kinds())
+    report = CheckReport("interrupted", engine.name, options.seed or 0, options.comparison, kinds=kinds,
+                         features=options.features, swarm=options.swarm, examples_requested=options.examples)
+    report.replay = _replay(options, report.seed, None)
+    return report
 
 
 def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> CheckReport:

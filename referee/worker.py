@@ -18,7 +18,7 @@ import sys
 import traceback
 from typing import Any
 
-from referee.engine_io import WORKER_FAULT, _cut, bounded_text, load_callable, non_json_path
+from referee.engine_io import WORKER_FAULT, WORKER_READY_LINE, _cut, bounded_text, load_callable, non_json_path
 
 
 def answer_line(function: Any, scenario: Any) -> str:
@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         sys.stderr.write(f"referee.worker: {error}\n")
         return 2
+    protocol_out.write(WORKER_READY_LINE)  # the worker's own start is over: the engine's timeouts start now
+    protocol_out.flush()
     for line in sys.stdin:
         try:
             scenario = json.loads(line)

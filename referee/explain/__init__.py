@@ -123,8 +123,12 @@ PLAY_EXPLAINERS = {"play_card": explain_play_card, "activate": explain_activate}
 
 def load_explainable(path: Path) -> dict[str, Any]:
     """The JSON of a scenario, replay or vector file; errors name the file."""
+    from referee.input_files import InputFileError, read_input_text
+
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_input_text(path))
+    except InputFileError as error:
+        raise ExplainError(str(error)) from None
     except OSError as error:
         raise ExplainError(f"{path}: cannot read: {error.strerror or error}") from None
     except json.JSONDecodeError as error:
@@ -266,8 +270,11 @@ def check_battle_against_model(battle: Any, action: dict[str, Any], rules: Rules
 def board_changes(before: Board, after: Board) -> dict[str, dict[str, list[Any]]]:
     """Every unit field that changed: ``uid -> field -> [before, after]``."""
     out: dict[str, dict[str, list[Any]]] = {}
+    after_by_uid = {unit.uid: unit for unit in after.units}  # one pass: a lookup per unit made explain quadratic
     for old in before.units:
-        new = after.unit(old.uid)
+        new = after_by_uid[old.uid]
+        if new == old:
+            continue
         diffs = {f: [getattr(old, f), getattr(new, f)] for f in UNIT_FIELDS if getattr(old, f) != getattr(new, f)}
         if diffs:
             out[old.uid] = diffs

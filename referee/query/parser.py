@@ -101,11 +101,29 @@ def parse_tree(text: str) -> ast.Expression:
         node, depth = stack.pop()
         nodes += 1
         if depth > MAX_DEPTH:
-            raise QueryError(f"the condition nests more than {MAX_DEPTH} levels deep")
+            raise QueryError(_too_deep(tree))
         if nodes > MAX_NODES:
             raise QueryError(f"the condition has more than {MAX_NODES} parts")
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     return tree
+
+
+def _too_deep(tree: ast.Expression) -> str:
+    """Why the tree is too deep: a long flat chain (``a + b + ... + z``, read as ``((a + b) + ...) + z``:
+    one level per term) is named as such, with the way around it; else the nesting itself."""
+    longest, op = 0, None
+    for node in ast.walk(tree):
+        length, inner = 1, node
+        while isinstance(inner, ast.BinOp) and isinstance(inner.left, ast.BinOp) and type(inner.left.op) is type(inner.op):
+            length, inner = length + 1, inner.left
+        if isinstance(node, ast.BinOp) and length + 1 > longest:
+            longest, op = length + 1, node.op
+    if longest > MAX_DEPTH // 2:  # the chain takes most of the depth
+        sign = ARITH_OPS.get(type(op), type(op).__name__)
+        return (f"the condition chains {longest} terms with {sign!r}, and a chain of N terms is N levels deep "
+                f"(a {sign} b {sign} c is read as (a {sign} b) {sign} c); at most {MAX_DEPTH} levels: group the terms "
+                f"in parentheses, e.g. (a {sign} b) {sign} (c {sign} d)")
+    return f"the condition nests more than {MAX_DEPTH} levels deep"
 
 
 def parse_condition(text: str, schema: Schema | None = None) -> Typed:
@@ -273,6 +291,8 @@ class Checker:
         options: dict[str, Any] = {}
         for keyword in node.keywords:
             value = keyword.value
+            if keyword.arg in options:
+                raise self.fail(value, f"{name}() names {keyword.arg}= twice (each option once)")
             if keyword.arg == "unit" or keyword.arg == "other":
                 if not (isinstance(value, ast.Constant) and value.value in self.schema.units):
                     raise self.fail(value, f"{keyword.arg}= takes a unit name in quotes (known: {', '.join(self.schema.units)})")
