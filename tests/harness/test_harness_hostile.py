@@ -122,7 +122,7 @@ def test_a_ctrl_c_lost_in_a_finaliser_still_stops_the_run_it_never_passes(tmp_pa
 
 def test_replay_of_an_unknown_rulebook_is_a_usage_error_with_its_report(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "chess.json").write_text('{"protocol": "referee/1", "rulebook": "chess", "board": [], "actions": []}')
+    (tmp_path / "chess.json").write_text('{"protocol": "referee/2", "rulebook": "chess", "board": [], "actions": []}')
     result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--replay", "chess.json",
                                       "--state-dir", ""])
     assert result.exit_code == 2, result.output
@@ -373,7 +373,7 @@ def test_a_fifo_or_a_device_given_as_a_file_is_refused_at_once(tmp_path, monkeyp
 
 def test_a_file_over_the_size_limit_is_refused_naming_the_limit_and_how_to_change_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "big.json").write_text('{"protocol": "referee/1", "board": [], "actions": []}' + " " * 5000)
+    (tmp_path / "big.json").write_text('{"protocol": "referee/2", "board": [], "actions": []}' + " " * 5000)
     monkeypatch.setenv("REFEREE_MAX_INPUT_BYTES", "1000")
     result = invoke_bounded(["explain", "big.json"])
     assert result.exit_code == 2, result.output
@@ -382,7 +382,7 @@ def test_a_file_over_the_size_limit_is_refused_naming_the_limit_and_how_to_chang
 
 def _wide_board(units: int) -> dict:
     board = [{"uid": f"u{i}", "side": i % 2, "row": (i // 2) // 100, "col": (i // 2) % 100} for i in range(units)]
-    return {"protocol": "referee/1", "board": board,
+    return {"protocol": "referee/2", "board": board,
             "actions": [{"kind": "damage", "target": "u0", "amount": 5, "source": "u1"}]}
 
 
@@ -411,7 +411,7 @@ def test_an_engine_that_answers_nothing_is_reported_within_twice_the_timeout():
 
     from conftest import faulty_command
 
-    scenarios = [{"protocol": "referee/1", "id": f"s{i}", "board": [{"uid": "a"}, {"uid": "b", "side": 1}],
+    scenarios = [{"protocol": "referee/2", "id": f"s{i}", "board": [{"uid": "a"}, {"uid": "b", "side": 1}],
                   "actions": [{"kind": "damage", "target": "a", "amount": 3, "source": "b"}]} for i in range(4)]
     started = time.monotonic()
     with SubprocessEngine(faulty_command("hang", 1), timeout=1, batch_size=4) as engine:
@@ -439,7 +439,7 @@ def test_blank_lines_around_answers_are_skipped_not_garbage(tmp_path):
     from referee.engines import SubprocessEngine, check_answer
 
     (tmp_path / "blank.py").write_text(BLANK_LINES)
-    scenarios = [{"protocol": "referee/1", "id": f"s{i}", "board": [{"uid": "a"}, {"uid": "b", "side": 1}],
+    scenarios = [{"protocol": "referee/2", "id": f"s{i}", "board": [{"uid": "a"}, {"uid": "b", "side": 1}],
                   "actions": [{"kind": "damage", "target": "a", "amount": 3 + i, "source": "b"}]} for i in range(3)]
     with SubprocessEngine([sys.executable, str(tmp_path / "blank.py")], timeout=5, batch_size=3) as engine:
         answers = engine.run_batch(scenarios)
@@ -526,11 +526,11 @@ def hostile_files(folder: Path) -> dict[str, str]:
     made["a list"].write_text("[1, 2]")
     made["deep"].write_text("[" * 200_000 + "]" * 200_000)
     made["not utf-8"].write_bytes(b'{"protocol": "\xe9"}')
-    made["chess"].write_text('{"protocol": "referee/1", "rulebook": "chess", "board": [], "actions": []}')
-    made["huge integer"].write_text('{"protocol": "referee/1", "board": [{"uid": "a", "vitality": 1' + "0" * 300
+    made["chess"].write_text('{"protocol": "referee/2", "rulebook": "chess", "board": [], "actions": []}')
+    made["huge integer"].write_text('{"protocol": "referee/2", "board": [{"uid": "a", "vitality": 1' + "0" * 300
                                     + '}, {"uid": "b", "side": 1}], "actions": [{"kind": "damage", "target": "a", '
                                     '"amount": 1' + "0" * 300 + ', "source": "b"}]}')
-    made["lone surrogate"].write_text('{"protocol": "referee/1", "board": [{"uid": "\\ud800"}, {"uid": "b", "side": 1}], '
+    made["lone surrogate"].write_text('{"protocol": "referee/2", "board": [{"uid": "\\ud800"}, {"uid": "b", "side": 1}], '
                                       '"actions": [{"kind": "damage", "target": "\\ud800", "amount": 3, "source": "b"}]}')
     os.mkfifo(made["fifo"])
     return {name: str(path) for name, path in made.items()}
