@@ -76,7 +76,7 @@ def random_values(rng: random.Random, names: list[str]) -> dict:
 
 
 def test_query_random_conditions_found_replay_and_impossible_survive_random_scenarios() -> None:
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
+    from referee.model.combat.legal import NON_NEGATIVE_FIELDS
     from referee.proofs.core import Vars
 
     rng = random.Random(1212)
@@ -172,14 +172,14 @@ def sample_against_impossible(query, impossible: list, draws, ruleset_of, layout
     """Run every drawn scenario of every layout of ``query`` (or of ``layouts``) through the query's runner; no
     ``impossible`` condition may hold in a well-formed one. ``draws(layout)`` yields value maps; returns how many
     were run."""
-    from referee.proofs.combat.assumptions import is_well_formed_unit
+    from referee.model.combat.legal import is_legal_unit
     from referee.proofs.core import Vars
 
     sampled = 0
     for layout in query.layouts() if layouts is None else layouts:
         for values in draws(layout):
             runs = run_query_actions(Vars(values), layout, query.specs, ruleset_of(values), False)
-            if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
+            if not all(is_legal_unit(u) for u in runs["main"].before.units):
                 continue
             sampled += 1
             ns = namespace(runs, layout.units)
@@ -190,7 +190,7 @@ def sample_against_impossible(query, impossible: list, draws, ruleset_of, layout
 
 def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) -> None:
     """Random ability conditions asked over ABILITY_SPACE; found replays, impossible survives random scenarios."""
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
+    from referee.model.combat.legal import NON_NEGATIVE_FIELDS
     from referee.proofs.core import Vars
 
     conditions = [" and ".join(ability_atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(conditions)]

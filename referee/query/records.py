@@ -59,12 +59,12 @@ class Query:
 def safe_replay(values: dict[str, Any], cell: Cell, query: Query) -> tuple[bool, Any]:
     """Replay ``values`` concretely; a candidate outside the legal domain or the protocol does not hold."""
     from referee.model.combat.retaliation import ScenarioError
-    from referee.proofs.combat.assumptions import is_well_formed_unit
+    from referee.model.combat.legal import is_legal_unit
 
     try:
         holds, replay = replay_values(values, cell, query.specs, query.fixed, query.split, query.condition)
     except (ScenarioError, KeyError, ValueError):
         return False, None
     before = replay["runs"]["main"].before.units
-    legal = all(is_well_formed_unit(u) for u in before) and features_legal(cell.layout, before) is True
+    legal = all(is_legal_unit(u) for u in before) and features_legal(cell.layout, before) is True
     return bool(holds and legal and replay["ruleset"].defy_death_leaves >= 1), replay

@@ -14,7 +14,7 @@ from ...wire import Scenario
 from ...rulebook import decode_fields
 from ...wire import ProtocolError, check_known, decode_id, require, require_list, require_object
 from .codec import CombatScenario, board_from_json, ruleset_from_json
-from .domain import check_board_domain
+from .domain import check_action_domain, check_board_domain
 from .kinds import KINDS
 
 
@@ -41,6 +41,8 @@ def decode_scenario(data: dict[str, Any], path: str = "scenario") -> CombatScena
     if not actions:
         raise ProtocolError(f"{path}.actions", "expected at least one action")
     decoded = tuple(decode_action(f"{path}.actions[{i}]", a, board) for i, a in enumerate(actions))
+    for i, action in enumerate(decoded):  # a unit dead on the board stays dead: nothing is pending at 0 ms
+        check_action_domain(f"{path}.actions[{i}]", action, board)
     return _scenario(board, ruleset, decoded, sid, data)
 
 

@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 from referee.model.combat.ability_text import CONDITIONS, EFFECTS, LANES, PER_COUNTS, RECIPIENTS
 from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage
+from referee.model.combat.legal import ACTIVATION_LANES
 
 from .codec import UNIT_DEFAULTS
 
@@ -317,6 +318,10 @@ _SOME_ROLLS = st.lists(st.booleans(), min_size=3, max_size=3)
 _SOURCE_SHAPE = st.sampled_from(("enemy", "none", "any", "ally"))
 
 
+def _is_alive(units: list[dict[str, Any]], uid: str) -> bool:
+    return next(u for u in units if u["uid"] == uid)["alive"]
+
+
 def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...], name: str = "damage") -> dict[str, Any]:
     """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
     target = pick(draw, units)
@@ -371,12 +376,15 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         source = pick(draw, [u for u in others if u not in enemies])
     else:
         source = None
+    lane = draw(_damage_kinds(kinds))
+    if lane == "overtime" or (lane in ACTIVATION_LANES and source is not None and not _is_alive(units, source)):
+        source = None  # an overtime tick has no actor (500.1c); a dead unit deals no hit (400.8b)
     action = {
         "kind": name,
         "target": target["uid"],
         "amount": amount,
         "source": source,
-        "damage_kind": draw(_damage_kinds(kinds)),
+        "damage_kind": lane,
         "allows_dormant": draw(_RARELY),
         "riposte_rolls": draw(_SOME_ROLLS if name == "hit" else _ROLLS),
     }

@@ -80,7 +80,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
 #: Wider bounds, tried only for a branch no scenario inside ``BOUNDS`` takes: the model's guards
 #: against a negative Shield, cap or multiplier are branches too, and deserve a vector.
 #: Shield is not widened: a negative Shield pool lies outside the input domain the theorems assume and
-#: the loader accepts (``referee.proofs.combat.assumptions.UNIT_DOMAIN``); the multiplier and the caps
+#: the loader accepts (``referee.model.combat.legal.UNIT_DOMAIN``); the multiplier and the caps
 #: are left free there (the model clamps them).
 RELAXED: dict[str, tuple[int, int]] = {"shield_multiplier": (-1, 3), "redirect_cap": (-5, 100), "cap": (-5, 300),
                                         "forge_core_recovery": (-5, 30), "exalt": (-5, 30), "maim": (-5, 20)}
