@@ -237,7 +237,7 @@ def _actor_alive(board: Board, action: dict[str, Any]) -> Any:
 #: A damage instance named by an action (``damage``, ``hit``). An overtime tick has no actor behind it
 #: (500.1c); a hit, a Tremor half or an AoE share is dealt by a living unit
 #: (a unit killed is gone, 400.8b). A Burn or Venom tick keeps running for an applier that has since died
-#: (500.1i, 500.5a, INT-121); a boss Reflect is the model's own answer to a hit (500.7h).
+#: (500.1i, 500.5a, INT-356); a boss Reflect is the model's own answer to a hit (500.7h).
 DAMAGE_ACTION_DOMAIN: tuple[ActionCondition, ...] = (
     ActionCondition("source", "an overtime tick has no actor behind it: source must be null", "500.1c",
                     lambda b, a: not (_lane(a) == "overtime" and a.get("source") is not None)),

@@ -97,7 +97,7 @@ def _overtime_keeps_its_actor(instance: DamageInstance) -> DamageInstance:
 @theorem("combat:500.5b", "combat:500.7e", "combat:500.4a", mutants=[DEATH_LEAVES_ALIVE])
 def tick_keeps_the_board_legal(v: Vars) -> Obligation:
     """A Burn tick two units applied (an enemy and an ally of the target) leaves a legal board legal."""
-    before = legal_board(v)
+    before = Board(tuple(u.evolve(redirect_to=None, intercept_by=None) for u in legal_board(v).units))
     tick = DamageInstance("a", v.int("action.amount"), "b", kind="burn", appliers=(("b", 2), ("c", 1)),
                           riposte_rolls=tuple(v.bool(f"action.roll{i}") for i in range(6)))
     after, _ = retaliation.resolve_hit(before, tick)
@@ -157,5 +157,5 @@ def overtime_tick_answers_nobody(v: Vars) -> Obligation:
     before = Board((a, b))
     _, log = retaliation.resolve_hit(before, instance(v, "overtime", "b"))
     claims = [not_(or_(False, *[g.when for g in log.entries if g.event.name == name])) for name in ACTOR_CHANNELS]
-    claims.append(not_(or_(False, *[g.when for g in log.entries if "b" in (g.event.unit, g.event.other)])))
+    claims.append(not_(or_(False, *[g.when for g in log.entries if g.event.other == "b"])))  # b as killer, attacker...
     return Obligation(assume=is_legal_board(before), claim=and_(*claims))

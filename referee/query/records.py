@@ -7,7 +7,7 @@ from typing import Any
 
 from .parser import Typed
 from .solve import Cell, replay_values
-from .space import ActionSpec, Layout, features_legal, layouts, structure_line
+from .space import ActionSpec, Layout, features_legal, is_legal_run, layouts, structure_line
 
 
 @dataclass
@@ -59,12 +59,11 @@ class Query:
 def safe_replay(values: dict[str, Any], cell: Cell, query: Query) -> tuple[bool, Any]:
     """Replay ``values`` concretely; a candidate outside the legal domain or the protocol does not hold."""
     from referee.model.combat.retaliation import ScenarioError
-    from referee.model.combat.legal import is_legal_unit
 
     try:
         holds, replay = replay_values(values, cell, query.specs, query.fixed, query.split, query.condition)
     except (ScenarioError, KeyError, ValueError):
         return False, None
     before = replay["runs"]["main"].before.units
-    legal = all(is_legal_unit(u) for u in before) and features_legal(cell.layout, before) is True
+    legal = is_legal_run(replay["runs"]["main"], query.specs, cell.layout) is True and features_legal(cell.layout, before) is True
     return bool(holds and legal and replay["ruleset"].defy_death_leaves >= 1), replay

@@ -27,7 +27,7 @@ from .evaluate import evaluate, namespace
 from .kinds import structure_label
 from .parser import Typed
 from .space import (
-    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, leaves_value, run_actions,
+    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, is_legal_run, leaves_value, run_actions,
 )
 
 
@@ -82,7 +82,6 @@ def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any
 
 
 def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, str], fixed: dict[str, Any], split: bool) -> Cell:
-    from referee.model.combat.legal import is_legal_unit
     from referee.proofs.core import Vars
 
     v = Vars()
@@ -90,7 +89,7 @@ def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, 
         leaves = leaves_value(v, fixed)
         runs = run_actions(v, layout, specs, ReadingRuleset(dict(chosen), leaves), split)
         before = runs["main"].before.units
-        legal = and_(*[is_legal_unit(u) for u in before], leaves >= 1, features_legal(layout, before))
+        legal = and_(is_legal_run(runs["main"], specs, layout), leaves >= 1, features_legal(layout, before))
     return Cell(layout, dict(chosen), v, list(context.side_conditions), runs, legal)
 
 

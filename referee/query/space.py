@@ -215,6 +215,25 @@ def off_values(off: frozenset[str]) -> str:
     return ", ".join(words) or "nothing a query reaches"
 
 
+def damage_action_shape(spec: ActionSpec, layout: Layout) -> dict[str, Any]:
+    """A damage or hit action's lane and source, as :func:`json_action` writes them (structure: concrete)."""
+    source = layout.source_uid()
+    if spec.slot("source") != "source":
+        source = None if spec.slot("source") == "none" else spec.slot("source")
+    return {"kind": spec.kind, "damage_kind": spec.damage_kind, "source": source}
+
+
+def is_legal_run(run: Any, specs: tuple[ActionSpec, ...], layout: Layout) -> Any:
+    """The query space: the board before the actions is a legal state and each damage action a legal action on it
+    (``referee.model.combat.legal``: the one definition the loader and the theorems use), so every witness is a
+    state a game can reach. A unit dead on that board stays dead through the actions (nothing is pending at 0 ms)."""
+    from referee.model.arith import and_
+    from referee.model.combat.legal import is_legal_board, is_legal_damage_action
+
+    actions = [damage_action_shape(spec, layout) for spec in specs if spec.kind in ("damage", "hit")]
+    return and_(is_legal_board(run.before), *[is_legal_damage_action(run.before, a) for a in actions])
+
+
 def features_legal(layout: Layout, units: Any) -> Any:
     """What the features left out require of the units beyond their pinned fields (no Armor below 0)."""
     from referee.model.arith import and_
