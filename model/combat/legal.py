@@ -258,3 +258,17 @@ def damage_action_violation(board: Board, action: dict[str, Any],
         if c.holds(board, action) is not True:
             return Violation(f".{c.field}", f"{c.says} (got {action.get(c.field)!r}, lane {_lane(action)!r})", c.clause)
     return None
+
+
+# --------------------------------------------------------------------------------------
+# The battle clock
+# --------------------------------------------------------------------------------------
+
+
+def is_legal_pending_revival(board: Board, uid: str, died_ms: Any, now_ms: Any) -> Any:
+    """A pending Everlasting revival is of a unit on the board that is dead, whose maximum Vitality is above 0
+    (only such a death schedules one, INT-120), and that died at or before now (500.4d, 500.9a)."""
+    if not board.has(uid):
+        return False
+    unit = board.unit(uid)
+    return and_(not_(unit.alive), unit.max_vitality > 0, died_ms >= 0, died_ms <= now_ms)
