@@ -80,8 +80,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
 #: Wider bounds, tried only for a branch no scenario inside ``BOUNDS`` takes: the model's guards
 #: against a negative Shield, cap or multiplier are branches too, and deserve a vector.
 #: Shield is not widened: a negative Shield pool lies outside the input domain the theorems assume and
-#: the loader accepts (``referee.model.combat.legal.UNIT_DOMAIN``); the multiplier and the caps
-#: are left free there (the model clamps them).
+#: the loader accepts (``referee.model.combat.legal.UNIT_DOMAIN``); nor, now, are a negative cap or
+#: redirect cap or a multiplier below 1 (printed numbers, issue 20): what only they reach is ``outside_domain``.
 RELAXED: dict[str, tuple[int, int]] = {"shield_multiplier": (-1, 3), "redirect_cap": (-5, 100), "cap": (-5, 300),
                                         "forge_core_recovery": (-5, 30), "exalt": (-5, 30), "maim": (-5, 20)}
 
@@ -111,6 +111,18 @@ def validity(variables: Vars, relaxed: bool = False) -> list[Any]:
         if "shield" in values and is_symbolic(alive):
             out.append(z3.Implies(z3.Not(alive), values["shield"] == 0))
     return out
+
+
+def action_legality(template: Template, variables: Vars) -> list[Any]:
+    """What makes the template's damage action a legal one (``referee.model.combat.legal``: a hit from a living
+    unit, an overtime tick from none), over the template's own variables; the board's units are ``validity``'s."""
+    from referee.model.combat.legal import is_legal_damage_action
+
+    board, action = template.build(variables)  # the same names: the same terms
+    if action.get("kind") not in ("damage", "hit"):
+        return []
+    legal = is_legal_damage_action(board, action)
+    return [] if legal is True else [legal]
 
 
 def templates() -> list[Template]:
@@ -280,7 +292,8 @@ def generate(progress: Callable[[str], None] | None = None, only: str | None = N
             solvers[relaxed].set("random_seed", 0)
             solvers[relaxed].set("timeout", SAFETY_TIMEOUT_MS)
             solvers[relaxed].add(
-                *[(z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx) for f in [*side, *validity(variables, relaxed)]]
+                *[(z3.BoolVal(f) if isinstance(f, bool) else f).translate(ctx)
+                  for f in [*side, *validity(variables, relaxed), *action_legality(template, variables)]]
             )
         models: list[Any] = []
         found = 0
