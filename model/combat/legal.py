@@ -272,3 +272,25 @@ def is_legal_pending_revival(board: Board, uid: str, died_ms: Any, now_ms: Any) 
         return False
     unit = board.unit(uid)
     return and_(not_(unit.alive), unit.max_vitality > 0, died_ms >= 0, died_ms <= now_ms)
+
+
+# --------------------------------------------------------------------------------------
+# The ranges a schema can state
+# --------------------------------------------------------------------------------------
+
+#: Each integer field's legal range taken alone, ``(minimum, maximum or None)``: what :data:`UNIT_DOMAIN` and
+#: :func:`is_inside_grid` say of one field (``referee schema`` states them; a test holds them to the conditions).
+#: A living unit's Vitality and maximum are at least 1, a dead unit's Vitality is 0 (:data:`ALIVE_RANGES`);
+#: ``vitality <= max_vitality``, the links and distinct cells compare fields and are stated in words only.
+FIELD_RANGES: dict[str, tuple[int, int | None]] = {
+    **{name: (0, None) for name in NON_NEGATIVE_FIELDS},
+    "max_vitality": (0, None), "vitality": (0, None), "shield_multiplier": (1, None),
+    "row": (0, MAX_ROWS - 1), "col": (0, MAX_COLS - 1),
+}
+#: The ranges that depend on ``alive`` (500.4a): alive, Vitality and maximum at least 1; dead, Vitality 0.
+ALIVE_RANGES: dict[bool, dict[str, tuple[int, int | None]]] = {
+    True: {"vitality": (1, None), "max_vitality": (1, None)},
+    False: {"vitality": (0, 0)},
+}
+#: The roles a unit holds at most one of (500.1-1: a Tool, a Hub, a boss).
+ROLES = ("is_tool", "is_hub", "is_boss")
