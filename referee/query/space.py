@@ -216,7 +216,10 @@ def off_values(off: frozenset[str]) -> str:
 
 
 def damage_action_shape(spec: ActionSpec, layout: Layout) -> dict[str, Any]:
-    """A damage or hit action's lane and source, as :func:`json_action` writes them (structure: concrete)."""
+    """A damage or hit action's lane and source, as :func:`json_action` writes them (structure: concrete); a
+    Bloodletting activation's hit has its caster as source (800.4a)."""
+    if spec.kind == "bloodletting":
+        return {"kind": "hit", "damage_kind": spec.damage_kind, "source": spec.slot("caster")}
     source = layout.source_uid()
     if spec.slot("source") != "source":
         source = None if spec.slot("source") == "none" else spec.slot("source")
@@ -230,7 +233,7 @@ def is_legal_run(run: Any, specs: tuple[ActionSpec, ...], layout: Layout) -> Any
     from referee.model.arith import and_
     from referee.model.combat.legal import is_legal_board, is_legal_damage_action
 
-    actions = [damage_action_shape(spec, layout) for spec in specs if spec.kind in ("damage", "hit")]
+    actions = [damage_action_shape(spec, layout) for spec in specs if spec.kind in ("damage", "hit", "bloodletting")]
     return and_(is_legal_board(run.before), *[is_legal_damage_action(run.before, a) for a in actions])
 
 

@@ -34,6 +34,13 @@ def check_action_domain(path: str, action: dict[str, Any], board: Board) -> None
     Checked against the scenario's board: a unit dead there stays dead through the whole scenario (a battle
     starts with no revival pending, and a Vessel revives only at a death), so it never acts in it.
     """
+    if action.get("kind") == "bloodletting":  # each hit is the caster's (800.4a): its source is the caster
+        for i, hit in enumerate(action["hits"]):
+            broken = legal.damage_action_violation(board, {**hit, "source": action["caster"]})
+            if broken is not None:
+                raise ProtocolError(f"{path}.hits[{i}].damage_kind", f"the caster {action['caster']!r} is this hit's "
+                                    f"actor: {broken.says} ({broken.clause}; not a legal action)")
+        return
     if action.get("kind") not in DAMAGE_ACTION_KINDS:
         return
     broken = legal.damage_action_violation(board, action)

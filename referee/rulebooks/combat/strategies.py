@@ -425,15 +425,17 @@ _HIT_COUNT = st.integers(0, 2)
 
 
 def draw_bloodletting(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any]:
-    """An activation with a Bloodletting cost and zero to two hits by the caster."""
-    caster = pick(draw, units)
+    """An activation with a Bloodletting cost and zero to two hits by the caster (a living unit: a dead one
+    deals no hit, 400.8b; with nobody alive, the cost alone)."""
+    living = [u for u in units if u["alive"]]
+    caster = pick(draw, living or units)
     cost = draw(_BLOOD_COST)
     if cost == "vitality":
         cost = caster["vitality"]
     elif cost == "vitality+1":
         cost = caster["vitality"] + 1
     hits = []
-    for _ in range(draw(_HIT_COUNT)):
+    for _ in range(draw(_HIT_COUNT) if living else 0):
         target = pick(draw, units)
         hits.append(
             {
