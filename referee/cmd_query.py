@@ -102,6 +102,9 @@ def register(app: typer.Typer) -> None:
             None, "--features", help="only these features in the space, comma-separated (the others fixed off; see referee features)"),
         without: Optional[str] = typer.Option(
             None, "--without", help="features left out of the space: their unit fields fixed at their off value, comma-separated"),
+        whole_domain: bool = typer.Option(
+            False, "--whole-domain", help="search every encoded value, illegal states included (a robustness question; "
+            "by default only legal states, referee.model.combat.legal, so every witness is a state a game can reach)"),
         split: bool = typer.Option(False, "--compare-split", help="with two equal damage/hit actions: also run `single`, one action from the same board"),
         minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
         maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
@@ -129,6 +132,7 @@ def register(app: typer.Typer) -> None:
                 ruleset=parse_fixed_ruleset(ruleset), split=split,
                 relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
                 minimize=minimize, maximize=maximize, without=features_off(features, without),
+                whole_domain=whole_domain,
             )
             if (engine or python) and answer.scenario is not None:
                 from referee.engines import make_engine

@@ -77,7 +77,7 @@ def optimize(query: Any, rlimit: int, seeds: tuple[int, ...], deadline: float) -
 
     best, best_values, best_cell, proved, cells = None, None, None, True, 0
     for layout in query.layouts():
-        for cell in cells_of(layout, query.specs, query.fixed, query.split):
+        for cell in cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain):
             cells += 1
             if time.monotonic() > deadline:
                 proved = False

@@ -215,6 +215,13 @@ def off_values(off: frozenset[str]) -> str:
     return ", ".join(words) or "nothing a query reaches"
 
 
+def space_words(whole_domain: bool) -> str:
+    """Which states a verdict ranges over: the legal ones (the default), or every encoded value."""
+    if whole_domain:
+        return "; the whole encoded domain (--whole-domain): illegal states included"
+    return "; legal states only (referee.model.combat.legal)"
+
+
 def damage_action_shape(spec: ActionSpec, layout: Layout) -> dict[str, Any]:
     """A damage or hit action's lane and source, as :func:`json_action` writes them (structure: concrete); a
     Bloodletting activation's hit has its caster as source (800.4a)."""

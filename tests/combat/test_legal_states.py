@@ -100,3 +100,14 @@ def test_legality_theorem_is_proved_not_vacuous_and_kills_its_mutants(thm):
     assert check_vacuity(thm).status == "satisfiable"
     for mutant in thm.mutants:
         assert check_mutant(thm, mutant).status == "killed", mutant.name
+
+
+def test_whole_domain_widens_the_space_and_the_witness_says_it_is_not_legal():
+    """--whole-domain finds what the legal space calls impossible, and says the loader refuses the witness."""
+    condition, action = "target_after.alive and target_after.cap < 0", "cost:payer=target,cost_kind=interest"
+    words = ["query", condition, "--action", action, "--units", "2", "--ruleset", "defaults"]
+    legal = CliRunner().invoke(app, words)
+    assert legal.output.startswith("impossible:") and "legal states only" in legal.output
+    wide = CliRunner().invoke(app, [*words, "--whole-domain"])
+    assert wide.exit_code == 0 and "whole encoded domain" in wide.output
+    assert "not a legal state" in wide.output and "must be >= 0" in wide.output
