@@ -67,7 +67,7 @@ def print_answer(console: Console, answer) -> None:
     if answer.objective:
         console.print(f"objective: {answer.objective['summary']}", highlight=False, markup=False)
     if answer.scenario is not None:
-        console.print(f"cell: {answer.cell}", highlight=False, markup=False)
+        console.print(f"cell: {answer.cell}{answer.space[answer.space.rfind(';'):]}", highlight=False, markup=False)
         for name, scenario in (answer.scenarios or {"main": answer.scenario}).items():
             console.print(f"scenario{'' if name == 'main' else ' ' + name} (fields at their defaults left out; "
                           "--json prints it whole):")

@@ -109,5 +109,5 @@ def test_whole_domain_widens_the_space_and_the_witness_says_it_is_not_legal():
     legal = CliRunner().invoke(app, words)
     assert legal.output.startswith("impossible:") and "legal states only" in legal.output
     wide = CliRunner().invoke(app, [*words, "--whole-domain"])
-    assert wide.exit_code == 0 and "whole encoded domain" in wide.output
+    assert wide.exit_code == 0 and "; the whole encoded domain" in wide.output
     assert "not a legal state" in wide.output and "must be >= 0" in wide.output
