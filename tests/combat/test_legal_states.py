@@ -62,10 +62,10 @@ def test_a_hit_from_a_unit_dead_on_the_board_is_refused():
         decode_scenario(scenario)
 
 
-def test_the_generator_draws_only_legal_scenarios():
-    """Every drawn combat scenario decodes (board and actions legal) and its final board is legal too."""
+def _draw_legal(batches: int) -> int:
+    """Draw ``batches`` x 100 scenarios; each combat one decodes (board and actions legal) and ends legal."""
     drawn = 0
-    for seed in range(6):
+    for seed in range(batches):
         for scenario in draw_seeded(scenarios(), 100 + seed, 100):
             if scenario.get("rulebook", "combat") != "combat":
                 continue
@@ -73,7 +73,16 @@ def test_the_generator_draws_only_legal_scenarios():
             after, _ = run_actions(decoded.state, decoded.actions, decoded.rules)
             assert board_violation(after) is None, scenario
             drawn += 1
-    assert drawn > 400
+    return drawn
+
+
+def test_the_generator_draws_only_legal_scenarios():
+    assert _draw_legal(4) > 250
+
+
+@pytest.mark.slow
+def test_the_generator_draws_only_legal_scenarios_over_a_large_sample():
+    assert _draw_legal(100) > 8000
 
 
 @covers("combat:500.4a", "combat:500.8g", "combat:500.9c", "combat:500.1c")
