@@ -120,3 +120,16 @@ def test_whole_domain_widens_the_space_and_the_witness_says_it_is_not_legal():
     wide = CliRunner().invoke(app, [*words, "--whole-domain"])
     assert wide.exit_code == 0 and "; the whole encoded domain" in wide.output
     assert "not a legal state" in wide.output and "must be >= 0" in wide.output
+
+
+@covers("combat:500.9m")
+def test_explain_cites_500_9m_for_an_everlasting_revivals_batch(tmp_path):
+    path = tmp_path / "revival.json"
+    path.write_text(json.dumps({"protocol": PROTOCOL, "board": [{"uid": "a", "everlasting": True},
+                                                                {"uid": "x", "side": 1, "col": 3}],
+                                "actions": [{"kind": "cull", "target": "a", "source": "x"},
+                                            {"kind": "advance", "ms": 10000}]}))
+    result = CliRunner().invoke(app, ["explain", str(path)])
+    assert result.exit_code == 0, result.output
+    batch = [line for line in result.output.splitlines() if "Vessel Point batch" in line and "revival of a" in line]
+    assert len(batch) == 1 and "[combat:500.9m]" in batch[0] and "1 event(s)" in batch[0]
