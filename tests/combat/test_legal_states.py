@@ -133,3 +133,17 @@ def test_explain_cites_500_9m_for_an_everlasting_revivals_batch(tmp_path):
     assert result.exit_code == 0, result.output
     batch = [line for line in result.output.splitlines() if "Vessel Point batch" in line and "revival of a" in line]
     assert len(batch) == 1 and "[combat:500.9m]" in batch[0] and "1 event(s)" in batch[0]
+
+
+@covers("combat:500.6d")
+def test_explain_a_defied_thorns_payer_after_the_thorns_step_with_the_right_amounts(tmp_path):
+    """Thorns 200 into an attacker at 50 with a defy-death rune: it pays 49, the rune prevents 151 (issue 20)."""
+    path = tmp_path / "defy.json"
+    path.write_text(json.dumps({"protocol": PROTOCOL, "board": [
+        {"uid": "t", "thorns": 200}, {"uid": "s", "side": 1, "vitality": 50, "defy_death": True}],
+        "actions": [{"kind": "hit", "target": "t", "amount": 5, "source": "s"}]}))
+    lines = CliRunner().invoke(app, ["explain", str(path)]).output.splitlines()
+    thorns = next(i for i, line in enumerate(lines) if "Thorns on t answers" in line)
+    defy = next(i for i, line in enumerate(lines) if "defy-death rune saves s" in line)
+    assert thorns < defy and "s loses 49 Vitality" in lines[thorns]
+    assert "of the 200 asked it prevents 151, so s pays 49" in lines[defy]
