@@ -147,3 +147,15 @@ def test_explain_a_defied_thorns_payer_after_the_thorns_step_with_the_right_amou
     defy = next(i for i, line in enumerate(lines) if "defy-death rune saves s" in line)
     assert thorns < defy and "s loses 49 Vitality" in lines[thorns]
     assert "of the 200 asked it prevents 151, so s pays 49" in lines[defy]
+
+
+@covers("combat:500.7g")
+def test_explain_a_defied_subrogated_payback_has_its_defy_step_and_the_right_amounts(tmp_path):
+    """Subrogated points absorb 100 from an attacker at 100 with a defy-death rune: it pays 99, the rune prevents 1."""
+    path = tmp_path / "payback.json"
+    path.write_text(json.dumps({"protocol": PROTOCOL, "board": [
+        {"uid": "t", "subrogated": 4}, {"uid": "s", "side": 1, "vitality": 100, "defy_death": True}],
+        "actions": [{"kind": "hit", "target": "t", "amount": 100, "source": "s"}]}))
+    out = CliRunner().invoke(app, ["explain", str(path)]).output
+    assert "s loses 99 Vitality, of the 100 the Subrogated points absorbed" in out
+    assert "[combat:500.6d] the payback would be lethal" in out and "it prevents 1, so s pays 99" in out
