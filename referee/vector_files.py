@@ -83,8 +83,21 @@ def read_vectors(folder: Path, expected_format: str) -> list[tuple[dict[str, Any
         for key in ("scenario", "expected"):
             if not isinstance(data.get(key), dict):
                 raise VectorFileError(f"{path}: \"{key}\" must be an object" if key in data else f"{path}: no \"{key}\"")
+        check_legal_scenario(path, data["scenario"])
         out.append(({**entry, "clauses": clauses}, data["scenario"], data["expected"]))
     return out
+
+
+def check_legal_scenario(path: Path, scenario: dict[str, Any]) -> None:
+    """A vector's scenario goes through its rulebook's decoder, as ``check --replay`` does: an illegal one (a
+    negative cap, a unit off its half, ...) is refused, naming the file, the unit, the field and the clause."""
+    from .protocol import decode_scenario
+    from .wire import ProtocolError
+
+    try:
+        decode_scenario(scenario)
+    except ProtocolError as error:
+        raise VectorFileError(f"{path}: {error}") from None
 
 
 def check_destination(folder: str | os.PathLike, expected_format: str) -> Path:

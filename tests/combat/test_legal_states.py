@@ -159,3 +159,23 @@ def test_explain_a_defied_subrogated_payback_has_its_defy_step_and_the_right_amo
     out = CliRunner().invoke(app, ["explain", str(path)]).output
     assert "s loses 99 Vitality, of the 100 the Subrogated points absorbed" in out
     assert "[combat:500.6d] the payback would be lethal" in out and "it prevents 1, so s pays 99" in out
+
+
+@pytest.mark.parametrize(("change", "field"), [({"cap": -1}, "board[1].cap"), ({"col": 9}, "board[1].row")])
+def test_vectors_run_refuses_an_illegal_vector_naming_file_and_field(tmp_path, change, field):
+    """``vectors run`` decodes every vector's scenario as ``check --replay`` does: exit 2, the file and the field."""
+    from referee.examples.engine import run as clean_engine
+    from referee.vectors import VECTORS_FORMAT
+
+    scenario = _scenario()
+    folder = tmp_path / "vectors"
+    (folder / "combat" / "hit").mkdir(parents=True)
+    vector = {"scenario": scenario, "expected": clean_engine(scenario), "clauses": ["combat:500.1-7"]}
+    scenario["board"][1].update(change)
+    (folder / "combat" / "hit" / "0001.json").write_text(json.dumps(vector))
+    (folder / "manifest.json").write_text(json.dumps({"format": VECTORS_FORMAT, "vectors": [
+        {"path": "combat/hit/0001.json", "clauses": ["combat:500.1-7"]}]}))
+    result = CliRunner().invoke(app, ["vectors", "run", str(folder), "--python", "referee.examples.engine:run",
+                                      "--in-process"])
+    assert result.exit_code == 2, result.output
+    assert "0001.json" in result.output and field in result.output and "'b'" in result.output
