@@ -157,12 +157,12 @@ class DeathHandler:
                 self.bus.publish("macabre", other.uid, other=unit.uid)
         if unit.deathrattle:
             self.bus.publish("deathrattle", unit.uid)
-        if unit.vessels > 0:
+        if unit.vessels > 0 and unit.max_vitality > 0:  # a maximum of 0 has no body to return (INT-120)
             self.bus.publish("vessel_revival", unit.uid)
             self.revive(unit)
             unit.vessels -= 1
             self.channels(unit, "phylactery", killer)
-        elif unit.everlasting:
+        elif unit.everlasting and unit.max_vitality > 0:
             self.bus.publish("everlasting_scheduled", unit.uid, 10_000, killer)
             if self.clock is not None:
                 self.clock.schedule(unit.uid, killer)

@@ -79,7 +79,7 @@ def print_answer(console: Console, answer) -> None:
     if answer.objective:
         console.print(f"objective: {answer.objective['summary']}", highlight=False, markup=False)
     if answer.scenario is not None:
-        console.print(f"cell: {answer.cell}", highlight=False, markup=False)
+        console.print(f"cell: {answer.cell}{answer.space[answer.space.rfind(';'):]}", highlight=False, markup=False)
         for name, scenario in (answer.scenarios or {"main": answer.scenario}).items():
             console.print(f"scenario{'' if name == 'main' else ' ' + name} (fields at their defaults left out; "
                           "--json prints it whole):")
@@ -139,6 +139,9 @@ def register(app: typer.Typer) -> None:
             None, "--features", help="only these features in the space, comma-separated (the others fixed off; see referee features)"),
         without: Optional[str] = typer.Option(
             None, "--without", help="features left out of the space: their unit fields fixed at their off value, comma-separated"),
+        whole_domain: bool = typer.Option(
+            False, "--whole-domain", help="search every encoded value, illegal states included (a robustness question; "
+            "by default only legal states, referee.model.combat.legal, so every witness is a state a game can reach)"),
         split: bool = typer.Option(False, "--compare-split", help="with two equal damage/hit actions: also run `single`, one action from the same board"),
         minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
         maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
@@ -174,7 +177,7 @@ def register(app: typer.Typer) -> None:
             answer = run_query(
                 condition, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed, split=split,
                 relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
-                minimize=minimize, maximize=maximize, without=off,
+                minimize=minimize, maximize=maximize, without=off, whole_domain=whole_domain,
             )
         except QueryError as error:
             fail(condition, as_json, "error", str(error), EXIT_USAGE)

@@ -32,7 +32,7 @@ CHAPTER_500_ACTIONS = (
 
 
 def _non_negative(values: dict, units: tuple[str, ...]) -> dict:
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
+    from referee.model.combat.legal import NON_NEGATIVE_FIELDS
 
     for unit in units:
         for name in NON_NEGATIVE_FIELDS:
@@ -45,7 +45,7 @@ def _non_negative(values: dict, units: tuple[str, ...]) -> dict:
 @pytest.mark.parametrize("actions", CHAPTER_500_ACTIONS, ids=lambda a: "+".join(a))
 def test_500_the_query_runner_agrees_with_referee_actions_on_random_recover_cull_tick(actions) -> None:
     """A recover/cull/tick witness replays: the query's runner and ``referee.actions`` agree, on random values."""
-    from referee.proofs.combat.assumptions import is_well_formed_unit
+    from referee.model.combat.legal import is_legal_unit
     from referee.proofs.core import Vars
 
     rng = random.Random(500)
@@ -59,7 +59,7 @@ def test_500_the_query_runner_agrees_with_referee_actions_on_random_recover_cull
                                    layout.units)
             ruleset = concrete_ruleset({}, values["ruleset.defy_death_leaves"])
             main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
-            if not all(is_well_formed_unit(u) for u in main.before.units):
+            if not all(is_legal_unit(u) for u in main.before.units):
                 continue
             decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
             board, log = run_actions(main.before, decoded, ruleset)

@@ -39,7 +39,7 @@ STEPS = (0, 1, 4_999, 5_000, 9_999, 10_000, 10_001, 10_100, 10_299, 15_000, 20_0
 
 def clock_values(rng: random.Random, names: list[str], units: tuple[str, ...]) -> dict:
     """Random values (test_query_soundness's), Everlasting often on, steps of time at the boundaries."""
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
+    from referee.model.combat.legal import NON_NEGATIVE_FIELDS
 
     values = random_values(rng, names)
     for name in names:
@@ -70,7 +70,7 @@ def names_of(layout, query) -> list[str]:
 @pytest.mark.parametrize("actions", CLOCK_ACTIONS, ids=lambda a: "+".join(a))
 def test_500_9a_the_query_runner_agrees_with_referee_actions_on_the_battle_clock(actions) -> None:
     """The query's battle and ``referee.actions``'s (the concrete ``while``) agree: boards and events, on random values."""
-    from referee.proofs.combat.assumptions import is_well_formed_unit
+    from referee.model.combat.legal import is_legal_unit
     from referee.proofs.core import Vars
 
     rng = random.Random(509)
@@ -82,7 +82,7 @@ def test_500_9a_the_query_runner_agrees_with_referee_actions_on_the_battle_clock
             values = clock_values(rng, names, layout.units)
             ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
             main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
-            if not all(is_well_formed_unit(u) for u in main.before.units):
+            if not all(is_legal_unit(u) for u in main.before.units):
                 continue
             decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
             board, log = run_actions(main.before, decoded, ruleset)
@@ -285,7 +285,7 @@ def test_500_9a_clock_impossible_answers_survive_the_harness_strategy_for_time()
     """Each step of time drawn by the harness's own ``draw_advance`` (10 s and one off, later ticks) contradicts none."""
     from hypothesis import HealthCheck, given, settings, strategies as st
 
-    from referee.proofs.combat.assumptions import is_well_formed_unit
+    from referee.model.combat.legal import is_legal_unit
     from referee.proofs.core import Vars
     from referee.rulebooks.combat.kinds.clock import draw_advance
 
@@ -303,7 +303,7 @@ def test_500_9a_clock_impossible_answers_survive_the_harness_strategy_for_time()
         values = clock_values(random.Random(data.draw(st.integers(0, 2**32))), names[id(layout)], layout.units)
         values["a1.ms"] = draw_advance(data.draw, [])["ms"]
         runs = query_actions(Vars(values), layout, query.specs, concrete_ruleset(query.fixed, 1), False)
-        if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
+        if not all(is_legal_unit(u) for u in runs["main"].before.units):
             return
         seen.append(values["a1.ms"])
         ns = namespace(runs, layout.units)

@@ -61,6 +61,8 @@ def random_values(rng: random.Random, names: list[str]) -> dict:
             values[name] = rng.randrange(1, 60)
         else:
             values[name] = rng.choice([0, 0, 0, rng.randrange(-3, 40), rng.choice([4, 9, 16, 25, 81])])
+        if field == "shield_multiplier":  # a printed multiplier is at least 1 in a legal state (what the model
+            values[name] = max(values[name], 1)  # made of one below 1): the same draws, the same runs
     for unit in ("target", "source", "receiver", "interceptor", "ally"):
         if f"{unit}.vitality" not in values:
             continue
@@ -76,7 +78,7 @@ def random_values(rng: random.Random, names: list[str]) -> dict:
 
 
 def test_query_random_conditions_found_replay_and_impossible_survive_random_scenarios() -> None:
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
+    from referee.model.combat.legal import NON_NEGATIVE_FIELDS
     from referee.proofs.core import Vars
 
     rng = random.Random(1212)
@@ -102,6 +104,11 @@ def test_query_random_conditions_found_replay_and_impossible_survive_random_scen
             for unit in ("target", "source"):
                 for name in NON_NEGATIVE_FIELDS:
                     values[f"{unit}.{name}"] = abs(values[f"{unit}.{name}"])
+                values[f"{unit}.shield_multiplier"] = max(values[f"{unit}.shield_multiplier"], 1)  # legal: >= 1
+            if "source.alive" in values:  # a dead unit deals no hit (400.8b): the legal space has a living source
+                values["source.alive"] = True
+                values["source.vitality"] = max(values["source.vitality"], 1)
+                values["source.max_vitality"] = max(values["source.max_vitality"], values["source.vitality"])
             yield values
 
     sampled = sample_against_impossible(
@@ -172,14 +179,14 @@ def sample_against_impossible(query, impossible: list, draws, ruleset_of, layout
     """Run every drawn scenario of every layout of ``query`` (or of ``layouts``) through the query's runner; no
     ``impossible`` condition may hold in a well-formed one. ``draws(layout)`` yields value maps; returns how many
     were run."""
-    from referee.proofs.combat.assumptions import is_well_formed_unit
     from referee.proofs.core import Vars
+    from referee.query.space import is_legal_run
 
     sampled = 0
     for layout in query.layouts() if layouts is None else layouts:
         for values in draws(layout):
             runs = run_query_actions(Vars(values), layout, query.specs, ruleset_of(values), False)
-            if not all(is_well_formed_unit(u) for u in runs["main"].before.units):
+            if is_legal_run(runs["main"], query.specs, layout) is not True:  # the query's own space
                 continue
             sampled += 1
             ns = namespace(runs, layout.units)
@@ -190,7 +197,7 @@ def sample_against_impossible(query, impossible: list, draws, ruleset_of, layout
 
 def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) -> None:
     """Random ability conditions asked over ABILITY_SPACE; found replays, impossible survives random scenarios."""
-    from referee.proofs.combat.assumptions import NON_NEGATIVE_FIELDS
+    from referee.model.combat.legal import NON_NEGATIVE_FIELDS
     from referee.proofs.core import Vars
 
     conditions = [" and ".join(ability_atom(rng) for _ in range(rng.randrange(1, 4))) for _ in range(conditions)]
@@ -206,6 +213,8 @@ def ability_cross_check(rng: random.Random, conditions: int, per_layout: int) ->
             for unit in ABILITY_UNITS:
                 for name in NON_NEGATIVE_FIELDS:
                     values[f"{unit}.{name}"] = abs(values[f"{unit}.{name}"])
+                if f"{unit}.shield_multiplier" in values:  # legal: >= 1
+                    values[f"{unit}.shield_multiplier"] = max(values[f"{unit}.shield_multiplier"], 1)
             yield values
 
     sampled = sample_against_impossible(query, impossible, draws, lambda values: concrete_ruleset(query.fixed, 1))

@@ -33,12 +33,12 @@ function runScenario(scenario) {
     for (const rune of RESET_RUNES) unit[rune] = 0;
     for (const other of board) if (other !== unit && other.alive) emit("macabre", other.uid, 0, unit.uid);
     if (unit.deathrattle) emit("deathrattle", unit.uid);
-    if (unit.vessels > 0) {
+    if (unit.vessels > 0 && unit.max_vitality > 0) {  // a maximum of 0 has no body to return (INT-120)
       emit("vessel_revival", unit.uid);
       revive(unit);
       unit.vessels -= 1;
       revivalChannels(unit, killer);
-    } else if (unit.everlasting) {
+    } else if (unit.everlasting && unit.max_vitality > 0) {
       emit("everlasting_scheduled", unit.uid, 10000, killer);
     }
     emit("vessel_batch", unit.uid, events.length - start, null, "death");

@@ -495,6 +495,16 @@ def is_damage_event(m: Mitigation, lost: Int = 0, ruleset: Ruleset = DEFAULT) ->
 FAST_TWIN: Any = None
 
 
+@combat.implements("500.1c")
+def strip_overtime_actor(instance: DamageInstance) -> DamageInstance:
+    """An overtime tick has no actor behind it, whatever source it names: nobody is credited, fed or
+    answered for it (500.1c). (The loader refuses an overtime action naming a source; this keeps the model's
+    own answer right on any input.)"""
+    if instance.kind != "overtime" or (instance.source is None and not instance.appliers):
+        return instance
+    return replace(instance, source=None, appliers=())
+
+
 def resolve_damage(
     board: Board, instance: DamageInstance, ruleset: Ruleset = DEFAULT
 ) -> tuple[Board, EventLog, DamageOutcome]:
@@ -503,6 +513,7 @@ def resolve_damage(
     A concrete run nobody traces takes the pipeline's fast twin (:mod:`.fast`), held equal to
     this one by a differential test and by theorems; ``fast.disabled()`` turns it off.
     """
+    instance = strip_overtime_actor(instance)
     if FAST_TWIN is not None and FAST_TWIN.is_enabled(instance):
         return FAST_TWIN.resolve_fast(board, instance, ruleset)
     log = EventLog()

@@ -517,7 +517,7 @@ def die(board: Board, unit: Unit, killer: str | None, log: EventLog) -> Board:
 
     With a Vessel, a revival and its listeners follow: that is the model's own ``process_death``.
     """
-    if unit.vessels > 0:
+    if unit.vessels > 0 and unit.max_vitality > 0:  # revival.is_revivable
         return vitality.process_death(board, unit.uid, True, killer, log)
     start = len(log.entries)
     uid = unit.uid
@@ -528,7 +528,7 @@ def die(board: Board, unit: Unit, killer: str | None, log: EventLog) -> Board:
     if unit.deathrattle:
         _emit(log, "deathrattle", uid)
     board = _place(board, vitality.clear_combat_state(unit))
-    if unit.everlasting:
+    if unit.everlasting and unit.max_vitality > 0:  # revival.is_revivable
         _emit(log, "everlasting_scheduled", uid, vitality.EVERLASTING_DELAY_MS, killer)
     _emit(log, "vessel_batch", uid, len(log.entries) - start, None, "death")
     return board

@@ -245,8 +245,9 @@ def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: 
 @combat.implements("500.1j", "500.6a", "500.7a")
 def resolve_hit(board: Board, instance: Any, ruleset: Ruleset = DEFAULT) -> tuple[Board, EventLog]:
     """Action: one damage instance through the pipeline (500.1), then what answers it (500.6, 500.7)."""
-    from .damage import resolve_damage
+    from .damage import resolve_damage, strip_overtime_actor
 
+    instance = strip_overtime_actor(instance)
     board, log, outcome = resolve_damage(board, instance, ruleset)
     board = process_retaliation(board, instance, outcome, log, ruleset)
     return board, log

@@ -70,6 +70,14 @@ def revive_unit(unit: Unit) -> Unit:
     return grant_reliquary_speed(fresh, fresh.reliquary)
 
 
+@combat.implements("500.9c", "500.4a")
+def is_revivable(unit: Unit) -> Bool:
+    """A unit whose maximum Vitality is above 0 can come back: a revival "at full Vitality" of 0 would be a unit
+    whose Vitality is 0, which is dead (500.9c, 500.4a). Only Interest lowers the maximum (500.8g); one paid
+    from full Vitality leaves 0, and then no Vessel is spent and no Everlasting revival is scheduled (INT-120)."""
+    return unit.max_vitality > 0
+
+
 @combat.implements("500.4d", "500.9b", "500.9c")
 def revive_from_vessel(unit: Unit, revives: Bool) -> Unit:
     """A Phylactery unit spends a Vessel and the shared body returns it in its own cell (500.4d, 500.9b-c)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..arith import and_, is_symbolic, ite, not_
 from ..clauses import combat
 from ..events import EventLog
-from .revival import count_events, process_revival_channels, revive_from_vessel
+from .revival import count_events, is_revivable, process_revival_channels, revive_from_vessel
 from .state import Board, Bool, Int, Unit
 
 #: An Everlasting unit revives this many milliseconds after its death (500.4d, 500.9a).
@@ -78,11 +78,12 @@ def process_death(board: Board, uid: str, dies: Bool, killer: str | None, log: E
     dead = ite(dies, clear_combat_state(unit), unit)
     announce_macabre(board, unit, dies, log)
     log.emit("deathrattle", when=and_(dies, unit.deathrattle), unit=uid)
-    uses_vessel = and_(dies, unit.vessels > 0)
+    uses_vessel = and_(dies, unit.vessels > 0, is_revivable(unit))
     log.emit("vessel_revival", when=uses_vessel, unit=uid)
     board = board.with_unit(revive_from_vessel(dead, uses_vessel))
     process_revival_channels(board, uid, "phylactery", killer, uses_vessel, log)
-    log.emit("everlasting_scheduled", when=and_(dies, not_(uses_vessel), unit.everlasting), unit=uid, other=killer,
+    log.emit("everlasting_scheduled", when=and_(dies, not_(uses_vessel), unit.everlasting, is_revivable(unit)),
+             unit=uid, other=killer,
              amount=EVERLASTING_DELAY_MS)
     log.emit("vessel_batch", when=dies, unit=uid, amount=count_events(log, start), detail="death")
     return board

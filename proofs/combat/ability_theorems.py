@@ -11,7 +11,7 @@ from referee.model.arith import and_, ite, max_, min_, not_, or_
 from referee.model.combat import abilities, keywords
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
-from .assumptions import is_well_formed_unit
+from referee.model.combat.legal import is_legal_unit
 from .symbolic import symbolic_unit
 
 # --------------------------------------------------------------------------------------
@@ -105,4 +105,4 @@ def restore_is_capped_by_missing_vitality_then_maim_and_refused_to_illegal_recip
         consumed >= 0,
         consumed <= unit.maim,
     )
-    return Obligation(assume=all_of(is_well_formed_unit(unit), unit.maim >= 0), claim=claim)
+    return Obligation(assume=all_of(is_legal_unit(unit), unit.maim >= 0), claim=claim)

@@ -18,7 +18,7 @@ from referee.model.combat import battle_guarded as clock
 from referee.model.combat.ruleset import DEFAULT
 from referee.model.combat.state import Board
 
-from .assumptions import is_well_formed_board
+from referee.model.combat.legal import is_legal_board
 from ..core import Mutant, Obligation, Vars, theorem
 from .revival_theorems import NINE_SECONDS
 from .symbolic import symbolic_unit
@@ -39,7 +39,7 @@ def fired(log: Any, name: str) -> Any:
 
 def assumed(battle: clock.GuardedBattle, died: Any, now: Any, ms: Any) -> Any:
     u = battle.board.unit("u")
-    return and_(is_well_formed_board(battle.board), not_(u.alive), u.vitality == 0, 0 <= died, died <= now, ms >= 0)
+    return and_(is_legal_board(battle.board), not_(u.alive), u.vitality == 0, 0 <= died, died <= now, ms >= 0)
 
 
 @theorem("combat:500.4d", "combat:500.9a", mutants=[NINE_SECONDS])

@@ -17,7 +17,7 @@ from referee.model.arith import and_, ceildiv, ite, max_, min_, not_, or_
 from referee.model.events import EventLog
 from referee.model.combat.state import Board
 
-from .assumptions import is_well_formed_unit
+from referee.model.combat.legal import is_legal_unit
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
 from .symbolic import symbolic_unit
@@ -41,7 +41,7 @@ UNTOUCHED = ("insurance", "subrogated", "ignore_charges", "armor", "has_cap", "c
 
 
 #: A legal unit (shared with every other chapter's theorems).
-is_well_formed = is_well_formed_unit
+is_well_formed = is_legal_unit
 
 
 def emitted(log: EventLog, name: str, unit: str | None = None) -> Any:

@@ -38,7 +38,7 @@ from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.state import Board, Unit
 
 from . import armor_theorems
-from .assumptions import is_well_formed_board
+from referee.model.combat.legal import is_legal_board
 from ..core import Mutant, Obligation, Vars, all_of, theorem
 from .symbolic import symbolic_unit
 
@@ -479,7 +479,7 @@ def vitality_never_rises_or_goes_below_zero(v: Vars) -> Obligation:
                 and_(lost[uid] == before.vitality, after.vitality == after.max_vitality),
                 and_(0 <= after.vitality, after.vitality <= before.vitality),
             ))  # fmt: skip
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-13", "combat:500.4a", mutants=[KILLED_BELOW_ZERO])
@@ -491,7 +491,7 @@ def recipient_dies_exactly_when_vitality_reaches_zero(v: Vars) -> Obligation:
         for uid in ("r", "s"):
             after = run.after.unit(uid)
             claims.append(after.alive == (after.vitality > 0))
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-8", "combat:500.1-9", mutants=[REFUNDS_INSURANCE, REFUNDS_SUBROGATED])
@@ -503,7 +503,7 @@ def insurance_points_never_increase(v: Vars) -> Obligation:
         for uid in ("r", "s"):
             before, after = run.before.unit(uid), run.after.unit(uid)
             claims += [after.subrogated <= before.subrogated, after.insurance <= before.insurance]
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1a", "combat:500.1-8", "combat:500.1-9", mutants=[ABSORB_30, SPENT_OFF_BY_ONE, ABSORB_WHOLE])
@@ -523,7 +523,7 @@ def insurance_point_absorbs_at_most_25_and_none_spent_needlessly(v: Vars) -> Obl
                 0 <= spent, spent <= ceildiv(max_(reached, 0), 25),
                 or_(left == 0, absorbed == max_(reached, 0)),
             ]  # fmt: skip
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1e", "combat:500.1-10", mutants=[DRAIN_NO_MULTIPLIER])
@@ -535,7 +535,7 @@ def shield_is_consumed_before_vitality(v: Vars) -> Obligation:
             run = run_damage(v, kind, ruleset=ruleset)
             (rb, ra), out = run.r(), run.out
             claims.append(or_(out.vitality_lost <= 0, and_(out.shield_drained == rb.shield, ra.shield == 0)))
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-7", mutants=[CAP_FORGOTTEN, CAP_BEFORE_ARMOR])
@@ -547,7 +547,7 @@ def nothing_above_the_cap_reaches_shield_or_vitality(v: Vars) -> Obligation:
         rb, out = run.before.unit("r"), run.out
         taken = out.subrogated_absorbed + out.insurance_absorbed + out.shield_absorbed + out.vitality_lost
         claims.append(or_(not_(rb.has_cap), taken <= max_(rb.cap, 0)))
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-1", mutants=[REACH_TOOLS, REACH_HUBS])
@@ -558,7 +558,7 @@ def tools_and_hubs_are_unchanged(v: Vars) -> Obligation:
         run = run_damage(v, kind)
         claims += [is_same_board(run.before, run.after), emits_only(run.log, ("damage_discarded", "tick_prevented"))]
     r = run.before.unit("r")
-    return Obligation(assume=all_of(is_well_formed_board(run.before), or_(r.is_tool, r.is_hub)), claim=all_of(*claims))
+    return Obligation(assume=all_of(is_legal_board(run.before), or_(r.is_tool, r.is_hub)), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-4", "combat:500.1-3", mutants=[IGNORE_RAW, IGNORE_ZERO])
@@ -576,7 +576,7 @@ def ignore_charge_spent_only_on_positive_reachable_instance_and_nothing_else_cha
         )  # fmt: skip
         claims.append(ite(spends, and_(ra.ignore_charges == rb.ignore_charges - 1, nothing_else),
                           ra.ignore_charges == rb.ignore_charges))  # fmt: skip
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 #: The Armor step's monotonicity, proved in ``armor_theorems`` (one lemma per sign case).
@@ -600,7 +600,7 @@ def more_armor_never_means_more_damage(v: Vars) -> Obligation:
     d = compute_armor_input(v, low.before)
     facts = [v.lemma(lemma, damage=d, armor=rl.armor, more_armor=more) for lemma in ARMOR_MONOTONE]
     return Obligation(
-        assume=all_of(is_well_formed_board(low.before), rl.armor <= more, *facts),
+        assume=all_of(is_legal_board(low.before), rl.armor <= more, *facts),
         claim=all_of(
             high.out.vitality_lost <= low.out.vitality_lost,
             ah.shield >= al.shield, ah.insurance >= al.insurance, ah.subrogated >= al.subrogated,
@@ -617,7 +617,7 @@ def armor_matters_only_through_what_it_lets_through(v: Vars) -> Obligation:
         bare_board, DamageInstance("r", v.int("let_through"), "s", "hit", allows_dormant=v.bool("allows_dormant"))
     )
     return Obligation(
-        assume=all_of(is_well_formed_board(armored.before), armored.out.entered, out.entered,
+        assume=all_of(is_legal_board(armored.before), armored.out.entered, out.entered,
                       out.after_armor == armored.out.after_armor),  # fmt: skip
         claim=all_of(
             is_same_unit(armored.after.unit("r"), after.unit("r"), ignoring=("armor",)),
@@ -638,7 +638,7 @@ def more_damage_past_armor_never_means_less_lost(v: Vars) -> Obligation:
     )
     rs, rl = small.after.unit("r"), large_after.unit("r")
     return Obligation(
-        assume=all_of(is_well_formed_board(small.before), v.int("amount") <= v.int("larger")),
+        assume=all_of(is_legal_board(small.before), v.int("amount") <= v.int("larger")),
         claim=all_of(
             large.vitality_lost >= small.out.vitality_lost,
             rl.shield <= rs.shield, rl.insurance <= rs.insurance, rl.subrogated <= rs.subrogated,
@@ -656,7 +656,7 @@ def negative_armor_never_reduces_pipeline_damage(v: Vars) -> Obligation:
     fact = v.lemma(armor_theorems.more_armor_never_means_more_damage_across_zero,
                    damage=compute_armor_input(v, negative.before), armor=rn.armor, more_armor=0)  # fmt: skip
     return Obligation(
-        assume=all_of(is_well_formed_board(negative.before), rn.armor < 0, fact),
+        assume=all_of(is_legal_board(negative.before), rn.armor < 0, fact),
         claim=all_of(
             negative.out.after_armor >= zero.out.after_armor,
             negative.out.vitality_lost >= zero.out.vitality_lost,
@@ -678,7 +678,7 @@ def burn_and_venom_ticks_are_unaffected_by_armor(v: Vars) -> Obligation:
             one.out.vitality_lost == other.out.vitality_lost,
             one.out.after_armor == other.out.after_armor,
         ]
-    return Obligation(assume=is_well_formed_board(one.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(one.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1h", mutants=[TICK_AT_LEAST_ONE, TICK_UNADJUSTED])
@@ -689,7 +689,7 @@ def a_tick_reduced_to_zero_changes_nothing(v: Vars) -> Obligation:
         run = run_damage(v, kind)
         claims += [is_same_board(run.before, run.after), emits_only(run.log, ("tick_prevented",))]
         assumes.append(compute_tick_entering(run.before.unit("r"), kind, v.int("amount")) <= 0)
-    return Obligation(assume=all_of(is_well_formed_board(run.before), v.int("amount") > 0, *assumes), claim=all_of(*claims))
+    return Obligation(assume=all_of(is_legal_board(run.before), v.int("amount") > 0, *assumes), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-2", "combat:500.1i", mutants=[DORMANT_TICKS, DORMANT_HITS])
@@ -707,7 +707,7 @@ def dormant_recipient_discards_direct_hits_but_not_ticks(v: Vars) -> Obligation:
             asleep.out.vitality_lost == awake.out.vitality_lost,
         ]
     return Obligation(
-        assume=all_of(is_well_formed_board(hit.before), r.dormant, not_(v.bool("allows_dormant"))),
+        assume=all_of(is_legal_board(hit.before), r.dormant, not_(v.bool("allows_dormant"))),
         claim=all_of(*claims),
     )
 
@@ -721,7 +721,7 @@ def dead_recipient_or_non_positive_amount_changes_nothing(v: Vars) -> Obligation
         claims += [is_same_board(run.before, run.after), emits_only(run.log, ())]
     r = run.before.unit("r")
     return Obligation(
-        assume=all_of(is_well_formed_board(run.before), or_(not_(r.alive), v.int("amount") <= 0)),
+        assume=all_of(is_legal_board(run.before), or_(not_(r.alive), v.int("amount") <= 0)),
         claim=all_of(*claims),
     )
 
@@ -739,7 +739,7 @@ def insured_damage_is_credited_to_nobody(v: Vars) -> Obligation:
             emitted(run.log, "credit", "s") == (credited > 0),
             credited <= out.after_cap - out.subrogated_absorbed - out.insurance_absorbed,
         ]
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-8", "combat:500.7g", mutants=[PAYBACK_PER_POINT, PAYBACK_PLAIN_COST])
@@ -758,7 +758,7 @@ def subrogated_payback_equals_subrogated_absorbed(v: Vars) -> Obligation:
             amounts_when(run.log, "subrogation", "s", lambda amount: amount == expected),
             emitted(run.log, "subrogation", "s") == (expected > 0),
         ]
-    return Obligation(assume=is_well_formed_board(run.before), claim=all_of(*claims))
+    return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-12", mutants=[DEFY_STRICT, DEFY_MAX])
@@ -770,7 +770,7 @@ def defy_death_leaves_the_unit_alive(v: Vars) -> Obligation:
         ra = run.after.unit("r")
         claims += [ra.alive, ra.vitality >= 1]
     r = run.before.unit("r")
-    return Obligation(assume=all_of(is_well_formed_board(run.before), r.alive, r.defy_death), claim=all_of(*claims))
+    return Obligation(assume=all_of(is_legal_board(run.before), r.alive, r.defy_death), claim=all_of(*claims))
 
 
 @theorem("combat:500.1-10", mutants=[BREAK_FLOOR_PLUS_ONE])

@@ -16,7 +16,7 @@ from referee.model.combat import death, vitality
 from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 
-from .assumptions import is_well_formed_board
+from referee.model.combat.legal import is_legal_board
 from ..core import Mutant, Obligation, Vars, all_of, theorem
 from .symbolic import symbolic_unit
 
@@ -121,7 +121,7 @@ def death_clears_the_combat_state(v: Vars) -> Obligation:
     before, after, _, dies = run_death(v)
     u, dead = before.unit("u"), after.unit("u")
     claim = and_(not_(dead.alive), *[getattr(dead, name) == 0 for name in CLEARED])
-    return Obligation(assume=all_of(is_well_formed_board(before), u.alive, u.vessels <= 0, dies), claim=claim)
+    return Obligation(assume=all_of(is_legal_board(before), u.alive, u.vessels <= 0, dies), claim=claim)
 
 
 @theorem("combat:500.4c", mutants=[MACABRE_DEAD, MACABRE_ENEMIES])
@@ -130,7 +130,7 @@ def death_fires_macabre_for_every_other_living_unit_on_either_side(v: Vars) -> O
     before, _, log, dies = run_death(v)
     claims = [guard_of(log, "macabre", o.uid) == and_(dies, o.alive) for o in before.units if o.uid != "u"]
     claims.append(not_(guard_of(log, "macabre", "u")))
-    return Obligation(assume=is_well_formed_board(before), claim=and_(*claims))
+    return Obligation(assume=is_legal_board(before), claim=and_(*claims))
 
 
 @theorem("combat:500.4e", "combat:500.9m", mutants=[COUNTS_UNGUARDED, BATCH_EARLY])
@@ -140,12 +140,12 @@ def every_death_is_one_vessel_point_batch_closed_after_its_revival(v: Vars) -> O
     batches = [i for i, g in enumerate(log.entries) if g.event.name == "vessel_batch"]
     starts = [i for i, g in enumerate(log.entries) if g.event.name == "death"]
     if len(batches) != 1 or len(starts) != 1:
-        return Obligation(assume=is_well_formed_board(before), claim=False)
+        return Obligation(assume=is_legal_board(before), claim=False)
     batch, start = log.entries[batches[0]], starts[0]
     after_batch = [g.when for g in log.entries[batches[0] + 1:]]
     claim = and_(batch.when == dies, batch.event.amount == count_guarded(log.entries[start:batches[0]]),
                  not_(or_(False, *after_batch)))
-    return Obligation(assume=is_well_formed_board(before), claim=claim)
+    return Obligation(assume=is_legal_board(before), claim=claim)
 
 
 @theorem("combat:500.4a", mutants=[CULL_DEFIED])
@@ -157,4 +157,4 @@ def cull_always_kills_a_living_unit(v: Vars) -> Obligation:
     kept = and_(dead.insurance == u.insurance, dead.ignore_charges == u.ignore_charges)
     stays_dead = and_(not_(dead.alive), dead.defy_death == u.defy_death)  # a Vessel revival re-arms (500.9e)
     claim = and_(guard_of(log, "death", "u"), kept, ite(u.vessels > 0, dead.alive, stays_dead))
-    return Obligation(assume=all_of(is_well_formed_board(before), u.alive, not_(u.discards_combat)), claim=claim)
+    return Obligation(assume=all_of(is_legal_board(before), u.alive, not_(u.discards_combat)), claim=claim)

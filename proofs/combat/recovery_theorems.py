@@ -16,7 +16,7 @@ from referee.model.combat import recovery
 from referee.model.combat.state import Board, Unit
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
-from .assumptions import is_well_formed_unit
+from referee.model.combat.legal import is_legal_unit
 from .symbolic import symbolic_unit
 
 #: Fields recovery never reads: pinned to keep the encoding small.
@@ -139,7 +139,7 @@ def a_heal_never_exceeds_what_the_target_can_receive(v: Vars) -> Obligation:
     for lane in ("heal", "repair"):
         before, after, _ = run(v, lane)
         gained = after.vitality - before.vitality
-        assumptions.append(is_well_formed_unit(before))
+        assumptions.append(is_legal_unit(before))
         claims.append(and_(gained >= 0, gained <= missing(before), after.vitality <= before.max_vitality,
                            after.shield == before.shield))  # fmt: skip
     return Obligation(assume=all_of(*assumptions), claim=and_(*claims))
@@ -153,7 +153,7 @@ def maim_consumption_is_half_the_prevented_amount_rounded_up(v: Vars) -> Obligat
     prevented = heal_eligible(before, amount) - (after.vitality - before.vitality)
     at_full = before.vitality == before.max_vitality
     claim = and_(consumed == ceildiv(prevented, 2), or_(not_(at_full), consumed == 0))
-    return Obligation(assume=all_of(is_well_formed_unit(before), is_legal(before)), claim=claim)
+    return Obligation(assume=all_of(is_legal_unit(before), is_legal(before)), claim=claim)
 
 
 @theorem("combat:500.3d", mutants=[THREE_PER_POINT])
@@ -163,7 +163,7 @@ def maim_never_prevents_more_than_two_per_point(v: Vars) -> Obligation:
     eligible = heal_eligible(before, amount)
     prevented = eligible - (after.vitality - before.vitality)
     claim = and_(prevented <= 2 * before.maim, prevented == min_(eligible, 2 * before.maim))
-    return Obligation(assume=all_of(is_well_formed_unit(before), is_legal(before)), claim=claim)
+    return Obligation(assume=all_of(is_legal_unit(before), is_legal(before)), claim=claim)
 
 
 @theorem("combat:500.3f", "combat:500.3a", "combat:500.3d", "combat:500.3c", mutants=[EXALT_AFTER_MAIM, SHIELD_CAPPED])
@@ -172,7 +172,7 @@ def exalt_increases_a_shield_gain_before_maim(v: Vars) -> Obligation:
     before, after, amount = run(v, "shield")
     expected = max_(amount + before.forge_core_recovery + before.exalt - 2 * before.maim, 0)
     claim = and_(after.shield - before.shield == expected, after.vitality == before.vitality)
-    return Obligation(assume=all_of(is_well_formed_unit(before), is_legal(before), amount > 0), claim=claim)
+    return Obligation(assume=all_of(is_legal_unit(before), is_legal(before), amount > 0), claim=claim)
 
 
 @theorem("combat:500.3g", mutants=[GATE_DORMANT, REPAIR_GATED])
@@ -182,11 +182,11 @@ def recovery_is_refused_against_illegal_targets_except_tool_repair(v: Vars) -> O
     for lane in ("heal", "shield"):
         before, after, _ = run(v, lane)
         unchanged = and_(after.vitality == before.vitality, after.shield == before.shield, after.maim == before.maim)
-        assumptions.append(is_well_formed_unit(before))
+        assumptions.append(is_legal_unit(before))
         claims.append(or_(is_legal(before), unchanged))
     before, after, amount = run(v, "repair")
     eligible = heal_eligible(before, amount)
     repaired = after.vitality - before.vitality == eligible - min_(eligible, 2 * before.maim)
-    assumptions.append(is_well_formed_unit(before))
+    assumptions.append(is_legal_unit(before))
     claims.append(or_(not_(and_(before.alive, before.is_tool)), repaired))
     return Obligation(assume=all_of(*assumptions), claim=and_(*claims))

@@ -20,7 +20,7 @@ from referee.model.combat.damage import DamageInstance
 from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 
-from .assumptions import is_well_formed_board, is_well_formed_unit
+from referee.model.combat.legal import is_legal_board, is_legal_unit
 from ..core import Mutant, Obligation, Vars, all_of, theorem
 from .symbolic import symbolic_unit
 
@@ -38,7 +38,7 @@ def vessel_death(v: Vars) -> tuple[Board, Board, EventLog, Any]:
 
 def has_vessel_and_dies(before: Board, dies: Any) -> Any:
     u = before.unit("u")
-    return all_of(is_well_formed_board(before), u.alive, u.vessels > 0, dies)
+    return all_of(is_legal_board(before), u.alive, u.vessels > 0, dies)
 
 
 def is_clean_revival(before: Unit, after: Unit) -> Any:
@@ -128,7 +128,7 @@ SAME_TICK = Mutant("everlasting_retry_not_later", "referee.model.combat.battle:c
 def revived_unit_has_full_vitality_battle_start_armor_and_no_statuses(v: Vars) -> Obligation:
     """The revival body returns any unit alive at full Vitality, with its battle-start Armor and no Entrapped, Prismbreak or Dormant."""
     u = symbolic_unit(v, "u")
-    return Obligation(assume=is_well_formed_unit(u), claim=is_clean_revival(u, revival.revive_unit(u)))
+    return Obligation(assume=is_legal_unit(u), claim=is_clean_revival(u, revival.revive_unit(u)))
 
 
 @theorem("combat:500.4d", "combat:500.9b", "combat:500.9c", mutants=[VESSEL_VITALITY_ONLY, KEEPS_ARMOR])
@@ -155,7 +155,7 @@ def revival_never_returns_the_charge(v: Vars) -> Obligation:
     u = symbolic_unit(v, "u")
     before, after, _, dies = vessel_death(v)
     claim = and_(revival.revive_unit(u).charge == 0, after.unit("u").charge == 0)
-    return Obligation(assume=all_of(is_well_formed_unit(u), has_vessel_and_dies(before, dies)), claim=claim)
+    return Obligation(assume=all_of(is_legal_unit(u), has_vessel_and_dies(before, dies)), claim=claim)
 
 
 @theorem("combat:500.9e", "combat:500.1-12", "combat:500.8f", mutants=[REARMS_NOTHING])
@@ -167,7 +167,7 @@ def defy_death_rearmed_by_a_revival_saves_again(v: Vars) -> Obligation:
     amount = v.int("amount")
     hit, _, _ = damage.resolve_damage(board, DamageInstance("u", amount, "s", kind="burn"))
     paid, _ = costs.pay_vitality_cost(board, "u", amount, "retaliation", EventLog(), channel="thorns", beneficiary="s")
-    return Obligation(assume=all_of(is_well_formed_board(Board((u, board.unit("s")))), amount > 0),
+    return Obligation(assume=all_of(is_legal_board(Board((u, board.unit("s")))), amount > 0),
                       claim=and_(hit.unit("u").alive, paid.unit("u").alive))
 
 
@@ -231,7 +231,7 @@ def revival_is_a_new_incarnation_and_keeps_only_battle_long_everlasting(v: Vars)
     back = revival.revive_unit(u)
     claim = and_(back.incarnation == u.incarnation + 1,
                  back.everlasting == and_(u.everlasting, not_(u.everlasting_life_grant)), not_(back.everlasting_life_grant))
-    return Obligation(assume=is_well_formed_unit(u), claim=claim)
+    return Obligation(assume=is_legal_unit(u), claim=claim)
 
 
 @theorem("combat:500.9l", mutants=[RELIQUARY_ADDS])
@@ -241,7 +241,7 @@ def reliquary_speed_never_adds_the_larger_stands(v: Vars) -> Obligation:
     granted = revival.grant_reliquary_speed(u, amount).reliquary_speed
     larger = ite(u.reliquary_speed >= amount, u.reliquary_speed, amount)
     back = revival.revive_unit(u)
-    return Obligation(assume=all_of(is_well_formed_unit(u), u.reliquary_speed >= 0, amount >= 0, u.reliquary >= 0),
+    return Obligation(assume=all_of(is_legal_unit(u), u.reliquary_speed >= 0, amount >= 0, u.reliquary >= 0),
                       claim=and_(granted == larger, back.reliquary_speed == u.reliquary))
 
 
@@ -270,4 +270,4 @@ def revival_channels_filter_the_self_line_by_cause_and_fall_back_to_focus(v: Var
         guard("revival_focus", "f") == and_(ally_fires, f.revival_aims_killer, not_(legal)),
         guard("revival_ally", "f", "u") == and_(ally_fires, not_(f.revival_aims_killer)),
     )
-    return Obligation(assume=all_of(is_well_formed_board(before), u.alive), claim=claim)
+    return Obligation(assume=all_of(is_legal_board(before), u.alive), claim=claim)

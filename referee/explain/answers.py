@@ -59,7 +59,11 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
     for a tick attributed to several enemies, that this is one of them (500.7e)."""
     event = retaliation.is_answerable_event(landed)
     start = len(s.items)
+    defied: list[Event] = []  # a defy-death answer is emitted with the price, before the channel it answers
     for e in events:
+        if e.name == "defy_death":
+            defied.append(e)
+            continue
         if e.name in COST_CHANNELS:
             name, clause = COST_CHANNELS[e.name]
             why = "damage that landed" if e.name == "retort" else "the damage event, whatever its size (500.7c)"
@@ -70,6 +74,8 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
             feast = "it feeds its Feast" if fed else "no Feast: the payer is a boss"
             s.say("retaliation_credit", "500.6f", f"{r.uid} is credited the {e.amount} Vitality it took; {feast}.",
                   ("credit", "feast", "phasebreak_check", *LOSS_TAIL), credited=e.amount, feast=e.amount if fed else 0)
+            if defied:
+                explain_defied_payer(s, attacker, defied.pop(0), e.amount)
         elif e.name == "riposte_missed":
             s.say("riposte", "500.7b", f"Riposte on {r.uid} rolls against {attacker} and misses (the 50% roll is False).",
                   ("riposte_missed",), payer=attacker, roll=False)
@@ -78,9 +84,8 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
             s.say("retaliation_refused", clause, f"{r.uid}'s retaliation is refused: {attacker} is "
                   f"{'an ally' if e.detail == 'ally' else 'itself' if e.detail == 'self' else e.detail}.", ("cost_refused",),
                   payer=attacker, reason=e.detail)
-        elif e.name == "defy_death":
-            s.say("defy_death", "500.6d", f"a defy-death rune saves {attacker}, the payer (it keeps {e.amount}).",
-                  ("defy_death",), prevented=e.amount)
+    for e in defied:  # answered, but nothing left the payer
+        explain_defied_payer(s, attacker, e, 0)
     if r.thorns > 0 and not event:
         s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).")
     if r.riposte > 0 and not event:
@@ -90,6 +95,14 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
               "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))
     if each:
         s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
+
+
+def explain_defied_payer(s: Steps, attacker: str, defied: Event, paid: int) -> None:
+    """A defy-death rune answers the lethal retaliation it follows: what it prevented, what was still paid (500.6d)."""
+    asked = defied.amount + paid
+    s.say("defy_death", "500.6d", f"a defy-death rune saves {attacker}, the payer: of the {asked} asked it prevents "
+          f"{defied.amount}, so {attacker} pays {paid} and survives (500.6d, 500.8f).", ("defy_death",),
+          prevented=defied.amount, paid=paid)
 
 
 def explain_reflect(

@@ -115,6 +115,11 @@ def explain_tries(s: Steps, battle: clock.Battle, log: EventLog) -> None:
     """One step per Everlasting try the clock made: a delay until the next tick, or the revival with its killer."""
     pending = {p.uid: p for p in battle.pending}
     for e in log.events():
+        if e.name == "vessel_batch" and e.detail == "revival":
+            s.say("revival_batch", "500.9m", f"the revival of {e.unit} and every passive it triggered pool into one "
+                  f"Vessel Point batch of {e.amount} event(s), so no revival listener pays for it (500.9m).",
+                  ("vessel_batch",), pooled=e.amount)
+            continue
         due = pending.get(e.unit)
         if due is None or e.name not in ("everlasting_revival", "everlasting_delayed"):
             continue
@@ -130,7 +135,7 @@ def explain_tries(s: Steps, battle: clock.Battle, log: EventLog) -> None:
         carries = (f"it carries its killer {e.other}: Everlasting holds the killer's identity for the 10 seconds the unit "
                    "is down (500.9k)" if e.other is not None else "it carries no killer: its death had no actor (500.9k)")
         s.say("everlasting_revival", "500.9a", f"{died} (500.9a): at {e.amount} ms it revives in cell {e.detail}; "
-              f"{carries}.", ("everlasting_revival", *REVIVAL_CHANNELS, "vessel_batch"), died=due.died_ms, revived=e.amount, cell=e.detail, killer=e.other)
+              f"{carries}.", ("everlasting_revival", *REVIVAL_CHANNELS), died=due.died_ms, revived=e.amount, cell=e.detail, killer=e.other)
         pending.pop(e.unit)
 
 

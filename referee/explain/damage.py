@@ -12,6 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from referee.model.combat.costs import is_defied
 from referee.model.combat.attribution import compute_applied, compute_credited, compute_feast_weights, compute_shares
 from referee.model.combat.armor import apply_armor_percentage, compute_flat_reduction
 from referee.model.combat.damage import DamageInstance, DamageOutcome, is_ignoring_armor
@@ -167,15 +168,24 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
     if source is None or source.side == a.side or not out.subrogated_absorbed:
         return
     paid = out.subrogation_paid
-    if not paid:
+    defied = is_defied(source, out.subrogated_absorbed, "retaliation") is True and source.alive is True
+    if not paid and not defied:
         s.say("payback", "500.6e", f"{source.uid} owes {out.subrogated_absorbed} back but is not a legal payer "
               "(dead, Entrapped or Dormant): nothing is paid.", ("cost_refused",))
         return
     feast = "feeds no Feast (the payer is a boss)" if source.is_boss else f"feeds {a.uid}'s Feast"
-    s.say("payback", "500.7g", f"{source.uid} loses {paid} Vitality, what the Subrogated points absorbed, as a Vitality "
+    owed = out.subrogated_absorbed
+    what = "what the Subrogated points absorbed" if paid == owed else f"of the {owed} the Subrogated points absorbed"
+    s.say("payback", "500.7g", f"{source.uid} loses {paid} Vitality, {what}, as a Vitality "
           f"cost: it skips the pipeline (500.8a) and starts no damage reactions (500.6b) ({source.vitality} -> "
-          f"{source.vitality - paid}).", ("subrogation",), payer=source.uid, owed=out.subrogated_absorbed, paid=paid,
+          f"{source.vitality - paid}).", ("subrogation",), payer=source.uid, owed=owed, paid=paid,
           before=source.vitality, after=source.vitality - paid)
+    if defied:
+        s.say("defy_death", "500.6d", f"the payback would be lethal and retaliation opts in: a defy-death rune saves "
+              f"{source.uid}: of the {owed} asked it prevents {owed - paid}, so {source.uid} pays {paid} and survives "
+              "(500.6d, 500.8f).", ("defy_death",), prevented=owed - paid, paid=paid)
+    if not paid:
+        return
     s.say("payback_credit", "500.6f", f"{a.uid}, the retaliating unit, is credited the {paid} Vitality it took; it {feast}.",
           ("credit", "feast", *LOSS_TAIL), credited=paid)
 

@@ -78,7 +78,7 @@ def optimize(query: Any, rlimit: int, seeds: tuple[int, ...], deadline: float) -
     best, best_values, best_cell, proved, cells, unbuilt = None, None, None, True, 0, False
     open_cells: list[str] = []
     for layout in query.layouts():
-        for cell in cells_of(layout, query.specs, query.fixed, query.split):
+        for cell in cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain):
             if time.monotonic() > deadline:
                 proved, unbuilt = False, True
                 break

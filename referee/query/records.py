@@ -7,7 +7,7 @@ from typing import Any
 
 from .parser import Typed
 from .solve import Cell, replay_values
-from .space import ActionSpec, Layout, features_legal, layouts, structure_line
+from .space import ActionSpec, Layout, features_legal, is_legal_run, layouts, space_words, structure_line
 
 
 @dataclass
@@ -88,24 +88,26 @@ class Query:
     sense: int = 1
     #: The features left out (``--without``): fixed off in every cell.
     off: frozenset[str] = frozenset()
+    #: ``--whole-domain``: search every encoded value, illegal states included (robustness questions).
+    whole_domain: bool = False
 
     def layouts(self) -> list[Layout]:
         return layouts(self.units, self.specs, self.relations, self.off)
 
     def space(self) -> str:
         return structure_line(self.units, self.specs, self.fixed, self.relations if any(
-            s.kind in ("damage", "hit") for s in self.specs) else ("enemy", "ally"), self.off)
+            s.kind in ("damage", "hit") for s in self.specs) else ("enemy", "ally"), self.off) + space_words(self.whole_domain)
 
 
 def safe_replay(values: dict[str, Any], cell: Cell, query: Query) -> tuple[bool, Any]:
     """Replay ``values`` concretely; a candidate outside the legal domain or the protocol does not hold."""
     from referee.model.combat.retaliation import ScenarioError
-    from referee.proofs.combat.assumptions import is_well_formed_unit
 
     try:
         holds, replay = replay_values(values, cell, query.specs, query.fixed, query.split, query.condition)
     except (ScenarioError, KeyError, ValueError):
         return False, None
     before = replay["runs"]["main"].before.units
-    legal = all(is_well_formed_unit(u) for u in before) and features_legal(cell.layout, before) is True
+    legal = query.whole_domain or is_legal_run(replay["runs"]["main"], query.specs, cell.layout) is True
+    legal = legal and features_legal(cell.layout, before) is True
     return bool(holds and legal and replay["ruleset"].defy_death_leaves >= 1), replay

@@ -7,11 +7,17 @@ from typing import Any
 from .solve import replay_values
 
 
-def trim_rolls(scenario: dict[str, Any]) -> dict[str, Any]:
+def decode_scenario(scenario: dict[str, Any], legal_only: bool = True) -> Any:
+    """The combat loader's decoding; ``legal_only=False`` for a ``--whole-domain`` witness (no legal-state checks)."""
+    from referee.rulebooks.combat.run import decode_scenario as decode
+
+    return decode(scenario, legal_only=legal_only)
+
+
+def trim_rolls(scenario: dict[str, Any], legal_only: bool = True) -> dict[str, Any]:
     """Drop the Riposte rolls the scenario never consumes (a missing roll that is needed is an error)."""
     from referee.rulebooks.combat.run import run_actions
     from referee.model.combat.retaliation import ScenarioError
-    from referee.protocol import decode_scenario
 
     for action in scenario["actions"]:
         for holder in action.get("hits", [action]):
@@ -19,7 +25,7 @@ def trim_rolls(scenario: dict[str, Any]) -> dict[str, Any]:
                 kept = holder["riposte_rolls"]
                 holder["riposte_rolls"] = kept[:-1]
                 try:
-                    decoded = decode_scenario(scenario)
+                    decoded = decode_scenario(scenario, legal_only)
                     run_actions(decoded.board, decoded.actions, decoded.ruleset)
                 except ScenarioError:
                     holder["riposte_rolls"] = kept
@@ -27,13 +33,12 @@ def trim_rolls(scenario: dict[str, Any]) -> dict[str, Any]:
     return scenario
 
 
-def model_observation(scenario: dict[str, Any]) -> tuple[dict[str, Any], Any, Any]:
+def model_observation(scenario: dict[str, Any], legal_only: bool = True) -> tuple[dict[str, Any], Any, Any]:
     """The scenario decoded and run exactly as ``referee check`` runs it: observation, board, events."""
     from referee.rulebooks.combat.run import run_actions
-    from referee.protocol import decode_scenario
     from referee.rulebooks.combat.codec import encode_observation
 
-    decoded = decode_scenario(scenario)
+    decoded = decode_scenario(scenario, legal_only)
     after, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
     return encode_observation(after, log.events(), sid=scenario.get("id")), after, log.events()
 
@@ -49,9 +54,10 @@ def replay_answer(query: Any, cell: Any, values: dict[str, Any]) -> Any:
     disagreements = []
     observation = None
     for name, run in replay["runs"].items():
-        scenario = trim_rolls(encode_scenario(run.before, run.json_actions, replay["ruleset"], sid=f"query-{name}"))
+        scenario = trim_rolls(encode_scenario(run.before, run.json_actions, replay["ruleset"], sid=f"query-{name}"),
+                              not query.whole_domain)
         scenarios[name] = scenario
-        seen, after, events = model_observation(scenario)
+        seen, after, events = model_observation(scenario, not query.whole_domain)
         own = [g.event for log in run.logs for g in log.entries]
         if board_to_json(after) != board_to_json(run.states[-1]) or list(events) != own:
             disagreements.append(name)
@@ -60,8 +66,21 @@ def replay_answer(query: Any, cell: Any, values: dict[str, Any]) -> Any:
     status = "found" if holds and not disagreements else "encoding-defect"
     detail = "" if status == "found" else \
         f"the query's runner and referee.actions disagree on the witness ({', '.join(disagreements)})"
+    if status == "found" and query.whole_domain:
+        detail = outside_legal_states(scenarios["main"])
     return QueryAnswer(status, query.text, query.space(), scenarios["main"], observation, detail,
                        scenarios=scenarios if query.split else {}, cell=cell.label())
+
+
+def outside_legal_states(scenario: dict[str, Any]) -> str:
+    """Whether a ``--whole-domain`` witness is a legal state, in words (the loader's own verdict)."""
+    from referee.wire import ProtocolError
+
+    try:
+        decode_scenario(scenario)
+    except ProtocolError as error:
+        return f"this witness is not a legal state (the loader refuses it: {error})"
+    return "this witness is a legal state too"
 
 
 def replay_on_engine(answer: Any, engine: Any) -> dict[str, Any]:

@@ -21,7 +21,8 @@ OPTIMIZE_SECONDS = 2.5
 
 def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str = "hit", units: int = DEFAULT_UNITS,
                ruleset: dict[str, Any] | None = None, split: bool = False, relations: tuple[str, ...] = SOURCE_RELATIONS,
-               objective: str | None = None, sense: int = 1, off: frozenset[str] = frozenset()) -> Query:
+               objective: str | None = None, sense: int = 1, off: frozenset[str] = frozenset(),
+               whole_domain: bool = False) -> Query:
     from referee.model.combat.ruleset import Ruleset
     from referee.rulebooks.combat.features import FEATURES
 
@@ -64,7 +65,7 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
         goal = Checker(objective, lines, schema).check(tree.body)
         if goal.type != "Int":
             raise QueryError(f"{goal.fragment!r}: --minimize/--maximize needs an Int expression")
-    return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense, frozenset(off))
+    return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense, frozenset(off), whole_domain)
 
 
 def clock_reading(specs: tuple[Any, ...], fixed: dict[str, Any]) -> dict[str, Any]:
@@ -88,10 +89,12 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
               units: int = DEFAULT_UNITS, ruleset: Any = None, split: bool = False,
               relations: tuple[str, ...] = SOURCE_RELATIONS, rlimit: int = DEFAULT_QUERY_RLIMIT,
               seeds: tuple[int, ...] = (0, 1, 2), budget: float = DEFAULT_BUDGET, minimize: str | None = None,
-              maximize: str | None = None, shrink: bool = True, without: tuple[str, ...] | frozenset[str] = ()) -> QueryAnswer:
+              maximize: str | None = None, shrink: bool = True, without: tuple[str, ...] | frozenset[str] = (),
+              whole_domain: bool = False) -> QueryAnswer:
     """Find a legal scenario in the space where ``condition`` holds, or prove there is none.
 
     ``without``: the features left out of the space (their unit fields fixed at their defaults).
+    ``whole_domain``: search every encoded value, not only the legal states (``referee.model.combat.legal``).
     """
     from referee.model.combat.ruleset import Ruleset
 
@@ -108,7 +111,8 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
         return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget)
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
-                       split=split, relations=relations, objective=objective, sense=sense, off=frozenset(without))
+                       split=split, relations=relations, objective=objective, sense=sense, off=frozenset(without),
+                       whole_domain=whole_domain)
     started = time.monotonic()
     answer = search(query, rlimit, seeds, started + budget, shrink)
     answer.seconds = round(time.monotonic() - started, 3)
@@ -116,7 +120,7 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
 
 
 def all_cells(query: Query) -> list[Cell]:
-    return [cell for layout in query.layouts() for cell in cells_of(layout, query.specs, query.fixed, query.split)]
+    return [cell for layout in query.layouts() for cell in cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain)]
 
 
 def round_robin(streams: list[Any]) -> Any:
@@ -140,7 +144,7 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
     space = query.space()
     cells: list[Cell] = []
     terms: list[Any] = []
-    for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split) for layout in query.layouts()]):
+    for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain) for layout in query.layouts()]):
         if time.monotonic() > deadline:
             return unknown_answer(query, len(cells), [c.label() for c in cells], True,
                                   "the time budget ran out while building the cells (each built one was given the fast "

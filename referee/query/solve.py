@@ -27,7 +27,7 @@ from .evaluate import evaluate, namespace
 from .kinds import structure_label
 from .parser import Typed
 from .space import (
-    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, leaves_value, run_actions,
+    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, is_legal_run, leaves_value, run_actions,
 )
 
 
@@ -58,14 +58,15 @@ class Cell:
 _CELLS: dict[Any, tuple[list[Cell], Any]] = {}
 
 
-def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any], split: bool) -> Any:
+def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any], split: bool,
+             whole_domain: bool = False) -> Any:
     """The cells of one layout, every reading the model reads, defaults first, built lazily.
 
     Cells are cached per process: they do not depend on the condition.
     """
-    key = (layout, specs, tuple(sorted(fixed.items())), split)
+    key = (layout, specs, tuple(sorted(fixed.items())), split, whole_domain)
     if key not in _CELLS:
-        readings = explore_readings(lambda chosen: build_cell(layout, specs, chosen, fixed, split), fixed)
+        readings = explore_readings(lambda chosen: build_cell(layout, specs, chosen, fixed, split, whole_domain), fixed)
         _CELLS[key] = ([], readings)
     built, readings = _CELLS[key]
     index = 0
@@ -81,8 +82,8 @@ def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any
         built.append(cell)
 
 
-def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, str], fixed: dict[str, Any], split: bool) -> Cell:
-    from referee.proofs.combat.assumptions import is_well_formed_unit
+def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, str], fixed: dict[str, Any], split: bool,
+               whole_domain: bool = False) -> Cell:
     from referee.proofs.core import Vars
 
     v = Vars()
@@ -90,7 +91,8 @@ def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, 
         leaves = leaves_value(v, fixed)
         runs = run_actions(v, layout, specs, ReadingRuleset(dict(chosen), leaves), split)
         before = runs["main"].before.units
-        legal = and_(*[is_well_formed_unit(u) for u in before], leaves >= 1, features_legal(layout, before))
+        space = True if whole_domain else is_legal_run(runs["main"], specs, layout)
+        legal = and_(space, leaves >= 1, features_legal(layout, before))
     return Cell(layout, dict(chosen), v, list(context.side_conditions), runs, legal)
 
 

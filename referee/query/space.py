@@ -211,6 +211,35 @@ def off_values(off: frozenset[str]) -> str:
     return ", ".join(words) or "nothing a query reaches"
 
 
+def space_words(whole_domain: bool) -> str:
+    """Which states a verdict ranges over: the legal ones (the default), or every encoded value."""
+    if whole_domain:
+        return "; the whole encoded domain (--whole-domain): illegal states included"
+    return "; legal states only (referee.model.combat.legal)"
+
+
+def damage_action_shape(spec: ActionSpec, layout: Layout) -> dict[str, Any]:
+    """A damage or hit action's lane and source, as :func:`json_action` writes them (structure: concrete); a
+    Bloodletting activation's hit has its caster as source (800.4a)."""
+    if spec.kind == "bloodletting":
+        return {"kind": "hit", "damage_kind": spec.damage_kind, "source": spec.slot("caster")}
+    source = layout.source_uid()
+    if spec.slot("source") != "source":
+        source = None if spec.slot("source") == "none" else spec.slot("source")
+    return {"kind": spec.kind, "damage_kind": spec.damage_kind, "source": source}
+
+
+def is_legal_run(run: Any, specs: tuple[ActionSpec, ...], layout: Layout) -> Any:
+    """The query space: the board before the actions is a legal state and each damage action a legal action on it
+    (``referee.model.combat.legal``: the one definition the loader and the theorems use), so every witness is a
+    state a game can reach. A unit dead on that board stays dead through the actions (nothing is pending at 0 ms)."""
+    from referee.model.arith import and_
+    from referee.model.combat.legal import is_legal_board, is_legal_damage_action
+
+    actions = [damage_action_shape(spec, layout) for spec in specs if spec.kind in ("damage", "hit", "bloodletting")]
+    return and_(is_legal_board(run.before), *[is_legal_damage_action(run.before, a) for a in actions])
+
+
 def features_legal(layout: Layout, units: Any) -> Any:
     """What the features left out require of the units beyond their pinned fields (no Armor below 0)."""
     from referee.model.arith import and_

@@ -17,7 +17,7 @@ from referee.model.arith import and_, symbolic
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.proofs import core, runner
 from referee.proofs.combat import armor_theorems, damage_theorems
-from referee.proofs.combat.assumptions import is_well_formed_board
+from referee.model.combat.legal import is_legal_board
 from referee.proofs.combat.damage_theorems import FLOOR_SHIELD, is_same_board, run_damage
 from referee.specs.trace import covers
 
@@ -114,7 +114,7 @@ def _disagreement(kind: str, ruleset: Ruleset) -> str:
             one.out.shield_absorbed == two.out.shield_absorbed,
             one.out.vitality_lost == two.out.vitality_lost,
         )
-        well_formed = is_well_formed_board(one.before)
+        well_formed = is_legal_board(one.before)
     if len(context.side_conditions) < 8:
         return "each run should introduce its own least_such_that integers"
     solver = z3.Solver()

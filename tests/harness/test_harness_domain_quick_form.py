@@ -1,4 +1,4 @@
-"""The unit domain's one-pass concrete test (``assumptions.plainly_in_domain``) decides what ``UNIT_DOMAIN`` decides.
+"""The unit domain's one-pass concrete test (``legal.plainly_in_domain``) decides what ``UNIT_DOMAIN`` decides.
 
 ``UNIT_DOMAIN`` is the single statement of the domain (the theorems assume it, the loader rejects a
 unit outside it naming the condition); ``plainly_in_domain`` is a quick concrete restatement the
@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from referee.model.combat.state import Unit
-from referee.proofs.combat.assumptions import (
+from referee.model.combat.legal import (
     NON_NEGATIVE_FIELDS,
     QUICK_FORM_OF,
     UNIT_DOMAIN,
@@ -44,7 +44,7 @@ def _moved(rng: random.Random, base: dict[str, Any], moves: int) -> dict[str, An
     """``base`` with ``moves`` condition fields set to a boundary value of their condition."""
     unit = dict(base)
     for _ in range(moves):
-        name = rng.choice(("max_vitality", "vitality", "alive", *NON_NEGATIVE_FIELDS, *ROLES))
+        name = rng.choice(("max_vitality", "vitality", "alive", "shield_multiplier", *NON_NEGATIVE_FIELDS, *ROLES))
         if name == "alive" or name in ROLES:
             unit[name] = not unit[name]
         elif name == "vitality":
@@ -78,7 +78,7 @@ def test_the_quick_form_decides_every_drawn_unit_as_the_conditions_do_at_every_b
 def test_the_quick_form_never_decides_a_field_of_another_type():
     """``True`` in an integer field or ``1`` in a boolean one: the quick form says False, the conditions decide."""
     base = next(u for u in _drawn_units(40) if _holds(Unit.of(u)))
-    for name in ("max_vitality", "vitality", "alive", *NON_NEGATIVE_FIELDS, *ROLES):
+    for name in ("max_vitality", "vitality", "alive", "shield_multiplier", *NON_NEGATIVE_FIELDS, *ROLES):
         odd = dict(base, **{name: (1 if type(base[name]) is bool else True)})
         assert plainly_in_domain(Unit.of(odd)) is False, name
         unit = Unit.of(odd)
@@ -88,7 +88,10 @@ def test_the_quick_form_never_decides_a_field_of_another_type():
 def test_the_loader_still_names_the_condition_a_drawn_unit_breaks():
     base = next(u for u in _drawn_units(40) if u["alive"] and u["max_vitality"] > 1)
     for changes, field, says in [
-        ({"max_vitality": 0, "vitality": 0, "alive": False}, "max_vitality", "must be > 0"),
+        ({"max_vitality": -1, "vitality": 0, "alive": False}, "max_vitality", "must be >= 0"),
+        ({"max_vitality": 0, "vitality": 0}, "max_vitality", "must be > 0 while alive"),
+        ({"cap": -1}, "cap", "must be >= 0"),
+        ({"shield_multiplier": 0}, "shield_multiplier", "must be >= 1"),
         ({"vitality": base["max_vitality"] + 1}, "vitality", "must be <= max_vitality"),
         ({"alive": False}, "vitality", "must be 0 once dead"),
         ({"shield": -1}, "shield", "must be >= 0"),

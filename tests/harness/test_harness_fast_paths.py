@@ -25,7 +25,7 @@ from referee.compare import Comparison, compare
 from referee.engines import PythonEngine, check_answer
 from referee.examples.engine import run as example_run
 from referee.harness import model_observation
-from referee.proofs.combat import assumptions
+from referee.model.combat import legal as assumptions
 from referee.protocol import ProtocolError, decode_observation, decode_scenario
 from referee.rulebooks.combat import codec
 

@@ -320,7 +320,13 @@ def test_proofs_page_states_the_jobs_default():
         ({"vitality": -5}, "scenario.board[1].vitality", "must be > 0 while alive"),
         ({"vitality": 0}, "scenario.board[1].vitality", "must be > 0 while alive"),
         ({"vitality": 101, "max_vitality": 100}, "scenario.board[1].vitality", "must be <= max_vitality"),
-        ({"max_vitality": 0, "vitality": 0, "alive": False}, "scenario.board[1].max_vitality", "must be > 0"),
+        ({"max_vitality": -1, "vitality": 0, "alive": False}, "scenario.board[1].max_vitality", "must be >= 0"),
+        ({"max_vitality": 0, "vitality": 0}, "scenario.board[1].max_vitality", "must be > 0 while alive"),
+        ({"cap": -1}, "scenario.board[1].cap", "must be >= 0"),
+        ({"redirect_cap": -1}, "scenario.board[1].redirect_cap", "must be >= 0"),
+        ({"shield_multiplier": 0}, "scenario.board[1].shield_multiplier", "must be >= 1"),
+        ({"row": 8}, "scenario.board[1].row", "outside its half"),
+        ({"col": -1}, "scenario.board[1].row", "outside its half"),
         ({"alive": False, "vitality": 3}, "scenario.board[1].vitality", "must be 0 once dead"),
         ({"shield": -1}, "scenario.board[1].shield", "must be >= 0"),
         ({"insurance": -1}, "scenario.board[1].insurance", "must be >= 0"),
@@ -343,17 +349,18 @@ def test_the_loader_and_the_theorems_read_one_declaration():
     from dataclasses import replace
 
     from referee.model.combat.state import Unit
-    from referee.proofs.combat.assumptions import UNIT_DOMAIN, is_well_formed_unit, unit_domain_violation
+    from referee.model.combat.legal import UNIT_DOMAIN, is_legal_unit, unit_domain_violation
 
     good = Unit("u")
-    assert is_well_formed_unit(good) is True and unit_domain_violation(good) is None
-    breakers = {"max_vitality": dict(max_vitality=0, vitality=0, alive=False), "is_hub": dict(is_tool=True, is_hub=True),
+    assert is_legal_unit(good) is True and unit_domain_violation(good) is None
+    breakers = {"max_vitality": dict(max_vitality=0, vitality=0), "shield_multiplier": dict(shield_multiplier=0),
+                "is_hub": dict(is_tool=True, is_hub=True),
                 "is_boss": dict(is_hub=True, is_boss=True)}
     for condition in UNIT_DOMAIN:
         if condition.field == "vitality":
             continue  # three conditions on one field: covered by the parametrized test
         bad = replace(good, **breakers.get(condition.field, {condition.field: -1}))
-        assert not is_well_formed_unit(bad) and unit_domain_violation(bad) is not None, condition
+        assert not is_legal_unit(bad) and unit_domain_violation(bad) is not None, condition
 
 
 def test_a_redirect_cycle_between_allies_stays_legal():

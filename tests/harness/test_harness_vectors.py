@@ -32,7 +32,7 @@ def test_export_covers_every_branch_found_in_the_model(exported: Path):
     assert branches["unknown"] == [] and branches["templates_not_run"] == []
     # Branches no valid scenario reaches get no vector: the Shield pool's clamp at 0 fires only for a
     # negative Shield, outside the domain the theorems assume and the loader accepts
-    # (``referee.proofs.combat.assumptions.UNIT_DOMAIN``); branches only the RELAXED bounds reach are
+    # (``referee.model.combat.legal.UNIT_DOMAIN``); branches only the RELAXED bounds reach are
     # ``outside_domain``. The recovery cap's clamp at 0 (``compute_receivable``) likewise fires only for a
     # living unit above its maximum Vitality, which the domain excludes. Any other unreachable branch is a
     # dead guard.

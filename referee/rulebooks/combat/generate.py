@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from referee.model.combat.legal import ACTIVATION_LANES
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 
 from ...wire import PROTOCOL
@@ -120,7 +121,21 @@ def draw_scenario(
         actions.append(action)
         step += 1
     scenario = {"protocol": PROTOCOL, "ruleset": _ruleset_json(ruleset or DEFAULT), "board": units, "actions": actions}
-    return neutralize(scenario, off) if off else scenario
+    return keep_actors_alive(neutralize(scenario, off) if off else scenario)
+
+
+def keep_actors_alive(scenario: dict[str, Any]) -> dict[str, Any]:
+    """A later action's alignment may have left an earlier action's actor dead on the board: such a hit, Tremor
+    half or AoE share becomes sourceless, and such a Bloodletting caster's activation hits are dropped, so the
+    scenario stays a legal state (a dead unit deals no hit, 400.8b; ``referee.model.combat.legal``)."""
+    alive = {u["uid"]: u.get("alive", True) for u in scenario["board"]}
+    for action in scenario["actions"]:
+        if action["kind"] in ("damage", "hit") and action.get("damage_kind", "hit") in ACTIVATION_LANES:
+            if action.get("source") is not None and not alive.get(action["source"], True):
+                action["source"] = None
+        elif action["kind"] == "bloodletting" and not alive.get(action["caster"], True):
+            action["hits"] = [h for h in action["hits"] if h.get("damage_kind", "hit") not in ACTIVATION_LANES]
+    return scenario
 
 
 def _apply_alignment(units: list[dict[str, Any]], align: dict[str, dict[str, Any]], aligned: set[str]) -> None:

@@ -14,7 +14,7 @@ from ...wire import Scenario
 from ...rulebook import decode_fields
 from ...wire import ProtocolError, check_known, decode_id, require, require_list, require_object
 from .codec import CombatScenario, board_from_json, ruleset_from_json
-from .domain import check_board_domain
+from .domain import check_action_domain, check_board_domain
 from .kinds import KINDS
 
 
@@ -30,17 +30,24 @@ def decode_action(path: str, data: Any, board: Board) -> dict[str, Any]:
     return decode_fields(path, KINDS[name], data, board)
 
 
-def decode_scenario(data: dict[str, Any], path: str = "scenario") -> CombatScenario:
-    """Check and decode a combat scenario; every error names its field path."""
+def decode_scenario(data: dict[str, Any], path: str = "scenario", *, legal_only: bool = True) -> CombatScenario:
+    """Check and decode a combat scenario; every error names its field path.
+
+    ``legal_only=False`` skips the legal-state checks (``referee.model.combat.legal``) and nothing else: only
+    ``referee query --whole-domain`` asks it, to replay a witness it says is outside the legal states.
+    """
     check_known(path, data, SCENARIO_FIELDS, "scenario")
     sid = decode_id(path, data)
     ruleset = ruleset_from_json(f"{path}.ruleset", data.get("ruleset", {}))
     board = board_from_json(f"{path}.board", require(path, data, "board"))
-    check_board_domain(f"{path}.board", board)
+    if legal_only:
+        check_board_domain(f"{path}.board", board)
     actions = require_list(f"{path}.actions", require(path, data, "actions"))
     if not actions:
         raise ProtocolError(f"{path}.actions", "expected at least one action")
     decoded = tuple(decode_action(f"{path}.actions[{i}]", a, board) for i, a in enumerate(actions))
+    for i, action in enumerate(decoded if legal_only else ()):  # a unit dead on the board stays dead: nothing pends
+        check_action_domain(f"{path}.actions[{i}]", action, board)
     return _scenario(board, ruleset, decoded, sid, data)
 
 

@@ -6,6 +6,7 @@ import typing
 from dataclasses import fields
 from typing import Any
 
+from referee.model.combat import legal
 from referee.model.combat.ruleset import Ruleset
 
 from ...rulebook import action_schema
@@ -15,7 +16,33 @@ from .field_notes import FIELD_DESCRIPTIONS
 from .kinds import KINDS
 
 
-def unit_schema(required: list[str]) -> dict[str, Any]:
+def _range(low: int, high: int | None) -> dict[str, int]:
+    return {"minimum": low, **({} if high is None else {"maximum": high})}
+
+
+def legal_unit_constraints() -> dict[str, Any]:
+    """What a legal unit's fields say, in JSON Schema, from ``referee.model.combat.legal``: a living unit's
+    Vitality and maximum at least 1, a dead unit's Vitality 0 (500.4a), at most one role (500.1-1). The
+    comparisons between fields (Vitality at most the maximum, a link naming an ally, distinct cells) are
+    the loader's alone and are said in ``$comment``."""
+    def ranges(alive: bool) -> dict[str, Any]:
+        return {"properties": {n: _range(*r) for n, r in legal.ALIVE_RANGES[alive].items()}}
+
+    pairs = [(a, b) for i, a in enumerate(legal.ROLES) for b in legal.ROLES[i + 1:]]
+    return {
+        "allOf": [
+            {"if": {"properties": {"alive": {"const": False}}, "required": ["alive"]}, "then": ranges(False),
+             "else": ranges(True)},
+            *({"not": {"properties": {a: {"const": True}, b: {"const": True}}, "required": [a, b]}} for a, b in pairs),
+        ],
+        "$comment": "also (checked by the loader, not expressible here): vitality <= max_vitality while alive; "
+                    "redirect_to and intercept_by name an ally on the board, not the unit itself; living units "
+                    "stand in distinct cells (referee.model.combat.legal)",
+    }
+
+
+def unit_schema(required: list[str], legal_ranges: bool = False) -> dict[str, Any]:
+    """A unit; with ``legal_ranges``, the legal range of every field (a scenario's unit: the loader's own)."""
     properties: dict[str, Any] = {}
     for name, kind in UNIT_FIELDS.items():
         prop = dict(SCHEMA_TYPES[kind])
@@ -24,8 +51,11 @@ def unit_schema(required: list[str]) -> dict[str, Any]:
         if name in UNIT_DEFAULTS:
             prop["default"] = UNIT_DEFAULTS[name]
         prop["description"] = FIELD_DESCRIPTIONS[name]
+        if legal_ranges and name in legal.FIELD_RANGES:
+            prop.update(_range(*legal.FIELD_RANGES[name]))
         properties[name] = prop
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    return {**schema, **legal_unit_constraints()} if legal_ranges else schema
 
 
 def ruleset_schema() -> dict[str, Any]:
@@ -68,7 +98,7 @@ def scenario_schema() -> tuple[dict[str, Any], dict[str, Any]]:
         "additionalProperties": False,
     }
     defs = {
-        "unit": unit_schema(["uid"]),
+        "unit": unit_schema(["uid"], legal_ranges=True),
         "ruleset": ruleset_schema(),
         "action": {"oneOf": [action_schema(kind) for kind in KINDS.values()]},
     }

@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 from referee.model.combat.ability_text import CONDITIONS, EFFECTS, LANES, PER_COUNTS, RECIPIENTS
 from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage
+from referee.model.combat.legal import ACTIVATION_LANES
 
 from .codec import UNIT_DEFAULTS
 
@@ -317,6 +318,10 @@ _SOME_ROLLS = st.lists(st.booleans(), min_size=3, max_size=3)
 _SOURCE_SHAPE = st.sampled_from(("enemy", "none", "any", "ally"))
 
 
+def _is_alive(units: list[dict[str, Any]], uid: str) -> bool:
+    return next(u for u in units if u["uid"] == uid)["alive"]
+
+
 def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...], name: str = "damage") -> dict[str, Any]:
     """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
     target = pick(draw, units)
@@ -371,12 +376,15 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
         source = pick(draw, [u for u in others if u not in enemies])
     else:
         source = None
+    lane = draw(_damage_kinds(kinds))
+    if lane == "overtime" or (lane in ACTIVATION_LANES and source is not None and not _is_alive(units, source)):
+        source = None  # an overtime tick has no actor (500.1c); a dead unit deals no hit (400.8b)
     action = {
         "kind": name,
         "target": target["uid"],
         "amount": amount,
         "source": source,
-        "damage_kind": draw(_damage_kinds(kinds)),
+        "damage_kind": lane,
         "allows_dormant": draw(_RARELY),
         "riposte_rolls": draw(_SOME_ROLLS if name == "hit" else _ROLLS),
     }
@@ -417,15 +425,17 @@ _HIT_COUNT = st.integers(0, 2)
 
 
 def draw_bloodletting(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any]:
-    """An activation with a Bloodletting cost and zero to two hits by the caster."""
-    caster = pick(draw, units)
+    """An activation with a Bloodletting cost and zero to two hits by the caster (a living unit: a dead one
+    deals no hit, 400.8b; with nobody alive, the cost alone)."""
+    living = [u for u in units if u["alive"]]
+    caster = pick(draw, living or units)
     cost = draw(_BLOOD_COST)
     if cost == "vitality":
         cost = caster["vitality"]
     elif cost == "vitality+1":
         cost = caster["vitality"] + 1
     hits = []
-    for _ in range(draw(_HIT_COUNT)):
+    for _ in range(draw(_HIT_COUNT) if living else 0):
         target = pick(draw, units)
         hits.append(
             {

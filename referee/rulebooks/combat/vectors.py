@@ -88,8 +88,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
 #: Wider bounds, tried only for a branch no scenario inside ``BOUNDS`` takes: the model's guards
 #: against a negative Shield, cap or multiplier are branches too, and deserve a vector.
 #: Shield is not widened: a negative Shield pool lies outside the input domain the theorems assume and
-#: the loader accepts (``referee.proofs.combat.assumptions.UNIT_DOMAIN``); the multiplier and the caps
-#: are left free there (the model clamps them).
+#: the loader accepts (``referee.model.combat.legal.UNIT_DOMAIN``); nor, now, are a negative cap or
+#: redirect cap or a multiplier below 1 (printed numbers, issue 20): what only they reach is ``outside_domain``.
 RELAXED: dict[str, tuple[int, int]] = {"shield_multiplier": (-1, 3), "redirect_cap": (-5, 100), "cap": (-5, 300),
                                         "forge_core_recovery": (-5, 30), "exalt": (-5, 30), "maim": (-5, 20)}
 
@@ -119,6 +119,18 @@ def validity(variables: Vars, relaxed: bool = False) -> list[Any]:
         if "shield" in values and is_symbolic(alive):
             out.append(z3.Implies(z3.Not(alive), values["shield"] == 0))
     return out
+
+
+def action_legality(template: Template, variables: Vars) -> list[Any]:
+    """What makes the template's damage action a legal one (``referee.model.combat.legal``: a hit from a living
+    unit, an overtime tick from none), over the template's own variables; the board's units are ``validity``'s."""
+    from referee.model.combat.legal import is_legal_damage_action
+
+    board, action = template.build(variables)  # the same names: the same terms
+    if action.get("kind") not in ("damage", "hit"):
+        return []
+    legal = is_legal_damage_action(board, action)
+    return [] if legal is True else [legal]
 
 
 def templates() -> list[Template]:
@@ -459,7 +471,7 @@ def search_template(template: Template, coverage: Coverage, profile: Any, say: C
     # what the process asked before (measured: 17 s alone, no answer in 12 minutes after
     # the proof tests had run in the same process), and the rlimit does not always stop it.
     ctx = z3.Context()
-    solvers = _solvers(ctx, variables, side, profile)
+    solvers = _solvers(ctx, variables, [*side, *action_legality(template, variables)], profile)
     models: list[Any] = []
     found: list[Vector] = []
     for site, condition in points:

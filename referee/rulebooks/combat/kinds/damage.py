@@ -24,6 +24,11 @@ HIT_FIELDS: tuple[Field, ...] = (
     Field("allows_dormant", "boolean", "the source explicitly allows damaging a Dormant unit (500.1-2)", False),
     Field("riposte_rolls", "booleans", "Riposte's 50% rolls, consumed in order, one per damage event and attacker (500.7b)", ()),
 )
+#: An activation's hit: its actor is the caster (800.4a), so never an overtime tick, which has none (500.1c).
+ACTIVATION_LANES = tuple(lane for lane in LANES if lane != "overtime")
+ACTIVATION_HIT_FIELDS = tuple(
+    Field(f.name, ACTIVATION_LANES, "the lane: " + ", ".join(ACTIVATION_LANES) + " (an overtime tick has no caster)",
+          f.default) if f.name == "damage_kind" else f for f in HIT_FIELDS)
 INSTANCE_FIELDS = (
     *HIT_FIELDS[:2],
     Field("source", "unit?", "uid of the unit dealing it, or null (no actor behind it: an overtime tick)", None),
@@ -99,10 +104,10 @@ KINDS = (
             Field("caster", "unit", "uid of the unit activating"),
             Field("cost", "integer", "the printed Bloodletting cost, before the reduction rune (800.4l)"),
             Field("hits", "objects", "the activation's damage instances (source: the caster), resolved after the cost",
-                  (), items=HIT_FIELDS),
+                  (), items=ACTIVATION_HIT_FIELDS),
         ),
         run=run_bloodletting,
-        draw=lambda draw, units: draw_bloodletting(draw, units, LANES),
+        draw=lambda draw, units: draw_bloodletting(draw, units, ACTIVATION_LANES),
         unit_fields=DAMAGE_UNIT_FIELDS + RETALIATION_UNIT_FIELDS + ("bloodletting_reduction", "reliquary", "reliquary_speed",
                                                                       "charge"),
         rulebook="combat",
