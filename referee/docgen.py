@@ -221,11 +221,11 @@ def render_field_table() -> str:
 
 
 def _domain_conditions() -> dict[str, list[str]]:
-    """Each unit field's conditions in the input domain the loader holds a scenario to."""
-    from referee.proofs.combat import assumptions
+    """Each unit field's conditions in the legal-state definition the loader holds a scenario to."""
+    from referee.model.combat.legal import UNIT_DOMAIN
 
     out: dict[str, list[str]] = {}
-    for condition in getattr(assumptions, "UNIT_DOMAIN", ()):
+    for condition in UNIT_DOMAIN:
         out.setdefault(condition.field, []).append(condition.says)
     return out
 

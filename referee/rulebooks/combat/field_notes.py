@@ -1,7 +1,7 @@
 """What each combat unit field means: the descriptions ``referee schema`` and ``docs/protocol.md`` print.
 
 One line per field of the model's ``Unit``, in its order; a test holds that every field has one
-and that no other is described. Legal ranges are the input domain's (``proofs/combat/assumptions.py``).
+and that no other is described. Legal ranges are the legal-state definition's (``model/combat/legal.py``).
 """
 
 from __future__ import annotations
