@@ -81,6 +81,8 @@ class CheckOptions:
     #: Where failing scenarios are written (``<state dir>/failures``); None: the system's temporary
     #: folder, so that nothing is written into the current directory (``--database ''``, ``--state-dir ''``).
     state_dir: str | None = ".referee"
+    #: This process's place among a run's workers (``--workers``): part of every scenario's seed (``referee.streams``).
+    worker: int = 0
 
 
 @dataclass
@@ -426,7 +428,6 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     # example is about the cost of 5 scenarios); ``total`` is --examples rounded up to whole batches.
     group = batch * math.ceil(SEEDED_GROUP / batch) if _is_seeded(options) else batch
     total = math.ceil(options.examples / batch) * batch
-    strategy = _batch_strategy(one, group, options)
 
     def run(drawn: list[dict[str, Any]]) -> None:
         """One Hypothesis example: its scenarios, to the engine ``batch`` at a time, up to ``--examples``."""
@@ -489,6 +490,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     # @seed sets it, and the database stays on, so a stored failure is still replayed first.
     run._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
     _key_database(run, _digest(engine, options, kinds))
+    strategy = _batch_strategy(one, group, options, seed, _replays(run, config["database"], options))
     test = settings(**config)(given(strategy)(run))
 
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
@@ -556,21 +558,11 @@ GENERATIONS = ("seeded", "hypothesis")
 SEEDED_GROUP = 32
 
 
-def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
-    """The group of ``seed``, each scenario marked (``_seed``, ``_group``: taken off before it is sent) with its seed."""
-    from .seeded import BATCH_SEEDS, draw_seeded
-
-    group = draw_seeded(one, seed, count)
-    for k, scenario in enumerate(group):
-        scenario["_seed"], scenario["_group"] = (seed + k) % BATCH_SEEDS, seed
-    return group
-
-
 def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) -> None:
     """Seeded generation: store the failing scenario's own seed in the example database, in place of its group's.
 
     Hypothesis stored the group's seed ``s``; the failure was its ``k``-th scenario, whose group is
-    ``s + k`` (``referee.seeded.draw_seeded``). Stored instead, a later run (any ``--seed``, any
+    drawn from its own seed (``referee.streams``). Stored instead, a later run (any ``--seed``, any
     ``--examples``) replays the failing scenario first. Nothing is written when the database is
     off or read-only, or the entry cannot be written (the group's entry then stays).
     """
@@ -594,20 +586,33 @@ def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) 
         return
 
 
+def _replays(run: Any, database: Any, options: CheckOptions) -> list[int]:
+    """The failing scenarios' seeds stored under this run's key (``_store_failing_seed``), to replay first."""
+    if not _is_seeded(options):
+        return []
+    from hypothesis.internal.reflection import function_digest
+
+    from .streams import stored_seeds
+
+    return stored_seeds(database, function_digest(run))
+
+
 def _is_seeded(options: CheckOptions) -> bool:
     return options.generation == "seeded" and options.backend == "hypothesis"
 
 
-def _batch_strategy(one: Any, batch: int, options: CheckOptions) -> Any:
-    """One Hypothesis example: ``batch`` scenarios, each drawn by Hypothesis or from one seed (``referee.seeded``)."""
+def _batch_strategy(one: Any, batch: int, options: CheckOptions, seed: int = 0, replays: Any = ()) -> Any:
+    """One Hypothesis example: ``batch`` scenarios, each drawn by Hypothesis or from its own seed, a hash of
+    (``seed``, the worker, the batch, its place: ``referee.streams``); ``replays``: stored failing seeds."""
     from hypothesis import strategies as st
 
     if options.generation not in GENERATIONS:
         raise ValueError(f"unknown generation {options.generation!r} (known: {', '.join(GENERATIONS)})")
     if _is_seeded(options):
-        from .seeded import BATCH_SEEDS, draw_seeded
+        from .seeded import BATCH_SEEDS
+        from .streams import Stream
 
-        return st.integers(0, BATCH_SEEDS - 1).map(lambda seed: _seeded_group(one, seed, batch))
+        return st.integers(0, BATCH_SEEDS - 1).map(Stream(one, seed, options.worker, batch, replays).group)
     # full batches: a JSON-lines engine gets ``batch`` scenarios per write
     return st.lists(one, min_size=batch, max_size=batch)
 
