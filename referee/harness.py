@@ -118,6 +118,8 @@ class CheckReport:
     #: With ``--keep-going``: every distinct divergence, and the known entries that matched nothing.
     groups: list[Any] = field(default_factory=list)
     stale_known: list[Any] = field(default_factory=list)
+    #: A ``--keep-going`` run stopped by ``--max-divergences``: the cap, the scenarios run, the scenarios asked for.
+    cap: dict[str, int] | None = None
 
     def _groups_text(self) -> list[str]:
         """The distinct divergences of a ``--keep-going`` run, each shrunk, known ones marked."""
@@ -125,9 +127,16 @@ class CheckReport:
             return []
         known = sum(1 for g in self.groups if g.known)
         lines = [f"{len(self.groups)} distinct divergences ({known} known)"]
+        if self.cap is not None:
+            left = self.cap["budget"] - self.cap["after"]
+            lines.append(f"STOPPED at --max-divergences {self.cap['groups']} after {self.cap['after']} of "
+                         f"{self.cap['budget']} scenarios ({left} of the budget left): more bugs may lie behind the cap")
         for n, group in enumerate(self.groups, 1):
             mark = f" KNOWN: {group.known.reason}" if group.known else ""
             lines.append(f"[{n}] {group.key} ({group.count} scenarios){mark}")
+            merged = [k for k in getattr(group, "symptoms", ()) if "#" not in k and k != group.key and "@" in k]
+            if merged:
+                lines.append(f"    merged with the groups first keyed {', '.join(merged)} (shrunk, they settle here)")
             lines.append(f"    first divergence: {group.divergences[0].describe()}" if group.divergences else "    (no divergence)")
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
@@ -187,6 +196,7 @@ class CheckReport:
             "stats": self.stats.to_json() if self.stats is not None else None,
             "groups": [g.to_json() for g in self.groups],
             "distinct_divergences": len(self.groups),
+            "cap_reached": self.cap,
             "known_divergences": sum(1 for g in self.groups if g.known),
             "stale_known": [e.to_json() for e in self.stale_known],
             "scenarios_run": self.scenarios_run,
@@ -461,6 +471,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
             if verdict == "mismatch" and options.keep_going:
                 _record_group(state, scenario, detail)
                 if len(state["groups"]) >= options.max_divergences:
+                    state["capped"] = state["count"]
                     raise _Enough()
                 continue
             if verdict == "mismatch":
@@ -545,6 +556,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         report.scenarios_run = state["count"]
     if options.keep_going and report.status in ("pass", "interrupted"):
         _report_groups(engine, state, options, report, seed)
+        if state.get("capped") is not None:
+            report.cap = {"groups": options.max_divergences, "after": state["capped"], "budget": total}
     if state["first"] is not None:
         report.first_failure_after, report.first_failure_seconds = state["first"]
     if not report.ok:
@@ -617,9 +630,10 @@ def _batch_strategy(one: Any, batch: int, options: CheckOptions, seed: int = 0, 
     return st.lists(one, min_size=batch, max_size=batch)
 
 
-def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
-    """The group key of a scenario's first divergence, refined by the model step that emitted its event (the
-    clause trail) or, for a state divergence, that last changed its field (the explanation: ``state_step``)."""
+def _symptom_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
+    """The symptom key of a scenario's first divergence (``referee.groups.group_key``), refined by the model step
+    that emitted its event (the clause trail) or, for a state divergence, that last changed its field (the
+    explanation: ``state_step``)."""
     from .at_fault import state_step
     from .groups import group_key
 
@@ -635,39 +649,36 @@ def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> st
     return group_key(first, steps, changed_by)
 
 
+def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
+    """The group key of a scenario's first divergence: what the engine got wrong (``referee.fault_keys``)."""
+    from .fault_keys import fault_key
+
+    return fault_key(_public(scenario), divergences, _symptom_key_of(scenario, divergences))
+
+
 def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
     """File a divergence under its group key; the first scenario of a key is its representative."""
+    from .fault_keys import fault_key
+
     groups = state.setdefault("groups", {})
-    key = _group_key_of(scenario, divergences)
+    symptom = _symptom_key_of(scenario, divergences)
+    key = fault_key(_public(scenario), divergences, symptom)
     if key not in groups:
-        groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0}
+        groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0, "symptoms": {}}
     groups[key]["count"] += 1
+    groups[key]["symptoms"][symptom] = None
 
 
 def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport, seed: int) -> None:
-    """Shrink one representative per group, match the known divergences, and set the verdict."""
-    from .groups import Group, match_known
+    """Shrink one representative per group (its key held), merge the groups whose shrunk representatives
+    diverge the same way at the same step, match the known divergences, and set the verdict."""
+    from .fault_keys import merge_groups
+    from .groups import match_known
 
     found = state.get("groups", {})
     budget = max(200, options.shrink_budget // max(1, len(found)))
-    for key, entry in found.items():
-        scenario, divergences = entry["scenario"], entry["divergences"]
-        reproducible = _still_diverges(engine, scenario, options)
-        calls, sizes = 0, None
-        if options.shrink and reproducible:
-            from .shrink import size
-
-            before = size(_public(scenario))
-            scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
-                                                   key)
-            sizes = (before, size(_public(scenario)))
-        try:
-            clauses = clauses_applied(model_trail(scenario))
-        except Exception:  # the trail is a courtesy; never lose the group for it
-            clauses = []
-        explain = explain_at_fault(scenario, divergences[0]) if divergences else []
-        report.groups.append(Group(key, entry["count"], _public(scenario), divergences, clauses,
-                                   _replay(options, seed, _public(scenario)), None, reproducible, calls, explain, sizes))
+    groups = [_shrunk_group(engine, key, entry, options, seed, budget) for key, entry in found.items()]
+    report.groups = merge_groups(groups, {g.key: _settled_key(engine, g, options, budget) for g in groups})
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -684,6 +695,42 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
                 report.error = f"(clause trail unavailable: {error})"
     elif report.stale_known and options.strict_known:
         report.status = "stale-known"
+
+
+def _settled_key(engine: Engine, group: Any, options: CheckOptions, budget: int) -> str:
+    """The key of a group's shrunk representative shrunk once more with no key held (its own key: unshrinkable)."""
+    if not (options.shrink and group.reproducible and group.divergences):
+        return group.key
+    smaller, divergences, _ = _shrink(engine, group.scenario, group.divergences,
+                                      replace(options, shrink_budget=budget))
+    return _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
+
+
+def _shrunk_group(engine: Engine, key: str, entry: dict[str, Any], options: CheckOptions, seed: int,
+                  budget: int) -> Any:
+    """One group: its representative shrunk with the key held, its clauses and explanation, rekeyed on the
+    shrunk scenario (the same key unless nothing could be shrunk and the key was the symptom's)."""
+    from .groups import Group
+
+    scenario, divergences = entry["scenario"], entry["divergences"]
+    reproducible = _still_diverges(engine, scenario, options)
+    calls, sizes = 0, None
+    if options.shrink and reproducible:
+        from .shrink import size
+
+        before = size(_public(scenario))
+        scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
+                                               key)
+        sizes = (before, size(_public(scenario)))
+    try:
+        clauses = clauses_applied(model_trail(scenario))
+    except Exception:  # the trail is a courtesy; never lose the group for it
+        clauses = []
+    explain = explain_at_fault(scenario, divergences[0]) if divergences else []
+    group = Group(key, entry["count"], _public(scenario), divergences, clauses,
+                  _replay(options, seed, _public(scenario)), None, reproducible, calls, explain, sizes)
+    group.symptoms = tuple(entry.get("symptoms", ()))
+    return group
 
 
 def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> bool:
