@@ -470,7 +470,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
                 state["first"] = (state["count"], time.perf_counter() - start)
             if verdict == "mismatch" and options.keep_going:
                 _record_group(state, scenario, detail)
-                if len(state["groups"]) >= options.max_divergences:
+                if len(state["groups"]) >= options.max_divergences and \
+                        _merged_count(engine, state, options, seed) >= options.max_divergences:
                     state["capped"] = state["count"]
                     raise _Enough()
                 continue
@@ -675,10 +676,12 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     from .fault_keys import merge_groups
     from .groups import match_known
 
-    found = state.get("groups", {})
-    budget = max(200, options.shrink_budget // max(1, len(found)))
-    groups = [_shrunk_group(engine, key, entry, options, seed, budget) for key, entry in found.items()]
-    report.groups = merge_groups(groups, {g.key: _settled_key(engine, g, options, budget) for g in groups})
+    _merged_count(engine, state, options, seed)
+    settled = state.get("settled", {})
+    for key, entry in state.get("groups", {}).items():  # scenarios met since a group was shrunk still count
+        settled[key][0].count, settled[key][0].symptoms = entry["count"], tuple(entry["symptoms"])
+    report.groups = merge_groups([group for group, _ in settled.values()],
+                                 {key: target for key, (_, target) in settled.items()})
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -695,6 +698,18 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
                 report.error = f"(clause trail unavailable: {error})"
     elif report.stale_known and options.strict_known:
         report.status = "stale-known"
+
+
+def _merged_count(engine: Engine, state: dict[str, Any], options: CheckOptions, seed: int) -> int:
+    """How many groups are left after merging (``referee.fault_keys.merge_groups``): every group not shrunk yet is
+    shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
+    found, settled = state.get("groups", {}), state.setdefault("settled", {})
+    budget = max(200, options.shrink_budget // max(1, len(found)))
+    for key, entry in found.items():
+        if key not in settled:
+            group = _shrunk_group(engine, key, entry, options, seed, budget)
+            settled[key] = (group, _settled_key(engine, group, options, budget))
+    return len({target for _, target in settled.values()})
 
 
 def _settled_key(engine: Engine, group: Any, options: CheckOptions, budget: int) -> str:
