@@ -120,6 +120,8 @@ class CheckReport:
     stale_known: list[Any] = field(default_factory=list)
     #: A ``--keep-going`` run stopped by ``--max-divergences``: the cap, the scenarios run, the scenarios asked for.
     cap: dict[str, int] | None = None
+    #: Processes the run was spread over (``--workers``, ``referee.workers``).
+    workers: int = 1
 
     def _groups_text(self) -> list[str]:
         """The distinct divergences of a ``--keep-going`` run, each shrunk, known ones marked."""
@@ -200,6 +202,7 @@ class CheckReport:
             "known_divergences": sum(1 for g in self.groups if g.known),
             "stale_known": [e.to_json() for e in self.stale_known],
             "scenarios_run": self.scenarios_run,
+            "workers": self.workers,
             "examples_requested": self.examples_requested,
             "batch": self.batch,
             "seconds": round(self.seconds, 3),
@@ -253,7 +256,8 @@ class CheckReport:
         lines = [
             f"referee check: {head}",
             f"  engine:   {self.engine}",
-            f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}); "
+            f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}"
+            f"{f', {self.workers} workers' if self.workers > 1 else ''}); "
             f"action kinds: {', '.join(self.kinds)}",
             f"  compared: {self._compared()}",
             f"  features: {self._features()}",
