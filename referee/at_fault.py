@@ -172,7 +172,7 @@ def passing_step(action: Any, found: int) -> int | None:
     """For a model event the engine did not emit at all, the last step of the instance that decided the amount
     goes on (``Step.decides``: a Dormant recipient a tick still reaches, Armor a Burn skips, a cost skipping the
     pipeline); ``None`` when no such step is there."""
-    if action.steps[found].step not in RESULT_STEPS:
+    if action.steps[found].step not in RESULT_STEPS + CREDIT_STEPS:
         return None
     hits = [i for i in range(instance_start(action, found), found) if action.steps[i].decides]
     return hits[-1] if hits else None
@@ -268,9 +268,22 @@ def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[A
     if same:
         return None
     absent = last_step_with(actions, lambda step: name in step.absent)
+    if absent is None and model is not None and comes_later(actions, divergence):
+        return last_step_with(actions, lambda step: name in step.chooses)  # the engine's order, not the model's
     if absent is not None or model is not None:
         return absent
     return last_step_with(actions, lambda step: name in step.events)  # past the model's last event: its own step
+
+
+def comes_later(actions: list[Any], divergence: Divergence) -> bool:
+    """Whether the model emits the engine's diverging event too, after the place it diverges (an order swapped:
+    the step that chose the order is at fault, ``Step.chooses``)."""
+    engine, index = divergence.engine, divergence.event_index
+    events = [e for action in actions for e in action.events]
+    if not isinstance(engine, dict) or index is None:
+        return False
+    return any((e.name, e.unit, e.detail) == (engine.get("name"), engine.get("unit"), engine.get("detail"))
+               for e in events[index + 1:])
 
 
 def last_step_with(actions: list[Any], test: Any) -> tuple[Any, int] | None:
@@ -297,6 +310,9 @@ OUTCOME_STEPS = ("finish", "undo")
 #: Steps that land a number earlier steps made (a damage instance's Vitality step): an event they name is
 #: placed at the step that produced its number instead.
 RESULT_STEPS = ("vitality", "gate")
+#: Steps that credit what an instance landed (500.5a): a credit the engine never gave is placed, like a missing
+#: loss, at the step that decided the amount goes on (a Reflect skipping Armor, 500.7j).
+CREDIT_STEPS = ("credit",)
 
 
 def model_number(divergence: Divergence) -> Any:

@@ -82,6 +82,7 @@ def register(app: typer.Typer) -> None:
             False, "--keep-going", help="go on after a divergence: report every distinct one, each shrunk"
         ),
         max_divergences: int = typer.Option(20, "--max-divergences", help="with --keep-going: stop after this many"),
+        workers: int = typer.Option(1, "--workers", help="processes on disjoint scenario streams, one merged report"),
         known: Optional[str] = typer.Option(
             None, "--known", help="known divergences (TOML [[known]]; default: referee-known.toml, or the config's known)"
         ),
@@ -158,6 +159,8 @@ def register(app: typer.Typer) -> None:
         require_coverage = require_coverage or bool(config.get("require_coverage"))
 
         problem = usage_problem(examples=examples, batch=batch, max_actions=max_actions, backend=backend)
+        if workers < 1:
+            problem = f"--workers {workers}: expected a whole number >= 1"
         if problem:
             typer.echo(f"referee check: {problem}", err=True)
             raise typer.Exit(2)
@@ -226,6 +229,9 @@ def register(app: typer.Typer) -> None:
                         typer.echo(f"referee check: --replay {error}", err=True)
                         raise typer.Exit(2)
                     report = replay(the_engine, scenario, options)
+                elif workers > 1:
+                    report = _check_workers(python, engine, timeout, batch, engine_budget, in_process, path,
+                                            _with_command(options, f"{command} --workers {workers}"), workers)
                 else:
                     with progress or _nothing():
                         report = check(the_engine, options)
@@ -266,6 +272,24 @@ def _require_coverage(report, kinds, features, max_actions: int, state_dir: str 
         return EXIT_PASS
     typer.echo(describe(missing, report.stats.scenarios if report.stats else 0), err=json_out)
     return EXIT_NOT_COVERED
+
+
+def _check_workers(python, engine, timeout, batch, engine_budget, in_process, path, options, workers: int):
+    """``--workers N``: the engine made again in each worker process (``referee.workers``)."""
+    from functools import partial
+
+    from .engines import make_engine
+    from .workers import check_workers
+
+    make = partial(make_engine, python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process,
+                   paths=tuple(path or ()))
+    return check_workers(make, options, workers)
+
+
+def _with_command(options, command: str):
+    from dataclasses import replace
+
+    return replace(options, command=command)
 
 
 def _known_entries(path: str | None, config) -> list:

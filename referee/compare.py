@@ -260,6 +260,8 @@ def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> str | No
     """Where the names differ at ``k``: the engine inserted an event (``extra``) or left one out (``missing``)."""
     if ours[k][1].get("name") == theirs[k].get("name"):
         return None
+    if k + 1 < len(theirs) and k + 1 < len(ours) and theirs[k + 1] == ours[k][1] and ours[k + 1][1] == theirs[k]:
+        return "swap"
     if k + 1 < len(theirs) and theirs[k + 1] == ours[k][1]:
         return "extra"
     if k + 1 < len(ours) and ours[k + 1][1] == theirs[k]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import datetime
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +115,9 @@ class Group:
     explain: list[dict[str, Any]] = field(default_factory=list)
     #: The representative's size (actions, characters of its compact JSON) before and after shrinking; None: unshrunk.
     shrink_sizes: tuple[tuple[int, int], tuple[int, int]] | None = None
+    #: The symptom keys (:func:`group_key`) its scenarios showed, when ``key`` names the step at fault instead
+    #: (``referee.fault_keys``): a known entry written against one of them still matches.
+    symptoms: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "count": self.count, "scenario": self.scenario,
@@ -122,7 +125,7 @@ class Group:
                 "explain": self.explain,
                 "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
                 "shrink_sizes": None if self.shrink_sizes is None else [list(self.shrink_sizes[0]), list(self.shrink_sizes[1])],
-                "known": self.known.to_json() if self.known else None}
+                "symptoms": list(self.symptoms), "known": self.known.to_json() if self.known else None}
 
 
 class KnownError(ValueError):
@@ -147,7 +150,8 @@ class KnownEntry:
         """A ``key`` naming a model step (``board[].armor#armor_debuff[combat:500.2e]``) matches that key only; one
         without (``board[].armor``, as keys were written before they named the step) every key on that path."""
         if self.key is not None:
-            return self.key == group.key if "#" in self.key else self.key == group.key.split("#", 1)[0]
+            keys = (group.key, *group.symptoms)
+            return any(self.key == k if "#" in self.key else self.key == k.split("#", 1)[0] for k in keys)
         return self.clause is not None and self.clause in group.clauses
 
     def to_json(self) -> dict[str, Any]:
@@ -197,7 +201,8 @@ def match_known(groups: list[Group], entries: list[KnownEntry], today: datetime.
     live = [e for e in entries if not e.is_expired(today)]
     used: set[int] = set()
     for group in groups:
-        for n, entry in enumerate(live):
+        own = replace(group, symptoms=())  # an entry naming the group's own key first, then one naming a symptom
+        for n, entry in sorted(enumerate(live), key=lambda item: not item[1].matches(own)):
             if entry.matches(group):
                 group.known = entry
                 used.add(n)

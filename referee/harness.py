@@ -84,6 +84,8 @@ class CheckOptions:
     #: Where failing scenarios are written (``<state dir>/failures``); None: the system's temporary
     #: folder, so that nothing is written into the current directory (``--database ''``, ``--state-dir ''``).
     state_dir: str | None = ".referee"
+    #: This process's place among a run's workers (``--workers``): part of every scenario's seed (``referee.streams``).
+    worker: int = 0
 
     def __post_init__(self) -> None:
         # A profile covers observations too: what it leaves out is neither required nor compared.
@@ -123,6 +125,10 @@ class CheckReport:
     #: With ``--keep-going``: every distinct divergence, and the known entries that matched nothing.
     groups: list[Any] = field(default_factory=list)
     stale_known: list[Any] = field(default_factory=list)
+    #: A ``--keep-going`` run stopped by ``--max-divergences``: the cap, the scenarios run, the scenarios asked for.
+    cap: dict[str, int] | None = None
+    #: Processes the run was spread over (``--workers``, ``referee.workers``).
+    workers: int = 1
 
     def _groups_text(self) -> list[str]:
         """The distinct divergences of a ``--keep-going`` run, each shrunk, known ones marked."""
@@ -130,9 +136,16 @@ class CheckReport:
             return []
         known = sum(1 for g in self.groups if g.known)
         lines = [f"{len(self.groups)} distinct divergences ({known} known)"]
+        if self.cap is not None:
+            left = self.cap["budget"] - self.cap["after"]
+            lines.append(f"STOPPED at --max-divergences {self.cap['groups']} after {self.cap['after']} of "
+                         f"{self.cap['budget']} scenarios ({left} of the budget left): more bugs may lie behind the cap")
         for n, group in enumerate(self.groups, 1):
             mark = f" KNOWN: {group.known.reason}" if group.known else ""
             lines.append(f"[{n}] {group.key} ({group.count} scenarios){mark}")
+            merged = [k for k in getattr(group, "symptoms", ()) if "#" not in k and k != group.key and "@" in k]
+            if merged:
+                lines.append(f"    merged with the groups first keyed {', '.join(merged)} (shrunk, they settle here)")
             lines.append(f"    first divergence: {group.divergences[0].describe()}" if group.divergences else "    (no divergence)")
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
@@ -192,9 +205,11 @@ class CheckReport:
             "stats": self.stats.to_json() if self.stats is not None else None,
             "groups": [g.to_json() for g in self.groups],
             "distinct_divergences": len(self.groups),
+            "cap_reached": self.cap,
             "known_divergences": sum(1 for g in self.groups if g.known),
             "stale_known": [e.to_json() for e in self.stale_known],
             "scenarios_run": self.scenarios_run,
+            "workers": self.workers,
             "examples_requested": self.examples_requested,
             "batch": self.batch,
             "seconds": round(self.seconds, 3),
@@ -252,7 +267,8 @@ class CheckReport:
         lines = [
             f"referee check: {head}",
             f"  engine:   {self.engine}",
-            f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}); "
+            f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}"
+            f"{f', {self.workers} workers' if self.workers > 1 else ''}); "
             f"action kinds: {', '.join(self.kinds)}",
             f"  compared: {self._compared()}",
             f"  features: {self._features()}",
@@ -456,7 +472,6 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     # example is about the cost of 5 scenarios); ``total`` is --examples rounded up to whole batches.
     group = batch * math.ceil(SEEDED_GROUP / batch) if _is_seeded(options) else batch
     total = math.ceil(options.examples / batch) * batch
-    strategy = _batch_strategy(one, group, options)
 
     def run(drawn: list[dict[str, Any]]) -> None:
         """One Hypothesis example: its scenarios, to the engine ``batch`` at a time, up to ``--examples``."""
@@ -490,7 +505,9 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
                 state["first"] = (state["count"], time.perf_counter() - start)
             if verdict == "mismatch" and options.keep_going:
                 _record_group(state, scenario, detail)
-                if len(state["groups"]) >= options.max_divergences:
+                if len(state["groups"]) >= options.max_divergences and \
+                        _merged_count(engine, state, options, seed) >= options.max_divergences:
+                    state["capped"] = state["count"]
                     raise _Enough()
                 continue
             if verdict == "mismatch":
@@ -520,6 +537,7 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     # @seed sets it, and the database stays on, so a stored failure is still replayed first.
     run._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
     _key_database(run, _digest(engine, options, kinds))
+    strategy = _batch_strategy(one, group, options, seed, _replays(run, config["database"], options))
     test = settings(**config)(given(strategy)(run))
 
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
@@ -559,6 +577,8 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
         report.scenarios_run = state["count"]
     if options.keep_going and report.status in ("pass", "interrupted"):
         _report_groups(engine, state, options, report, seed)
+        if state.get("capped") is not None:
+            report.cap = {"groups": options.max_divergences, "after": state["capped"], "budget": total}
     if state["first"] is not None:
         report.first_failure_after, report.first_failure_seconds = state["first"]
     degraded = _degraded_warning(state.get("database"))
@@ -573,16 +593,6 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
 GENERATIONS = ("seeded", "hypothesis")
 #: Seeded generation draws at least this many scenarios per Hypothesis example (whole engine batches).
 SEEDED_GROUP = 32
-
-
-def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
-    """The group of ``seed``, each scenario marked (``_seed``, ``_group``: taken off before it is sent) with its seed."""
-    from .seeded import BATCH_SEEDS, draw_seeded
-
-    group = draw_seeded(one, seed, count)
-    for k, scenario in enumerate(group):
-        scenario["_seed"], scenario["_group"] = (seed + k) % BATCH_SEEDS, seed
-    return group
 
 
 def _report_mismatch(engine: Engine, run: Any, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:
@@ -624,7 +634,7 @@ def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) 
     """Seeded generation: store the failing scenario's own seed in the example database, in place of its group's.
 
     Hypothesis stored the group's seed ``s``; the failure was its ``k``-th scenario, whose group is
-    ``s + k`` (``referee.seeded.draw_seeded``). Stored instead, a later run (any ``--seed``, any
+    drawn from its own seed (``referee.streams``). Stored instead, a later run (any ``--seed``, any
     ``--examples``) replays the failing scenario first. Nothing is written when the database is
     off or read-only, or the entry cannot be written (the group's entry then stays).
     """
@@ -646,27 +656,41 @@ def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) 
         return
 
 
+def _replays(run: Any, database: Any, options: CheckOptions) -> list[int]:
+    """The failing scenarios' seeds stored under this run's key (``_store_failing_seed``), to replay first."""
+    if not _is_seeded(options):
+        return []
+    from hypothesis.internal.reflection import function_digest
+
+    from .streams import stored_seeds
+
+    return stored_seeds(database, function_digest(run))
+
+
 def _is_seeded(options: CheckOptions) -> bool:
     return options.generation == "seeded" and options.backend == "hypothesis"
 
 
-def _batch_strategy(one: Any, batch: int, options: CheckOptions) -> Any:
-    """One Hypothesis example: ``batch`` scenarios, each drawn by Hypothesis or from one seed (``referee.seeded``)."""
+def _batch_strategy(one: Any, batch: int, options: CheckOptions, seed: int = 0, replays: Any = ()) -> Any:
+    """One Hypothesis example: ``batch`` scenarios, each drawn by Hypothesis or from its own seed, a hash of
+    (``seed``, the worker, the batch, its place: ``referee.streams``); ``replays``: stored failing seeds."""
     from hypothesis import strategies as st
 
     if options.generation not in GENERATIONS:
         raise ValueError(f"unknown generation {options.generation!r} (known: {', '.join(GENERATIONS)})")
     if _is_seeded(options):
-        from .seeded import BATCH_SEEDS, draw_seeded
+        from .seeded import BATCH_SEEDS
+        from .streams import Stream
 
-        return st.integers(0, BATCH_SEEDS - 1).map(lambda seed: _seeded_group(one, seed, batch))
+        return st.integers(0, BATCH_SEEDS - 1).map(Stream(one, seed, options.worker, batch, replays).group)
     # full batches: a JSON-lines engine gets ``batch`` scenarios per write
     return st.lists(one, min_size=batch, max_size=batch)
 
 
-def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
-    """The group key of a scenario's first divergence, refined by the model step that emitted its event (the
-    clause trail) or, for a state divergence, that last changed its field (the explanation: ``state_step``)."""
+def _symptom_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
+    """The symptom key of a scenario's first divergence (``referee.groups.group_key``), refined by the model step
+    that emitted its event (the clause trail) or, for a state divergence, that last changed its field (the
+    explanation: ``state_step``)."""
     from .at_fault import state_step
     from .groups import group_key
 
@@ -682,40 +706,38 @@ def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> st
     return group_key(first, steps, changed_by)
 
 
+def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
+    """The group key of a scenario's first divergence: what the engine got wrong (``referee.fault_keys``)."""
+    from .fault_keys import fault_key
+
+    return fault_key(_public(scenario), divergences, _symptom_key_of(scenario, divergences))
+
+
 def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
     """File a divergence under its group key; the first scenario of a key is its representative."""
+    from .fault_keys import fault_key
+
     groups = state.setdefault("groups", {})
-    key = _group_key_of(scenario, divergences)
+    symptom = _symptom_key_of(scenario, divergences)
+    key = fault_key(_public(scenario), divergences, symptom)
     if key not in groups:
-        groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0}
+        groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0, "symptoms": {}}
     groups[key]["count"] += 1
+    groups[key]["symptoms"][symptom] = None
 
 
 def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport, seed: int) -> None:
-    """Shrink one representative per group, match the known divergences, and set the verdict."""
-    from .groups import Group, match_known
+    """Shrink one representative per group (its key held), merge the groups whose shrunk representatives
+    diverge the same way at the same step, match the known divergences, and set the verdict."""
+    from .fault_keys import merge_groups
+    from .groups import match_known
 
-    found = state.get("groups", {})
-    budget = max(200, options.shrink_budget // max(1, len(found)))
-    for key, entry in found.items():
-        scenario, divergences = entry["scenario"], entry["divergences"]
-        stopped = interrupts.received() is not None  # stopped by a signal: report the groups as found, at once
-        reproducible = stopped or _still_diverges(engine, scenario, options)
-        calls, sizes = 0, None
-        if options.shrink and reproducible and not stopped:
-            from .shrink import size
-
-            before = size(_public(scenario))
-            scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
-                                                   key)
-            sizes = (before, size(_public(scenario)))
-        try:
-            clauses = clauses_applied(model_trail(scenario))
-        except Exception:  # the trail is a courtesy; never lose the group for it
-            clauses = []
-        explain = explain_at_fault(scenario, divergences[0]) if divergences else []
-        report.groups.append(Group(key, entry["count"], _public(scenario), divergences, clauses,
-                                   _replay(options, seed, _public(scenario)), None, reproducible, calls, explain, sizes))
+    _merged_count(engine, state, options, seed)
+    settled = state.get("settled", {})
+    for key, entry in state.get("groups", {}).items():  # scenarios met since a group was shrunk still count
+        settled[key][0].count, settled[key][0].symptoms = entry["count"], tuple(entry["symptoms"])
+    report.groups = merge_groups([group for group, _ in settled.values()],
+                                 {key: target for key, (_, target) in settled.items()})
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -732,6 +754,55 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
                 report.error = f"(clause trail unavailable: {error})"
     elif report.stale_known and options.strict_known:
         report.status = "stale-known"
+
+
+def _merged_count(engine: Engine, state: dict[str, Any], options: CheckOptions, seed: int) -> int:
+    """How many groups are left after merging (``referee.fault_keys.merge_groups``): every group not shrunk yet is
+    shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
+    found, settled = state.get("groups", {}), state.setdefault("settled", {})
+    budget = max(200, options.shrink_budget // max(1, len(found)))
+    for key, entry in found.items():
+        if key not in settled:
+            group = _shrunk_group(engine, key, entry, options, seed, budget)
+            settled[key] = (group, _settled_key(engine, group, options, budget))
+    return len({target for _, target in settled.values()})
+
+
+def _settled_key(engine: Engine, group: Any, options: CheckOptions, budget: int) -> str:
+    """The key of a group's shrunk representative shrunk once more with no key held (its own key: unshrinkable)."""
+    if not (options.shrink and group.reproducible and group.divergences) or interrupts.received() is not None:
+        return group.key
+    smaller, divergences, _ = _shrink(engine, group.scenario, group.divergences,
+                                      replace(options, shrink_budget=budget))
+    return _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
+
+
+def _shrunk_group(engine: Engine, key: str, entry: dict[str, Any], options: CheckOptions, seed: int,
+                  budget: int) -> Any:
+    """One group: its representative shrunk with the key held, its clauses and explanation, rekeyed on the
+    shrunk scenario (the same key unless nothing could be shrunk and the key was the symptom's)."""
+    from .groups import Group
+
+    scenario, divergences = entry["scenario"], entry["divergences"]
+    stopped = interrupts.received() is not None  # stopped by a signal: report the group as found, at once
+    reproducible = stopped or _still_diverges(engine, scenario, options)
+    calls, sizes = 0, None
+    if options.shrink and reproducible and not stopped:
+        from .shrink import size
+
+        before = size(_public(scenario))
+        scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
+                                               key)
+        sizes = (before, size(_public(scenario)))
+    try:
+        clauses = clauses_applied(model_trail(scenario))
+    except Exception:  # the trail is a courtesy; never lose the group for it
+        clauses = []
+    explain = explain_at_fault(scenario, divergences[0]) if divergences else []
+    group = Group(key, entry["count"], _public(scenario), divergences, clauses,
+                  _replay(options, seed, _public(scenario)), None, reproducible, calls, explain, sizes)
+    group.symptoms = tuple(entry.get("symptoms", ()))
+    return group
 
 
 def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> bool:

@@ -32,6 +32,7 @@ every worker replays first what any worker found; docs/guide-check-your-engine.m
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,7 +134,24 @@ class RefereeArea:
         database = self.config.getoption("--referee-database")
         if database is not None:
             options.database = database or None
-        return check(self.engine, options)
+        return self._check(options)
+
+    def _check(self, options: Any) -> Any:
+        """``check`` as ``referee check`` runs it: the project's known divergences (a run with any goes on after
+        a divergence, to match every group), Hypothesis' files in the state folder (``referee.plugin_state``)."""
+        from referee.harness import check
+        from referee.plugin_state import STATE_DIR, hypothesis_home, known_entries
+
+        from referee.groups import KnownError
+
+        root = Path(self.config.rootpath)
+        try:
+            options.known = known_entries(root)
+        except KnownError as error:  # a malformed known-divergences file: its message names the file and entry
+            pytest.fail(str(error), pytrace=False)
+        options.keep_going = bool(options.known)
+        with hypothesis_home(root / STATE_DIR / "hypothesis"):
+            return check(self.engine, options)
 
     def _database_words(self) -> str:
         import shlex

@@ -241,8 +241,9 @@ class Divergence:
     model: Any
     engine: Any
     event_index: int | None = None  # index in the model's full event sequence, for the trail
-    #: For events whose names differ: "extra" when the engine's next event is the model's (the engine inserted
-    #: one), "missing" when the model's next event is the engine's (the engine left one out), else None.
+    #: For events whose names differ: "swap" when the engine emitted this event and the next in the other order,
+    #: "extra" when the engine's next event is the model's (the engine inserted one), "missing" when the model's
+    #: next event is the engine's (the engine left one out), else None.
     shape: str | None = None
 
     def describe(self) -> str:

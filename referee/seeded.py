@@ -17,8 +17,10 @@ lists) with a :func:`seeded_draw` in place of Hypothesis' ``draw``. What stays:
   are uniform over their range (with Hypothesis' own extra weight on the bounds and
   near-bounds of a range wider than 127), where Hypothesis also draws constants it finds in
   the code under test, and mutates earlier examples (repeating a value elsewhere);
-* reproducibility: ``--seed`` fixes Hypothesis' integer, which fixes the batch (scenario ``k``
-  of the batch of seed ``s`` is drawn from ``random.Random(s + k)``);
+* reproducibility: each scenario is drawn from its own ``random.Random``, seeded by a hash of the run's
+  ``--seed``, the worker, the batch and its place in the batch (``referee.streams``: Hypothesis' integer
+  only numbers the batches), so batches, seeds and workers never share a scenario but by the space's own
+  small corners;
 * the example database: Hypothesis stores the batch's integer, and the harness replaces it by
   the failing scenario's own seed (``referee.harness``), so a saved failure replays first;
 * shrinking: unchanged (``referee.shrink`` works on the JSON).
@@ -390,7 +392,8 @@ def seeded_draw(rng: random.Random) -> Callable[..., Any]:
 
 def draw_seeded(strategy: Any, seed: int, count: int) -> list[Any]:
     """``count`` values of ``strategy``, the ``k``-th drawn from ``random.Random(seed + k)``: the same seed, the same
-    values, and the group of seed ``s + k`` starts with the ``k``-th value of the group of ``s``."""
+    values. A test's tool (the drawers held to plain ``random`` calls); ``referee check`` draws its batches with
+    ``referee.streams.draw_batch``, whose seeds are hashed so that neighbouring batches share nothing."""
     drawer = _compile(strategy)
     return [drawer(_seeded_random((seed + k) % BATCH_SEEDS)) for k in range(count)]
 

@@ -16,7 +16,6 @@ from referee.model.clauses import IMPLEMENTATIONS, load_all_model_modules
 
 from . import rulebooks
 from .protocol import rulebook_of
-from .trail import clauses_applied
 
 #: Below these shares of the scenarios, an event name or a clause is reported as rarely exercised.
 EVENT_THRESHOLD = 0.01
@@ -34,14 +33,19 @@ class Stats:
     rulebooks: set[str] = field(default_factory=set)
 
     def observe(self, scenario: dict[str, Any]) -> None:
-        """Count one scenario: run it through the model with its trail (only when stats are asked for)."""
+        """Count one scenario: run it through the model noting the clauses it applied (only with ``--stats``)."""
+        from .clause_tracer import clauses_applied_in
+        from .protocol import decode_scenario
+
         book = rulebooks.get(rulebook_of(scenario))
-        _, events, steps = book.observe(scenario)
+        decoded, clauses = decode_scenario(scenario), set()
+        with clauses_applied_in(clauses):  # the set only, not the trail: ``referee.clause_tracer``
+            _, events = book.run(decoded)
         self.scenarios += 1
         self.rulebooks.add(book.name)
         self.features.update(book.features_used(scenario))
         self.events.update({e.name for e in events})
-        self.clauses.update(clauses_applied(steps))
+        self.clauses.update(clauses)
 
     def _share(self, count: int) -> float:
         return count / self.scenarios if self.scenarios else 0.0

@@ -116,7 +116,7 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
     if line.condition is not None:
         s.say("condition", "400.8-4", f"the condition \"{line.condition.replace('_', ' ')}\" is checked now, on the board "
               f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}.",
-              ("condition_failed",), held=o.condition_held)
+              ("condition_failed",), absent=("condition_failed",) if o.condition_held else (), held=o.condition_held)
         if not o.condition_held:
             return
     if o.count is not None:

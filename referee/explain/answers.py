@@ -87,9 +87,11 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
     for e in defied:  # answered, but nothing left the payer
         explain_defied_payer(s, attacker, e, 0)
     if r.thorns > 0 and not event:
-        s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).")
+        s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).",
+              absent=("thorns", "cost_refused"))
     if r.riposte > 0 and not event:
-        s.say("riposte", "500.7d", f"Riposte on {r.uid} does not fire: no damage event.")
+        s.say("riposte", "500.7d", f"Riposte on {r.uid} does not fire: no damage event.",
+              absent=("riposte", "riposte_missed", "cost_refused"))
     if r.retort > 0 and not retaliation.is_landed(landed):
         s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: it answers only damage that landed on Vitality, "
               "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))

@@ -88,3 +88,54 @@ def test_callable_spec_and_command_strings_are_told_apart():
     assert is_callable_spec("mygame.referee_adapter:run")
     assert not is_callable_spec("node examples/node/engine.js")
     assert not is_callable_spec("./my-engine")
+
+
+def test_a_known_divergence_passes_the_plugin_as_it_passes_check_and_no_hypothesis_folder_is_left(pytester):
+    """The plugin reads ``referee-known.toml`` at the pytest root, as ``referee check`` does, and keeps Hypothesis'
+    files in ``.referee/hypothesis``: the engine's folder gets no ``.hypothesis/``."""
+    from referee.examples.mutants import BY_NAME
+
+    clause = BY_NAME["bloodletting_column_order"].clause
+    args = ("-p", "no:cacheprovider", "--referee-python", "referee.examples.mutants:bloodletting_column_order",
+            "--referee-examples", "300", "--referee-seed", "1", "--referee-kinds", "bloodletting", "-v")
+    pytester.makefile(".toml", **{"referee-known": f'[[known]]\nclause = "{clause}"\nreason = "ENG-7"\n'})
+    result = pytester.runpytest(*args)
+    result.assert_outcomes(passed=1)
+    assert not (pytester.path / ".hypothesis").exists()
+    (pytester.path / "referee-known.toml").unlink()
+    pytester.runpytest(*args).assert_outcomes(failed=1)  # the same run without the file fails
+
+
+def test_during_a_plugin_check_hypothesis_keeps_its_files_in_the_state_folder(pytester):
+    """Hypothesis' home is ``.referee/hypothesis`` while the plugin checks (its default is ``.hypothesis/`` in the
+    current folder), and is put back after: an in-process engine records where Hypothesis would write."""
+    from hypothesis.configuration import storage_directory
+
+    before = storage_directory("x", intent_to_write=False).path
+    pytester.makeconftest(
+        "import pytest\n"
+        "from hypothesis.configuration import storage_directory\n"
+        "from referee.examples.engine import run as clean\n"
+        "SEEN = set()\n"
+        "def probe(scenario):\n"
+        "    SEEN.add(str(storage_directory('x', intent_to_write=False).path))\n"
+        "    return clean(scenario)\n"
+        "@pytest.fixture(scope='session')\n"
+        "def referee_engine():\n"
+        "    return probe\n")
+    pytester.makepyfile(
+        "import conftest\n"
+        "def test_rules(referee_area):\n"
+        "    referee_area.check()\n"
+        "    assert conftest.SEEN and all(s.endswith('/.referee/hypothesis/x') for s in conftest.SEEN), conftest.SEEN\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--referee-examples", "10", "--referee-kinds", "cost")
+    result.assert_outcomes(passed=1)
+    assert storage_directory("x", intent_to_write=False).path == before
+
+
+def test_a_malformed_known_file_fails_the_area_naming_the_file(pytester):
+    pytester.makefile(".toml", **{"referee-known": '[[known]]\nclause = "combat:500.2c"\n'})
+    result = pytester.runpytest("-p", "no:cacheprovider", "--referee-python", "referee.examples.engine:run",
+                                "--referee-examples", "10", "--referee-kinds", "cost")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*referee-known.toml: known[[]0[]].reason: every known divergence says why*"])

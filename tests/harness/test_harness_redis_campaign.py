@@ -20,11 +20,12 @@ import pytest
 
 from harness_tools import RedisServer, require_module, require_program
 
-#: A seeded bug: Armor's mitigation rounded down, not up (500.2c). Worker A's seed finds it after 58
-#: scenarios; worker B's seed does not within its 32, unless the database hands it A's failure.
+#: A seeded bug: Armor's mitigation rounded down, not up (500.2c). Worker A's seed finds it after 67
+#: scenarios; worker B's seed does not within its 32, unless the database hands it A's failure (measured on the
+#: independent streams of issue 24, 2026-12-02: seed 4, B's seed before, finds it at its 13th scenario now; 5 does not).
 MUTANT = "referee.examples.mutants:floor_instead_of_ceil"
 SEED_A, EXAMPLES_A = 3, 300
-SEED_B, EXAMPLES_B = 4, 32
+SEED_B, EXAMPLES_B = 5, 32
 
 
 @pytest.fixture

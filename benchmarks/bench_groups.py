@@ -1,0 +1,117 @@
+"""Do ``--keep-going`` groups count bugs? The example engine's mutants applied several at once.
+
+Run: ``python benchmarks/bench_groups.py [--sizes 3,5] [--combinations 10] [--examples N] [--seed S]``
+
+For each size, ``--combinations`` random sets of that many combat mutants (each editing its own line
+of ``examples/engine.py``, applied together by ``referee.examples.mutants.load_together``; mutants
+that need a ruleset option are left out of the pool) are checked with ``--keep-going`` over the union
+of their action kinds. Each group's shrunk scenario is run through every mutant of the set alone: a
+bug is *found* when some group's scenario makes it diverge, and the groups *equal the bugs* when
+there are as many groups as bugs and each bug has a group of its own (a matching). Printed: per
+combination, the bugs, the groups (each key, and the bugs that reproduce it), whether the cap was
+reached; per size, in how many combinations groups equal bugs and every bug was found (target: at
+least 9 of 10 each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+from referee.compare import Comparison
+from referee.engines import PythonEngine
+from referee.examples import mutants
+from referee.harness import CheckOptions, check, judge
+
+
+def pool() -> list[mutants.Mutant]:
+    """The combat mutants that can join a set: the combat engine's, needing no ruleset option."""
+    return [m for m in mutants.MUTANTS if m.source == "engine.py" and not m.ruleset]
+
+
+def combination(rng: random.Random, size: int) -> tuple[str, ...]:
+    """``size`` mutants that load together (each edits a line none of the others edits)."""
+    candidates = pool()
+    while True:
+        names = tuple(m.name for m in rng.sample(candidates, size))
+        try:
+            mutants.load_together(names)
+        except ValueError:
+            continue
+        return names
+
+
+def matching(candidates: dict[str, set[str]]) -> dict[str, str] | None:
+    """Each bug to a group of its own among those it alone reproduces (None: no such matching)."""
+    chosen: dict[str, str] = {}
+
+    def place(bug: str, seen: set[str]) -> bool:
+        for key in sorted(candidates.get(bug, ())):
+            if key in seen:
+                continue
+            seen.add(key)
+            holder = next((b for b, k in chosen.items() if k == key), None)
+            if holder is None or place(holder, seen):
+                chosen[bug] = key
+                return True
+        return False
+
+    return chosen if all(place(bug, set()) for bug in candidates) else None
+
+
+def run_combination(names: tuple[str, ...], examples: int, seed: int) -> dict[str, Any]:
+    """One ``--keep-going`` run of the mutants together; what its groups say about the bugs."""
+    chosen = [mutants.BY_NAME[n] for n in names]
+    kinds = tuple(dict.fromkeys(k for m in chosen for k in m.kinds))
+    options = CheckOptions(examples=examples, seed=seed, kinds=kinds, max_actions=max(m.max_actions for m in chosen),
+                           database=None, keep_going=True, state_dir=None)
+    start = time.perf_counter()
+    report = check(PythonEngine(mutants.load_together(names).run), options)
+    seconds = time.perf_counter() - start
+    reproduces: dict[str, set[str]] = {name: set() for name in names}
+    for name in names:
+        alone = mutants.load_together((name,)).run
+        for group in report.groups:
+            sent = {**group.scenario, "id": "g"}
+            if judge(sent, alone(dict(sent)), Comparison())[0] == "mismatch":
+                reproduces[name].add(group.key)
+    found = {name for name, keys in reproduces.items() if keys}
+    equal = len(report.groups) == len(names) and matching(reproduces) is not None
+    return {"names": names, "report": report, "reproduces": reproduces, "found": found, "equal": equal,
+            "seconds": seconds}
+
+
+def describe(result: dict[str, Any]) -> list[str]:
+    report = result["report"]
+    lines = [f"  {', '.join(result['names'])}: {len(report.groups)} groups for {len(result['names'])} bugs, "
+             f"{len(result['found'])} found; groups equal bugs: {result['equal']}; {report.scenarios_run} scenarios, "
+             f"{result['seconds']:.1f} s" + (f"; CAP REACHED after {report.cap['after']} scenarios" if report.cap else "")]
+    for group in report.groups:
+        bugs = [n for n, keys in result["reproduces"].items() if group.key in keys]
+        lines.append(f"      {group.key} ({group.count}): {', '.join(bugs) or 'no single bug'}")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="3,5")
+    parser.add_argument("--combinations", type=int, default=10)
+    parser.add_argument("--examples", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=20261202)
+    args = parser.parse_args()
+    for size in map(int, args.sizes.split(",")):
+        rng = random.Random(args.seed * 100 + size)
+        results = []
+        for n in range(args.combinations):
+            results.append(run_combination(combination(rng, size), args.examples, args.seed + n))
+            print("\n".join(describe(results[-1])), flush=True)
+        equal = sum(r["equal"] for r in results)
+        all_found = sum(len(r["found"]) == size for r in results)
+        print(f"size {size}: groups equal bugs in {equal} of {len(results)}; every bug found in {all_found} of "
+              f"{len(results)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
