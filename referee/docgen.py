@@ -14,7 +14,8 @@ hand-written documentation of a clause.
 A hand-written page may also hold a *generated region*: the lines between
 ``<!-- begin generated: NAME -->`` and ``<!-- end generated: NAME -->`` are rewritten by
 ``referee docs`` from :data:`REGIONS` and held by ``referee docs --check`` like a page
-(``docs/protocol.md``'s event table, from ``referee.model.events.EVENT_SPECS``).
+(``docs/protocol.md``'s event table, from ``referee.model.events.EVENT_SPECS``; the guide's option table,
+from ``referee.options.OPTIONS``).
 """
 
 from __future__ import annotations
@@ -191,7 +192,8 @@ def render_event_table() -> str:
 
 
 #: Generated regions of hand-written pages: page -> region name -> renderer.
-REGIONS = {"docs/protocol.md": {"events": render_event_table}}
+REGIONS = {"docs/protocol.md": {"events": render_event_table},
+           "docs/guide-check-your-engine.md": {"options": lambda: __import__("referee.options").options.option_table()}}
 
 
 def _begin(name: str) -> str:

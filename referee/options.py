@@ -140,8 +140,8 @@ OPTIONS: tuple[Option, ...] = (
     _o("receipt", "text", "write which vectors ran, with their results, to FILE", (RUN,), changes_run=False,
        sample="receipt.json"),
     _o("replay", "text", "run one stored scenario (JSON file) instead", (CHECK,), in_replay=False, in_file=False),
-    _o("only", "text", "only templates whose name starts with this (e.g. cost/)", (EXPORT,), changes_run=False,
-       in_file=False),
+    _o("only", "text", "only templates whose name starts with this (e.g. cost/)", (EXPORT,), in_replay=False,
+       in_file=False, sample="cost/"),
     _o("quiet", "flag", "no per-template progress", (EXPORT,), default=False, changes_run=False, in_file=False,
        short="-q"),
 )
