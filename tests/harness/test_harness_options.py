@@ -249,6 +249,12 @@ def test_the_plugin_reads_known_from_the_file(pytester: pytest.Pytester):
     result.assert_outcomes(passed=1)
 
 
+def test_the_engine_budget_default_is_the_engines():
+    from referee import engines, options
+
+    assert options.BY_NAME["engine_budget"].default == options.DEFAULT_ENGINE_BUDGET == engines.DEFAULT_ENGINE_BUDGET
+
+
 def test_the_guide_lists_every_option():
     guide = (Path(__file__).parents[2] / "docs" / "guide-check-your-engine.md").read_text()
     table = guide.split("<!-- begin generated: options", 1)[1].split("<!-- end generated: options", 1)[0]
