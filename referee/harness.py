@@ -299,18 +299,6 @@ def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
     return rulebooks.of_scenario(scenario).compact(scenario)
 
 
-class _Stop(BaseException):
-    """Ends a Hypothesis run at once, without shrinking (a fault or a model error)."""
-
-
-class _Enough(BaseException):
-    """Ends a ``--keep-going`` run once ``--max-divergences`` distinct divergences are found."""
-
-
-class _Mismatch(AssertionError):
-    """Fails a Hypothesis example; Hypothesis shrinks it."""
-
-
 # --------------------------------------------------------------------------------------
 # The model side
 # --------------------------------------------------------------------------------------
@@ -404,151 +392,287 @@ def _database(options: CheckOptions) -> Any:
     return ReadOnlyDatabase(database) if database is not None and options.keep_going else database
 
 
+# --------------------------------------------------------------------------------------
+# The run: a campaign, its stages, and how it stops
+# --------------------------------------------------------------------------------------
+#
+# draw (Hypothesis: one seed per group of batches, or every choice) -> mark -> send + expect (the engine
+# answers while the model runs) -> judge -> group (--keep-going) | stop -> shrink -> explain at fault -> report.
+# Every stage returns; a stage that ends the run returns a ``Stop``. Only the Hypothesis example
+# (``_example``) turns a Stop into an exception, because that is the only way Hypothesis learns of it:
+# a divergence fails the example (so the example database keeps it and Hypothesis reruns it), anything
+# else aborts Hypothesis at once (no rerun: a hang would cost another timeout). ``check`` unwraps it.
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a campaign ended early: ``mismatch``, ``fault``, ``model-error``, ``enough`` (--max-divergences
+    groups found), ``nondeterministic`` (a divergence that did not come back) or ``interrupted`` (Ctrl-C)."""
+
+    reason: str
+    scenario: dict[str, Any] | None = None
+    detail: Any = None
+
+
+class _Diverged(AssertionError):
+    """A Stop(``mismatch``) crossing Hypothesis: it fails the example, which the example database keeps."""
+
+    def __init__(self, stop: Stop) -> None:
+        super().__init__(stop.detail[0].describe() if stop.detail else "mismatch")
+        self.stop = stop
+
+
+class _Halted(BaseException):
+    """Any other Stop crossing Hypothesis: not an ``Exception``, so Hypothesis stops at once, without a rerun."""
+
+    def __init__(self, stop: Stop) -> None:
+        super().__init__(stop.reason)
+        self.stop = stop
+
+
+@dataclass
+class Campaign:
+    """One run of ``check``: its engine and options, the counts so far, and what it found."""
+
+    engine: Engine
+    options: CheckOptions
+    kinds: tuple[str, ...]
+    seed: int
+    batch: int
+    #: --examples rounded up to whole batches.
+    total: int
+    start: float
+    report: CheckReport
+    count: int = 0
+    serial: int = 0
+    #: Scenarios and seconds until the first failure.
+    first: tuple[int, float] | None = None
+    #: The first divergence (scenario, divergences), and the seeds of its scenario and of its group.
+    failure: tuple[dict[str, Any], list[Divergence]] | None = None
+    failing_seed: int | None = None
+    failing_group: int | None = None
+    #: Every answer to a failing batch (Hypothesis runs it again): a non-deterministic engine shows in them.
+    answers: list[tuple[dict[str, Any], Any]] = field(default_factory=list)
+    #: ``--keep-going``: group key -> {scenario, divergences, count}.
+    groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
     """Run the differential check; never raises for anything the engine does."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import strategies as st
-    from hypothesis.errors import Flaky, HypothesisWarning
+    campaign = open_campaign(engine, options)
+    test, run = _hypothesis_test(campaign)
+    engine.start()  # an engine that cannot start at all is a usage error, raised here
+    stop = _run_examples(test, campaign)
+    close_campaign(campaign, stop, run)
+    return campaign.report
 
-    from .strategies import scenarios
 
+def open_campaign(engine: Engine, options: CheckOptions) -> Campaign:
+    """A campaign's opening state (a ValueError for an unknown action kind)."""
     kinds = tuple(options.kinds or default_kinds())
     unknown = [k for k in kinds if k not in ACTION_KINDS]
     if unknown:
         raise ValueError(f"unknown action kind(s) {', '.join(unknown)} (known: {', '.join(ACTION_KINDS)})")
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
     batch = max(1, engine.batch_size)
-    state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
-    start = time.perf_counter()
-    one = scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
-                    features=options.features, swarm=options.swarm)
-    # Seeded generation draws whole groups of batches per Hypothesis example (its overhead per
-    # example is about the cost of 5 scenarios); ``total`` is --examples rounded up to whole batches.
-    group = batch * math.ceil(SEEDED_GROUP / batch) if _is_seeded(options) else batch
     total = math.ceil(options.examples / batch) * batch
-    strategy = _batch_strategy(one, group, options)
-
-    def run(drawn: list[dict[str, Any]]) -> None:
-        """One Hypothesis example: its scenarios, to the engine ``batch`` at a time, up to ``--examples``."""
-        for at in range(0, len(drawn), batch):
-            if at and state["count"] >= total and state["failure"] is None:  # a rerun of a failure runs in full
-                return
-            judge_batch(drawn[at:at + batch])
-
-    def judge_batch(batch_scenarios: list[dict[str, Any]]) -> None:
-        marks = {}
-        for scenario in batch_scenarios:
-            state["serial"] += 1
-            scenario["id"] = f"s{state['serial']}"
-            marks[scenario["id"]] = (scenario.pop("_seed", None), scenario.pop("_group", None))  # never sent
-        engine.submit(batch_scenarios)  # an engine in another process answers while the model runs
-        expected = [expect(scenario) for scenario in batch_scenarios]
-        answers = engine.run_batch(batch_scenarios)
-        if state["failure"] is not None:  # Hypothesis runs the failing batch again: keep what it sees
-            state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
-        for scenario, answer, model in zip(batch_scenarios, answers, expected):
-            state["count"] += 1
-            if report.stats is not None:
-                report.stats.observe(scenario)
-            verdict, detail = judge(scenario, answer, options.comparison, model)
-            if options.progress is not None:
-                options.progress(state["count"], options.examples, 0 if verdict == "ok" else 1)
-            if verdict == "ok":
-                continue
-            if state["first"] is None:
-                state["first"] = (state["count"], time.perf_counter() - start)
-            if verdict == "mismatch" and options.keep_going:
-                _record_group(state, scenario, detail)
-                if len(state["groups"]) >= options.max_divergences:
-                    raise _Enough()
-                continue
-            if verdict == "mismatch":
-                state["failure"] = (scenario, detail)
-                state["failing_seed"], state["failing_group"] = marks[scenario["id"]]
-                state.setdefault("answers", []).append((scenario, answer))
-                raise _Mismatch(detail[0].describe())
-            state["stop"] = (verdict, scenario, detail)
-            raise _Stop()
-
-    # Hypothesis' shrinker is off: it would shrink the whole batch, one engine batch per
-    # step. The failing scenario is shrunk afterwards by ``referee.shrink``, batched.
-    phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
-    config = dict(
-        max_examples=max(1, math.ceil(total / group)),
-        deadline=None,
-        database=_database(options),
-        phases=phases,
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-        print_blob=False,
-    )
-    if options.backend != "hypothesis":
-        config["backend"] = options.backend
-    # Hypothesis' @seed would switch the example database off; the seed is set the way
-    # @seed sets it, and the database stays on, so a stored failure is still replayed first.
-    run._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
-    _key_database(run, _digest(engine, options, kinds))
-    test = settings(**config)(given(strategy)(run))
-
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
                          swarm=options.swarm, examples_requested=options.examples, batch=batch)
     if options.stats:
         from .stats import Stats
 
         report.stats = Stats()
-    engine.start()  # an engine that cannot start at all is a usage error, raised here
+    return Campaign(engine, options, kinds, seed, batch, total, time.perf_counter(), report)
+
+
+def _hypothesis_test(campaign: Campaign) -> tuple[Any, Any]:
+    """The draw stage: a Hypothesis test whose every example runs ``_example`` (and that example function)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+
+    from .strategies import scenarios
+
+    options = campaign.options
+    one = scenarios(kinds=campaign.kinds, max_actions=options.max_actions, rules=options.rules,
+                    features=options.features, swarm=options.swarm)
+    # Seeded generation draws whole groups of batches per Hypothesis example (its overhead per
+    # example is about the cost of 5 scenarios).
+    group = campaign.batch * math.ceil(SEEDED_GROUP / campaign.batch) if _is_seeded(options) else campaign.batch
+    strategy = _batch_strategy(one, group, options)
+    run = _example(campaign)
+    # Hypothesis' shrinker is off: it would shrink the whole batch, one engine batch per
+    # step. The failing scenario is shrunk afterwards by ``referee.shrink``, batched.
+    config = dict(max_examples=max(1, math.ceil(campaign.total / group)), deadline=None, database=_database(options),
+                  phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target], verbosity=Verbosity.quiet,
+                  suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False)
+    if options.backend != "hypothesis":
+        config["backend"] = options.backend
+    # Hypothesis' @seed would switch the example database off; the seed is set the way
+    # @seed sets it, and the database stays on, so a stored failure is still replayed first.
+    run._hypothesis_internal_use_seed = campaign.seed  # type: ignore[attr-defined]
+    _key_database(run, _digest(campaign.engine, options, campaign.kinds))
+    return settings(**config)(given(strategy)(run)), run
+
+
+def _example(campaign: Campaign) -> Any:
+    """The function Hypothesis calls with each drawn group: the stages, and a Stop turned into its exception."""
+
+    def run(drawn: list[dict[str, Any]]) -> None:
+        stop = check_drawn(campaign, drawn)
+        if stop is not None:
+            raise (_Diverged if stop.reason == "mismatch" else _Halted)(stop)
+
+    return run
+
+
+def check_drawn(campaign: Campaign, drawn: list[dict[str, Any]]) -> Stop | None:
+    """One Hypothesis example: its scenarios, to the engine a batch at a time, up to --examples."""
+    for at in range(0, len(drawn), campaign.batch):
+        if at and campaign.count >= campaign.total and campaign.failure is None:  # a rerun of a failure runs in full
+            return None
+        stop = check_batch(campaign, drawn[at:at + campaign.batch])
+        if stop is not None:
+            return stop
+    return None
+
+
+def check_batch(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> Stop | None:
+    """Mark, send and expect, then judge each scenario of one engine batch; the Stop that ends the run, if any."""
+    marks = mark(campaign, batch_scenarios)
+    answers, expected = send_and_expect(campaign.engine, batch_scenarios)
+    if campaign.failure is not None:  # Hypothesis runs the failing batch again: keep what it sees
+        campaign.answers.extend(zip(batch_scenarios, answers))
+    for scenario, answer, model in zip(batch_scenarios, answers, expected):
+        stop = judge_one(campaign, scenario, answer, model, marks)
+        if stop is not None:
+            return stop
+    return None
+
+
+def mark(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> dict[str, tuple[Any, Any]]:
+    """Give each scenario its id; take off (never sent) and return the seeds seeded generation marked it with."""
+    marks = {}
+    for scenario in batch_scenarios:
+        campaign.serial += 1
+        scenario["id"] = f"s{campaign.serial}"
+        marks[scenario["id"]] = (scenario.pop("_seed", None), scenario.pop("_group", None))
+    return marks
+
+
+def send_and_expect(engine: Engine, batch_scenarios: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+    """The engine's answers and the model's expectations (an engine in another process answers while the model runs)."""
+    engine.submit(batch_scenarios)
+    expected = [expect(scenario) for scenario in batch_scenarios]
+    return engine.run_batch(batch_scenarios), expected
+
+
+def judge_one(campaign: Campaign, scenario: dict[str, Any], answer: Any, model: Any,
+              marks: dict[str, tuple[Any, Any]]) -> Stop | None:
+    """Count and judge one scenario; a divergence is grouped (--keep-going) or stops the run, as does a fault."""
+    campaign.count += 1
+    if campaign.report.stats is not None:
+        campaign.report.stats.observe(scenario)
+    verdict, detail = judge(scenario, answer, campaign.options.comparison, model)
+    if campaign.options.progress is not None:
+        campaign.options.progress(campaign.count, campaign.options.examples, 0 if verdict == "ok" else 1)
+    if verdict == "ok":
+        return None
+    if campaign.first is None:
+        campaign.first = (campaign.count, time.perf_counter() - campaign.start)
+    if verdict != "mismatch":
+        return Stop(verdict, scenario, detail)
+    if campaign.options.keep_going:
+        _record_group(campaign, scenario, detail)
+        return Stop("enough") if len(campaign.groups) >= campaign.options.max_divergences else None
+    campaign.failure = (scenario, detail)
+    campaign.failing_seed, campaign.failing_group = marks[scenario["id"]]
+    campaign.answers.append((scenario, answer))
+    return Stop("mismatch", scenario, detail)
+
+
+def _run_examples(test: Any, campaign: Campaign) -> Stop | None:
+    """Run the Hypothesis test; the Stop that ended it (None: every example ran)."""
+    from hypothesis.errors import Flaky, HypothesisWarning
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", HypothesisWarning)
             test()
-    except _Mismatch:
-        scenario, divergences = state["failure"]
-        _store_failing_seed(run, options, state)
-        if options.shrink:
-            from .shrink import size
-
-            before = size(_public(scenario))
-            scenario, divergences, report.shrink_calls = _shrink(engine, scenario, divergences, options)
-            report.shrink_sizes = (before, size(_public(scenario)))
-        report.status = "mismatch"
-        report.scenario = _public(scenario)
-        report.divergences = divergences
-        first = divergences[0]
-        try:
-            report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
-        except Exception as error:  # the trail is a courtesy; never lose the report for it
-            report.error = f"(clause trail unavailable: {error})"
-        report.explain = explain_at_fault(scenario, first)
+    except (_Diverged, _Halted) as stopped:
+        return stopped.stop
     except Flaky:
-        if state["failure"] is None:
+        if campaign.failure is None:
             raise
-        _report_nondeterministic(engine, state, options, report)
-    except _Enough:
-        pass  # --max-divergences distinct divergences found: the groups are reported below
+        return Stop("nondeterministic")
     except KeyboardInterrupt:
         # Ctrl-C: what was found so far, the seed and the counts, never a traceback (exit 130)
-        report.status = "interrupted"
-    except _Stop:
-        verdict, scenario, detail = state["stop"]
-        report.status = verdict
-        report.scenario = _public(scenario)
-        if verdict == "fault":
-            report.fault = detail
-            detail.scenario = report.scenario
-        else:
-            report.error = detail
-    finally:
-        report.seconds = time.perf_counter() - start
-        report.scenarios_run = state["count"]
+        return Stop("interrupted")
+    return None
+
+
+def close_campaign(campaign: Campaign, stop: Stop | None, run: Any) -> None:
+    """The report stage: the stop's verdict (shrunk and explained at fault), the groups, the counts, the replay."""
+    report, options = campaign.report, campaign.options
+    if stop is not None:
+        _STOP_REPORTS.get(stop.reason, _report_stop)(campaign, stop, run)
+    report.seconds = time.perf_counter() - campaign.start
+    report.scenarios_run = campaign.count
     if options.keep_going and report.status in ("pass", "interrupted"):
-        _report_groups(engine, state, options, report, seed)
-    if state["first"] is not None:
-        report.first_failure_after, report.first_failure_seconds = state["first"]
+        _report_groups(campaign)
+    if campaign.first is not None:
+        report.first_failure_after, report.first_failure_seconds = campaign.first
     if not report.ok:
-        report.replay = _replay(options, seed, report.scenario)
-        report.replay_engine = _replay_engine(engine, options, report.scenario)
-    return report
+        report.replay = _replay(options, campaign.seed, report.scenario)
+        report.replay_engine = _replay_engine(campaign.engine, options, report.scenario)
+
+
+def _report_mismatch(campaign: Campaign, stop: Stop, run: Any) -> None:
+    """The first divergence: its failing seed stored, its scenario shrunk, its trail cut and explained at fault."""
+    report, options = campaign.report, campaign.options
+    scenario, divergences = campaign.failure
+    _store_failing_seed(run, options, campaign)
+    if options.shrink:
+        from .shrink import size
+
+        before = size(_public(scenario))
+        scenario, divergences, report.shrink_calls = _shrink(campaign.engine, scenario, divergences, options)
+        report.shrink_sizes = (before, size(_public(scenario)))
+    report.status = "mismatch"
+    report.scenario = _public(scenario)
+    report.divergences = divergences
+    first = divergences[0]
+    try:
+        report.trail = cut(model_trail(scenario), first.event_index if first.where == "events" else None)
+    except Exception as error:  # the trail is a courtesy; never lose the report for it
+        report.error = f"(clause trail unavailable: {error})"
+    report.explain = explain_at_fault(scenario, first)
+
+
+def _report_stop(campaign: Campaign, stop: Stop, run: Any) -> None:
+    """A fault or a model error: reported with its scenario, unshrunk."""
+    report = campaign.report
+    report.status = stop.reason
+    report.scenario = _public(stop.scenario)
+    if stop.reason == "fault":
+        report.fault = stop.detail
+        stop.detail.scenario = report.scenario
+    else:
+        report.error = stop.detail
+
+
+def _report_interrupted(campaign: Campaign, stop: Stop, run: Any) -> None:
+    campaign.report.status = "interrupted"
+
+
+def _report_enough(campaign: Campaign, stop: Stop, run: Any) -> None:
+    """--max-divergences distinct divergences found: the groups are reported by ``close_campaign``."""
+
+
+def _report_flaky(campaign: Campaign, stop: Stop, run: Any) -> None:
+    _report_nondeterministic(campaign)
+
+
+_STOP_REPORTS = {"mismatch": _report_mismatch, "nondeterministic": _report_flaky,
+                 "interrupted": _report_interrupted, "enough": _report_enough}
 
 
 GENERATIONS = ("seeded", "hypothesis")
@@ -566,7 +690,7 @@ def _seeded_group(one: Any, seed: int, count: int) -> list[dict[str, Any]]:
     return group
 
 
-def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) -> None:
+def _store_failing_seed(run: Any, options: CheckOptions, campaign: Campaign) -> None:
     """Seeded generation: store the failing scenario's own seed in the example database, in place of its group's.
 
     Hypothesis stored the group's seed ``s``; the failure was its ``k``-th scenario, whose group is
@@ -574,7 +698,7 @@ def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) 
     ``--examples``) replays the failing scenario first. Nothing is written when the database is
     off or read-only, or the entry cannot be written (the group's entry then stays).
     """
-    seed, group = state.get("failing_seed"), state.get("failing_group")
+    seed, group = campaign.failing_seed, campaign.failing_group
     if not _is_seeded(options) or seed is None or group is None or options.keep_going:
         return
     try:
@@ -630,20 +754,21 @@ def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> st
     return group_key(first, steps, changed_by)
 
 
-def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
-    """File a divergence under its group key; the first scenario of a key is its representative."""
-    groups = state.setdefault("groups", {})
+def _record_group(campaign: Campaign, scenario: dict[str, Any], divergences: list[Divergence]) -> None:
+    """The group stage: file a divergence under its group key; the first scenario of a key is its representative."""
+    groups = campaign.groups
     key = _group_key_of(scenario, divergences)
     if key not in groups:
         groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0}
     groups[key]["count"] += 1
 
 
-def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport, seed: int) -> None:
+def _report_groups(campaign: Campaign) -> None:
     """Shrink one representative per group, match the known divergences, and set the verdict."""
     from .groups import Group, match_known
 
-    found = state.get("groups", {})
+    engine, options, report, seed = campaign.engine, campaign.options, campaign.report, campaign.seed
+    found = campaign.groups
     budget = max(200, options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         scenario, divergences = entry["scenario"], entry["divergences"]
@@ -688,13 +813,14 @@ def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOpti
     return verdict == "mismatch"
 
 
-def _report_nondeterministic(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:
+def _report_nondeterministic(campaign: Campaign) -> None:
     """A divergence that did not come back when Hypothesis ran the same scenario again: the
     engine keeps state across scenarios, or is random. Reported with every answer it gave to
     that scenario (and one more run), unshrunk: shrinking needs a reproducible failure."""
-    scenario, divergences = state["failure"]
+    engine, options, report = campaign.engine, campaign.options, campaign.report
+    scenario, divergences = campaign.failure
     public = _public(scenario)
-    seen = [(sent, answer) for sent, answer in state.get("answers", []) if _public(sent) == public]
+    seen = [(sent, answer) for sent, answer in campaign.answers if _public(sent) == public]
     again = {**public, "id": scenario.get("id")}
     seen.append((again, engine.run_batch([again])[0]))
     report.status = "nondeterministic"
