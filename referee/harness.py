@@ -581,7 +581,7 @@ def judge_one(campaign: Campaign, scenario: dict[str, Any], answer: Any, model: 
     if verdict != "mismatch":
         return Stop(verdict, scenario, detail)
     if campaign.options.keep_going:
-        _record_group(campaign, scenario, detail)
+        _record_group(campaign.groups, scenario, detail)
         return Stop("enough") if len(campaign.groups) >= campaign.options.max_divergences else None
     campaign.failure = (scenario, detail)
     campaign.failing_seed, campaign.failing_group = marks[scenario["id"]]
@@ -754,9 +754,8 @@ def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> st
     return group_key(first, steps, changed_by)
 
 
-def _record_group(campaign: Campaign, scenario: dict[str, Any], divergences: list[Divergence]) -> None:
+def _record_group(groups: dict[str, dict[str, Any]], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
     """The group stage: file a divergence under its group key; the first scenario of a key is its representative."""
-    groups = campaign.groups
     key = _group_key_of(scenario, divergences)
     if key not in groups:
         groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0}
