@@ -83,71 +83,91 @@ def print_answer(console: Console, answer) -> None:
             console.print(f"  {line}", highlight=False, markup=False)
 
 
+_CONDITION_HELP = 'a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)'
+_ACTION_HELP = ("an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, ability, recover, "
+                "cull, tick, with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
+                "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]")
+_KIND_HELP = "the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"
+_UNITS_HELP = ("the largest board searched (2-5: target, source, receiver, interceptor, ally; an ability, recover, cull "
+               "or tick: target, source, ally, receiver, interceptor)")
+_RULESET_HELP = ("fix a ruleset option name=value (repeatable), or 'defaults' for every option at its default; the "
+                 "others range over every reading")
+_FEATURES_HELP = "only these features in the space, comma-separated (the others fixed off; see referee features)"
+_WITHOUT_HELP = "features left out of the space: their unit fields fixed at their off value, comma-separated"
+_SPLIT_HELP = "with two equal damage/hit actions: also run `single`, one action from the same board"
+
+
+def query(
+    condition: str = typer.Argument(..., help=_CONDITION_HELP),
+    action: Optional[list[str]] = typer.Option(None, "--action", help=_ACTION_HELP),
+    kind: str = typer.Option("hit", "--kind", help=_KIND_HELP),
+    units: int = typer.Option(4, "--units", help=_UNITS_HELP),
+    source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
+    ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help=_RULESET_HELP),
+    features: Optional[str] = typer.Option(None, "--features", help=_FEATURES_HELP),
+    without: Optional[str] = typer.Option(None, "--without", help=_WITHOUT_HELP),
+    split: bool = typer.Option(False, "--compare-split", help=_SPLIT_HELP),
+    minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
+    maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
+    engine: Optional[str] = typer.Option(None, "--engine", help="replay the witness through this engine command too (split with shlex, no shell)"),
+    python: Optional[str] = typer.Option(None, "--python", help="replay the witness through this in-process engine, package.module:function"),
+    timeout: float = typer.Option(5.0, "--timeout", help="engine timeout per scenario, seconds"),
+    rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per question"),
+    budget: float = typer.Option(300.0, "--budget", help="wall-clock budget for the whole query, seconds (then: unknown)"),
+    as_json: bool = typer.Option(False, "--json", help="print the answer as one JSON object"),
+) -> None:
+    """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
+
+    Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
+    """
+    from referee.query import QueryError, run_query
+
+    try:
+        if minimize is not None and maximize is not None:
+            raise QueryError("give at most one of --minimize and --maximize")
+        answer = run_query(
+            condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
+            ruleset=parse_fixed_ruleset(ruleset), split=split,
+            relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
+            minimize=minimize, maximize=maximize, without=features_off(features, without),
+        )
+        _replay_witness(answer, engine, python, timeout)
+    except (QueryError, ValueError) as error:
+        _bad_query(condition, error, as_json)
+    _print_and_exit(answer, as_json)
+
+
+def _replay_witness(answer, engine: str | None, python: str | None, timeout: float) -> None:
+    """Run a found witness through the engine too (``--engine`` / ``--python``)."""
+    if (engine or python) and answer.scenario is not None:
+        from referee.engines import make_engine
+        from referee.query.replay import replay_on_engine
+
+        with make_engine(python, engine, timeout, 1) as chosen:
+            answer.engine = replay_on_engine(answer, chosen)
+
+
+def _bad_query(condition: str, error: Exception, as_json: bool) -> None:
+    """A query that cannot be asked: said (as JSON too, with --json), exit 2."""
+    from rich.markup import escape
+
+    if as_json:
+        print(json.dumps({"status": "error", "condition": condition, "detail": str(error)}))
+    Console(stderr=True).print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
+    raise typer.Exit(2)
+
+
+def _print_and_exit(answer, as_json: bool) -> None:
+    """The answer, then its exit status (5: found, but the engine disagrees with the model on the witness)."""
+    if as_json:
+        print(json.dumps(answer.to_json(), indent=2))
+    else:
+        print_answer(Console(), answer)
+    code = EXIT[answer.status]
+    if code == 0 and answer.engine and not answer.engine["agrees"]:
+        code = 5
+    raise typer.Exit(code)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("query")
-    def query(
-        condition: str = typer.Argument(
-            ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',
-        ),
-        action: Optional[list[str]] = typer.Option(
-            None, "--action", help="an action, in order (repeatable): damage, hit, cost, armor_debuff, bloodletting, ability, recover, "
-            "cull, tick, "
-            "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
-            "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]"),
-        kind: str = typer.Option("hit", "--kind", help="the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"),
-        units: int = typer.Option(4, "--units", help="the largest board searched (2-5: target, source, receiver, interceptor, ally; an ability, recover, cull or tick: target, source, ally, receiver, interceptor)"),
-        source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
-        ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="fix a ruleset option name=value (repeatable), or 'defaults' for every option at its default; the others range over every reading"),
-        features: Optional[str] = typer.Option(
-            None, "--features", help="only these features in the space, comma-separated (the others fixed off; see referee features)"),
-        without: Optional[str] = typer.Option(
-            None, "--without", help="features left out of the space: their unit fields fixed at their off value, comma-separated"),
-        split: bool = typer.Option(False, "--compare-split", help="with two equal damage/hit actions: also run `single`, one action from the same board"),
-        minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
-        maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
-        engine: Optional[str] = typer.Option(None, "--engine", help="replay the witness through this engine command too (split with shlex, no shell)"),
-        python: Optional[str] = typer.Option(None, "--python", help="replay the witness through this in-process engine, package.module:function"),
-        timeout: float = typer.Option(5.0, "--timeout", help="engine timeout per scenario, seconds"),
-        rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per question"),
-        budget: float = typer.Option(300.0, "--budget", help="wall-clock budget for the whole query, seconds (then: unknown)"),
-        as_json: bool = typer.Option(False, "--json", help="print the answer as one JSON object"),
-    ) -> None:
-        """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
-
-        Exit status: 0 found, 1 impossible, 3 unknown, 4 encoding defect, 2 bad query.
-        """
-        from referee.query import QueryError, run_query
-        from referee.rulebooks import parse_rule_words
-
-        console = Console()
-        err = Console(stderr=True)
-        try:
-            if minimize is not None and maximize is not None:
-                raise QueryError("give at most one of --minimize and --maximize")
-            answer = run_query(
-                condition, kind=kind, actions=tuple(action or ("hit",)), units=units,
-                ruleset=parse_fixed_ruleset(ruleset), split=split,
-                relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
-                minimize=minimize, maximize=maximize, without=features_off(features, without),
-            )
-            if (engine or python) and answer.scenario is not None:
-                from referee.engines import make_engine
-                from referee.query.replay import replay_on_engine
-
-                with make_engine(python, engine, timeout, 1) as chosen:
-                    answer.engine = replay_on_engine(answer, chosen)
-        except (QueryError, ValueError) as error:
-            if as_json:
-                print(json.dumps({"status": "error", "condition": condition, "detail": str(error)}))
-            from rich.markup import escape
-
-            err.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-            raise typer.Exit(2)
-        if as_json:
-            print(json.dumps(answer.to_json(), indent=2))
-        else:
-            print_answer(console, answer)
-        code = EXIT[answer.status]
-        if code == 0 and answer.engine and not answer.engine["agrees"]:
-            code = 5
-        raise typer.Exit(code)
+    app.command("query")(query)

@@ -228,18 +228,29 @@ class CheckReport:
         return (f"            (--examples {n} rounded up to {math.ceil(n / b)} batches of {b} = {math.ceil(n / b) * b}: "
                 f"a JSON-lines engine gets whole batches; --batch sets the size)")
 
+    _HEADS = {
+        "pass": "PASS",
+        "mismatch": "FAIL: the engine disagrees with the model",
+        "fault": "FAIL: engine fault",
+        "model-error": "ERROR: the model could not run a scenario",
+        "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
+        "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
+        "stale-known": "FAIL: a known divergence matched nothing in this run (--strict-known)",
+    }
+
     def text(self) -> str:
-        head = {
-            "pass": "PASS",
-            "mismatch": "FAIL: the engine disagrees with the model",
-            "fault": "FAIL: engine fault",
-            "model-error": "ERROR: the model could not run a scenario",
-            "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
-            "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
-            "stale-known": "FAIL: a known divergence matched nothing in this run (--strict-known)",
-        }[self.status]
+        """The report for people: the verdict and the run, then what failed, the scenario, the divergences, the replay."""
+        lines = self._head_text() + self._failure_text() + self._scenario_text() + self._divergences_text()
+        if self.replay:
+            lines.append(f"replay: {self.replay}")
+        if self.replay_engine:
+            lines.append(f"straight into the engine (one JSON line): {self.replay_engine}")
+        return "\n".join(lines)
+
+    def _head_text(self) -> list[str]:
+        """The verdict, the engine, what ran and was compared, the coverage and the groups."""
         lines = [
-            f"referee check: {head}",
+            f"referee check: {self._HEADS[self.status]}",
             f"  engine:   {self.engine}",
             f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}); "
             f"action kinds: {', '.join(self.kinds)}",
@@ -251,12 +262,21 @@ class CheckReport:
         lines += self._groups_text()
         if rounding := self._rounding():
             lines.insert(3, rounding)
+        return lines
+
+    def _failure_text(self) -> list[str]:
+        lines = []
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
         if self.fault is not None:
             lines.append("  " + self.fault.describe().replace("\n", "\n  "))
         if self.error:
             lines.append("  " + self.error)
+        return lines
+
+    def _scenario_text(self) -> list[str]:
+        """The (shrunk) scenario, compact, and a non-deterministic engine's answers to it."""
+        lines = []
         if self.scenario is not None:
             label = "scenario (shrunk)" if self.status == "mismatch" else "scenario"
             lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
@@ -268,30 +288,29 @@ class CheckReport:
         for observation in self.observations:
             lines.append(f"  {observation['run']}: {observation['verdict']}: "
                          + json.dumps(observation["answer"], separators=(", ", ": "))[:4000])
-        if self.divergences:
-            first, rest = self.divergences[0], self.divergences[1:]
-            lines.append(f"first divergence: {first.describe()}")
-            for other in rest[:8]:
-                lines.append(f"  also: {other.describe()}")
-            if len(rest) > 8:
-                lines.append(f"  ... and {len(rest) - 8} more")
-            if self.explain:
-                lines.append("where the model's explanation meets it (the step before, then the step at fault):")
-                lines.extend(describe_steps(self.explain))
-            if self.show_trail or not self.explain:
-                lines.append("clause trail (model, up to the divergence):")
-                lines.extend("  " + s.describe() for s in self.trail)
-            else:
-                lines.append(f"clause trail: {len(self.trail)} steps, {len(self.clauses)} clauses (--trail prints it; "
-                             "--json has it)")
-            replay_file = self.replay.split("--replay ")[-1].split()[0] if "--replay " in self.replay else "<replay file>"
-            lines.append(f"the whole explanation: referee explain {replay_file}")
-            lines.append(f"clauses applied: {', '.join(self.clauses)}")
-        if self.replay:
-            lines.append(f"replay: {self.replay}")
-        if self.replay_engine:
-            lines.append(f"straight into the engine (one JSON line): {self.replay_engine}")
-        return "\n".join(lines)
+        return lines
+
+    def _divergences_text(self) -> list[str]:
+        """The first divergence and the others, the explanation at fault, the clause trail."""
+        if not self.divergences:
+            return []
+        first, rest = self.divergences[0], self.divergences[1:]
+        lines = [f"first divergence: {first.describe()}"] + [f"  also: {other.describe()}" for other in rest[:8]]
+        if len(rest) > 8:
+            lines.append(f"  ... and {len(rest) - 8} more")
+        if self.explain:
+            lines.append("where the model's explanation meets it (the step before, then the step at fault):")
+            lines.extend(describe_steps(self.explain))
+        if self.show_trail or not self.explain:
+            lines.append("clause trail (model, up to the divergence):")
+            lines.extend("  " + s.describe() for s in self.trail)
+        else:
+            lines.append(f"clause trail: {len(self.trail)} steps, {len(self.clauses)} clauses (--trail prints it; "
+                         "--json has it)")
+        replay_file = self.replay.split("--replay ")[-1].split()[0] if "--replay " in self.replay else "<replay file>"
+        lines.append(f"the whole explanation: referee explain {replay_file}")
+        lines.append(f"clauses applied: {', '.join(self.clauses)}")
+        return lines
 
 
 def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
@@ -764,45 +783,56 @@ def _record_group(groups: dict[str, dict[str, Any]], scenario: dict[str, Any], d
 
 def _report_groups(campaign: Campaign) -> None:
     """Shrink one representative per group, match the known divergences, and set the verdict."""
-    from .groups import Group, match_known
+    from .groups import match_known
 
-    engine, options, report, seed = campaign.engine, campaign.options, campaign.report, campaign.seed
-    found = campaign.groups
-    budget = max(200, options.shrink_budget // max(1, len(found)))
-    for key, entry in found.items():
-        scenario, divergences = entry["scenario"], entry["divergences"]
-        reproducible = _still_diverges(engine, scenario, options)
-        calls, sizes = 0, None
-        if options.shrink and reproducible:
-            from .shrink import size
-
-            before = size(_public(scenario))
-            scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
-                                                   key)
-            sizes = (before, size(_public(scenario)))
-        try:
-            clauses = clauses_applied(model_trail(scenario))
-        except Exception:  # the trail is a courtesy; never lose the group for it
-            clauses = []
-        explain = explain_at_fault(scenario, divergences[0]) if divergences else []
-        report.groups.append(Group(key, entry["count"], _public(scenario), divergences, clauses,
-                                   _replay(options, seed, _public(scenario)), None, reproducible, calls, explain, sizes))
+    options, report = campaign.options, campaign.report
+    budget = max(200, options.shrink_budget // max(1, len(campaign.groups)))
+    for key, entry in campaign.groups.items():
+        report.groups.append(_shrunk_group(campaign, key, entry, budget))
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
         return
     if unknown:
-        first = unknown[0]
-        report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
-        report.shrink_calls, report.explain, report.shrink_sizes = first.shrink_calls, first.explain, first.shrink_sizes
-        if first.divergences:
-            try:  # the first group's trail, as a run that stopped at it would show (empty before)
-                at = first.divergences[0]
-                report.trail = cut(model_trail(first.scenario), at.event_index if at.where == "events" else None)
-            except Exception as error:  # the trail is a courtesy; never lose the report for it
-                report.error = f"(clause trail unavailable: {error})"
+        _report_first_group(report, unknown[0])
     elif report.stale_known and options.strict_known:
         report.status = "stale-known"
+
+
+def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:
+    """One group's representative, rerun, shrunk within ``budget`` (keeping its key) and explained at fault."""
+    from .groups import Group
+
+    engine, options = campaign.engine, campaign.options
+    scenario, divergences = entry["scenario"], entry["divergences"]
+    reproducible = _still_diverges(engine, scenario, options)
+    calls, sizes = 0, None
+    if options.shrink and reproducible:
+        from .shrink import size
+
+        before = size(_public(scenario))
+        scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
+                                               key)
+        sizes = (before, size(_public(scenario)))
+    try:
+        clauses = clauses_applied(model_trail(scenario))
+    except Exception:  # the trail is a courtesy; never lose the group for it
+        clauses = []
+    explain = explain_at_fault(scenario, divergences[0]) if divergences else []
+    return Group(key, entry["count"], _public(scenario), divergences, clauses,
+                 _replay(options, campaign.seed, _public(scenario)), None, reproducible, calls, explain, sizes)
+
+
+def _report_first_group(report: CheckReport, first: Any) -> None:
+    """The verdict of a run with an unknown group: the first such group's, as a run that stopped at it."""
+    report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
+    report.shrink_calls, report.explain, report.shrink_sizes = first.shrink_calls, first.explain, first.shrink_sizes
+    if first.divergences:
+        try:  # the first group's trail, as a run that stopped at it would show (empty before)
+            at = first.divergences[0]
+            report.trail = cut(model_trail(first.scenario), at.event_index if at.where == "events" else None)
+        except Exception as error:  # the trail is a courtesy; never lose the report for it
+            report.error = f"(clause trail unavailable: {error})"
 
 
 def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> bool:
