@@ -72,9 +72,15 @@ def render_coverage(result: Trace) -> str:
         f"| **total** | {counts['clauses']} | {counts['modeled']} | {counts['encoded']} | {counts['tested'] or 0} "
         f"| {counts['documented'] or 0} |"
     )
+    return "\n".join(lines + _coverage_sections(result)) + "\n"
+
+
+def _coverage_sections(result: Trace) -> list[str]:
+    """A table per section of the catalogue: each clause, a mark and a count per status, its register entries."""
     sections: dict[str, list] = defaultdict(list)
     for row in result.clauses:
         sections[f"{row.id.rulebook}: {row.clause.section}"].append(row)
+    lines: list[str] = []
     for section, rows in sections.items():
         lines += ["", f"## {section}", ""]
         lines.append("| clause | title | modeled | encoded | tested | documented | register |")
@@ -87,7 +93,7 @@ def render_coverage(result: Trace) -> str:
                 f"| {_mark(row.documented, len(row.docs or []))} "
                 f"| {' '.join(entry.id for entry in row.interpretations)} |"
             )
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def render_theorems() -> str:
