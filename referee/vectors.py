@@ -124,14 +124,18 @@ def export(folder: Path, generated: Generated, selection: "Selection | None" = N
         "selection": (selection or Selection()).to_json(),
         "left_out": {"vectors": len(left_out), "by_reason": _count(reason for _, reason in left_out)},
     }
-    dropped = {vector.branch for vector, _ in left_out} - set(paths)
+    _mark_left_out(manifest, {vector.branch for vector, _ in left_out} - set(paths))
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def _mark_left_out(manifest: dict[str, Any], dropped: set[str]) -> None:
+    """A covered branch whose only vector the selection left out: listed under ``left_out``, not ``covered``."""
     for book in manifest["rulebooks"].values():
         branches = book["branches"]
         if branches and "covered" in branches:
             branches["left_out"] = sorted(b for b in branches["covered"] if b in dropped)
             branches["covered"] = {b: p for b, p in branches["covered"].items() if b not in dropped}
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    return manifest
 
 
 def _count(reasons: Any) -> dict[str, int]:
@@ -229,9 +233,22 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
     clauses :func:`marked_clauses` names (its primary clause and those the model applied in making the
     diverging event); it counts as run, not failed, on its other clauses. A fault is marked on every clause.
     """
+    loaded = _selected_vectors(folder, selection or Selection(), skipped)
+    results: list[VectorResult] = []
+    failed: list[str] = []
+    size = max(1, getattr(engine, "batch_size", 1))
+    for start in range(0, len(loaded), size):
+        chunk = loaded[start : start + size]
+        answers = engine.run_batch([scenario for _, scenario, _ in chunk])
+        for (entry, scenario, expected), answer in zip(chunk, answers):
+            results.append(_judge_vector(entry, scenario, expected, answer, comparison, failed))
+    return results
+
+
+def _selected_vectors(folder: Path, selection: Selection, skipped: list[tuple[str, str]] | None) -> list[tuple]:
+    """(entry, scenario with its id, expected) of every vector in the selection; the others into ``skipped``."""
     from .vector_files import read_vectors
 
-    selection = selection or Selection()
     loaded = []
     for i, (entry, scenario, expected) in enumerate(read_vectors(folder, VECTORS_FORMAT)):
         reason = selection.reason_to_skip(scenario)
@@ -240,30 +257,25 @@ def run_vectors(folder: Path, engine: Any, comparison: Any, selection: Selection
                 skipped.append((entry["path"], reason))
             continue
         loaded.append((entry, {**scenario, "id": f"v{i}"}, expected))
-    results: list[VectorResult] = []
-    failed: list[str] = []
-    size = max(1, getattr(engine, "batch_size", 1))
-    for start in range(0, len(loaded), size):
-        chunk = loaded[start : start + size]
-        answers = engine.run_batch([scenario for _, scenario, _ in chunk])
-        for (entry, scenario, expected), answer in zip(chunk, answers):
-            observed = check_answer(answer, scenario, fields_needed=comparison.unit_fields,
-                                    events_needed=comparison.compares_events, event_fields=comparison.event_fields)
-            if isinstance(observed, EngineFault):
-                results.append(VectorResult(entry["path"], entry["clauses"], "fault", observed.describe(),
-                                            failed_clauses=marked_clauses(entry, None)))
-                continue
-            rulebook = rulebook_of(scenario)
-            divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison, rulebook)
-            if divergences:
-                steps = _at_fault(scenario, divergences[0]) if len(failed) < EXPLAINED else []
-                failed.append(entry["path"])
-                results.append(VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe(),
-                                            steps, marked_clauses(entry, exercised_at(scenario, divergences[0]))))
-            else:
-                results.append(VectorResult(entry["path"], entry["clauses"], "pass"))
-    return results
+    return loaded
 
+
+def _judge_vector(entry: dict[str, Any], scenario: dict[str, Any], expected: Any, answer: Any, comparison: Any,
+                  failed: list[str]) -> VectorResult:
+    """One vector's result: a fault, a mismatch (the first ones explained at fault; marked on its clauses) or a pass."""
+    observed = check_answer(answer, scenario, fields_needed=comparison.unit_fields,
+                            events_needed=comparison.compares_events, event_fields=comparison.event_fields)
+    if isinstance(observed, EngineFault):
+        return VectorResult(entry["path"], entry["clauses"], "fault", observed.describe(),
+                            failed_clauses=marked_clauses(entry, None))
+    rulebook = rulebook_of(scenario)
+    divergences = compare(decode_observation(expected, rulebook=rulebook), observed, comparison, rulebook)
+    if not divergences:
+        return VectorResult(entry["path"], entry["clauses"], "pass")
+    steps = _at_fault(scenario, divergences[0]) if len(failed) < EXPLAINED else []
+    failed.append(entry["path"])
+    return VectorResult(entry["path"], entry["clauses"], "mismatch", divergences[0].describe(),
+                        steps, marked_clauses(entry, exercised_at(scenario, divergences[0])))
 
 
 def write_receipt(path: Path, engine: str, selection: Selection, results: list[VectorResult],
