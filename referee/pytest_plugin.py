@@ -18,16 +18,16 @@ Two ways in:
       def test_rules_agree_with_referee(referee_area):
           referee_area.check()   # one test per rule area, via parametrization
 
-Options: ``--referee-examples N`` (per area), ``--referee-seed S``, ``--referee-compare``,
-``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``,
-``--referee-without a,b`` / ``--referee-features a,b`` (the mechanics the engine leaves out:
-never drawn, and said so in a failure's report; ``referee features`` lists them). Without them
-the ``features`` / ``without`` of the engine's ``referee.toml`` (or ``[tool.referee]``) apply (and
-its ``kinds`` without ``--referee-kinds``; the engine itself is always given explicitly); in
-fixture mode a ``referee_without`` fixture of your own (a list of names) wins over both.
-An unknown feature name is a usage error listing the known ones.
-``--referee-database`` (a folder or a ``redis://`` URL: with ``pytest -n auto`` or a CI matrix,
-every worker replays first what any worker found; docs/guide-check-your-engine.md, "Scale out").
+Options: every option of ``referee check`` that the plugin takes, as ``--referee-`` and its name
+(``--referee-examples N`` per area, ``--referee-seed``, ``--referee-compare``, ``--referee-event-fields``,
+``--referee-known FILE``, ``--referee-without a,b``, ...), declared once in ``referee.options`` (the guide's
+option table lists them). Without them the engine's ``referee.toml`` (or ``[tool.referee]``) applies, key by
+key, and a key the plugin does not take is a usage error naming it; its ``python`` / ``engine`` is the
+``referee_engine`` fixture's engine, but only ``--referee-python`` / ``--referee-engine`` add the
+one-test-per-area items. In fixture mode a ``referee_without`` fixture of your own (a list of names) wins over
+both. An unknown feature name is a usage error listing the known ones. ``--referee-database`` (a folder or a
+``redis://`` URL: with ``pytest -n auto`` or a CI matrix, every worker replays first what any worker found;
+docs/guide-check-your-engine.md, "Scale out").
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     from referee.options import add_plugin_options
