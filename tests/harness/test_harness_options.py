@@ -79,8 +79,8 @@ def _run_of(verb: str, settings, folder: Path):
     if verb in (CHECK, PLUGIN):
         spec, options = check_plan(settings, folder)
         return spec, options
-    if verb == RUN:
-        return engine_spec(settings), comparison(settings), selection(settings)
+    if verb == RUN:  # and how many engine restarts it allows before the rest is not run
+        return engine_spec(settings), comparison(settings), selection(settings), settings["max_restarts"]
     return selection(settings), settings["only"]
 
 
