@@ -72,13 +72,11 @@ def _usage_exit(message: str, verb: str = "check") -> typer.Exit:
 
 def check_command(given: dict) -> None:
     """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
-    from .engines import install_termination_handler
     from .options import CHECK
 
     settings = settings_of(CHECK, given)
     engine_spec, options = _plan(settings)
     the_engine = _make(engine_spec)
-    install_termination_handler()
     hypothesis_home(options.state_dir)
     progress = _progress_bar(bool(settings["json"]))
     options.progress = progress.update if progress else None
@@ -110,12 +108,12 @@ def _require_coverage(report, options, json_out: bool) -> int:
 
 def settings_of(verb: str, given: dict):
     """The settings of ``verb``: the flags ``given``, else the config file, else the defaults (exit 2 on a bad file)."""
-    from .config import ConfigError, load_config
+    from .config import load_config
     from .options import resolve
 
     try:
         return resolve(verb, given, load_config(verb=verb))
-    except ConfigError as error:
+    except ValueError as error:  # a ConfigError, or a flag's value that names nothing
         raise _usage_exit(str(error), verb) from None
 
 

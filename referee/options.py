@@ -179,8 +179,17 @@ def from_flag(option: Option, value: Any) -> Any:
     if value is None or (option.kind in ("pairs", "paths") and not value):
         return None
     if option.kind == "words":
-        return [w.strip() for w in value.split(",") if w.strip()]
+        words = [w.strip() for w in value.split(",") if w.strip()]
+        if not words:  # `--fields ,` would compare nothing: a usage error, never a pass over nothing
+            raise ValueError(f"{option.flag} {value!r}: names no {_NOUNS.get(option.name, option.name)}")
+        return words
     return list(value) if option.kind in ("pairs", "paths") else value
+
+
+#: What each words option names, for the error of a list that names nothing.
+_NOUNS = {"fields": "field (a comparison must compare something)",
+          "event_fields": "event field (a comparison must compare something)", "kinds": "action kind",
+          "features": "feature", "without": "feature"}
 
 
 def from_file(option: Option, value: Any) -> Any:
