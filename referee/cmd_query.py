@@ -163,17 +163,9 @@ def query(
     Exit status: 0 found, 1 impossible, 3 unknown, 5 the engine disagrees with the witness; not verdicts:
     2 bad query, 4 a defect of referee (an encoding defect, or an internal error: the message says which).
     """
-    from referee.query import QueryError
-
     try:  # the options: a ValueError here is the user's (a QueryError is one too)
-        if minimize is not None and maximize is not None:
-            raise QueryError("give at most one of --minimize and --maximize")
-        fixed, off = parse_fixed_ruleset(ruleset), features_off(features, without)
-        limits_problem(rlimit, budget)
-        if engine or python:  # refused before the solver runs, not after
-            from referee.engines import check_timeout
-
-            check_timeout(timeout)
+        fixed, off = _checked_options(minimize, maximize, ruleset, features, without, rlimit, budget,
+                                      timeout if engine or python else None)
     except ValueError as error:
         fail(condition, as_json, "error", str(error), EXIT_USAGE)
     answer = _search(condition, as_json, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed,
@@ -186,6 +178,23 @@ def query(
     if code == 0 and answer.engine and not answer.engine["agrees"]:
         code = 5
     raise typer.Exit(code)
+
+
+def _checked_options(minimize: str | None, maximize: str | None, ruleset: list[str] | None, features: str | None,
+                     without: str | None, rlimit: int, budget: float, timeout: float | None) -> tuple[Any, Any]:
+    """The fixed readings and the features left out; a ValueError for a bad option (``timeout``: None without an
+    engine to replay the witness on; refused before the solver runs, not after)."""
+    from referee.query import QueryError
+
+    if minimize is not None and maximize is not None:
+        raise QueryError("give at most one of --minimize and --maximize")
+    fixed, off = parse_fixed_ruleset(ruleset), features_off(features, without)
+    limits_problem(rlimit, budget)
+    if timeout is not None:
+        from referee.engines import check_timeout
+
+        check_timeout(timeout)
+    return fixed, off
 
 
 def _search(condition: str, as_json: bool, **space: Any):
