@@ -85,7 +85,7 @@ OPTIONS: tuple[Option, ...] = (
        sample=2.5),
     _o("batch", "int", "scenarios per batch sent to a JSON-lines engine", ENGINE_VERBS, default=32,
        defaults={RUN: 64}, sample=8),
-    _o("name", "text", "the engine's name: keys its stored failures (default: a digest of what it runs)", (CHECK,),
+    _o("name", "text", "the engine's name: keys its stored failures (default: a digest of what it runs)", ENGINE_VERBS,
        sample="studio-engine"),
     _o("in_process", "flag", "call the --python engine in this process (faster; its os._exit is caught as a crash, "
        "but a signal killing the process ends the run)",
