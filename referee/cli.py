@@ -1,6 +1,6 @@
 """The ``referee`` command line.
 
-Each verb lives in its own module (``referee/cmd_<verb>.py``) exposing ``register(app)``;
+Each verb lives in its own module (listed in ``VERB_MODULES``) exposing ``register(app)``;
 this module only assembles them.
 """
 
@@ -25,17 +25,17 @@ app = typer.Typer(
 
 #: Verb modules, in the order their commands are listed.
 VERB_MODULES = (
-    "cmd_clauses", "cmd_prove", "cmd_explain", "cmd_check", "cmd_exhaust", "cmd_validate", "cmd_features", "cmd_vectors",
-    "cmd_schema", "cmd_query",
+    "referee.cmd_clauses", "referee.cmd_prove", "referee.cmd_explain", "referee.cmd_check", "referee.cmd_exhaust",
+    "referee.cmd_validate", "referee.cmd_features", "referee.cmd_vectors", "referee.cmd_schema", "referee.cmd_query",
 )
 
 
 def _register_verbs() -> None:
     for name in VERB_MODULES:
         try:
-            module = importlib.import_module(f"referee.{name}")
+            module = importlib.import_module(name)
         except ModuleNotFoundError as error:
-            if error.name == f"referee.{name}":
+            if error.name == name:
                 continue  # verb not built yet
             raise
         module.register(app)

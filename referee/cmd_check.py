@@ -6,13 +6,12 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
+from .plan import state_locations  # noqa: F401  (its one definition; callers import it from here)
 
 from . import interrupts
-from .engines import DEFAULT_ENGINE_BUDGET
 
 
 def parse_rules(options: list[str] | None) -> dict[str, object]:
@@ -60,249 +59,138 @@ def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("check")
-    def check_command(
-        python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
-        engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
-        path: Optional[list[str]] = typer.Option(
-            None, "--path", help="a folder to import the --python module from (repeatable; the current directory is always searched)"
-        ),
-        examples: Optional[int] = typer.Option(None, "--examples", "-n", help="scenarios to check [default: 500]"),
-        seed: Optional[int] = typer.Option(None, "--seed", help="random seed (printed when not given)"),
-        kinds: Optional[str] = typer.Option(None, "--kinds", help="action kinds to draw, comma-separated (default: all)"),
-        features: Optional[str] = typer.Option(
-            None, "--features", help="only these features may be drawn, comma-separated (default: all; see referee features)"
-        ),
-        without: Optional[str] = typer.Option(
-            None, "--without", help="features the engine does not implement: never drawn, comma-separated"
-        ),
-        swarm: bool = typer.Option(False, "--swarm", help="swarm testing: each scenario draws a random subset of the features"),
-        stats: bool = typer.Option(False, "--stats", help="count per feature, event and clause the scenarios exercising it"),
-        keep_going: bool = typer.Option(
-            False, "--keep-going", help="go on after a divergence: report every distinct one, each shrunk"
-        ),
-        max_divergences: int = typer.Option(20, "--max-divergences", help="with --keep-going: stop after this many"),
-        workers: int = typer.Option(1, "--workers", help="processes on disjoint scenario streams, one merged report"),
-        known: Optional[str] = typer.Option(
-            None, "--known", help="known divergences (TOML [[known]]; default: referee-known.toml, or the config's known)"
-        ),
-        strict_known: bool = typer.Option(False, "--strict-known", help="a known divergence that matched nothing fails"),
-        compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
-        fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields: a,b,c"),
-        events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name (compare only these events)"),
-        event_fields: Optional[str] = typer.Option(
-            None, "--event-fields", help="compare only these event fields: name,unit,amount,other,detail (name required)"
-        ),
-        event_order: str = typer.Option("strict", "--event-order", help="strict | per-unit | multiset"),
-        ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="a ruleset option name=value (repeatable)"),
-        max_actions: int = typer.Option(2, "--max-actions", help="actions per scenario (1..N)"),
-        timeout: Optional[float] = typer.Option(
-            None, "--timeout", help="seconds per scenario before the engine counts as hung (> 0) [default: 5]"
-        ),
-        batch: Optional[int] = typer.Option(None, "--batch", help="scenarios per batch sent to a JSON-lines engine [default: 32]"),
-        engine_budget: float = typer.Option(
-            DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine, in all"
-        ),
-        in_process: bool = typer.Option(
-            False, "--in-process", help="call the --python engine in this process (faster; its os._exit is caught as a crash, but a signal killing the process ends the run)"
-        ),
-        json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
-        trail: bool = typer.Option(False, "--trail", help="print the model's whole clause trail up to the divergence "
-                                   "(by default: the explain steps around it; --json always has both)"),
-        junit: Optional[str] = typer.Option(None, "--junit", help="write a JUnit XML report to FILE"),
-        html: Optional[str] = typer.Option(
-            None, "--html", help="write the run as one self-contained web page to FILE (verdict, groups, coverage)"
-        ),
-        database: Optional[str] = typer.Option(
-            None, "--database", help="Hypothesis example database: a directory, or redis://HOST:PORT/DB shared by a campaign's "
-            "workers ('' for none; default: STATE_DIR/examples)"
-        ),
-        state_dir: str = typer.Option(
-            ".referee", "--state-dir", help="the folder everything written goes to: examples/, failures/, hypothesis/ ('' for none: "
-            "failing scenarios go to the system's temporary folder)"
-        ),
-        backend: str = typer.Option("hypothesis", "--backend", help="hypothesis | crosshair (Python engines)"),
-        generation: str = typer.Option(
-            "seeded", "--generation", help="seeded (Hypothesis draws one seed per batch; fast) | hypothesis (every "
-            "choice drawn by Hypothesis; the generator before 2026-12); docs/performance.md"
-        ),
-        replay_file: Optional[str] = typer.Option(None, "--replay", help="run one stored scenario (JSON file) instead"),
-        require_coverage: bool = typer.Option(
-            False, "--require-coverage", help="fail (exit 5) when a clause reachable under the --kinds/--features "
-            "profile was never exercised, naming it (config: require_coverage)"),
-    ) -> None:
-        """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
-        from .compare import Comparison
-        from .config import ConfigError, load_config
-        from .engines import EngineStartError, make_engine
-        from .harness import GENERATIONS, CheckOptions, check, interrupted_report, replay
-        from .rulebooks import resolve_features
+    from .options import CHECK, typer_command
 
-        try:
-            config = load_config()
-        except ConfigError as error:
-            typer.echo(f"referee check: {error}", err=True)
-            raise typer.Exit(2)
-        python, engine = (python, engine) if (python or engine) else (config.get("python"), config.get("engine"))
-        examples, timeout, batch = config.get("examples", examples), config.get("timeout", timeout), config.get("batch", batch)
-        examples = 500 if examples is None else examples
-        timeout = 5.0 if timeout is None else float(timeout)
-        batch = 32 if batch is None else batch
-        seed = config.get("seed", seed)
-        ruleset = config.ruleset_pairs(ruleset)
-        try:
-            known_entries = _known_entries(known, config)
-        except ValueError as error:
-            typer.echo(f"referee check: {error}", err=True)
-            raise typer.Exit(2)
-        keep_going = keep_going or bool(config.get("keep_going")) or bool(known_entries)
-        require_coverage = require_coverage or bool(config.get("require_coverage"))
-
-        problem = usage_problem(examples=examples, batch=batch, max_actions=max_actions, backend=backend)
-        if workers < 1:
-            problem = f"--workers {workers}: expected a whole number >= 1"
-        if problem:
-            typer.echo(f"referee check: {problem}", err=True)
-            raise typer.Exit(2)
-        if generation not in GENERATIONS:
-            typer.echo(f"referee check: --generation {generation!r}: expected one of {', '.join(GENERATIONS)}", err=True)
-            raise typer.Exit(2)
-        if backend != "hypothesis" and not python:
-            typer.echo("referee check: --backend crosshair needs a --python engine", err=True)
-            raise typer.Exit(2)
-        try:
-            comparison = Comparison.from_options(compare_mode, fields, events, event_fields, event_order)
-            chosen_rules = parse_rules(ruleset)
-            kind_words = config.words("kinds", kinds)
-            chosen_kinds = tuple(kind_words) if kind_words else None
-            chosen_features = resolve_features(config.words("features", features), config.words("without", without))
-            # CrossHair runs the engine symbolically: it must be called in this process.
-            the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget,
-                                     in_process=in_process or backend != "hypothesis", paths=path or ())
-            if config.get("name"):
-                from .engines import identity_of
-
-                the_engine.identity = identity_of(the_engine, config.get("name"))
-        except ValueError as error:
-            typer.echo(f"referee check: {error}", err=True)
-            raise typer.Exit(2)
-        database, kept_state = state_locations(database, state_dir)
-        hypothesis_home(kept_state)
-        command = _command_words(python, engine, examples, ",".join(chosen_kinds) if chosen_kinds else None, compare_mode,
-                                 fields, events, ruleset, max_actions, timeout=timeout, batch=batch, in_process=in_process,
-                                 features=features, without=",".join(config.words("without", without) or []) or None,
-                                 swarm=swarm, event_words=comparison.cli_words(),
-                                 stored=_stored_words(database, state_dir, path), keep_going=keep_going,
-                                 max_divergences=max_divergences, generation=generation)
-        progress = _progress_bar(json_out)
-        options = CheckOptions(
-            examples=examples,
-            seed=seed,
-            kinds=chosen_kinds,
-            max_actions=max_actions,
-            comparison=comparison,
-            rules=chosen_rules,
-            database=database or None,
-            backend=backend,
-            generation=generation,
-            command=command,
-            features=chosen_features,
-            swarm=swarm,
-            stats=stats or require_coverage,  # the clauses a run exercised, counted as --stats counts them
-            keep_going=keep_going,
-            max_divergences=max_divergences,
-            known=known_entries,
-            strict_known=strict_known,
-            progress=progress.update if progress else None,
-            state_dir=kept_state,
-        )
-        if options.seed is None:  # chosen here, so that a run stopped at any point still prints it
-            import random
-
-            options.seed = random.SystemRandom().randrange(2**32)
-        try:
-            with the_engine:
-                if replay_file:
-                    try:
-                        scenario = read_replay(replay_file)
-                    except ValueError as error:
-                        typer.echo(f"referee check: --replay {error}", err=True)
-                        raise typer.Exit(2)
-                    report = replay(the_engine, scenario, options)
-                elif workers > 1:
-                    report = _check_workers(python, engine, timeout, batch, engine_budget, in_process, path,
-                                            _with_command(options, f"{command} --workers {workers}"), workers)
-                else:
-                    with progress or _nothing():
-                        report = check(the_engine, options)
-        except (ValueError, EngineStartError) as error:
-            typer.echo(f"referee check: {error}", err=True)
-            raise typer.Exit(2)
-        except KeyboardInterrupt:  # a signal outside the run's own handling (starting or closing the engine)
-            report = interrupted_report(the_engine, options)
-        report.show_trail = trail
-        if junit:
-            write_junit(junit, [report])
-        if html:
-            from .html_report import write_html
-
-            try:
-                write_html(html, report)
-            except OSError as error:
-                typer.echo(f"referee check: --html {html}: cannot write: {error}", err=True)
-                raise typer.Exit(2)
-        if json_out:
-            typer.echo(json.dumps(report.to_json(), indent=2))
-        else:
-            typer.echo(report.text())
-        code = exit_code(report)
-        if require_coverage and code == EXIT_PASS and not replay_file:
-            code = _require_coverage(report, chosen_kinds, chosen_features, max_actions, kept_state, json_out)
-        if report.status == "interrupted" or interrupts.received() is not None:
-            interrupts.mark_reported()  # the seed, the counts and the replay command are printed
-        raise typer.Exit(code)
+    app.command("check")(typer_command(CHECK, check_command))
 
 
-def _require_coverage(report, kinds, features, max_actions: int, state_dir: str | None, json_out: bool) -> int:
+def _usage_exit(message: str, verb: str = "check") -> typer.Exit:
+    """Print a usage error (exit 2); the exception to raise."""
+    typer.echo(f"referee {verb}: {message}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def check_command(given: dict) -> None:
+    """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
+    from .options import CHECK
+
+    settings = settings_of(CHECK, given)
+    engine_spec, options = _plan(settings)
+    the_engine = _make(engine_spec)
+    hypothesis_home(options.state_dir)
+    progress = _progress_bar(bool(settings["json"]))
+    options.progress = progress.update if progress else None
+    if options.seed is None:  # chosen here, so that a run stopped at any point still prints it
+        import random
+
+        options.seed = random.SystemRandom().randrange(2**32)
+    report = _run(the_engine, engine_spec, options, settings["replay"], progress)
+    report.show_trail = bool(settings["trail"])
+    _write_reports(report, settings)
+    code = exit_code(report)
+    if settings["require_coverage"] and code == EXIT_PASS and not settings["replay"]:
+        code = _require_coverage(report, options, bool(settings["json"]))
+    if report.status == "interrupted" or interrupts.received() is not None:
+        interrupts.mark_reported()  # the seed, the counts and the replay command are printed
+    raise typer.Exit(code)
+
+
+def _require_coverage(report, options, json_out: bool) -> int:
     """``--require-coverage``: exit 5 naming every clause reachable under the profile the run never exercised."""
     from .require_coverage import EXIT_NOT_COVERED, describe, unexercised
 
-    missing = unexercised(report, kinds, features, max_actions, state_dir)
+    missing = unexercised(report, options.kinds, options.features, options.max_actions, options.state_dir)
     if not missing:
         return EXIT_PASS
     typer.echo(describe(missing, report.stats.scenarios if report.stats else 0), err=json_out)
     return EXIT_NOT_COVERED
 
 
-def _check_workers(python, engine, timeout, batch, engine_budget, in_process, path, options, workers: int):
-    """``--workers N``: the engine made again in each worker process (``referee.workers``)."""
-    from functools import partial
+def settings_of(verb: str, given: dict):
+    """The settings of ``verb``: the flags ``given``, else the config file, else the defaults (exit 2 on a bad file)."""
+    from .config import load_config
+    from .options import resolve
 
-    from .engines import make_engine
-    from .workers import check_workers
-
-    make = partial(make_engine, python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process,
-                   paths=tuple(path or ()))
-    return check_workers(make, options, workers)
-
-
-def _with_command(options, command: str):
-    from dataclasses import replace
-
-    return replace(options, command=command)
+    try:
+        return resolve(verb, given, load_config(verb=verb))
+    except ValueError as error:  # a ConfigError, or a flag's value that names nothing
+        raise _usage_exit(str(error), verb) from None
 
 
-def _known_entries(path: str | None, config) -> list:
-    """The known divergences: ``--known FILE``, else ``referee-known.toml`` here, else the config's ``known``."""
-    from .groups import load_known, parse_known
+def _plan(settings):
+    """The engine and the options of the run, every value checked (exit 2 on a bad one)."""
+    from .harness import GENERATIONS
+    from .plan import check_plan
 
-    if path is not None:
-        return load_known(Path(path))
-    if Path("referee-known.toml").is_file():
-        return load_known(Path("referee-known.toml"))
-    if config.get("known") is not None:
-        return parse_known(config.get("known"), f"{config.source}")
-    return []
+    values = settings.values
+    problem = usage_problem(examples=values["examples"], batch=values["batch"], max_actions=values["max_actions"],
+                            backend=values["backend"])
+    if problem is None and values["generation"] not in GENERATIONS:
+        problem = f"--generation {values['generation']!r}: expected one of {', '.join(GENERATIONS)}"
+    if problem is None and values["workers"] < 1:
+        problem = f"--workers {values['workers']}: expected a whole number >= 1"
+    if problem is None and values["backend"] != "hypothesis" and not values["python"]:
+        problem = "--backend crosshair needs a --python engine"
+    if problem:
+        raise _usage_exit(problem)
+    try:
+        return check_plan(settings, Path.cwd())
+    except ValueError as error:
+        raise _usage_exit(str(error)) from None
+
+
+def _make(engine_spec):
+    """The engine (not started); exit 2 on a bad choice."""
+    try:
+        return engine_spec.make()
+    except ValueError as error:
+        raise _usage_exit(str(error)) from None
+
+
+def _run(the_engine, engine_spec, options, replay_file: str | None, progress):
+    """Run the check (or replay one stored scenario; or spread over --workers processes, each making the engine
+    again: ``referee.workers``); its report. Exit 2 on a usage error found while running."""
+    from .engines import EngineStartError
+    from .harness import check, interrupted_report, replay
+
+    try:
+        with the_engine:
+            if replay_file:
+                return replay(the_engine, _replay_scenario(replay_file), options)
+            if options.workers > 1:
+                from .workers import check_workers
+
+                return check_workers(engine_spec.make, options, options.workers)
+            with progress or _nothing():
+                return check(the_engine, options)
+    except (ValueError, EngineStartError) as error:
+        raise _usage_exit(str(error)) from None
+    except KeyboardInterrupt:  # a signal outside the run's own handling (starting or closing the engine)
+        return interrupted_report(the_engine, options)
+
+
+def _replay_scenario(replay_file: str) -> dict:
+    try:
+        return read_replay(replay_file)
+    except ValueError as error:
+        raise _usage_exit(f"--replay {error}") from None
+
+
+def _write_reports(report, settings) -> None:
+    """The report: JUnit and HTML files when asked, then JSON or text on standard output."""
+    if settings["junit"]:
+        write_junit(settings["junit"], [report])
+    if settings["html"]:
+        from .html_report import write_html
+
+        try:
+            write_html(settings["html"], report)
+        except OSError as error:
+            raise _usage_exit(f"--html {settings['html']}: cannot write: {error}") from None
+    if settings["json"]:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        typer.echo(report.text())
 
 
 class _nothing:
@@ -404,70 +292,3 @@ def hypothesis_home(state_dir: str | None) -> None:
     from hypothesis.configuration import set_hypothesis_home_dir
 
     set_hypothesis_home_dir(Path(state_dir) / "hypothesis" if state_dir else Path(tempfile.gettempdir()) / "referee-hypothesis")
-
-
-def state_locations(database: str | None, state_dir: str) -> tuple[str, str | None]:
-    """The example database and the state folder for failures. ``--database`` defaults to
-    ``STATE_DIR/examples``; ``--state-dir ''``, or ``--database ''`` with the default state dir,
-    writes nothing into the current directory (failing scenarios go to the temporary folder)."""
-    if database is None:
-        database = str(Path(state_dir) / "examples") if state_dir else ""
-    if not state_dir or (database == "" and state_dir == ".referee"):
-        return database, None
-    return database, state_dir
-
-
-def _stored_words(database: str | None, state_dir: str, paths: list[str] | None) -> list[str]:
-    """``--state-dir``, ``--database`` and ``--path`` as given (kept by the replay command)."""
-    words = []
-    for folder in paths or []:
-        words += ["--path", folder]
-    if state_dir != ".referee":
-        words += ["--state-dir", state_dir]
-    if database is not None and database != str(Path(state_dir) / "examples"):
-        words += ["--database", database]
-    return words
-
-
-def _command_words(python, engine, examples, kinds, compare_mode, fields, events, ruleset, max_actions,
-                   timeout: float = 5.0, batch: int = 32, in_process: bool = False, features: str | None = None,
-                   without: str | None = None, swarm: bool = False, event_words: list[str] | None = None,
-                   stored: list[str] | None = None, keep_going: bool = False, max_divergences: int = 20,
-                   generation: str = "seeded") -> str:
-    words = ["referee", "check"]
-    if python:
-        words += ["--python", python]
-    if engine:
-        words += ["--engine", engine]
-    if timeout != 5.0:
-        words += ["--timeout", f"{timeout:g}"]
-    if batch != 32:
-        words += ["--batch", str(batch)]
-    if in_process:
-        words += ["--in-process"]
-    words += ["--examples", str(examples)]
-    if kinds:
-        words += ["--kinds", kinds]
-    if features:
-        words += ["--features", features]
-    if without:
-        words += ["--without", without]
-    if swarm:
-        words += ["--swarm"]
-    if generation != "seeded":
-        words += ["--generation", generation]
-    if keep_going:  # the seed alone reproduces the first divergence only; the groups need the run that went on
-        words += ["--keep-going"] + (["--max-divergences", str(max_divergences)] if max_divergences != 20 else [])
-    if compare_mode != "full":
-        words += ["--compare", compare_mode]
-    if fields:
-        words += ["--fields", fields]
-    if events:
-        words += ["--events", events]
-    words += event_words or []
-    for item in ruleset or []:
-        words += ["--ruleset", item]
-    if max_actions != 2:
-        words += ["--max-actions", str(max_actions)]
-    return shlex.join(words + list(stored or []))
-

@@ -95,12 +95,22 @@ def list_clauses(
         and (missing is None or row.status(missing) is not True)
     ]
     if as_json:
-        json.dump([row.to_json() for row in rows], sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-        _report_problems(result, Console(stderr=True))
-        if result.stale:
-            Console(stderr=True).print(f"[yellow]warning:[/] {escape(result.stale)}", highlight=False)
-        return
+        _print_rows_json(result, rows)
+    else:
+        _print_rows_table(result, rows)
+
+
+def _print_rows_json(result: Any, rows: list) -> None:
+    json.dump([row.to_json() for row in rows], sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    _report_problems(result, Console(stderr=True))
+    if result.stale:
+        Console(stderr=True).print(f"[yellow]warning:[/] {escape(result.stale)}", highlight=False)
+
+
+def _print_rows_table(result: Any, rows: list) -> None:
+    """The catalogue as a table: a row per clause, a mark per status, the register entries; then the notes."""
+    from referee.specs.catalogue import STATUSES
 
     console = Console()
     table = Table(title="Clause catalogue", show_lines=False)
@@ -136,7 +146,7 @@ def show_clause(
     state_dir: Path | None = typer.Option(None, "--state-dir", help=STATE_DIR_HELP),
 ) -> None:
     """Follow one clause to its model code, theorems, tests, doc places and register entries."""
-    from referee.specs.catalogue import STATUSES, load_catalogue, resolve_clause_id
+    from referee.specs.catalogue import load_catalogue, resolve_clause_id
 
     try:
         clause_id = resolve_clause_id(clause, load_catalogue())
@@ -145,38 +155,33 @@ def show_clause(
     result = _load(proofs, state_dir)
     row = result.by_id()[clause_id]
     if as_json:
-        record = row.to_json()
-        record["places"] = {
-            "model": {ref.name: ref.where for ref in row.model},
-            "theorems": {ref.name: ref.where for ref in row.theorems},
-        }
-        json.dump(record, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-        return
+        _print_clause_json(row)
+    else:
+        _print_clause(row, result)
+
+
+def _print_clause_json(row: Any) -> None:
+    record = row.to_json()
+    record["places"] = {
+        "model": {ref.name: ref.where for ref in row.model},
+        "theorems": {ref.name: ref.where for ref in row.theorems},
+    }
+    json.dump(record, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def _print_clause(row: Any, result: Any) -> None:
+    """One clause for people: its title and text, its statuses, then each place that traces to it."""
+    from referee.specs.catalogue import STATUSES
 
     console = Console(highlight=False)
     console.print(f"[bold]{row.id}[/]  {escape(row.clause.title)}")
     console.print(escape(f"section: {row.clause.section}    source: {', '.join(row.clause.sources)}"), style="dim")
     console.print(escape(row.clause.summary))
     console.print("  ".join(f"{name} {MARK[row.status(name)]}" for name in STATUSES))
-
-    def listing(heading: str, lines: list[str] | None, absent: str) -> None:
-        console.print(f"\n[bold]{heading}[/]")
-        if lines is None:
-            console.print(f"  ({absent})", style="dim")
-        elif not lines:
-            console.print("  (none)", style="dim")
-        for line in lines or []:
-            console.print(f"  {escape(line)}")
-
-    from referee.proofs.core import THEOREMS
-
+    listing = _lister(console)
     listing("model", [f"{ref.name}  ({ref.where})" for ref in row.model], "")
-    theorem_lines = []
-    for ref in row.theorems:
-        recorded = "" if row.proof_results is None else f"  [{row.proof_results.get(ref.name, 'not run')}]"
-        theorem_lines.append(f"{ref.name}{recorded}  ({ref.where})\n    {THEOREMS[ref.name].statement}")
-    listing("theorems", theorem_lines, "")
+    listing("theorems", _theorem_lines(row), "")
     tests = None if row.tests is None else [f"{ref.name}" + (f"  ({ref.note})" if ref.note else "") for ref in row.tests]
     listing("tests", tests, "tests/ not present")
     listing("docs", None if row.docs is None else [ref.name for ref in row.docs], "docs/ not present")
@@ -187,6 +192,32 @@ def show_clause(
     )
     for note in result.notes:
         console.print(f"\nnote: {escape(note)}", style="dim")
+
+
+def _lister(console: Console):
+    """Print a heading and its lines (``None``: the place is absent, said as ``absent``)."""
+
+    def listing(heading: str, lines: list[str] | None, absent: str) -> None:
+        console.print(f"\n[bold]{heading}[/]")
+        if lines is None:
+            console.print(f"  ({absent})", style="dim")
+        elif not lines:
+            console.print("  (none)", style="dim")
+        for line in lines or []:
+            console.print(f"  {escape(line)}")
+
+    return listing
+
+
+def _theorem_lines(row: Any) -> list[str]:
+    """Each theorem of the clause, its recorded result and its statement."""
+    from referee.proofs.core import THEOREMS
+
+    lines = []
+    for ref in row.theorems:
+        recorded = "" if row.proof_results is None else f"  [{row.proof_results.get(ref.name, 'not run')}]"
+        lines.append(f"{ref.name}{recorded}  ({ref.where})\n    {THEOREMS[ref.name].statement}")
+    return lines
 
 
 def docs(

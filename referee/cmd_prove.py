@@ -40,33 +40,24 @@ def _style(status: str) -> str:
     return f"[{_STATUS_STYLE.get(status, 'red')}]{status}[/]"
 
 
+_RECORD_HELP = ("Also save the JSON document here. Default: proofs.json in the state dir (where `referee clauses` "
+                "reads 'proved') for a complete run; a -k run is saved only where --record says.")
+_STATE_DIR_HELP = ("Where the run is recorded (default: .referee/ at the repository root, whatever the current "
+                   "directory; ./.referee/ for a plain install).")
+_PATTERN_HELP = "Only theorems whose name or a clause id contains this text (e.g. 500.2 or rounds_up)."
+
+
 def prove_command(
     json_output: bool = typer.Option(False, "--json", help="Print one JSON document (a record per theorem)."),
     junit: Path | None = typer.Option(None, "--junit", help="Also write JUnit XML (one testcase per theorem) here."),
-    jobs: int = typer.Option(
-        min(4, os.cpu_count() or 1), "--jobs", "-j", min=1, help="Questions decided at once (one process each)."
-    ),
-    pattern: str | None = typer.Option(
-        None, "-k", help="Only theorems whose name or a clause id contains this text (e.g. 500.2 or rounds_up)."
-    ),
-    rlimit: int | None = typer.Option(
-        None, "--rlimit", min=1, help="Z3 resource limit per check, overriding each theorem's own."
-    ),
-    timeout: float = typer.Option(
-        runner.DEFAULT_TASK_TIMEOUT, "--timeout", min=1, help="Wall-clock safety net per check, in seconds."
-    ),
+    jobs: int = typer.Option(min(4, os.cpu_count() or 1), "--jobs", "-j", min=1, help="Questions decided at once (one process each)."),
+    pattern: str | None = typer.Option(None, "-k", help=_PATTERN_HELP),
+    rlimit: int | None = typer.Option(None, "--rlimit", min=1, help="Z3 resource limit per check, overriding each theorem's own."),
+    timeout: float = typer.Option(runner.DEFAULT_TASK_TIMEOUT, "--timeout", min=1, help="Wall-clock safety net per check, in seconds."),
     no_crosshair: bool = typer.Option(False, "--no-crosshair", help="Skip the CrossHair contract checks."),
-    record: Path | None = typer.Option(
-        None,
-        "--record",
-        help="Also save the JSON document here. Default: proofs.json in the state dir (where `referee clauses` "
-        "reads 'proved') for a complete run; a -k run is saved only where --record says.",
-    ),
+    record: Path | None = typer.Option(None, "--record", help=_RECORD_HELP),
     no_record: bool = typer.Option(False, "--no-record", help="Do not save the run."),
-    state_dir: Path | None = typer.Option(
-        None, "--state-dir", help="Where the run is recorded (default: .referee/ at the repository root, whatever "
-        "the current directory; ./.referee/ for a plain install)."
-    ),
+    state_dir: Path | None = typer.Option(None, "--state-dir", help=_STATE_DIR_HELP),
 ) -> None:
     """Prove every theorem (with vacuity and mutant checks) and check the helpers' contracts."""
     err = Console(stderr=True)
@@ -77,22 +68,7 @@ def prove_command(
         err.print(f"[red]error:[/] no theorem matches -k {pattern!r} (by name or clause id); nothing to prove")
         raise typer.Exit(EXIT_USAGE)
 
-    from referee.proofs import contracts
-
-    running = None if no_crosshair else contracts.start_crosshair()
-    try:
-        suite = _run_with_progress(theorems, jobs, rlimit, timeout, err, quiet=json_output)
-        report = None if running is None else contracts.finish_crosshair(running)
-    except BaseException:  # a signal (or an error) stops the run: CrossHair must not outlive it
-        if running is not None:
-            running.process.kill()
-            running.process.wait()
-        raise
-    problems = [f"{module}: import failed: {error}" for module, error in runner.IMPORT_ERRORS]
-    problems += suite.problems()
-    if report is not None and not report.ok:
-        problems += _crosshair_problems(report)
-
+    suite, report, problems = _prove(theorems, jobs, rlimit, timeout, err, json_output, no_crosshair)
     if junit is not None:
         _write_junit(junit, suite)
     document = _json_document(suite, report, problems, pattern)
@@ -107,6 +83,27 @@ def prove_command(
         out = Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
         _print_human(out, suite, report, problems, pattern, jobs)
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
+
+
+def _prove(theorems: list, jobs: int, rlimit: int | None, timeout: float, err: Console, quiet: bool,
+           no_crosshair: bool) -> tuple[runner.SuiteResult, Any, list[str]]:
+    """Prove the theorems (and run CrossHair on the helpers alongside); the suite, CrossHair's report, the problems."""
+    from referee.proofs import contracts
+
+    running = None if no_crosshair else contracts.start_crosshair()
+    try:
+        suite = _run_with_progress(theorems, jobs, rlimit, timeout, err, quiet=quiet)
+        report = None if running is None else contracts.finish_crosshair(running)
+    except BaseException:  # a signal (or an error) stops the run: CrossHair must not outlive it
+        if running is not None:
+            running.process.kill()
+            running.process.wait()
+        raise
+    problems = [f"{module}: import failed: {error}" for module, error in runner.IMPORT_ERRORS]
+    problems += suite.problems()
+    if report is not None and not report.ok:
+        problems += _crosshair_problems(report)
+    return suite, report, problems
 
 
 def _save_record(path: Path, document: dict[str, Any], err: Console) -> None:
@@ -154,6 +151,28 @@ def _rerun(name: str) -> str:
 def _print_human(
     out: Console, suite: runner.SuiteResult, report: Any, problems: list[str], pattern: str | None, jobs: int
 ) -> None:
+    out.print(_suite_table(suite))
+    bounded = [r for r in suite.theorems if r.theorem.bound]
+    for result in bounded:
+        out.print(f"bound: {result.name}: {result.theorem.bound}", highlight=False)
+    if report is not None:
+        _print_crosshair(out, report)
+    for result in suite.theorems:
+        _print_counterexamples(out, result)
+    out.print(_suite_summary(suite, report, pattern, jobs), highlight=False)
+    if problems:
+        out.print(f"[red]FAILED[/] ({len(problems)} problem{'s' if len(problems) != 1 else ''}):")
+        for problem in problems:
+            out.print(f"  {problem}", highlight=False, markup=False)
+        failing = sorted({r.name for r in suite.theorems if not r.ok})
+        for name in failing:
+            out.print(f"  rerun: {_rerun(name)}", highlight=False, markup=False)
+    else:
+        out.print("[green]OK[/]")
+
+
+def _suite_table(suite: runner.SuiteResult) -> Table:
+    """A row per theorem: its clauses, status, seconds, vacuity and mutants killed."""
     table = Table(title="Proof suite", title_justify="left")
     for column, justify in [
         ("theorem", "left"),
@@ -174,14 +193,11 @@ def _print_human(
             _style(result.vacuity.status),
             mutants if result.killed == len(result.mutants) else f"[red]{mutants}[/]",
         )
-    out.print(table)
-    bounded = [r for r in suite.theorems if r.theorem.bound]
-    for result in bounded:
-        out.print(f"bound: {result.name}: {result.theorem.bound}", highlight=False)
-    if report is not None:
-        _print_crosshair(out, report)
-    for result in suite.theorems:
-        _print_counterexamples(out, result)
+    return table
+
+
+def _suite_summary(suite: runner.SuiteResult, report: Any, pattern: str | None, jobs: int) -> str:
+    """The suite in one line: the verdicts, vacuity, mutants, checks and time (and CrossHair's helpers)."""
     killed = sum(r.killed for r in suite.theorems)
     mutants = sum(len(r.mutants) for r in suite.theorems)
     satisfiable = sum(r.vacuity.status == "satisfiable" for r in suite.theorems)
@@ -196,16 +212,7 @@ def _print_human(
     )
     if report is not None:
         summary += f"; CrossHair confirmed {len(report.confirmed())}/{len(report.results)} helpers"
-    out.print(summary, highlight=False)
-    if problems:
-        out.print(f"[red]FAILED[/] ({len(problems)} problem{'s' if len(problems) != 1 else ''}):")
-        for problem in problems:
-            out.print(f"  {problem}", highlight=False, markup=False)
-        failing = sorted({r.name for r in suite.theorems if not r.ok})
-        for name in failing:
-            out.print(f"  rerun: {_rerun(name)}", highlight=False, markup=False)
-    else:
-        out.print("[green]OK[/]")
+    return summary
 
 
 def _print_counterexamples(out: Console, result: runner.TheoremResult) -> None:

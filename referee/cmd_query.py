@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -121,75 +121,97 @@ def limits_problem(rlimit: int, budget: float) -> None:
         raise ValueError(f"--budget {budget}: expected a number of seconds > 0 (the query's wall-clock budget)")
 
 
+_CONDITION_HELP = 'a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)'
+_ACTION_HELP = (f"an action, in order (repeatable): {', '.join(ACTION_NAMES)}, with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
+                "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]")
+_KIND_HELP = "the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"
+_UNITS_HELP = ("the largest board searched (2-5: target, source, receiver, interceptor, ally; an ability, recover, cull "
+               "or tick: target, source, ally, receiver, interceptor)")
+_RULESET_HELP = ("fix a ruleset option name=value (repeatable), or 'defaults' for every option at its default; the "
+                 "others range over every reading")
+_FEATURES_HELP = "only these features in the space, comma-separated (the others fixed off; see referee features)"
+_WITHOUT_HELP = "features left out of the space: their unit fields fixed at their off value, comma-separated"
+_SPLIT_HELP = "with two equal damage/hit actions: also run `single`, one action from the same board"
+
+
+_WHOLE_DOMAIN_HELP = ("search every encoded value, illegal states included (a robustness question; by default only "
+                      "legal states, referee.model.combat.legal, so every witness is a state a game can reach)")
+
+
+def query(
+    condition: str = typer.Argument(..., help=_CONDITION_HELP),
+    action: Optional[list[str]] = typer.Option(None, "--action", help=_ACTION_HELP),
+    kind: str = typer.Option("hit", "--kind", help=_KIND_HELP),
+    units: int = typer.Option(4, "--units", help=_UNITS_HELP),
+    source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
+    ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help=_RULESET_HELP),
+    features: Optional[str] = typer.Option(None, "--features", help=_FEATURES_HELP),
+    without: Optional[str] = typer.Option(None, "--without", help=_WITHOUT_HELP),
+    whole_domain: bool = typer.Option(False, "--whole-domain", help=_WHOLE_DOMAIN_HELP),
+    split: bool = typer.Option(False, "--compare-split", help=_SPLIT_HELP),
+    minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
+    maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
+    engine: Optional[str] = typer.Option(None, "--engine", help="replay the witness through this engine command too (split with shlex, no shell)"),
+    python: Optional[str] = typer.Option(None, "--python", help="replay the witness through this in-process engine, package.module:function"),
+    timeout: float = typer.Option(5.0, "--timeout", help="engine timeout per scenario, seconds"),
+    rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per question"),
+    budget: float = typer.Option(300.0, "--budget", help="wall-clock budget for the whole query, seconds (then: unknown)"),
+    as_json: bool = typer.Option(False, "--json", help="print the answer as one JSON object"),
+) -> None:
+    """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
+
+    Exit status: 0 found, 1 impossible, 3 unknown, 5 the engine disagrees with the witness; not verdicts:
+    2 bad query, 4 a defect of referee (an encoding defect, or an internal error: the message says which).
+    """
+    try:  # the options: a ValueError here is the user's (a QueryError is one too)
+        fixed, off = _checked_options(minimize, maximize, ruleset, features, without, rlimit, budget,
+                                      timeout if engine or python else None)
+    except ValueError as error:
+        fail(condition, as_json, "error", str(error), EXIT_USAGE)
+    answer = _search(condition, as_json, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed,
+                     split=split, relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit,
+                     budget=budget, minimize=minimize, maximize=maximize, without=off, whole_domain=whole_domain)
+    if (engine or python) and answer.scenario is not None:
+        answer.engine = replay_witness(condition, answer, engine, python, timeout, as_json)
+    show_answer(Console(), condition, answer, as_json)
+    code = EXIT[answer.status]
+    if code == 0 and answer.engine and not answer.engine["agrees"]:
+        code = 5
+    raise typer.Exit(code)
+
+
+def _checked_options(minimize: str | None, maximize: str | None, ruleset: list[str] | None, features: str | None,
+                     without: str | None, rlimit: int, budget: float, timeout: float | None) -> tuple[Any, Any]:
+    """The fixed readings and the features left out; a ValueError for a bad option (``timeout``: None without an
+    engine to replay the witness on; refused before the solver runs, not after)."""
+    from referee.query import QueryError
+
+    if minimize is not None and maximize is not None:
+        raise QueryError("give at most one of --minimize and --maximize")
+    fixed, off = parse_fixed_ruleset(ruleset), features_off(features, without)
+    limits_problem(rlimit, budget)
+    if timeout is not None:
+        from referee.engines import check_timeout
+
+        check_timeout(timeout)
+    return fixed, off
+
+
+def _search(condition: str, as_json: bool, **space: Any):
+    """The search: only a QueryError is the user's (exit 2); anything else is a defect of referee (exit 4)."""
+    from referee.query import QueryError, run_query
+
+    try:
+        return run_query(condition, **space)
+    except QueryError as error:
+        fail(condition, as_json, "error", str(error), EXIT_USAGE)
+    except Exception as error:  # noqa: BLE001 - no traceback is an answer: a defect of referee, said as one
+        fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
+    raise AssertionError("unreachable: fail() exits")
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("query", cls=json_usage_command())
-    def query(
-        condition: str = typer.Argument(
-            ..., help='a condition, e.g. "target.shield > 0 and outcome.died" (names, fields and functions: docs/query.md)',
-        ),
-        action: Optional[list[str]] = typer.Option(
-            None, "--action", help=f"an action, in order (repeatable): {', '.join(ACTION_NAMES)}, "
-            "with slots as KIND:slot=unit,... (e.g. 'cost:payer=source,cost_kind=interest', "
-            "'ability:caster=source,targets=target,lines=damage({power})@hit/burn>enemies'; docs/query.md) [default: hit]"),
-        kind: str = typer.Option("hit", "--kind", help="the damage kind of damage/hit actions: hit, burn, venom, tremor, aoe, reflect, overtime"),
-        units: int = typer.Option(4, "--units", help="the largest board searched (2-5: target, source, receiver, interceptor, ally; an ability, recover, cull or tick: target, source, ally, receiver, interceptor)"),
-        source: str = typer.Option("enemy,ally,self,none", "--source", help="how the source may stand to the recipient (comma list)"),
-        ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help="fix a ruleset option name=value (repeatable), or 'defaults' for every option at its default; the others range over every reading"),
-        features: Optional[str] = typer.Option(
-            None, "--features", help="only these features in the space, comma-separated (the others fixed off; see referee features)"),
-        without: Optional[str] = typer.Option(
-            None, "--without", help="features left out of the space: their unit fields fixed at their off value, comma-separated"),
-        whole_domain: bool = typer.Option(
-            False, "--whole-domain", help="search every encoded value, illegal states included (a robustness question; "
-            "by default only legal states, referee.model.combat.legal, so every witness is a state a game can reach)"),
-        split: bool = typer.Option(False, "--compare-split", help="with two equal damage/hit actions: also run `single`, one action from the same board"),
-        minimize: Optional[str] = typer.Option(None, "--minimize", help="the least value of an Int expression where the condition holds"),
-        maximize: Optional[str] = typer.Option(None, "--maximize", help="the greatest value of an Int expression where the condition holds"),
-        engine: Optional[str] = typer.Option(None, "--engine", help="replay the witness through this engine command too (split with shlex, no shell)"),
-        python: Optional[str] = typer.Option(None, "--python", help="replay the witness through this in-process engine, package.module:function"),
-        timeout: float = typer.Option(5.0, "--timeout", help="engine timeout per scenario, seconds"),
-        rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per question"),
-        budget: float = typer.Option(300.0, "--budget", help="wall-clock budget for the whole query, seconds (then: unknown)"),
-        as_json: bool = typer.Option(False, "--json", help="print the answer as one JSON object"),
-    ) -> None:
-        """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
-
-        Exit status: 0 found, 1 impossible, 3 unknown, 5 the engine disagrees with the witness; not verdicts:
-        2 bad query, 4 a defect of referee (an encoding defect, or an internal error: the message says which).
-        """
-        from referee.engines import EngineStartError
-        from referee.query import QueryError, run_query
-        from referee.rulebooks import parse_rule_words
-
-        console = Console()
-        try:  # the options: a ValueError here is the user's (a QueryError is one too)
-            if minimize is not None and maximize is not None:
-                raise QueryError("give at most one of --minimize and --maximize")
-            fixed, off = parse_fixed_ruleset(ruleset), features_off(features, without)
-            limits_problem(rlimit, budget)
-            if engine or python:  # refused before the solver runs, not after
-                from referee.engines import check_timeout
-
-                check_timeout(timeout)
-        except ValueError as error:
-            fail(condition, as_json, "error", str(error), EXIT_USAGE)
-        try:  # the search: only a QueryError is the user's; anything else is a defect of referee
-            answer = run_query(
-                condition, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed, split=split,
-                relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit, budget=budget,
-                minimize=minimize, maximize=maximize, without=off, whole_domain=whole_domain,
-            )
-        except QueryError as error:
-            fail(condition, as_json, "error", str(error), EXIT_USAGE)
-        except Exception as error:  # noqa: BLE001 - no traceback is an answer: a defect of referee, said as one
-            fail(condition, as_json, "internal-error", internal_message(error), EXIT_INTERNAL)
-        if (engine or python) and answer.scenario is not None:
-            answer.engine = replay_witness(condition, answer, engine, python, timeout, as_json)
-        show_answer(console, condition, answer, as_json)
-        code = EXIT[answer.status]
-        if code == 0 and answer.engine and not answer.engine["agrees"]:
-            code = 5
-        raise typer.Exit(code)
+    app.command("query", cls=json_usage_command())(query)
 
 
 def replay_witness(condition: str, answer, engine: Optional[str], python: Optional[str], timeout: float,

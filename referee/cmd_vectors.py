@@ -2,148 +2,137 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
-from .engines import DEFAULT_ENGINE_BUDGET
-
 
 def register(app: typer.Typer) -> None:
+    from .options import EXPORT, RUN, typer_command
+
     vectors_app = typer.Typer(help="Conformance vectors: export them, or replay them through an engine.", no_args_is_help=True)
     app.add_typer(vectors_app, name="vectors")
+    export_folder = inspect.Parameter("folder", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str, default=typer.Argument(
+        ..., metavar="FOLDER", help="the folder to write (manifest.json and one file per vector)"))
+    run_folder = inspect.Parameter("folder", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Path, default=typer.Argument(
+        ..., metavar="FOLDER", help="a folder written by `referee vectors export`"))
+    vectors_app.command("export")(typer_command(EXPORT, export_command, [export_folder]))
+    vectors_app.command("run")(typer_command(RUN, run_command, [run_folder]))
+    vectors_app.command("check-receipt")(check_receipt_command)
 
-    @vectors_app.command("export")
-    def export_command(
-        folder: str = typer.Argument(..., help="the folder to write (manifest.json and one file per vector)"),
-        only: Optional[str] = typer.Option(None, "--only", help="only templates whose name starts with this (e.g. cost/)"),
-        kinds: Optional[str] = typer.Option(None, "--kinds", help="write only vectors whose actions are of these kinds"),
-        features: Optional[str] = typer.Option(None, "--features", help="write only vectors using no other features"),
-        without: Optional[str] = typer.Option(None, "--without", help="leave out vectors using these features"),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="no per-template progress"),
-    ) -> None:
-        """Find a vector for every branch of every modeled clause (Z3), add the boundary cases, write them."""
-        from .config import ConfigError, load_config
-        from .rulebooks import resolve_features
-        from .vector_files import VectorFileError, check_destination, previous_paths, remove_stale
-        from .vectors import VECTORS_FORMAT, Selection, export, generate
 
-        try:  # before minutes of generation: a destination that cannot take the vectors is a usage error
-            folder = check_destination(folder, VECTORS_FORMAT)
-            config = load_config()
-            kind_words = config.words("kinds", kinds)
-            selection = Selection(frozenset(kind_words) if kind_words else None,
-                                  resolve_features(config.words("features", features), config.words("without", without)))
-        except (VectorFileError, ConfigError, ValueError) as error:
-            typer.echo(f"referee vectors export: {error}", err=True)
-            raise typer.Exit(2)
-        say = (lambda text: None) if quiet else (lambda text: typer.echo(text, err=True))
-        generated = generate(progress=say, only=only, profile=selection if selection != Selection() else None)
-        old = previous_paths(folder, VECTORS_FORMAT)
-        manifest = export(folder, generated, selection)
-        typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses")
-        if manifest["left_out"]["vectors"]:
-            typer.echo(f"  left out {manifest['left_out']['vectors']} vectors outside the selection: "
-                       + "; ".join(f"{n} {reason}" for reason, n in manifest["left_out"]["by_reason"].items()))
-        stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
-        if stale:
-            typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
-        unknown = _print_branches(manifest)
-        if unknown:
-            typer.echo("unknown branches (no answer within the resource limit):", err=True)
-            for branch in unknown:
-                typer.echo(f"  {branch}", err=True)
-            raise typer.Exit(1)
+def _usage_exit(verb: str, message: str) -> typer.Exit:
+    typer.echo(f"referee {verb}: {message}", err=True)
+    return typer.Exit(2)
 
-    @vectors_app.command("run")
-    def run_command(
-        folder: Path = typer.Argument(..., help="a folder written by `referee vectors export`"),
-        python: Optional[str] = typer.Option(None, "--python", help="an in-process engine: package.module:function"),
-        engine: Optional[str] = typer.Option(None, "--engine", help='a JSON-lines engine program: "CMD ARGS"'),
-        compare_mode: str = typer.Option("full", "--compare", help="full | state | fields"),
-        fields: Optional[str] = typer.Option(None, "--fields", help="unit fields for --compare fields"),
-        events: Optional[str] = typer.Option(None, "--events", help="all | none | name,name"),
-        kinds: Optional[str] = typer.Option(None, "--kinds", help="run only vectors whose actions are of these kinds"),
-        features: Optional[str] = typer.Option(None, "--features", help="run only vectors using no other features"),
-        without: Optional[str] = typer.Option(None, "--without", help="skip vectors using these features"),
-        receipt: Optional[str] = typer.Option(None, "--receipt", help="write which vectors ran, with their results, to FILE"),
-        event_fields: Optional[str] = typer.Option(
-            None, "--event-fields", help="compare only these event fields: name,unit,amount,other,detail (name required)"
-        ),
-        event_order: str = typer.Option("strict", "--event-order", help="strict | per-unit | multiset"),
-        timeout: float = typer.Option(5.0, "--timeout", help="seconds per scenario (> 0)"),
-        batch: int = typer.Option(64, "--batch", help="scenarios per batch for a JSON-lines engine"),
-        engine_budget: float = typer.Option(DEFAULT_ENGINE_BUDGET, "--engine-budget", help="seconds the whole run may wait on the engine"),
-        max_restarts: Optional[int] = typer.Option(
-            None, "--max-restarts", min=0,
-            help="engine restarts after faults before the remaining vectors are not run (default 25)"),
-        in_process: bool = typer.Option(False, "--in-process", help="call the --python engine in this process"),
-        json_out: bool = typer.Option(False, "--json", help="print the results as JSON"),
-        junit: Optional[str] = typer.Option(None, "--junit", help="write JUnit XML (one test case per clause)"),
-    ) -> None:
-        """Replay exported vectors through an engine and report per clause."""
-        from .compare import Comparison
-        from .engines import EngineStartError, install_termination_handler, make_engine
-        from .config import ConfigError, load_config
-        from .rulebooks import resolve_features
-        from .vectors import MAX_RESTARTS, Selection, replay
 
-        try:
-            if not (folder / "manifest.json").is_file():
-                typer.echo(f"referee vectors run: {folder}/manifest.json not found (run `referee vectors export` first)",
-                           err=True)
-                raise typer.Exit(2)
-            config = load_config()
-            python, engine = (python, engine) if (python or engine) else (config.get("python"), config.get("engine"))
-            kind_words = config.words("kinds", kinds)
-            selection = Selection(frozenset(kind_words) if kind_words else None,
-                                  resolve_features(config.words("features", features), config.words("without", without)))
-            comparison = Comparison.from_options(compare_mode, fields, events, event_fields,
-                                                 event_order).under_profile(selection.features)
-            the_engine = make_engine(python, engine, timeout, batch, engine_budget=engine_budget, in_process=in_process)
-            install_termination_handler()
-            with the_engine:
-                the_engine.start()
-                run = replay(folder, the_engine, comparison, selection,
-                             MAX_RESTARTS if max_restarts is None else max_restarts)
-        except (ValueError, EngineStartError, ConfigError) as error:
-            typer.echo(f"referee vectors run: {error}", err=True)
-            raise typer.Exit(2)
-        except KeyboardInterrupt:  # before the first vector (the replay itself reports what ran)
-            typer.echo("referee vectors run: interrupted (Ctrl-C) before any vector ran: nothing was checked", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED)
-        if receipt:
-            from .vectors import write_receipt
+def export_command(given: dict, folder: str) -> None:
+    """Find a vector for every branch of every modeled clause (Z3), add the boundary cases, write them."""
+    from .config import ConfigError, load_config
+    from .options import EXPORT, resolve
+    from .plan import selection
+    from .vector_files import VectorFileError, check_destination, previous_paths, remove_stale
+    from .vectors import VECTORS_FORMAT, Selection, export, generate
 
-            write_receipt(Path(receipt), the_engine.name, selection, run)
-        raise typer.Exit(_report(run, folder, the_engine.name, comparison, selection, json_out, junit))
+    try:  # before minutes of generation: a destination that cannot take the vectors is a usage error
+        folder = check_destination(folder, VECTORS_FORMAT)
+        settings = resolve(EXPORT, given, load_config(verb=EXPORT))
+        kinds, features = selection(settings)
+        chosen = Selection(frozenset(kinds) if kinds else None, features)
+    except (VectorFileError, ConfigError, ValueError) as error:
+        raise _usage_exit(EXPORT, str(error)) from None
+    say = (lambda text: None) if settings["quiet"] else (lambda text: typer.echo(text, err=True))
+    generated = generate(progress=say, only=settings["only"], profile=chosen if chosen != Selection() else None)
+    old = previous_paths(folder, VECTORS_FORMAT)
+    manifest = export(folder, generated, chosen)
+    _say_exported(folder, manifest)
+    stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
+    if stale:
+        typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
+    unknown = _print_branches(manifest)
+    if unknown:
+        typer.echo("unknown branches (no answer within the resource limit):", err=True)
+        for branch in unknown:
+            typer.echo(f"  {branch}", err=True)
+        raise typer.Exit(1)
 
-    @vectors_app.command("check-receipt")
-    def check_receipt_command(
-        receipt: Path = typer.Argument(..., help="a receipt written by `referee vectors run --receipt`"),
-        folder: Path = typer.Argument(..., help="the vectors folder it is a receipt for"),
-    ) -> None:
-        """Check that a receipt shows every vector of a folder run (or skipped with a written reason) on these bytes."""
-        from .vector_files import VectorFileError, read_json
-        from .vectors import check_receipt
 
-        try:
-            data = read_json(receipt)
-            if not isinstance(data, dict) or not str(data.get("format", "")).startswith("referee-vectors-receipt/"):
-                raise VectorFileError(f"{receipt}: not a referee vectors receipt")
-            problems = check_receipt(data, folder)
-        except VectorFileError as error:
-            typer.echo(f"referee vectors check-receipt: {error}", err=True)
-            raise typer.Exit(2)
-        for problem in problems[:50]:
-            typer.echo(f"  {problem}")
-        if len(problems) > 50:
-            typer.echo(f"  ... and {len(problems) - 50} more")
-        typer.echo(f"referee vectors check-receipt: {'FAIL' if problems else 'ok'}: "
-                   f"{len(problems)} problems ({receipt} against {folder})")
-        raise typer.Exit(1 if problems else 0)
+def _say_exported(folder: str, manifest: dict) -> None:
+    typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses")
+    if manifest["left_out"]["vectors"]:
+        typer.echo(f"  left out {manifest['left_out']['vectors']} vectors outside the selection: "
+                   + "; ".join(f"{n} {reason}" for reason, n in manifest["left_out"]["by_reason"].items()))
+
+
+def run_command(given: dict, folder: Path) -> None:
+    """Replay exported vectors through an engine and report per clause."""
+    from .options import RUN
+
+    if not (folder / "manifest.json").is_file():
+        raise _usage_exit(RUN, f"{folder}/manifest.json not found (run `referee vectors export` first)")
+    settings, comparison, chosen, engine_name, run = _run_vectors(given, folder)
+    if settings["receipt"]:
+        from .vectors import write_receipt
+
+        write_receipt(Path(settings["receipt"]), engine_name, chosen, run)
+    raise typer.Exit(_report(run, folder, engine_name, comparison, chosen, bool(settings["json"]), settings["junit"]))
+
+
+def _run_vectors(given: dict, folder: Path):
+    """Resolve the settings, make the engine and replay the selected vectors through it (exit 2 on a usage error;
+    a signal before the first vector: nothing was checked)."""
+    from .config import ConfigError, load_config
+    from .engines import EngineStartError, install_termination_handler
+    from .options import RUN, resolve
+    from .plan import comparison as comparison_of, engine_spec, selection
+    from .vectors import Selection, replay
+
+    try:
+        settings = resolve(RUN, given, load_config(verb=RUN))
+        if settings["max_restarts"] < 0:
+            raise ValueError(f"--max-restarts {settings['max_restarts']}: expected a whole number >= 0")
+        kinds, features = selection(settings)
+        chosen = Selection(frozenset(kinds) if kinds else None, features)
+        comparison = comparison_of(settings).under_profile(chosen.features)
+        the_engine = engine_spec(settings).make()
+        install_termination_handler()
+        with the_engine:
+            the_engine.start()
+            run = replay(folder, the_engine, comparison, chosen, settings["max_restarts"])
+    except (ValueError, EngineStartError, ConfigError) as error:
+        raise _usage_exit(RUN, str(error)) from None
+    except KeyboardInterrupt:  # before the first vector (the replay itself reports what ran)
+        typer.echo("referee vectors run: interrupted (Ctrl-C) before any vector ran: nothing was checked", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    return settings, comparison, chosen, the_engine.name, run
+
+
+def check_receipt_command(
+    receipt: Path = typer.Argument(..., help="a receipt written by `referee vectors run --receipt`"),
+    folder: Path = typer.Argument(..., help="the vectors folder it is a receipt for"),
+) -> None:
+    """Check that a receipt shows every vector of a folder run (or skipped with a written reason) on these bytes."""
+    from .vector_files import VectorFileError, read_json
+    from .vectors import check_receipt
+
+    try:
+        data = read_json(receipt)
+        if not isinstance(data, dict) or not str(data.get("format", "")).startswith("referee-vectors-receipt/"):
+            raise VectorFileError(f"{receipt}: not a referee vectors receipt")
+        problems = check_receipt(data, folder)
+    except VectorFileError as error:
+        typer.echo(f"referee vectors check-receipt: {error}", err=True)
+        raise typer.Exit(2) from None
+    for problem in problems[:50]:
+        typer.echo(f"  {problem}")
+    if len(problems) > 50:
+        typer.echo(f"  ... and {len(problems) - 50} more")
+    typer.echo(f"referee vectors check-receipt: {'FAIL' if problems else 'ok'}: "
+               f"{len(problems)} problems ({receipt} against {folder})")
+    raise typer.Exit(1 if problems else 0)
 
 
 def _print_branches(manifest: dict[str, Any]) -> list[str]:

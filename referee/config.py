@@ -12,8 +12,10 @@ the current directory, or else from the ``[tool.referee]`` table of its ``pyproj
     ruleset = { defy_death_leaves = 1 }
     examples = 2000
 
-An option given on the command line wins over the file. An unknown key, or a value of the
-wrong type, is an error naming the file and the key.
+Every key is an option declared in ``referee.options`` (its file name: ``event_fields`` for
+``--event-fields``). An option given on the command line wins over the file. An unknown key, a value of
+the wrong type, or a key the verb being run does not take (``examples`` for ``vectors run``) is an error
+naming the file and the key (and the verb): never a setting read and ignored.
 """
 
 from __future__ import annotations
@@ -24,26 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from .input_files import InputFileError, read_input_text
+from .options import BY_NAME, file_keys
 
-#: Every key the file may hold, and the type of its value.
-KEYS: dict[str, type | tuple[type, ...]] = {
-    "name": str,  # the engine's name: keys its stored failures (else a digest of what it runs)
-    "engine": str,
-    "python": str,
-    "kinds": list,
-    "features": list,
-    "without": list,
-    "ruleset": dict,
-    "examples": int,
-    "timeout": (int, float),
-    "batch": int,
-    "compare": str,
-    "events": str,
-    "seed": int,
-    "known": list,
-    "keep_going": bool,
-    "require_coverage": bool,
-}
+#: Every key the file may hold, and the type of its value (from the option declarations).
+KEYS: dict[str, type | tuple[type, ...]] = file_keys()
 
 
 class ConfigError(ValueError):
@@ -94,30 +80,48 @@ def _read(path: Path, table_path: tuple[str, ...]) -> dict[str, Any] | None:
     return data
 
 
-def _check(path: Path, where: str, values: dict[str, Any]) -> None:
+def _type_problem(key: str, value: Any) -> str | None:
+    """What is wrong with the type of ``value`` for ``key`` (None: nothing)."""
+    wanted = KEYS[key]
+    if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
+        names = " or ".join(t.__name__ for t in (wanted if isinstance(wanted, tuple) else (wanted,)))
+        return f"expected {names}, got {type(value).__name__}"
+    if key != "known" and isinstance(value, list) and not all(isinstance(item, str) for item in value):
+        return "expected a list of strings"
+    return None
+
+
+def _check(path: Path, where: str, values: dict[str, Any], verb: str | None = None) -> None:
     for key, value in values.items():
         if key not in KEYS:
-            raise ConfigError(f"{path}: {where}{key}: unknown setting (known: {', '.join(KEYS)})")
-        wanted = KEYS[key]
-        if not isinstance(value, wanted) or (isinstance(value, bool) and wanted is not bool):
-            names = " or ".join(t.__name__ for t in (wanted if isinstance(wanted, tuple) else (wanted,)))
-            raise ConfigError(f"{path}: {where}{key}: expected {names}, got {type(value).__name__}")
-        if key != "known" and isinstance(value, list) and not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{path}: {where}{key}: expected a list of strings")
+            only = " (a command-line option only)" if key in BY_NAME else ""
+            raise ConfigError(f"{path}: {where}{key}: unknown setting{only} (known: {', '.join(KEYS)})")
+        problem = _type_problem(key, value)
+        if problem:
+            raise ConfigError(f"{path}: {where}{key}: {problem}")
+        if verb is not None and verb not in BY_NAME[key].verbs:
+            takers = ", ".join(BY_NAME[key].verbs)
+            raise ConfigError(f"{path}: {where}{key}: not a setting of `{_spelled(verb)}` (taken by: {takers}); "
+                              "it would be ignored, so it is refused")
 
 
-def load_config(folder: Path | None = None) -> Config:
-    """The settings of ``folder`` (the current directory): ``referee.toml``, else ``pyproject.toml``'s table."""
+def _spelled(verb: str) -> str:
+    return verb if verb == "pytest plugin" else f"referee {verb}"
+
+
+def load_config(folder: Path | None = None, verb: str | None = None) -> Config:
+    """The settings of ``folder`` (the current directory): ``referee.toml``, else ``pyproject.toml``'s table;
+    with ``verb``, a key that verb does not take is an error."""
     folder = folder or Path.cwd()
     own = folder / "referee.toml"
     if own.is_file():
         values = _read(own, ()) or {}
-        _check(own, "", values)
+        _check(own, "", values, verb)
         return Config(values, own)
     project = folder / "pyproject.toml"
     if project.is_file():
         values = _read(project, ("tool", "referee"))
         if values is not None:
-            _check(project, "tool.referee.", values)
+            _check(project, "tool.referee.", values, verb)
             return Config(values, project)
     return Config()

@@ -15,7 +15,8 @@ hand-written documentation of a clause.
 A hand-written page may also hold a *generated region*: the lines between
 ``<!-- begin generated: NAME -->`` and ``<!-- end generated: NAME -->`` are rewritten by
 ``referee docs`` from :data:`REGIONS` and held by ``referee docs --check`` like a page
-(``docs/protocol.md``'s event table, from ``referee.model.events.EVENT_SPECS``).
+(``docs/protocol.md``'s event table, from ``referee.model.events.EVENT_SPECS``; the guide's option table,
+from ``referee.options.OPTIONS``).
 """
 
 from __future__ import annotations
@@ -73,9 +74,15 @@ def render_coverage(result: Trace) -> str:
         f"| **total** | {counts['clauses']} | {counts['modeled']} | {counts['encoded']} | {counts['tested'] or 0} "
         f"| {counts['documented'] or 0} |"
     )
+    return "\n".join(lines + _coverage_sections(result)) + "\n"
+
+
+def _coverage_sections(result: Trace) -> list[str]:
+    """A table per section of the catalogue: each clause, a mark and a count per status, its register entries."""
     sections: dict[str, list] = defaultdict(list)
     for row in result.clauses:
         sections[f"{row.id.rulebook}: {row.clause.section}"].append(row)
+    lines: list[str] = []
     for section, rows in sections.items():
         lines += ["", f"## {section}", ""]
         lines.append("| clause | title | modeled | encoded | tested | documented | register |")
@@ -88,7 +95,7 @@ def render_coverage(result: Trace) -> str:
                 f"| {_mark(row.documented, len(row.docs or []))} "
                 f"| {' '.join(entry.id for entry in row.interpretations)} |"
             )
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def render_theorems() -> str:
@@ -259,9 +266,17 @@ def render_changelog() -> str:
     return "\n".join(lines)
 
 
+def render_option_table() -> str:
+    """The guide's option table, from the option declarations."""
+    from referee.options import option_table
+
+    return option_table()
+
+
 #: Generated regions of hand-written pages: page -> region name -> renderer.
 REGIONS = {"docs/protocol.md": {"fields": render_field_table, "events": render_event_table,
-                                "refusals": render_refusal_rules}}
+                                "refusals": render_refusal_rules},
+           "docs/guide-check-your-engine.md": {"options": render_option_table}}
 
 
 def _begin(name: str) -> str:

@@ -86,6 +86,8 @@ class CheckOptions:
     state_dir: str | None = ".referee"
     #: This process's place among a run's workers (``--workers``): part of every scenario's seed (``referee.streams``).
     worker: int = 0
+    #: Processes the run is spread over (``--workers``: ``referee.workers``); each is one ``worker`` of them.
+    workers: int = 1
 
     def __post_init__(self) -> None:
         # A profile covers observations too: what it leaves out is neither required nor compared.
@@ -208,8 +210,7 @@ class CheckReport:
             "cap_reached": self.cap,
             "known_divergences": sum(1 for g in self.groups if g.known),
             "stale_known": [e.to_json() for e in self.stale_known],
-            "scenarios_run": self.scenarios_run,
-            "workers": self.workers,
+            "scenarios_run": self.scenarios_run, "workers": self.workers,
             "examples_requested": self.examples_requested,
             "batch": self.batch,
             "seconds": round(self.seconds, 3),
@@ -254,18 +255,36 @@ class CheckReport:
         return (f"            (--examples {n} rounded up to {math.ceil(n / b)} batches of {b} = {math.ceil(n / b) * b}: "
                 f"a JSON-lines engine gets whole batches; --batch sets the size)")
 
+    _HEADS = {
+        "pass": "PASS",
+        "mismatch": "FAIL: the engine disagrees with the model",
+        "fault": "FAIL: engine fault",
+        "model-error": "ERROR: the model could not run a scenario",
+        "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
+        "interrupted": "INTERRUPTED (Ctrl-C): the run stopped before its end; rerun with the same seed to go on",
+        "stale-known": "FAIL: a known divergence matched nothing in this run (--strict-known)",
+    }
+
+    def _head(self) -> str:
+        """The verdict's headline (an interrupted run names the signal that stopped it)."""
+        if self.status == "interrupted":
+            return (f"INTERRUPTED ({self._signal()}): the run stopped before its end; rerun with the same seed "
+                    "to go on")
+        return self._HEADS[self.status]
+
     def text(self) -> str:
-        head = {
-            "pass": "PASS",
-            "mismatch": "FAIL: the engine disagrees with the model",
-            "fault": "FAIL: engine fault",
-            "model-error": "ERROR: the model could not run a scenario",
-            "nondeterministic": "FAIL: non-deterministic engine (the same scenario answered differently on a rerun)",
-            "interrupted": f"INTERRUPTED ({self._signal()}): the run stopped before its end; rerun with the same seed to go on",
-            "stale-known": "FAIL: a known divergence matched nothing in this run (--strict-known)",
-        }[self.status]
+        """The report for people: the verdict and the run, then what failed, the scenario, the divergences, the replay."""
+        lines = self._head_text() + self._failure_text() + self._scenario_text() + self._divergences_text()
+        if self.replay:
+            lines.append(f"replay: {self.replay}")
+        if self.replay_engine:
+            lines.append(f"straight into the engine (one JSON line): {self.replay_engine}")
+        return "\n".join(lines)
+
+    def _head_text(self) -> list[str]:
+        """The verdict, the engine, what ran and was compared, the coverage and the groups."""
         lines = [
-            f"referee check: {head}",
+            f"referee check: {self._head()}",
             f"  engine:   {self.engine}",
             f"  checked:  {self.scenarios_run} scenarios in {self.seconds:.2f} s (seed {self.seed}"
             f"{f', {self.workers} workers' if self.workers > 1 else ''}); "
@@ -278,12 +297,21 @@ class CheckReport:
         lines += self._groups_text()
         if rounding := self._rounding():
             lines.insert(3, rounding)
+        return lines
+
+    def _failure_text(self) -> list[str]:
+        lines = []
         if self.first_failure_after is not None:
             lines.append(f"  first failure after {self.first_failure_after} scenarios ({self.first_failure_seconds:.2f} s)")
         if self.fault is not None:
             lines.append("  " + self.fault.describe().replace("\n", "\n  "))
         if self.error:
             lines.append("  " + self.error)
+        return lines
+
+    def _scenario_text(self) -> list[str]:
+        """The (shrunk) scenario, compact, and a non-deterministic engine's answers to it."""
+        lines = []
         if self.scenario is not None:
             label = "scenario (shrunk)" if self.status == "mismatch" and self.shrink_sizes is not None else "scenario"
             lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
@@ -295,30 +323,29 @@ class CheckReport:
         for observation in self.observations:
             lines.append(f"  {observation['run']}: {observation['verdict']}: "
                          + json.dumps(observation["answer"], separators=(", ", ": "))[:4000])
-        if self.divergences:
-            first, rest = self.divergences[0], self.divergences[1:]
-            lines.append(f"first divergence: {first.describe()}")
-            for other in rest[:8]:
-                lines.append(f"  also: {other.describe()}")
-            if len(rest) > 8:
-                lines.append(f"  ... and {len(rest) - 8} more")
-            if self.explain:
-                lines.append("where the model's explanation meets it (the step before, then the step at fault):")
-                lines.extend(describe_steps(self.explain))
-            if self.show_trail or not self.explain:
-                lines.append("clause trail (model, up to the divergence):")
-                lines.extend("  " + s.describe() for s in self.trail)
-            else:
-                lines.append(f"clause trail: {len(self.trail)} steps, {len(self.clauses)} clauses (--trail prints it; "
-                             "--json has it)")
-            replay_file = self.replay.split("--replay ")[-1].split()[0] if "--replay " in self.replay else "<replay file>"
-            lines.append(f"the whole explanation: referee explain {replay_file}")
-            lines.append(f"clauses applied: {', '.join(self.clauses)}")
-        if self.replay:
-            lines.append(f"replay: {self.replay}")
-        if self.replay_engine:
-            lines.append(f"straight into the engine (one JSON line): {self.replay_engine}")
-        return "\n".join(lines)
+        return lines
+
+    def _divergences_text(self) -> list[str]:
+        """The first divergence and the others, the explanation at fault, the clause trail."""
+        if not self.divergences:
+            return []
+        first, rest = self.divergences[0], self.divergences[1:]
+        lines = [f"first divergence: {first.describe()}"] + [f"  also: {other.describe()}" for other in rest[:8]]
+        if len(rest) > 8:
+            lines.append(f"  ... and {len(rest) - 8} more")
+        if self.explain:
+            lines.append("where the model's explanation meets it (the step before, then the step at fault):")
+            lines.extend(describe_steps(self.explain))
+        if self.show_trail or not self.explain:
+            lines.append("clause trail (model, up to the divergence):")
+            lines.extend("  " + s.describe() for s in self.trail)
+        else:
+            lines.append(f"clause trail: {len(self.trail)} steps, {len(self.clauses)} clauses (--trail prints it; "
+                         "--json has it)")
+        replay_file = self.replay.split("--replay ")[-1].split()[0] if "--replay " in self.replay else "<replay file>"
+        lines.append(f"the whole explanation: referee explain {replay_file}")
+        lines.append(f"clauses applied: {', '.join(self.clauses)}")
+        return lines
 
 
 def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
@@ -328,18 +355,6 @@ def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
         return rulebooks.of_scenario(scenario).compact(scenario)
     except (ProtocolError, ValueError, TypeError, KeyError, AttributeError):
         return scenario
-
-
-class _Stop(BaseException):
-    """Ends a Hypothesis run at once, without shrinking (a fault or a model error)."""
-
-
-class _Enough(BaseException):
-    """Ends a ``--keep-going`` run once ``--max-divergences`` distinct divergences are found."""
-
-
-class _Mismatch(AssertionError):
-    """Fails a Hypothesis example; Hypothesis shrinks it."""
 
 
 # --------------------------------------------------------------------------------------
@@ -450,144 +465,284 @@ def examples_fallback(options: CheckOptions) -> Path:
     return Path(tempfile.gettempdir()) / "referee-examples"
 
 
+# --------------------------------------------------------------------------------------
+# The run: a campaign, its stages, and how it stops
+# --------------------------------------------------------------------------------------
+#
+# draw (Hypothesis: one seed per group of batches, or every choice) -> mark -> send + expect (the engine
+# answers while the model runs) -> judge -> group (--keep-going) | stop -> shrink -> explain at fault -> report.
+# Every stage returns; a stage that ends the run returns a ``Stop``. Only the Hypothesis example
+# (``_example``) turns a Stop into an exception, because that is the only way Hypothesis learns of it:
+# a divergence fails the example (so the example database keeps it and Hypothesis reruns it), anything
+# else aborts Hypothesis at once (no rerun: a hang would cost another timeout). ``check`` unwraps it.
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why a campaign ended early: ``mismatch``, ``fault``, ``model-error``, ``enough`` (--max-divergences
+    groups found), ``nondeterministic`` (a divergence that did not come back) or ``interrupted`` (Ctrl-C)."""
+
+    reason: str
+    scenario: dict[str, Any] | None = None
+    detail: Any = None
+
+
+class _Diverged(AssertionError):
+    """A Stop(``mismatch``) crossing Hypothesis: it fails the example, which the example database keeps."""
+
+    def __init__(self, stop: Stop) -> None:
+        super().__init__(stop.detail[0].describe() if stop.detail else "mismatch")
+        self.stop = stop
+
+
+class _Halted(BaseException):
+    """Any other Stop crossing Hypothesis: not an ``Exception``, so Hypothesis stops at once, without a rerun."""
+
+    def __init__(self, stop: Stop) -> None:
+        super().__init__(stop.reason)
+        self.stop = stop
+
+
+@dataclass
+class Campaign:
+    """One run of ``check``: its engine and options, the counts so far, and what it found."""
+
+    engine: Engine
+    options: CheckOptions
+    kinds: tuple[str, ...]
+    seed: int
+    batch: int
+    #: --examples rounded up to whole batches.
+    total: int
+    start: float
+    report: CheckReport
+    count: int = 0
+    serial: int = 0
+    #: Scenarios and seconds until the first failure.
+    first: tuple[int, float] | None = None
+    #: The first divergence (scenario, divergences), and the seeds of its scenario and of its group.
+    failure: tuple[dict[str, Any], list[Divergence]] | None = None
+    failing_seed: int | None = None
+    failing_group: int | None = None
+    #: Every answer to a failing batch (Hypothesis runs it again): a non-deterministic engine shows in them.
+    answers: list[tuple[dict[str, Any], Any]] = field(default_factory=list)
+    #: ``--keep-going``: group key -> {scenario, divergences, count, symptoms}.
+    groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: ``--keep-going``: group key -> (its shrunk group, the key it settles on: ``_merged_count``).
+    settled: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    #: The scenario count at which --max-divergences merged groups were found (None: the run was not capped).
+    capped: int | None = None
+    #: The example database the run reads and writes (``_database``).
+    database: Any = None
+
+
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
     """Run the differential check; never raises for anything the engine does."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import strategies as st
-    from hypothesis.errors import Flaky, HypothesisWarning
+    campaign = open_campaign(engine, options)
+    test, run = _hypothesis_test(campaign)
+    engine.start()  # an engine that cannot start at all is a usage error, raised here
+    stop = _run_examples(test, campaign)
+    close_campaign(campaign, stop, run)
+    return campaign.report
 
-    from .strategies import scenarios
 
+def open_campaign(engine: Engine, options: CheckOptions) -> Campaign:
+    """A campaign's opening state (a ValueError for an unknown action kind)."""
     kinds = tuple(options.kinds or default_kinds())
     unknown = [k for k in kinds if k not in ACTION_KINDS]
     if unknown:
         raise ValueError(f"unknown action kind(s) {', '.join(unknown)} (known: {', '.join(ACTION_KINDS)})")
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
     batch = max(1, engine.batch_size)
-    state: dict[str, Any] = {"count": 0, "failure": None, "stop": None, "first": None, "serial": 0}
-    start = time.perf_counter()
-    one = scenarios(kinds=kinds, max_actions=options.max_actions, rules=options.rules,
-                    features=options.features, swarm=options.swarm, battle=options.battle)
-    # Seeded generation draws whole groups of batches per Hypothesis example (its overhead per
-    # example is about the cost of 5 scenarios); ``total`` is --examples rounded up to whole batches.
-    group = batch * math.ceil(SEEDED_GROUP / batch) if _is_seeded(options) else batch
     total = math.ceil(options.examples / batch) * batch
-
-    def run(drawn: list[dict[str, Any]]) -> None:
-        """One Hypothesis example: its scenarios, to the engine ``batch`` at a time, up to ``--examples``."""
-        for at in range(0, len(drawn), batch):
-            if at and state["count"] >= total and state["failure"] is None:  # a rerun of a failure runs in full
-                return
-            judge_batch(drawn[at:at + batch])
-
-    def judge_batch(batch_scenarios: list[dict[str, Any]]) -> None:
-        interrupts.raise_if_received()  # a stage boundary: a lost interrupt is raised again here
-        marks = {}
-        for scenario in batch_scenarios:
-            state["serial"] += 1
-            scenario["id"] = f"s{state['serial']}"
-            marks[scenario["id"]] = (scenario.pop("_seed", None), scenario.pop("_group", None))  # never sent
-        engine.submit(batch_scenarios)  # an engine in another process answers while the model runs
-        expected = [expect(scenario) for scenario in batch_scenarios]
-        answers = engine.run_batch(batch_scenarios)
-        if state["failure"] is not None:  # Hypothesis runs the failing batch again: keep what it sees
-            state.setdefault("answers", []).extend(zip(batch_scenarios, answers))
-        for scenario, answer, model in zip(batch_scenarios, answers, expected):
-            state["count"] += 1
-            if report.stats is not None:
-                report.stats.observe(scenario)
-            verdict, detail = judge(scenario, answer, options.comparison, model)
-            if options.progress is not None:
-                options.progress(state["count"], options.examples, 0 if verdict == "ok" else 1)
-            if verdict == "ok":
-                continue
-            if state["first"] is None:
-                state["first"] = (state["count"], time.perf_counter() - start)
-            if verdict == "mismatch" and options.keep_going:
-                _record_group(state, scenario, detail)
-                if len(state["groups"]) >= options.max_divergences and \
-                        _merged_count(engine, state, options, seed) >= options.max_divergences:
-                    state["capped"] = state["count"]
-                    raise _Enough()
-                continue
-            if verdict == "mismatch":
-                state["failure"] = (scenario, detail)
-                state["failing_seed"], state["failing_group"] = marks[scenario["id"]]
-                state.setdefault("answers", []).append((scenario, answer))
-                raise _Mismatch(detail[0].describe())
-            state["stop"] = (verdict, scenario, detail)
-            raise _Stop()
-
-    # Hypothesis' shrinker is off: it would shrink the whole batch, one engine batch per
-    # step. The failing scenario is shrunk afterwards by ``referee.shrink``, batched.
-    phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
-    config = dict(
-        max_examples=max(1, math.ceil(total / group)),
-        deadline=None,
-        database=state.setdefault("database", _database(options)),
-        phases=phases,
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-        print_blob=False,
-    )
-    if options.backend != "hypothesis":
-        config["backend"] = options.backend
-    # Hypothesis' @seed would switch the example database off; the seed is set the way
-    # @seed sets it, and the database stays on, so a stored failure is still replayed first.
-    run._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
-    _key_database(run, _digest(engine, options, kinds))
-    strategy = _batch_strategy(one, group, options, seed, _replays(run, config["database"], options))
-    test = settings(**config)(given(strategy)(run))
-
     report = CheckReport("pass", engine.name, seed, options.comparison, kinds=kinds, features=options.features,
                          swarm=options.swarm, examples_requested=options.examples, batch=batch)
     if options.stats:
         from .stats import Stats
 
         report.stats = Stats()
-    engine.start()  # an engine that cannot start at all is a usage error, raised here
+    return Campaign(engine, options, kinds, seed, batch, total, time.perf_counter(), report)
+
+
+def _hypothesis_test(campaign: Campaign) -> tuple[Any, Any]:
+    """The draw stage: a Hypothesis test whose every example runs ``_example`` (and that example function)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+
+    from .strategies import scenarios
+
+    options = campaign.options
+    one = scenarios(kinds=campaign.kinds, max_actions=options.max_actions, rules=options.rules,
+                    features=options.features, swarm=options.swarm, battle=options.battle)
+    # Seeded generation draws whole groups of batches per Hypothesis example (its overhead per
+    # example is about the cost of 5 scenarios).
+    group = campaign.batch * math.ceil(SEEDED_GROUP / campaign.batch) if _is_seeded(options) else campaign.batch
+    run = _example(campaign)
+    campaign.database = _database(options)
+    # Hypothesis' shrinker is off: it would shrink the whole batch, one engine batch per
+    # step. The failing scenario is shrunk afterwards by ``referee.shrink``, batched.
+    config = dict(max_examples=max(1, math.ceil(campaign.total / group)), deadline=None, database=campaign.database,
+                  phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target], verbosity=Verbosity.quiet,
+                  suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False)
+    if options.backend != "hypothesis":
+        config["backend"] = options.backend
+    # Hypothesis' @seed would switch the example database off; the seed is set the way
+    # @seed sets it, and the database stays on, so a stored failure is still replayed first.
+    run._hypothesis_internal_use_seed = campaign.seed  # type: ignore[attr-defined]
+    _key_database(run, _digest(campaign.engine, options, campaign.kinds))
+    strategy = _batch_strategy(one, group, options, campaign.seed, _replays(run, campaign.database, options))
+    return settings(**config)(given(strategy)(run)), run
+
+
+def _example(campaign: Campaign) -> Any:
+    """The function Hypothesis calls with each drawn group: the stages, and a Stop turned into its exception."""
+
+    def run(drawn: list[dict[str, Any]]) -> None:
+        stop = check_drawn(campaign, drawn)
+        if stop is not None:
+            raise (_Diverged if stop.reason == "mismatch" else _Halted)(stop)
+
+    return run
+
+
+def check_drawn(campaign: Campaign, drawn: list[dict[str, Any]]) -> Stop | None:
+    """One Hypothesis example: its scenarios, to the engine a batch at a time, up to --examples."""
+    for at in range(0, len(drawn), campaign.batch):
+        if at and campaign.count >= campaign.total and campaign.failure is None:  # a rerun of a failure runs in full
+            return None
+        stop = check_batch(campaign, drawn[at:at + campaign.batch])
+        if stop is not None:
+            return stop
+    return None
+
+
+def check_batch(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> Stop | None:
+    """Mark, send and expect, then judge each scenario of one engine batch; the Stop that ends the run, if any."""
+    interrupts.raise_if_received()  # a stage boundary: a lost interrupt is raised again here
+    marks = mark(campaign, batch_scenarios)
+    answers, expected = send_and_expect(campaign.engine, batch_scenarios)
+    if campaign.failure is not None:  # Hypothesis runs the failing batch again: keep what it sees
+        campaign.answers.extend(zip(batch_scenarios, answers))
+    for scenario, answer, model in zip(batch_scenarios, answers, expected):
+        stop = judge_one(campaign, scenario, answer, model, marks)
+        if stop is not None:
+            return stop
+    return None
+
+
+def mark(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> dict[str, tuple[Any, Any]]:
+    """Give each scenario its id; take off (never sent) and return the seeds seeded generation marked it with."""
+    marks = {}
+    for scenario in batch_scenarios:
+        campaign.serial += 1
+        scenario["id"] = f"s{campaign.serial}"
+        marks[scenario["id"]] = (scenario.pop("_seed", None), scenario.pop("_group", None))
+    return marks
+
+
+def send_and_expect(engine: Engine, batch_scenarios: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+    """The engine's answers and the model's expectations (an engine in another process answers while the model runs)."""
+    engine.submit(batch_scenarios)
+    expected = [expect(scenario) for scenario in batch_scenarios]
+    return engine.run_batch(batch_scenarios), expected
+
+
+def judge_one(campaign: Campaign, scenario: dict[str, Any], answer: Any, model: Any,
+              marks: dict[str, tuple[Any, Any]]) -> Stop | None:
+    """Count and judge one scenario; a divergence is grouped (--keep-going) or stops the run, as does a fault."""
+    campaign.count += 1
+    if campaign.report.stats is not None:
+        campaign.report.stats.observe(scenario)
+    verdict, detail = judge(scenario, answer, campaign.options.comparison, model)
+    if campaign.options.progress is not None:
+        campaign.options.progress(campaign.count, campaign.options.examples, 0 if verdict == "ok" else 1)
+    if verdict == "ok":
+        return None
+    if campaign.first is None:
+        campaign.first = (campaign.count, time.perf_counter() - campaign.start)
+    if verdict != "mismatch":
+        return Stop(verdict, scenario, detail)
+    if campaign.options.keep_going:
+        _record_group(campaign.groups, scenario, detail)
+        return _enough(campaign)
+    campaign.failure = (scenario, detail)
+    campaign.failing_seed, campaign.failing_group = marks[scenario["id"]]
+    campaign.answers.append((scenario, answer))
+    return Stop("mismatch", scenario, detail)
+
+
+def _enough(campaign: Campaign) -> Stop | None:
+    """--max-divergences bugs found: a Stop once the groups, merged by the fault, reach the cap (not their keys)."""
+    cap = campaign.options.max_divergences
+    if len(campaign.groups) < cap or _merged_count(campaign) < cap:
+        return None
+    campaign.capped = campaign.count
+    return Stop("enough")
+
+
+def _run_examples(test: Any, campaign: Campaign) -> Stop | None:
+    """Run the Hypothesis test; the Stop that ended it (None: every example ran)."""
+    from hypothesis.errors import Flaky, HypothesisWarning
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", HypothesisWarning)
             test()
         interrupts.raise_if_received()  # a signal whose exception was lost (a gc callback, a bare except)
-    except _Mismatch:
-        _report_mismatch(engine, run, state, options, report)
+    except (_Diverged, _Halted) as stopped:
+        return stopped.stop
     except Flaky:
-        if state["failure"] is None:
+        if campaign.failure is None:
             raise
-        _report_nondeterministic(engine, state, options, report)
-    except _Enough:
-        pass  # --max-divergences distinct divergences found: the groups are reported below
+        return Stop("nondeterministic")
     except KeyboardInterrupt:
         # Ctrl-C: what was found so far, the seed and the counts, never a traceback (exit 130)
-        report.status = "interrupted"
-    except _Stop:
-        verdict, scenario, detail = state["stop"]
-        report.status = verdict
-        report.scenario = _public(scenario)
-        if verdict == "fault":
-            report.fault = detail
-            detail.scenario = report.scenario
-        else:
-            report.error = detail
-    finally:
-        report.seconds = time.perf_counter() - start
-        report.scenarios_run = state["count"]
+        return Stop("interrupted")
+    return None
+
+
+def close_campaign(campaign: Campaign, stop: Stop | None, run: Any) -> None:
+    """The report stage: the stop's verdict (shrunk and explained at fault), the groups, the counts, the replay."""
+    report, options = campaign.report, campaign.options
+    if stop is not None:
+        _STOP_REPORTS.get(stop.reason, _report_stop)(campaign, stop, run)
+    report.seconds = time.perf_counter() - campaign.start
+    report.scenarios_run = campaign.count
     if options.keep_going and report.status in ("pass", "interrupted"):
-        _report_groups(engine, state, options, report, seed)
-        if state.get("capped") is not None:
-            report.cap = {"groups": options.max_divergences, "after": state["capped"], "budget": total}
-    if state["first"] is not None:
-        report.first_failure_after, report.first_failure_seconds = state["first"]
-    degraded = _degraded_warning(state.get("database"))
+        _report_groups(campaign)
+        if campaign.capped is not None:
+            report.cap = {"groups": options.max_divergences, "after": campaign.capped, "budget": campaign.total}
+    if campaign.first is not None:
+        report.first_failure_after, report.first_failure_seconds = campaign.first
+    degraded = _degraded_warning(campaign.database)
     if degraded:  # the shared database failed mid-run: the report says where the failures went
         report.error = "; ".join(part for part in (report.error, degraded.removeprefix("referee: ")) if part)
     if not report.ok:
-        report.replay = _replay(options, seed, report.scenario)
-        report.replay_engine = _replay_engine(engine, options, report.scenario)
-    return report
+        report.replay = _replay(options, campaign.seed, report.scenario)
+        report.replay_engine = _replay_engine(campaign.engine, options, report.scenario)
+
+
+def _report_stop(campaign: Campaign, stop: Stop, run: Any) -> None:
+    """A fault or a model error: reported with its scenario, unshrunk."""
+    report = campaign.report
+    report.status = stop.reason
+    report.scenario = _public(stop.scenario)
+    if stop.reason == "fault":
+        report.fault = stop.detail
+        stop.detail.scenario = report.scenario
+    else:
+        report.error = stop.detail
+
+
+def _report_interrupted(campaign: Campaign, stop: Stop, run: Any) -> None:
+    campaign.report.status = "interrupted"
+
+
+def _report_enough(campaign: Campaign, stop: Stop, run: Any) -> None:
+    """--max-divergences distinct divergences found: the groups are reported by ``close_campaign``."""
+
+
+def _report_flaky(campaign: Campaign, stop: Stop, run: Any) -> None:
+    _report_nondeterministic(campaign)
 
 
 GENERATIONS = ("seeded", "hypothesis")
@@ -595,12 +750,13 @@ GENERATIONS = ("seeded", "hypothesis")
 SEEDED_GROUP = 32
 
 
-def _report_mismatch(engine: Engine, run: Any, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:
+def _report_mismatch(campaign: Campaign, stop: Stop, run: Any) -> None:
     """The first divergence: stored, shrunk, explained. The verdict and the scenario are set first, so that a
     signal during the rest (shrinking, the trail) never loses the found bug: it is reported as found."""
-    scenario, divergences = state["failure"]
+    engine, options, report = campaign.engine, campaign.options, campaign.report
+    scenario, divergences = campaign.failure
     report.status, report.scenario, report.divergences = "mismatch", _public(scenario), divergences
-    _store_failing_seed(run, options, state)
+    _store_failing_seed(run, options, campaign)
     try:
         if options.shrink and interrupts.received() is None:
             scenario, divergences = _shrink_unless_interrupted(engine, scenario, divergences, options, report)
@@ -630,7 +786,11 @@ def _shrink_unless_interrupted(engine: Engine, scenario: dict[str, Any], diverge
     return scenario, divergences
 
 
-def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) -> None:
+_STOP_REPORTS = {"mismatch": _report_mismatch, "nondeterministic": _report_flaky,
+                 "interrupted": _report_interrupted, "enough": _report_enough}
+
+
+def _store_failing_seed(run: Any, options: CheckOptions, campaign: Campaign) -> None:
     """Seeded generation: store the failing scenario's own seed in the example database, in place of its group's.
 
     Hypothesis stored the group's seed ``s``; the failure was its ``k``-th scenario, whose group is
@@ -638,14 +798,14 @@ def _store_failing_seed(run: Any, options: CheckOptions, state: dict[str, Any]) 
     ``--examples``) replays the failing scenario first. Nothing is written when the database is
     off or read-only, or the entry cannot be written (the group's entry then stays).
     """
-    seed, group = state.get("failing_seed"), state.get("failing_group")
+    seed, group = campaign.failing_seed, campaign.failing_group
     if not _is_seeded(options) or seed is None or group is None or options.keep_going:
         return
     try:
         from hypothesis.database import choices_to_bytes
         from hypothesis.internal.reflection import function_digest
 
-        database = state.get("database")
+        database = campaign.database
         if database is None:
             return
         key = function_digest(run)
@@ -713,11 +873,10 @@ def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> st
     return fault_key(_public(scenario), divergences, _symptom_key_of(scenario, divergences))
 
 
-def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
-    """File a divergence under its group key; the first scenario of a key is its representative."""
+def _record_group(groups: dict[str, dict[str, Any]], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
+    """The group stage: file a divergence under its group key; the first scenario of a key is its representative."""
     from .fault_keys import fault_key
 
-    groups = state.setdefault("groups", {})
     symptom = _symptom_key_of(scenario, divergences)
     key = fault_key(_public(scenario), divergences, symptom)
     if key not in groups:
@@ -726,15 +885,16 @@ def _record_group(state: dict[str, Any], scenario: dict[str, Any], divergences: 
     groups[key]["symptoms"][symptom] = None
 
 
-def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport, seed: int) -> None:
+def _report_groups(campaign: Campaign) -> None:
     """Shrink one representative per group (its key held), merge the groups whose shrunk representatives
     diverge the same way at the same step, match the known divergences, and set the verdict."""
     from .fault_keys import merge_groups
     from .groups import match_known
 
-    _merged_count(engine, state, options, seed)
-    settled = state.get("settled", {})
-    for key, entry in state.get("groups", {}).items():  # scenarios met since a group was shrunk still count
+    options, report = campaign.options, campaign.report
+    _merged_count(campaign)
+    settled = campaign.settled
+    for key, entry in campaign.groups.items():  # scenarios met since a group was shrunk still count
         settled[key][0].count, settled[key][0].symptoms = entry["count"], tuple(entry["symptoms"])
     report.groups = merge_groups([group for group, _ in settled.values()],
                                  {key: target for key, (_, target) in settled.items()})
@@ -743,46 +903,39 @@ def _report_groups(engine: Engine, state: dict[str, Any], options: CheckOptions,
     if report.status == "interrupted":
         return
     if unknown:
-        first = unknown[0]
-        report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
-        report.shrink_calls, report.explain, report.shrink_sizes = first.shrink_calls, first.explain, first.shrink_sizes
-        if first.divergences:
-            try:  # the first group's trail, as a run that stopped at it would show (empty before)
-                at = first.divergences[0]
-                report.trail = cut(model_trail(first.scenario), at.event_index if at.where == "events" else None)
-            except Exception as error:  # the trail is a courtesy; never lose the report for it
-                report.error = f"(clause trail unavailable: {error})"
+        _report_first_group(report, unknown[0])
     elif report.stale_known and options.strict_known:
         report.status = "stale-known"
 
 
-def _merged_count(engine: Engine, state: dict[str, Any], options: CheckOptions, seed: int) -> int:
+def _merged_count(campaign: Campaign) -> int:
     """How many groups are left after merging (``referee.fault_keys.merge_groups``): every group not shrunk yet is
     shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
-    found, settled = state.get("groups", {}), state.setdefault("settled", {})
-    budget = max(200, options.shrink_budget // max(1, len(found)))
+    found, settled = campaign.groups, campaign.settled
+    budget = max(200, campaign.options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         if key not in settled:
-            group = _shrunk_group(engine, key, entry, options, seed, budget)
-            settled[key] = (group, _settled_key(engine, group, options, budget))
+            group = _shrunk_group(campaign, key, entry, budget)
+            settled[key] = (group, _settled_key(campaign, group, budget))
     return len({target for _, target in settled.values()})
 
 
-def _settled_key(engine: Engine, group: Any, options: CheckOptions, budget: int) -> str:
+def _settled_key(campaign: Campaign, group: Any, budget: int) -> str:
     """The key of a group's shrunk representative shrunk once more with no key held (its own key: unshrinkable)."""
+    options = campaign.options
     if not (options.shrink and group.reproducible and group.divergences) or interrupts.received() is not None:
         return group.key
-    smaller, divergences, _ = _shrink(engine, group.scenario, group.divergences,
+    smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences,
                                       replace(options, shrink_budget=budget))
     return _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
 
 
-def _shrunk_group(engine: Engine, key: str, entry: dict[str, Any], options: CheckOptions, seed: int,
-                  budget: int) -> Any:
+def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:
     """One group: its representative shrunk with the key held, its clauses and explanation, rekeyed on the
     shrunk scenario (the same key unless nothing could be shrunk and the key was the symptom's)."""
     from .groups import Group
 
+    engine, options = campaign.engine, campaign.options
     scenario, divergences = entry["scenario"], entry["divergences"]
     stopped = interrupts.received() is not None  # stopped by a signal: report the group as found, at once
     reproducible = stopped or _still_diverges(engine, scenario, options)
@@ -800,9 +953,21 @@ def _shrunk_group(engine: Engine, key: str, entry: dict[str, Any], options: Chec
         clauses = []
     explain = explain_at_fault(scenario, divergences[0]) if divergences else []
     group = Group(key, entry["count"], _public(scenario), divergences, clauses,
-                  _replay(options, seed, _public(scenario)), None, reproducible, calls, explain, sizes)
+                  _replay(options, campaign.seed, _public(scenario)), None, reproducible, calls, explain, sizes)
     group.symptoms = tuple(entry.get("symptoms", ()))
     return group
+
+
+def _report_first_group(report: CheckReport, first: Any) -> None:
+    """The verdict of a run with an unknown group: the first such group's, as a run that stopped at it."""
+    report.status, report.scenario, report.divergences = "mismatch", first.scenario, first.divergences
+    report.shrink_calls, report.explain, report.shrink_sizes = first.shrink_calls, first.explain, first.shrink_sizes
+    if first.divergences:
+        try:  # the first group's trail, as a run that stopped at it would show (empty before)
+            at = first.divergences[0]
+            report.trail = cut(model_trail(first.scenario), at.event_index if at.where == "events" else None)
+        except Exception as error:  # the trail is a courtesy; never lose the report for it
+            report.error = f"(clause trail unavailable: {error})"
 
 
 def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> bool:
@@ -812,13 +977,14 @@ def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOpti
     return verdict == "mismatch"
 
 
-def _report_nondeterministic(engine: Engine, state: dict[str, Any], options: CheckOptions, report: CheckReport) -> None:
+def _report_nondeterministic(campaign: Campaign) -> None:
     """A divergence that did not come back when Hypothesis ran the same scenario again: the
     engine keeps state across scenarios, or is random. Reported with every answer it gave to
     that scenario (and one more run), unshrunk: shrinking needs a reproducible failure."""
-    scenario, divergences = state["failure"]
+    engine, options, report = campaign.engine, campaign.options, campaign.report
+    scenario, divergences = campaign.failure
     public = _public(scenario)
-    seen = [(sent, answer) for sent, answer in state.get("answers", []) if _public(sent) == public]
+    seen = [(sent, answer) for sent, answer in campaign.answers if _public(sent) == public]
     again = {**public, "id": scenario.get("id")}
     seen.append((again, engine.run_batch([again])[0]))
     report.status = "nondeterministic"

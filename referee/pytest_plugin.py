@@ -18,16 +18,16 @@ Two ways in:
       def test_rules_agree_with_referee(referee_area):
           referee_area.check()   # one test per rule area, via parametrization
 
-Options: ``--referee-examples N`` (per area), ``--referee-seed S``, ``--referee-compare``,
-``--referee-fields``, ``--referee-events``, ``--referee-timeout``, ``--referee-kinds``,
-``--referee-without a,b`` / ``--referee-features a,b`` (the mechanics the engine leaves out:
-never drawn, and said so in a failure's report; ``referee features`` lists them). Without them
-the ``features`` / ``without`` of the engine's ``referee.toml`` (or ``[tool.referee]``) apply (and
-its ``kinds`` without ``--referee-kinds``; the engine itself is always given explicitly); in
-fixture mode a ``referee_without`` fixture of your own (a list of names) wins over both.
-An unknown feature name is a usage error listing the known ones.
-``--referee-database`` (a folder or a ``redis://`` URL: with ``pytest -n auto`` or a CI matrix,
-every worker replays first what any worker found; docs/guide-check-your-engine.md, "Scale out").
+Options: every option of ``referee check`` that the plugin takes, as ``--referee-`` and its name
+(``--referee-examples N`` per area, ``--referee-seed``, ``--referee-compare``, ``--referee-event-fields``,
+``--referee-known FILE``, ``--referee-without a,b``, ...), declared once in ``referee.options`` (the guide's
+option table lists them). Without them the engine's ``referee.toml`` (or ``[tool.referee]``) applies, key by
+key, and a key the plugin does not take is a usage error naming it; its ``python`` / ``engine`` is the
+``referee_engine`` fixture's engine, but only ``--referee-python`` / ``--referee-engine`` add the
+one-test-per-area items. In fixture mode a ``referee_without`` fixture of your own (a list of names) wins over
+both. An unknown feature name is a usage error listing the known ones. ``--referee-database`` (a folder or a
+``redis://`` URL: with ``pytest -n auto`` or a CI matrix, every worker replays first what any worker found;
+docs/guide-check-your-engine.md, "Scale out").
 """
 
 from __future__ import annotations
@@ -37,55 +37,38 @@ from typing import Any
 
 import pytest
 
-AREAS_HELP = ("action kinds to check, comma-separated (default: referee.toml's kinds, else the combat kinds; "
-              "name play_card,activate to add play)")
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    from referee.options import add_plugin_options
+
     group = parser.getgroup("referee", "differential checking against the referee model")
-    group.addoption("--referee-python", default=None, help="an in-process engine: package.module:function")
-    group.addoption("--referee-engine", default=None, help='a JSON-lines engine program: "CMD ARGS"')
-    group.addoption("--referee-examples", type=int, default=200, help="scenarios per rule area (default 200)")
-    group.addoption("--referee-seed", type=int, default=None, help="random seed (printed with every failure)")
-    group.addoption("--referee-compare", default="full", help="full | state | fields")
-    group.addoption("--referee-fields", default=None, help="unit fields for --referee-compare fields")
-    group.addoption("--referee-events", default=None, help="all | none | name,name")
-    group.addoption("--referee-timeout", type=float, default=5.0, help="seconds per scenario")
-    group.addoption("--referee-kinds", default=None, help=AREAS_HELP)
-    group.addoption("--referee-features", default=None,
-                    help="only these features may be drawn, comma-separated (default: all; see referee features)")
-    group.addoption("--referee-without", default=None,
-                    help="features the engine does not implement: never drawn, comma-separated")
-    group.addoption("--referee-database", default=None,
-                    help="the example database: a directory, or redis://HOST:PORT/DB shared by every worker and "
-                    "machine ('' for none; default .referee/examples)")
+    add_plugin_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("--referee-features", None) is None and config.getoption("--referee-without", None) is None:
+    if not _configured(config) and config.getoption("--referee-features", None) is None \
+            and config.getoption("--referee-without", None) is None:
         return
     try:
-        _features(config)
+        plugin_settings(config)
     except ValueError as error:
         raise pytest.UsageError(f"referee: {error}") from None
 
 
-def _words(text: str | None) -> list[str] | None:
-    return None if text is None else [w.strip() for w in text.split(",") if w.strip()]
-
-
-def _features(config: pytest.Config, without: list[str] | None = None) -> frozenset[str] | None:
-    """The features the run may draw: ``without`` (a fixture's), else the options, else the engine's config file."""
+def plugin_settings(config: pytest.Config, without: list[str] | None = None):
+    """The plugin's settings: its ``--referee-*`` options, else the engine's ``referee.toml`` (or
+    ``[tool.referee]``) in the root folder, else the defaults; ``without`` (a ``referee_without``
+    fixture's) wins over both. A key of the file the plugin does not take, or a bad value, is a ValueError."""
     from referee.config import load_config
-    from referee.rulebooks import resolve_features
+    from referee.options import PLUGIN, Settings, plugin_given, resolve
+    from referee.plan import comparison, selection
 
-    features = _words(config.getoption("--referee-features"))
-    if without is None:
-        without = _words(config.getoption("--referee-without"))
-        if features is None and without is None:
-            file = load_config(config.rootpath)
-            features, without = file.words("features"), file.words("without")
-    return resolve_features(features, without)
+    settings = resolve(PLUGIN, plugin_given(config), load_config(config.rootpath, verb=PLUGIN))
+    if without is not None:
+        settings = Settings(PLUGIN, {**settings.values, "without": list(without)},
+                            {**settings.sources, "without": "fixture"}, settings.config_source)
+    selection(settings), comparison(settings)  # every name and value checked before any test runs
+    return settings
 
 
 def _configured(config: pytest.Config) -> bool:
@@ -95,69 +78,38 @@ def _configured(config: pytest.Config) -> bool:
 def _areas(config: pytest.Config) -> list[str]:
     from referee.rulebooks import default_kinds
 
-    chosen = config.getoption("--referee-kinds")
-    if chosen:
-        return [k.strip() for k in chosen.split(",") if k.strip()]
-    from referee.config import load_config
-
-    return load_config(config.rootpath).words("kinds") or list(default_kinds())
+    return plugin_settings(config)["kinds"] or list(default_kinds())
 
 
 class RefereeArea:
     """One rule area (an action kind) to check against the model."""
 
     def __init__(self, config: pytest.Config, kind: str, engine: Any, without: list[str] | None = None) -> None:
+        from referee.plan import selection
+
         self.config = config
         self.kind = kind
         self.engine = engine
+        self.settings = _area_settings(plugin_settings(config, without), kind)
         #: The features it may draw (None: all), from ``without`` (a ``referee_without`` fixture) or the options.
-        self.features = _features(config, list(without) if without is not None else None)
+        self.features = selection(self.settings)[1]
 
     def run(self):
-        from referee.compare import Comparison
-        from referee.harness import CheckOptions, check
-
-        comparison = Comparison.from_options(
-            self.config.getoption("--referee-compare"),
-            self.config.getoption("--referee-fields"),
-            self.config.getoption("--referee-events"),
-        )
-        options = CheckOptions(
-            examples=self.config.getoption("--referee-examples"),
-            seed=self.config.getoption("--referee-seed"),
-            kinds=(self.kind,),
-            comparison=comparison,
-            command=f"referee check {self._engine_words()} --examples {self.config.getoption('--referee-examples')} "
-                    f"--kinds {self.kind}{self._feature_words()}{self._database_words()}",
-            features=self.features,
-        )
-        database = self.config.getoption("--referee-database")
-        if database is not None:
-            options.database = database or None
-        return self._check(options)
-
-    def _check(self, options: Any) -> Any:
-        """``check`` as ``referee check`` runs it: the project's known divergences (a run with any goes on after
-        a divergence, to match every group), Hypothesis' files in the state folder (``referee.plugin_state``)."""
-        from referee.harness import check
-        from referee.plugin_state import STATE_DIR, hypothesis_home, known_entries
-
         from referee.groups import KnownError
+        from referee.harness import check
+        from referee.options import replay_command
+        from referee.plan import check_options
+        from referee.plugin_state import STATE_DIR, hypothesis_home
 
         root = Path(self.config.rootpath)
+        command = replay_command(_with_engine_words(self.settings))
         try:
-            options.known = known_entries(root)
+            options = check_options(self.settings, root, command)
         except KnownError as error:  # a malformed known-divergences file: its message names the file and entry
             pytest.fail(str(error), pytrace=False)
-        options.keep_going = bool(options.known)
+        # Hypothesis' own files go to the state folder, as ``referee check`` keeps them (``referee.plugin_state``)
         with hypothesis_home(root / STATE_DIR / "hypothesis"):
             return check(self.engine, options)
-
-    def _database_words(self) -> str:
-        import shlex
-
-        database = self.config.getoption("--referee-database")
-        return "" if database is None else f" --database {shlex.quote(database)}"
 
     def check(self) -> None:
         """Fail (with the report: shrunk scenario, divergence, clause trail, replay) on any disagreement."""
@@ -165,29 +117,34 @@ class RefereeArea:
         if not report.ok:
             pytest.fail(report.text(), pytrace=False)
 
-    def _feature_words(self) -> str:
-        from referee.rulebooks import all_features
 
-        if self.features is None:
-            return ""
-        return " --without " + ",".join(sorted(set(all_features()) - self.features))
+def _area_settings(settings, kind: str):
+    """The settings of one rule area: its one action kind."""
+    from referee.options import Settings
 
-    def _engine_words(self) -> str:
-        import shlex
+    return Settings(settings.verb, {**settings.values, "kinds": [kind]}, {**settings.sources, "kinds": "area"},
+                    settings.config_source)
 
-        python = self.config.getoption("--referee-python")
-        if python:
-            return f"--python {python}"
-        command = self.config.getoption("--referee-engine")
-        return f"--engine {shlex.quote(command)}" if command else "--python <your engine>"
+
+def _with_engine_words(settings):
+    """An engine given by a fixture has no command line: the replay command says where it goes."""
+    from referee.options import Settings
+
+    if settings["python"] or settings["engine"]:
+        return settings
+    return Settings(settings.verb, {**settings.values, "python": "<your engine>"}, settings.sources,
+                    settings.config_source)
 
 
 def _make_engine(config: pytest.Config, spec: Any = None):
-    from referee.engines import Engine, PythonEngine, SubprocessEngine, make_engine
+    """The engine of ``spec`` (a fixture's value), else of the options or the engine's ``referee.toml``."""
+    from referee.engines import Engine, PythonEngine, SubprocessEngine
+    from referee.plan import engine_spec
 
-    timeout = config.getoption("--referee-timeout")
+    settings = plugin_settings(config)
     if spec is None:
-        return make_engine(config.getoption("--referee-python"), config.getoption("--referee-engine"), timeout, 32)
+        return engine_spec(settings).make()
+    timeout = float(settings["timeout"])
     if isinstance(spec, Engine):
         return spec
     if isinstance(spec, str) and not is_callable_spec(spec):
@@ -263,9 +220,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def referee_engine(pytestconfig: pytest.Config):
-    """The engine under test; override it in your conftest.py, or give --referee-python/--referee-engine."""
-    if not _configured(pytestconfig):
-        pytest.skip("no engine for referee: give --referee-python or --referee-engine, or define a referee_engine fixture")
+    """The engine under test; override it in your conftest.py, or give --referee-python/--referee-engine
+    (or ``python`` / ``engine`` in the engine's ``referee.toml``)."""
+    settings = plugin_settings(pytestconfig)
+    if not (settings["python"] or settings["engine"]):
+        pytest.skip("no engine for referee: give --referee-python or --referee-engine, name one in referee.toml, "
+                    "or define a referee_engine fixture")
     engine = _make_engine(pytestconfig)
     engine.start()
     yield engine
@@ -283,8 +243,8 @@ def referee_area(request: pytest.FixtureRequest, referee_engine: Any, referee_wi
     """One rule area (action kind) of the model, ready to ``check()`` the engine against."""
     try:
         return RefereeArea(request.config, request.param, _engine_for(request.config, referee_engine), referee_without)
-    except ValueError as error:  # an unknown feature name in the referee_without fixture
-        pytest.fail(f"referee_without: {error}", pytrace=False)
+    except ValueError as error:  # an unknown feature name in the referee_without fixture, a bad settings file
+        pytest.fail(f"referee: {error}", pytrace=False)
 
 
 _MADE_KEY = pytest.StashKey[dict]()

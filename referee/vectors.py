@@ -137,14 +137,18 @@ def export(folder: Path, generated: Generated, selection: "Selection | None" = N
         "selection": (selection or Selection()).to_json(),
         "left_out": {"vectors": len(left_out), "by_reason": _count(reason for _, reason in left_out)},
     }
-    dropped = {vector.branch for vector, _ in left_out} - set(paths)
+    _mark_left_out(manifest, {vector.branch for vector, _ in left_out} - set(paths))
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def _mark_left_out(manifest: dict[str, Any], dropped: set[str]) -> None:
+    """A covered branch whose only vector the selection left out: listed under ``left_out``, not ``covered``."""
     for book in manifest["rulebooks"].values():
         branches = book["branches"]
         if branches and "covered" in branches:
             branches["left_out"] = sorted(b for b in branches["covered"] if b in dropped)
             branches["covered"] = {b: p for b, p in branches["covered"].items() if b not in dropped}
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    return manifest
 
 
 def _count(reasons: Any) -> dict[str, int]:

@@ -119,12 +119,12 @@ def test_unknown_says_how_many_cells_were_decided_and_lists_the_open_ones() -> N
 
 
 def test_unknown_over_every_reading_suggests_the_default_reading() -> None:
-    result = run("first.bloodletting.paid < 0", "--action", "bloodletting", "--units", "2", "--budget", "0", "--json")
+    result = run("first.bloodletting.paid < 0", "--action", "bloodletting", "--units", "2", "--budget", "1e-9", "--json")
     assert result.exit_code == 3, result.output
     progress = json.loads(result.stdout)["progress"]
     assert progress["more_cells_unbuilt"] and progress["cheaper"]["flag"] == "--ruleset defaults"
     assert progress["cheaper"]["cells"] == 2
-    text = run("first.bloodletting.paid < 0", "--action", "bloodletting", "--units", "2", "--budget", "0")
+    text = run("first.bloodletting.paid < 0", "--action", "bloodletting", "--units", "2", "--budget", "1e-9")
     assert "cheaper: ask the same question with --ruleset defaults" in " ".join(text.output.split())
 
 

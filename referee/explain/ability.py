@@ -135,36 +135,11 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
     """One recipient: the gates (400.8-5), then the keyword's rule (400.8-6) through its pipeline (400.8-7)."""
     effect, uid = o.line.effect, d.recipient
     if d.refused is not None:
-        killed = d.refused == "dead" and start.unit(uid).alive
-        why = "; it was killed by this activation, so it is gone for every later clause (400.8b)" if killed else ""
-        if effect not in ("damage", "restore") and d.refused == "dead":
-            why += "; a status is never applied to a dead unit (700.3)"
-        s.say("gate", "400.8-5", f"{uid} is {d.refused.replace('_', ' or ')}: it receives nothing{why}.", ("line_refused",),
-              recipient=uid, reason=d.refused, killed_by_this_activation=killed)
-        return
-    if effect == "damage":
-        s.say("pipeline", "400.8-7", f"{o.amount} damage at {uid} goes through the damage pipeline (500.1).",
-              recipient=uid, amount=o.amount)
-        instance = DamageInstance(target=uid, amount=o.amount, source=caster, kind="hit", riposte_rolls=tuple(rolls))
-        s.extend(explain_instance(d.board, instance, d.damage, ruleset, s.depth + 1))
-        after_hit, log, _ = resolve_damage(d.board, instance, ruleset)
-        _, answers = explain_answers(after_hit, instance, d.damage, log, ruleset, s.depth + 1)
-        s.extend(answers)
+        _explain_refused(s, start, effect, uid, d)
+    elif effect == "damage":
+        _explain_damage_delivery(s, o, d, uid, caster, ruleset, rolls)
     elif effect == "restore":
-        missing = max(d.before.max_vitality - d.before.vitality, 0)
-        eligible = min(max(o.amount, 0), missing)
-        maim = f"; Maim {d.before.maim} prevents {eligible - d.amount}, consuming {d.consumed} (500.3d)" if d.before.maim \
-            and eligible else ""
-        s.say("pipeline", "400.8-7", f"Restore {o.amount} at {uid} goes through recovery: capped at its missing Vitality "
-              f"{missing} (500.3c){maim}: {uid} {d.before.vitality} -> {d.after.vitality}.", ("vitality_restored",),
-              touches=(f"{uid}.vitality",), recipient=uid, asked=o.amount, missing=missing, restored=d.amount,
-              before=d.before.vitality, after=d.after.vitality)
-        if maim:
-            prevented = eligible - d.amount
-            s.say("maim", "500.3d", f"each Maim point prevents 2 recovery: {prevented} prevented, and Maim is consumed by "
-                  f"half of that, rounded up ({prevented}/2 -> {d.consumed}): {uid}'s Maim {d.before.maim} -> "
-                  f"{d.after.maim} (500.3d).", touches=(f"{uid}.maim",), prevented=prevented, consumed=d.consumed,
-                  before=d.before.maim, after=d.after.maim)
+        _explain_restore_delivery(s, o, d, uid)
     elif effect == "cull":
         what = (f"{uid} has {d.before.vitality} Vitality, at most {o.amount}: it is destroyed outright (500.4a, INT-209)"
                 if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {o.amount}: Cull does nothing (INT-209)")
@@ -177,6 +152,46 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
               f"{getattr(d.after, field)}.", ("status_applied",), touches=(f"{uid}.{field}",), recipient=uid,
               before=getattr(d.before, field),
               after=getattr(d.after, field))
+
+
+def _explain_refused(s: Steps, start: Board, effect: str, uid: str, d: Any) -> None:
+    """A recipient the gates refuse (400.8-5): dead (killed by this activation?), or not targetable."""
+    killed = d.refused == "dead" and start.unit(uid).alive
+    why = "; it was killed by this activation, so it is gone for every later clause (400.8b)" if killed else ""
+    if effect not in ("damage", "restore") and d.refused == "dead":
+        why += "; a status is never applied to a dead unit (700.3)"
+    s.say("gate", "400.8-5", f"{uid} is {d.refused.replace('_', ' or ')}: it receives nothing{why}.", ("line_refused",),
+          recipient=uid, reason=d.refused, killed_by_this_activation=killed)
+
+
+def _explain_damage_delivery(s: Steps, o: LineOutcome, d: Any, uid: str, caster: str, ruleset: Ruleset,
+                             rolls: tuple) -> None:
+    """A damage line's recipient: the damage pipeline (500.1), then what answers the hit."""
+    s.say("pipeline", "400.8-7", f"{o.amount} damage at {uid} goes through the damage pipeline (500.1).",
+          recipient=uid, amount=o.amount)
+    instance = DamageInstance(target=uid, amount=o.amount, source=caster, kind="hit", riposte_rolls=tuple(rolls))
+    s.extend(explain_instance(d.board, instance, d.damage, ruleset, s.depth + 1))
+    after_hit, log, _ = resolve_damage(d.board, instance, ruleset)
+    _, answers = explain_answers(after_hit, instance, d.damage, log, ruleset, s.depth + 1)
+    s.extend(answers)
+
+
+def _explain_restore_delivery(s: Steps, o: LineOutcome, d: Any, uid: str) -> None:
+    """A Restore line's recipient: recovery capped at the missing Vitality (500.3c), Maim's share (500.3d)."""
+    missing = max(d.before.max_vitality - d.before.vitality, 0)
+    eligible = min(max(o.amount, 0), missing)
+    maim = f"; Maim {d.before.maim} prevents {eligible - d.amount}, consuming {d.consumed} (500.3d)" if d.before.maim \
+        and eligible else ""
+    s.say("pipeline", "400.8-7", f"Restore {o.amount} at {uid} goes through recovery: capped at its missing Vitality "
+          f"{missing} (500.3c){maim}: {uid} {d.before.vitality} -> {d.after.vitality}.", ("vitality_restored",),
+          touches=(f"{uid}.vitality",), recipient=uid, asked=o.amount, missing=missing, restored=d.amount,
+          before=d.before.vitality, after=d.after.vitality)
+    if maim:
+        prevented = eligible - d.amount
+        s.say("maim", "500.3d", f"each Maim point prevents 2 recovery: {prevented} prevented, and Maim is consumed by "
+              f"half of that, rounded up ({prevented}/2 -> {d.consumed}): {uid}'s Maim {d.before.maim} -> "
+              f"{d.after.maim} (500.3d).", touches=(f"{uid}.maim",), prevented=prevented, consumed=d.consumed,
+              before=d.before.maim, after=d.after.maim)
 
 
 def explain_answer(s: Steps, start: Board, after: Board, outcome: AbilityOutcome) -> None:

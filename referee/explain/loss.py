@@ -11,7 +11,7 @@ failure report can point at the part an engine got wrong (``referee.at_fault``).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.model.combat.revival import LIFE_STATUS_AMOUNTS, LIFE_STATUSES
@@ -74,47 +74,80 @@ def tail_steps(host: Step, events: list[Event], board: Board) -> list[Step]:
     for n, (name, group) in enumerate(groups):
         uid = group[0].unit
         unit = board.unit(uid) if board.has(uid) else None
-        if name == "listeners":
-            runes = [e.detail for e in group if e.name == "rune_reset"]
-            lost = next((e.amount for e in group if e.name == "vitality_lost"), 0)
-            reset = (f": {', '.join(f'{r.title()} {getattr(unit, r) if unit else 0} -> 0' for r in runes)} "
-                     "(the runes that reset on Vitality damage lose their accumulated bonus)") if runes else ""
-            say("listeners", listeners, f"{lost} Vitality left {uid}; it is still Vitality lost, so what is keyed to losing "
-                f"Vitality answers (500.6c, 500.8d){reset}; Vitality thresholds re-evaluate.", names(group),
-                touches=tuple(f"{uid}.{r}" for r in VITALITY_LOSS_RUNES), quantities={"lost": lost, "runes": runes})
-        elif name == "death":
-            how = ("it is destroyed outright by Cull (500.4a)" if "culled" in host.events else
-                   "its Vitality reached 0 (500.1-13, 500.4a)")
-            say("death", death, f"{uid} dies: {how}; its living-effect state is captured, its combat state cleared and "
-                "the death announced (500.4b).", names(group), touches=(f"{uid}.alive",))
-            following = groups[n + 1] if n + 1 < len(groups) else None
-            if following is None or following[0] != "macabre" or following[1][0].other != uid:
-                say("macabre", "500.4c", unheard_macabre(uid, board), (), absent=("macabre",), quantities={"heard": []})
-        elif name == "macabre":
-            dead = group[0].other
-            heard = [e.unit for e in group]
-            silent = [u.uid for u in board.units if u.uid not in heard and u.uid != dead and not u.alive]
-            left = f"; not {', '.join(silent)}: already dead" if silent else ""
-            say("macabre", "500.4c", f"{dead}'s death fires Macabre for every other living unit on the board, on either "
-                f"side (500.4c): {', '.join(heard)}{left}.", names(group), absent=("macabre",),
-                quantities={"heard": heard})
-        elif name == "deathrattle":
-            say("deathrattle", "500.4e", f"{uid}'s deathrattle resolves, in the death's batch (500.4e).", names(group))
-        elif name == "vessel_revival":
-            vessels = unit.vessels if unit else 1
-            say("vessel", "500.4d", f"{uid} is a Phylactery unit holding a Vessel: it spends it ({vessels} -> "
-                f"{vessels - 1}) and revives on the spot, once the death has fully resolved (500.4d).", ("vessel_revival",),
-                touches=(f"{uid}.vessels",), quantities={"before": vessels, "after": vessels - 1})
-            say("revival", "500.9c", revival_text(uid, unit), names(group[1:]),
-                touches=tuple(f"{uid}.{f}" for f in (*LIFE_STATUSES, *LIFE_STATUS_AMOUNTS, "armor", "reliquary_speed")))
-        elif name == "everlasting_scheduled":
-            say("everlasting", "500.4d", f"{uid} is Everlasting: it revives 10 seconds later, and is genuinely dead in "
-                "between (500.4d).", names(group), quantities={"delay_ms": group[0].amount})
-        elif name == "vessel_batch":
-            say("batch", "500.4e", f"the death of {uid} and everything it fired (Macabre, deathrattles, an immediate "
-                f"Vessel revival and its listeners) are one Vessel Point batch of {group[0].amount} event(s) (500.4e).",
-                names(group), quantities={"events": group[0].amount})
+        part = _TAIL_PARTS.get(name)
+        if part is not None:
+            part(_Tail(say, host, board, uid, unit, group, groups[n + 1] if n + 1 < len(groups) else None,
+                       listeners, death))
     return out
+
+
+@dataclass(frozen=True)
+class _Tail:
+    """One part of a loss's tail, and what saying it needs."""
+
+    say: Any
+    host: Step
+    board: Board
+    uid: str
+    unit: Any
+    group: list[Event]
+    following: Any
+    listeners: str
+    death: str
+
+
+def _say_listeners(t: _Tail) -> None:
+    runes = [e.detail for e in t.group if e.name == "rune_reset"]
+    lost = next((e.amount for e in t.group if e.name == "vitality_lost"), 0)
+    reset = (f": {', '.join(f'{r.title()} {getattr(t.unit, r) if t.unit else 0} -> 0' for r in runes)} "
+             "(the runes that reset on Vitality damage lose their accumulated bonus)") if runes else ""
+    t.say("listeners", t.listeners, f"{lost} Vitality left {t.uid}; it is still Vitality lost, so what is keyed to losing "
+          f"Vitality answers (500.6c, 500.8d){reset}; Vitality thresholds re-evaluate.", names(t.group),
+          touches=tuple(f"{t.uid}.{r}" for r in VITALITY_LOSS_RUNES), quantities={"lost": lost, "runes": runes})
+
+
+def _say_death(t: _Tail) -> None:
+    how = ("it is destroyed outright by Cull (500.4a)" if "culled" in t.host.events else
+           "its Vitality reached 0 (500.1-13, 500.4a)")
+    t.say("death", t.death, f"{t.uid} dies: {how}; its living-effect state is captured, its combat state cleared and "
+          "the death announced (500.4b).", names(t.group), touches=(f"{t.uid}.alive",))
+    if t.following is None or t.following[0] != "macabre" or t.following[1][0].other != t.uid:
+        t.say("macabre", "500.4c", unheard_macabre(t.uid, t.board), (), absent=("macabre",), quantities={"heard": []})
+
+
+def _say_macabre(t: _Tail) -> None:
+    dead = t.group[0].other
+    heard = [e.unit for e in t.group]
+    silent = [u.uid for u in t.board.units if u.uid not in heard and u.uid != dead and not u.alive]
+    left = f"; not {', '.join(silent)}: already dead" if silent else ""
+    t.say("macabre", "500.4c", f"{dead}'s death fires Macabre for every other living unit on the board, on either "
+          f"side (500.4c): {', '.join(heard)}{left}.", names(t.group), absent=("macabre",), quantities={"heard": heard})
+
+
+def _say_vessel_revival(t: _Tail) -> None:
+    vessels = t.unit.vessels if t.unit else 1
+    t.say("vessel", "500.4d", f"{t.uid} is a Phylactery unit holding a Vessel: it spends it ({vessels} -> "
+          f"{vessels - 1}) and revives on the spot, once the death has fully resolved (500.4d).", ("vessel_revival",),
+          touches=(f"{t.uid}.vessels",), quantities={"before": vessels, "after": vessels - 1})
+    t.say("revival", "500.9c", revival_text(t.uid, t.unit), names(t.group[1:]),
+          touches=tuple(f"{t.uid}.{f}" for f in (*LIFE_STATUSES, *LIFE_STATUS_AMOUNTS, "armor", "reliquary_speed")))
+
+
+_TAIL_PARTS = {
+    "listeners": _say_listeners,
+    "death": _say_death,
+    "macabre": _say_macabre,
+    "deathrattle": lambda t: t.say("deathrattle", "500.4e", f"{t.uid}'s deathrattle resolves, in the death's batch "
+                                   "(500.4e).", names(t.group)),
+    "vessel_revival": _say_vessel_revival,
+    "everlasting_scheduled": lambda t: t.say(
+        "everlasting", "500.4d", f"{t.uid} is Everlasting: it revives 10 seconds later, and is genuinely dead in "
+        "between (500.4d).", names(t.group), quantities={"delay_ms": t.group[0].amount}),
+    "vessel_batch": lambda t: t.say(
+        "batch", "500.4e", f"the death of {t.uid} and everything it fired (Macabre, deathrattles, an immediate "
+        f"Vessel revival and its listeners) are one Vessel Point batch of {t.group[0].amount} event(s) (500.4e).",
+        names(t.group), quantities={"events": t.group[0].amount}),
+}
 
 
 def unheard_macabre(dead: str, board: Board) -> str:

@@ -120,27 +120,7 @@ def explain_cost_steps(s: Steps, printed: Any, additional: tuple[Any, ...], pay_
     total (356.4), never below 0 (356.6)."""
     total = printed.resources
     for i, (component, choice) in enumerate(zip(additional, pay_optional)):
-        owed = bool(cost_model.is_owed(component, choice))
-        added = cost_model.compute_component_cost(component, modifiers.discounts, rules)
-        own = [d for d in modifiers.discounts if d.applies_to != "total" and cost_model.is_component_discount(d, component)]
-        missed = [d for d in modifiers.discounts if d.applies_to == "optional_additional" and not component.optional]
-        kind = "optional" if component.optional else "mandatory"
-        notes = []
-        if own:
-            notes.append(f"its own discount(s) apply as it is added, before any other (356.4.c): "
-                         f"{resources_text(component.resources)} -> {resources_text(added)}")
-        if missed:
-            notes.append("a discount on optional additional costs does not reduce a mandatory one (356.4.c)")
-        after = cost_model.add_resources(total, added) if owed else total
-        if owed:
-            what = f"owed{' (chosen, 355.1.a)' if component.optional else ''}: + {resources_text(added)}"
-        else:
-            what = "declined, so not owed (355.1.a): nothing is added and its non-standard costs are not owed"
-        s.say("additional", "355.1.a" if component.optional else "356.2", f"additional cost {i + 1} ({kind}) is "
-              f"{what}" + "".join(f"; {n}" for n in notes) + f" (356.2): {resources_text(total)} -> "
-              f"{resources_text(after)}.", decides=True, index=i, owed=owed, before=resources_text(total),
-              after=resources_text(after))
-        total = after
+        total = _explain_additional_cost(s, i, component, choice, total, modifiers, rules)
     if modifiers.increases:
         after = cost_model.apply_increases(total, modifiers.increases)
         s.say("increases", "356.3", f"{len(modifiers.increases)} cost increase(s) are added after the additional costs "
@@ -157,6 +137,32 @@ def explain_cost_steps(s: Steps, printed: Any, additional: tuple[Any, ...], pay_
                   f"{resources_text(after)}.", decides=True, before=resources_text(total), after=resources_text(after),
                   clipped=clipped)
             total = after
+
+
+def _explain_additional_cost(s: Steps, i: int, component: Any, choice: Any, total: Any, modifiers: Any,
+                             rules: PlayRules) -> Any:
+    """One additional cost as it is added (356.2; owed or not, 355.1.a; its own discounts first, 356.4.c); the total."""
+    owed = bool(cost_model.is_owed(component, choice))
+    added = cost_model.compute_component_cost(component, modifiers.discounts, rules)
+    own = [d for d in modifiers.discounts if d.applies_to != "total" and cost_model.is_component_discount(d, component)]
+    missed = [d for d in modifiers.discounts if d.applies_to == "optional_additional" and not component.optional]
+    kind = "optional" if component.optional else "mandatory"
+    notes = []
+    if own:
+        notes.append(f"its own discount(s) apply as it is added, before any other (356.4.c): "
+                     f"{resources_text(component.resources)} -> {resources_text(added)}")
+    if missed:
+        notes.append("a discount on optional additional costs does not reduce a mandatory one (356.4.c)")
+    after = cost_model.add_resources(total, added) if owed else total
+    if owed:
+        what = f"owed{' (chosen, 355.1.a)' if component.optional else ''}: + {resources_text(added)}"
+    else:
+        what = "declined, so not owed (355.1.a): nothing is added and its non-standard costs are not owed"
+    s.say("additional", "355.1.a" if component.optional else "356.2", f"additional cost {i + 1} ({kind}) is "
+          f"{what}" + "".join(f"; {n}" for n in notes) + f" (356.2): {resources_text(total)} -> "
+          f"{resources_text(after)}.", decides=True, index=i, owed=owed, before=resources_text(total),
+          after=resources_text(after))
+    return after
 
 
 def discount_text(d: Any) -> str:

@@ -47,53 +47,78 @@ def namespace(runs: dict[str, Run], units: tuple[str, ...]) -> dict[str, Any]:
 
 def evaluate(node: Typed, ns: dict[str, Any]) -> Any:
     """The value of ``node`` (recursion is bounded by the parser's depth limit)."""
-    op, args = node.op, node.args
-    if op == "const":
-        return args[0]
-    if op == "name":
-        return ns[args[0]]
-    if op == "field":
-        owner = evaluate(args[0], ns)
-        return owner[args[1]] if isinstance(owner, dict) else getattr(owner, args[1])
-    if op == "index":
-        owner = evaluate(args[0], ns)
-        return owner.each[args[1]] if isinstance(owner, States) else owner[args[1]]
-    if op == "not":
-        return not_(evaluate(args[0], ns))
-    if op in ("neg", "pos"):
-        value = evaluate(args[0], ns)
-        return -value if op == "neg" else value
-    if op == "and":
-        return and_(*[evaluate(a, ns) for a in args])
-    if op == "or":
-        return or_(*[evaluate(a, ns) for a in args])
-    if op == "arith":
-        left, right = evaluate(args[1], ns), evaluate(args[2], ns)
-        return left + right if args[0] == "+" else left - right if args[0] == "-" else left * right
-    if op == "compare":
-        ops, parts = args
-        values = [evaluate(p, ns) for p in parts]
-        return and_(*[compare(o, a, b) for o, a, b in zip(ops, values, values[1:])])
-    if op == "ite":
-        return ite(evaluate(args[0], ns), evaluate(args[1], ns), evaluate(args[2], ns))
-    if op == "call":
-        values = [evaluate(a, ns) for a in args[1]]
-        if args[0] == "abs":
-            return ite(values[0] >= 0, values[0], -values[0])
-        pick = min_ if args[0] == "min" else max_
-        result = values[0]
-        for value in values[1:]:
-            result = pick(result, value)
-        return result
-    if op in ("event", "count"):
-        guards = matching_guards(ns["__logs__"], args[0], args[1])
-        if op == "event":
-            return or_(False, *guards)
-        total: Any = 0
-        for guard in guards:
-            total = total + ite(guard, 1, 0)
-        return total
-    raise AssertionError(f"unchecked node {op!r}")  # the parser admits no other operation
+    rule = _RULES.get(node.op)
+    if rule is None:
+        raise AssertionError(f"unchecked node {node.op!r}")  # the parser admits no other operation
+    return rule(node.op, node.args, ns)
+
+
+def _field(op: str, args: tuple, ns: dict[str, Any]) -> Any:
+    owner = evaluate(args[0], ns)
+    return owner[args[1]] if isinstance(owner, dict) else getattr(owner, args[1])
+
+
+def _index(op: str, args: tuple, ns: dict[str, Any]) -> Any:
+    owner = evaluate(args[0], ns)
+    return owner.each[args[1]] if isinstance(owner, States) else owner[args[1]]
+
+
+def _sign(op: str, args: tuple, ns: dict[str, Any]) -> Any:
+    value = evaluate(args[0], ns)
+    return -value if op == "neg" else value
+
+
+def _arith(op: str, args: tuple, ns: dict[str, Any]) -> Any:
+    left, right = evaluate(args[1], ns), evaluate(args[2], ns)
+    return left + right if args[0] == "+" else left - right if args[0] == "-" else left * right
+
+
+def _compare_chain(op: str, args: tuple, ns: dict[str, Any]) -> Any:
+    ops, parts = args
+    values = [evaluate(p, ns) for p in parts]
+    return and_(*[compare(o, a, b) for o, a, b in zip(ops, values, values[1:])])
+
+
+def _call(op: str, args: tuple, ns: dict[str, Any]) -> Any:
+    """``abs``, ``min`` and ``max``, as terms that serve Python values and Z3 terms alike."""
+    values = [evaluate(a, ns) for a in args[1]]
+    if args[0] == "abs":
+        return ite(values[0] >= 0, values[0], -values[0])
+    pick = min_ if args[0] == "min" else max_
+    result = values[0]
+    for value in values[1:]:
+        result = pick(result, value)
+    return result
+
+
+def _events(op: str, args: tuple, ns: dict[str, Any]) -> Any:
+    """``event(...)``: whether such an event was emitted; ``count(...)``: how many."""
+    guards = matching_guards(ns["__logs__"], args[0], args[1])
+    if op == "event":
+        return or_(False, *guards)
+    total: Any = 0
+    for guard in guards:
+        total = total + ite(guard, 1, 0)
+    return total
+
+
+_RULES = {
+    "const": lambda op, args, ns: args[0],
+    "name": lambda op, args, ns: ns[args[0]],
+    "field": _field,
+    "index": _index,
+    "not": lambda op, args, ns: not_(evaluate(args[0], ns)),
+    "neg": _sign,
+    "pos": _sign,
+    "and": lambda op, args, ns: and_(*[evaluate(a, ns) for a in args]),
+    "or": lambda op, args, ns: or_(*[evaluate(a, ns) for a in args]),
+    "arith": _arith,
+    "compare": _compare_chain,
+    "ite": lambda op, args, ns: ite(evaluate(args[0], ns), evaluate(args[1], ns), evaluate(args[2], ns)),
+    "call": _call,
+    "event": _events,
+    "count": _events,
+}
 
 
 def compare(symbol: str, a: Any, b: Any) -> Any:

@@ -23,14 +23,28 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
                ruleset: dict[str, Any] | None = None, split: bool = False, relations: tuple[str, ...] = SOURCE_RELATIONS,
                objective: str | None = None, sense: int = 1, off: frozenset[str] = frozenset(),
                whole_domain: bool = False) -> Query:
-    from referee.model.combat.ruleset import Ruleset
-    from referee.rulebooks.combat.features import FEATURES
-
     if not actions:
         raise QueryError("a query needs at least one action")
     if len(actions) > 4:
         raise QueryError(f"{len(actions)} actions: a query has at most 4")
     specs = tuple(parse_action(a, kind) for a in actions)
+    _check_space(specs, off, split, relations)
+    fixed = _fixed_readings(specs, ruleset)
+    if not 2 <= units <= len(ROLES):
+        raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
+    from .space import present_roles
+
+    schema = make_schema(tuple(s.kind for s in specs), present_roles(units, specs), split)
+    typed = parse_condition(condition, schema)
+    goal = None if objective is None else _objective_term(objective, schema)
+    return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense, frozenset(off),
+                 whole_domain)
+
+
+def _check_space(specs: tuple[Any, ...], off: frozenset[str], split: bool, relations: tuple[str, ...]) -> None:
+    """The features left out, ``--compare-split`` and ``--source`` make sense for these actions (a QueryError if not)."""
+    from referee.rulebooks.combat.features import FEATURES
+
     unknown = sorted(set(off) - set(FEATURES))
     if unknown:
         raise QueryError(f"unknown feature {unknown[0]!r} (known: {', '.join(sorted(FEATURES))})")
@@ -40,7 +54,11 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
     bad = [r for r in relations if r not in SOURCE_RELATIONS]
     if bad or not relations:
         raise QueryError(f"--source {','.join(bad)}: not one of {', '.join(SOURCE_RELATIONS)}")
-    from referee.model.combat.ruleset import DEFAULT
+
+
+def _fixed_readings(specs: tuple[Any, ...], ruleset: dict[str, Any] | str | None) -> dict[str, Any]:
+    """The ruleset options fixed by ``--ruleset`` (``defaults``: all of them), checked."""
+    from referee.model.combat.ruleset import DEFAULT, Ruleset
 
     fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
     fixed = clock_reading(specs, fixed)
@@ -48,24 +66,21 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
         Ruleset.from_json(fixed)
     except (TypeError, ValueError) as error:
         raise QueryError(f"--ruleset: {error}") from None
-    if not 2 <= units <= len(ROLES):
-        raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
-    from .space import present_roles
+    return fixed
 
-    schema = make_schema(tuple(s.kind for s in specs), present_roles(units, specs), split)
-    typed = parse_condition(condition, schema)
-    goal = None
-    if objective is not None:
-        from .parser import Checker, parse_tree
 
-        tree = parse_tree(objective)
-        lines = [0]
-        for line in objective.splitlines(keepends=True):
-            lines.append(lines[-1] + len(line))
-        goal = Checker(objective, lines, schema).check(tree.body)
-        if goal.type != "Int":
-            raise QueryError(f"{goal.fragment!r}: --minimize/--maximize needs an Int expression")
-    return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense, frozenset(off), whole_domain)
+def _objective_term(objective: str, schema: Any) -> Any:
+    """``--minimize`` / ``--maximize``'s expression, type-checked (an Int)."""
+    from .parser import Checker, parse_tree
+
+    tree = parse_tree(objective)
+    lines = [0]
+    for line in objective.splitlines(keepends=True):
+        lines.append(lines[-1] + len(line))
+    goal = Checker(objective, lines, schema).check(tree.body)
+    if goal.type != "Int":
+        raise QueryError(f"{goal.fragment!r}: --minimize/--maximize needs an Int expression")
+    return goal
 
 
 def clock_reading(specs: tuple[Any, ...], fixed: dict[str, Any]) -> dict[str, Any]:
@@ -141,10 +156,19 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
         from .optimize import optimize
 
         return optimize(query, rlimit, seeds, deadline)
-    space = query.space()
     cells: list[Cell] = []
     terms: list[Any] = []
-    for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain) for layout in query.layouts()]):
+    found = _fast_pass(query, deadline, shrink, cells, terms)
+    if found is not None:
+        return found
+    return _full_pass(query, rlimit, seeds, deadline, shrink, cells, terms)
+
+
+def _fast_pass(query: Query, deadline: float, shrink: bool, cells: list[Cell], terms: list[Any]) -> QueryAnswer | None:
+    """Build every cell (into ``cells``, ``terms``) and ask its fast question: a replayed witness, an
+    ``unknown`` when the time ran out while building, else None."""
+    for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain)
+                              for layout in query.layouts()]):
         if time.monotonic() > deadline:
             return unknown_answer(query, len(cells), [c.label() for c in cells], True,
                                   "the time budget ran out while building the cells (each built one was given the fast "
@@ -155,40 +179,42 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
         fast = fast_formulas(cell, term)
         check = solve(fast, cell.variables, FAST_RLIMIT, (0,), deadline)
         if check.answer == "sat":
-            values = check.values
-            from .minimize import default_of
-
-            changed = sum(1 for k, v in values.items() if v != default_of(k))
-            if shrink and changed > 3:
-                from .solve import fewest_changes
-
-                fewer = fewest_changes(fast, cell.variables, default_of, min(OPTIMIZE_SECONDS, max(0.0, deadline - time.monotonic())))
-                if fewer is not None and safe_replay(fewer, cell, query)[0]:
-                    values = fewer
-            found = witness(query, cell, values, shrink)
+            found = witness(query, cell, _fewer_changes(query, cell, fast, check.values, shrink, deadline), shrink)
             if found is not None:
                 return found
+    return None
+
+
+def _fewer_changes(query: Query, cell: Cell, fast: list[Any], values: dict[str, Any], shrink: bool,
+                   deadline: float) -> dict[str, Any]:
+    """A witness changing fewer fields from their defaults, when shrinking and it replays; else ``values``."""
+    from .minimize import default_of
+
+    changed = sum(1 for k, v in values.items() if v != default_of(k))
+    if shrink and changed > 3:
+        from .solve import fewest_changes
+
+        fewer = fewest_changes(fast, cell.variables, default_of, min(OPTIMIZE_SECONDS, max(0.0, deadline - time.monotonic())))
+        if fewer is not None and safe_replay(fewer, cell, query)[0]:
+            return fewer
+    return values
+
+
+def _full_pass(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, shrink: bool,
+               cells: list[Cell], terms: list[Any]) -> QueryAnswer:
+    """The relaxed then the exact question of each cell: found, an encoding defect, unknown or impossible."""
+    space = query.space()
     open_cells: list[str] = []
     defects: list[QueryAnswer] = []
     for cell, term in zip(cells, terms):
-        check = solve([*relaxed(cell.side_conditions), cell.legal, term], cell.variables, rlimit, (0,), deadline)
-        if check.answer == "unsat":
-            continue
-        if check.answer == "sat":
-            found = witness(query, cell, check.values, shrink)
-            if found is not None:
-                return found
-        check = solve([*cell.side_conditions, cell.legal, term], cell.variables, rlimit, seeds, deadline)
-        if check.answer == "unsat":
-            continue
-        if check.answer == "sat":
-            found = witness(query, cell, check.values, shrink)
-            if found is not None:
-                return found
+        found, status = _ask_cell(query, cell, term, rlimit, seeds, deadline, shrink)
+        if found is not None:
+            return found
+        if status == "defect":
             defects.append(QueryAnswer("encoding-defect", query.text, space, cell=cell.label(),
                                        detail="Z3's witness does not satisfy the condition when replayed through the model"))
-            continue
-        open_cells.append(cell.label())
+        elif status == "open":
+            open_cells.append(cell.label())
     if defects:
         return defects[0]
     if open_cells:
@@ -197,6 +223,25 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
                               f"of {len(cells)} cells")
     return QueryAnswer("impossible", query.text, space, cells=len(cells),
                        detail=f"no legal scenario satisfies the condition {space} ({len(cells)} cells, each proved)")
+
+
+def _ask_cell(query: Query, cell: Cell, term: Any, rlimit: int, seeds: tuple[int, ...], deadline: float,
+              shrink: bool) -> tuple[QueryAnswer | None, str]:
+    """One cell's relaxed then exact question: (a replayed witness, "found"), (None, "closed" | "defect" | "open")."""
+    check = solve([*relaxed(cell.side_conditions), cell.legal, term], cell.variables, rlimit, (0,), deadline)
+    if check.answer == "unsat":
+        return None, "closed"
+    if check.answer == "sat":
+        found = witness(query, cell, check.values, shrink)
+        if found is not None:
+            return found, "found"
+    check = solve([*cell.side_conditions, cell.legal, term], cell.variables, rlimit, seeds, deadline)
+    if check.answer == "unsat":
+        return None, "closed"
+    if check.answer == "sat":
+        found = witness(query, cell, check.values, shrink)
+        return (found, "found") if found is not None else (None, "defect")
+    return None, "open"
 
 
 def witness(query: Query, cell: Cell, values: dict[str, Any], shrink: bool) -> QueryAnswer | None:

@@ -177,3 +177,18 @@ def test_crosshair_backend_runs_for_a_python_engine(in_tmp):
     report = check(PythonEngine(clean_engine), options(examples=5, kinds=("cost",), backend="crosshair"))
     assert report.status == "pass", report.text()
     assert report.scenarios_run >= 1
+
+
+def test_whole_battles_through_the_command_line(in_tmp):
+    """``--battle`` (issue 27's whole battles, declared once in referee.options) reaches the check and its replay."""
+    from pathlib import Path
+
+    from referee.options import CHECK, resolve
+    from referee.plan import check_plan
+
+    argv = ["check", "--python", "referee.examples.engine:run", "--battle", "--max-actions", "50", "-n", "8", "--seed", "1"]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    assert "referee check: PASS" in result.output
+    _, options = check_plan(resolve(CHECK, {"battle": True, "python": "referee.examples.engine:run"}, None), Path("."))
+    assert options.battle is True and "--battle" in options.command.split()

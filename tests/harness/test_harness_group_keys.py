@@ -96,12 +96,12 @@ def test_500_8g_500_3d_an_engine_with_both_bugs_files_them_under_two_vitality_gr
                 for u, v in (("b", 30), ("x", 12), ("long_name", 99))]
     maim = [_scenario([_unit(u, is_tool=True, vitality=v - 1, max_vitality=v, maim=1)],
                       [{"kind": "recover", "target": u, "amount": 2, "lane": "repair"}]) for u, v in (("b", 255), ("q", 40))]
-    state: dict = {}
+    groups: dict = {}
     for scenario in interest + maim:
         verdict, divergences = judge(scenario, engine(scenario), Comparison())
         assert verdict == "mismatch" and divergences[0].path.endswith(".vitality"), divergences
-        _record_group(state, scenario, divergences)
-    counts = {key: group["count"] for key, group in state["groups"].items()}
+        _record_group(groups, scenario, divergences)
+    counts = {key: group["count"] for key, group in groups.items()}
     assert counts == {"board[].vitality#batch[combat:500.4e]": 3, "board[].vitality#maim[combat:500.3d]": 2}, counts
 
 

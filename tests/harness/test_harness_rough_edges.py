@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app, no_wrap_off_tty
-from referee.cmd_check import _command_words, _stored_words, parse_rules, state_locations
+from referee.cmd_check import parse_rules, state_locations
+from referee.options import CHECK, replay_command, resolve
 from referee.compare import Comparison
 from referee.engines import SubprocessEngine, add_import_paths
 from referee.harness import CheckOptions, CheckReport, check
@@ -153,14 +154,13 @@ def test_a_failure_writes_a_one_line_replay_and_prints_the_engine_command(tmp_pa
 
 
 def test_the_replay_command_keeps_timeout_batch_ruleset_database_state_dir_and_path():
-    stored = _stored_words("/tmp/db", "/tmp/state", ["src"])
-    words = _command_words(None, "./engine", 100, "damage", "full", None, None, ["negative_armor=reciprocal"], 2,
-                           timeout=2.0, batch=8, stored=stored)
+    words = replay_command(resolve(CHECK, {"engine": "./engine", "examples": 100, "kinds": "damage",
+                                           "ruleset": ["negative_armor=reciprocal"], "timeout": 2.0, "batch": 8,
+                                           "database": "/tmp/db", "state_dir": "/tmp/state", "path": ["src"]}, None))
     for part in ("--timeout 2", "--batch 8", "--ruleset negative_armor=reciprocal", "--database /tmp/db",
                  "--state-dir /tmp/state", "--path src"):
         assert part in words
-    assert "--database" in _command_words(None, "e", 1, None, "full", None, None, None, 2,
-                                          stored=_stored_words("", ".referee", None))
+    assert "--database" in replay_command(resolve(CHECK, {"engine": "e", "examples": 1, "database": ""}, None))
 
 
 # --------------------------------------------------------------------------------------

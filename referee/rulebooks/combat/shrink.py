@@ -146,7 +146,14 @@ def _joint_candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Simpler versions of ``scenario``, coarsest first."""
-    actions, board = scenario["actions"], scenario["board"]
+    for moves in (_fewer_actions, _simpler_actions_of, _ability_candidates, _fewer_units, _unit_defaults, _first_cells,
+                  _simplest_action_fields, _joint_candidates, _smaller_unit_numbers, _smaller_action_numbers):
+        yield from moves(scenario)
+
+
+def _fewer_actions(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """An action left out, then a hit of an action left out."""
+    actions = scenario["actions"]
     for i in range(len(actions)):
         if len(actions) > 1:
             yield {**scenario, "actions": actions[:i] + actions[i + 1:]}
@@ -155,15 +162,26 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
             changed = copy.deepcopy(scenario)
             del changed["actions"][i]["hits"][j]
             yield changed
+
+
+def _simpler_actions_of(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    actions = scenario["actions"]
     for i, action in enumerate(actions):
         for replacement in _simpler_actions(action):
             yield {**scenario, "actions": actions[:i] + replacement + actions[i + 1:]}
-    yield from _ability_candidates(scenario)
-    used = _referenced(scenario)
+
+
+def _fewer_units(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A unit no action names left out."""
+    board, used = scenario["board"], _referenced(scenario)
     for i, unit in enumerate(board):
         if unit["uid"] not in used and len(board) > 1:
             yield {**scenario, "board": board[:i] + board[i + 1:]}
-    for i, unit in enumerate(board):
+
+
+def _unit_defaults(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A unit field back at its default (a revived unit at full Vitality; Vitality within a lowered maximum)."""
+    for i, unit in enumerate(scenario["board"]):
         for name, value in unit.items():
             if name in UNIT_DEFAULTS and name not in ("side", "row", "col") and value != UNIT_DEFAULTS[name]:
                 changed = copy.deepcopy(scenario)
@@ -173,27 +191,39 @@ def candidates(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 if name == "max_vitality":
                     changed["board"][i]["vitality"] = min(unit.get("vitality", 100), UNIT_DEFAULTS[name]) or 0
                 yield changed
-    for i, unit in enumerate(board):
+
+
+def _first_cells(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for i, unit in enumerate(scenario["board"]):
         for name in ("side", "row", "col"):
             if unit.get(name, 0) != 0:  # a move to the first cell (decoding rejects a shared cell)
                 changed = copy.deepcopy(scenario)
                 changed["board"][i][name] = 0
                 yield changed
-    for i, action in enumerate(actions):
+
+
+def _simplest_action_fields(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for i, action in enumerate(scenario["actions"]):
         for name, simplest in ACTION_SIMPLEST.items():
             if name in action and action[name] != simplest:
                 changed = copy.deepcopy(scenario)
                 changed["actions"][i][name] = simplest
                 yield changed
-    yield from _joint_candidates(scenario)
-    for i, unit in enumerate(board):
+
+
+def _smaller_unit_numbers(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for i, unit in enumerate(scenario["board"]):
         for name, value in unit.items():
             if type(value) is int and name not in ("side", "row", "col"):
                 for smaller in _towards_zero(value, NUMBER_FLOOR.get(name, 0)):
                     changed = copy.deepcopy(scenario)
                     changed["board"][i][name] = smaller
                     yield changed
-    for i, action in enumerate(actions):
+
+
+def _smaller_action_numbers(scenario: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """An action's number, then each of its hits' amounts, nearer 0."""
+    for i, action in enumerate(scenario["actions"]):
         for name, value in action.items():
             if type(value) is int:
                 for smaller in _towards_zero(value):

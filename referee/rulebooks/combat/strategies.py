@@ -325,57 +325,11 @@ def _is_alive(units: list[dict[str, Any]], uid: str) -> bool:
 def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str, ...], name: str = "damage") -> dict[str, Any]:
     """A ``damage`` or ``hit`` action; a hit always carries a Riposte roll to spend (500.7b)."""
     target = pick(draw, units)
-    override: dict[str, Any] = {}
-    redirected_to = None
     pair = draw(_BOUNDARY_PAIR)
-    if pair == "armor":
-        # Armor and damage chosen together, on an exact boundary of the curve, past the flat step.
-        armor = draw(_ROOT) ** 2
-        step = armor_boundary_step(armor)
-        amount = max((past_flat(armor, step) + draw(_MULTIPLE)) * step + draw(_NEIGHBOUR), 0)
-        override = {"armor": armor}
-        target = {**target, **override}
-    elif pair == "insurance":
-        # 24/25/26 around an Insurance point: no Armor, k points, 25k damage and its neighbours.
-        points = draw(_INSURANCE_POINTS)
-        amount = 25 * points + draw(_NEIGHBOUR)
-        plain = draw(_COIN)
-        held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
-        override = {"armor": 0, "has_cap": False, "insurance": held if plain else 0, "subrogated": 0 if plain else held}
-        target = {**target, **override}
-    elif pair == "redirect" and len(units) > 1:
-        # an ally takes part of it (a cap near what is left) or, when it is lethal, all of it (500.1f, 500.1-11);
-        # the ally is another unit moved to the target's side if need be (columns differ: the cell stays free)
-        ally = pick(draw, [u for u in units if u["uid"] != target["uid"]])
-        ally = {**ally, "side": target["side"]}
-        amount = draw(_SHIELD_HIT)
-        override = {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": 0, **_answering(target)}
-        if draw(_COIN):
-            vitality = max(amount + draw(_NEIGHBOUR), 1)
-            override.update(intercept_by=ally["uid"], vitality=vitality, max_vitality=max(target["max_vitality"], vitality))
-        else:
-            override.update(redirect_to=ally["uid"], redirect_cap=max(amount // draw(_CAP_SHARE) + draw(_NEIGHBOUR), 1))
-        target = {**target, **override}
-        redirected_to = ally
-    elif pair == "shield":
-        # a Shield that breaks under a multiplied drain: the pool not a multiple of the multiplier
-        amount = draw(_SHIELD_HIT)
-        override = {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": draw(_SHIELD_POOL)}
-        target = {**target, **override}
-    else:
-        amount = draw_damage(draw, target["armor"])
-    enemies = [u["uid"] for u in units if u["side"] != target["side"]]
-    others = [u["uid"] for u in units if u["uid"] != target["uid"]]
+    amount, override, redirected_to = _draw_on_a_boundary(draw, units, target, pair)
+    target = {**target, **override}
     armed = name == "hit" and draw(_ARMED)
-    shape = "enemy" if armed else draw(_SOURCE_SHAPE)
-    if shape == "enemy" and enemies:
-        source = pick(draw, enemies)
-    elif shape == "any" and others:
-        source = pick(draw, others)
-    elif shape == "ally" and len(others) > len(enemies):
-        source = pick(draw, [u for u in others if u not in enemies])
-    else:
-        source = None
+    source = _draw_source(draw, units, target, armed)
     lane = draw(_damage_kinds(kinds))
     if lane == "overtime" or (lane in ACTIVATION_LANES and source is not None and not _is_alive(units, source)):
         source = None  # an overtime tick has no actor (500.1c); a dead unit deals no hit (400.8b)
@@ -400,16 +354,77 @@ def draw_damage_action(draw: Any, units: list[dict[str, Any]], kinds: tuple[str,
     if armed and source is not None:
         action["_align"][source] = _answering(next(u for u in units if u["uid"] == source))
     if redirected_to is not None:
-        moved = redirected_to["uid"]
-        action["_align"].setdefault(moved, {}).update(side=redirected_to["side"], redirect_to=None, intercept_by=None,
-                                                      **_answering(redirected_to))
-        for unit in units:  # a link to the moved unit from its old side would name an enemy now
-            links = {f: None for f in ("redirect_to", "intercept_by") if unit[f] == moved and unit["uid"] != target["uid"]}
-            if links and unit["side"] != redirected_to["side"]:
-                action["_align"].setdefault(unit["uid"], {}).update(links)
+        _align_redirect(action["_align"], units, target, redirected_to)
     if pair == "shield" and source is not None:
         action["_align"].setdefault(source, {})["shield_multiplier"] = draw(_MULTIPLIER)
     return action
+
+
+def _draw_on_a_boundary(draw: Any, units: list[dict[str, Any]], target: dict[str, Any],
+                        pair: str) -> tuple[int, dict[str, Any], dict[str, Any] | None]:
+    """The amount, the target's fields set to put it on a boundary (``pair``), and the redirect's ally if any."""
+    if pair == "armor":
+        # Armor and damage chosen together, on an exact boundary of the curve, past the flat step.
+        armor = draw(_ROOT) ** 2
+        step = armor_boundary_step(armor)
+        return max((past_flat(armor, step) + draw(_MULTIPLE)) * step + draw(_NEIGHBOUR), 0), {"armor": armor}, None
+    if pair == "insurance":
+        # 24/25/26 around an Insurance point: no Armor, k points, 25k damage and its neighbours.
+        points = draw(_INSURANCE_POINTS)
+        amount = 25 * points + draw(_NEIGHBOUR)
+        plain = draw(_COIN)
+        held = points + draw(_SPARE_POINTS)  # spare points show a point spent too many
+        return amount, {"armor": 0, "has_cap": False, "insurance": held if plain else 0,
+                        "subrogated": 0 if plain else held}, None
+    if pair == "redirect" and len(units) > 1:
+        return _draw_redirect(draw, units, target)
+    if pair == "shield":
+        # a Shield that breaks under a multiplied drain: the pool not a multiple of the multiplier
+        amount = draw(_SHIELD_HIT)
+        return amount, {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": draw(_SHIELD_POOL)}, None
+    return draw_damage(draw, target["armor"]), {}, None
+
+
+def _draw_redirect(draw: Any, units: list[dict[str, Any]],
+                   target: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, Any]]:
+    """An ally takes part of it (a cap near what is left) or, when it is lethal, all of it (500.1f, 500.1-11); the
+    ally is another unit moved to the target's side if need be (columns differ: the cell stays free)."""
+    ally = pick(draw, [u for u in units if u["uid"] != target["uid"]])
+    ally = {**ally, "side": target["side"]}
+    amount = draw(_SHIELD_HIT)
+    override = {"armor": 0, "has_cap": False, "insurance": 0, "subrogated": 0, "shield": 0, **_answering(target)}
+    if draw(_COIN):
+        vitality = max(amount + draw(_NEIGHBOUR), 1)
+        override.update(intercept_by=ally["uid"], vitality=vitality, max_vitality=max(target["max_vitality"], vitality))
+    else:
+        override.update(redirect_to=ally["uid"], redirect_cap=max(amount // draw(_CAP_SHARE) + draw(_NEIGHBOUR), 1))
+    return amount, override, ally
+
+
+def _draw_source(draw: Any, units: list[dict[str, Any]], target: dict[str, Any], armed: bool) -> str | None:
+    """The source: an enemy in a duel, else by a drawn shape (an enemy, any other unit, an ally, or none)."""
+    enemies = [u["uid"] for u in units if u["side"] != target["side"]]
+    others = [u["uid"] for u in units if u["uid"] != target["uid"]]
+    shape = "enemy" if armed else draw(_SOURCE_SHAPE)
+    if shape == "enemy" and enemies:
+        return pick(draw, enemies)
+    if shape == "any" and others:
+        return pick(draw, others)
+    if shape == "ally" and len(others) > len(enemies):
+        return pick(draw, [u for u in others if u not in enemies])
+    return None
+
+
+def _align_redirect(align: dict[str, Any], units: list[dict[str, Any]], target: dict[str, Any],
+                    redirected_to: dict[str, Any]) -> None:
+    """The redirect's ally moved to the target's side, and every link to it from its old side cut."""
+    moved = redirected_to["uid"]
+    align.setdefault(moved, {}).update(side=redirected_to["side"], redirect_to=None, intercept_by=None,
+                                       **_answering(redirected_to))
+    for unit in units:  # a link to the moved unit from its old side would name an enemy now
+        links = {f: None for f in ("redirect_to", "intercept_by") if unit[f] == moved and unit["uid"] != target["uid"]}
+        if links and unit["side"] != redirected_to["side"]:
+            align.setdefault(unit["uid"], {}).update(links)
 
 
 def _answering(unit: dict[str, Any]) -> dict[str, Any]:
