@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .core import Attempt, SolverAnswer
+from .smt import TACTICS
 
 #: The cache file's format; a file of another format is refused by name.
 FORMAT = 1
@@ -46,8 +47,10 @@ def z3_version() -> str:
 
 
 def cache_key(digest: str, kind: str, rlimit: int) -> str:
-    """SHA-256 over the query text's SHA-256 (``Query.digest``), the Z3 version, the limit and the kind of check."""
-    return hashlib.sha256(f"referee-proof-cache/{FORMAT}\0{kind}\0{z3_version()}\0{rlimit}\0{digest}".encode()).hexdigest()
+    """SHA-256 over the query text's SHA-256 (``Query.digest``), the Z3 version and solver, the limit and the kind."""
+    solver = ",".join(TACTICS)
+    stamp = f"referee-proof-cache/{FORMAT}\0{kind}\0{z3_version()}\0{solver}\0{rlimit}\0{digest}"
+    return hashlib.sha256(stamp.encode()).hexdigest()
 
 
 def code_stamp() -> str:
@@ -78,6 +81,8 @@ class ProofCache:
     index_code: str = ""
     index: dict[str, str] = field(default_factory=dict)
     added: int = 0
+    #: A fully confirmed CrossHair report under its key (``contracts.report_key``), or empty.
+    crosshair: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path) -> ProofCache:
@@ -94,7 +99,8 @@ class ProofCache:
         entries, index = document.get("entries"), document.get("index", {})
         if not isinstance(entries, dict) or not isinstance(index, dict):
             raise CacheError(f"{path}: fields 'entries' and 'index' must be objects")
-        return cls(path, entries, str(index.get("code", "")), dict(index.get("keys", {})))
+        crosshair = document.get("crosshair") or {}
+        return cls(path, entries, str(index.get("code", "")), dict(index.get("keys", {})), crosshair=dict(crosshair))
 
     def get(self, key: str) -> SolverAnswer | None:
         """The stored answer under ``key`` (never ``unknown``), or ``None``."""
@@ -141,6 +147,7 @@ class ProofCache:
             "format": FORMAT,
             "index": {"code": self.index_code, "keys": dict(sorted(self.index.items()))},
             "entries": dict(sorted(self.entries.items())),
+            "crosshair": self.crosshair,
         }
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

@@ -24,7 +24,7 @@ from typing import Any
 
 from . import smt
 from .cache import ProofCache, cache_key
-from .core import THEOREMS, Mutant, SolverAnswer, Theorem, Verdict, check, judge
+from .core import THEOREMS, Mutant, SolverAnswer, Theorem, Verdict, check, encode_check, judge
 
 #: Wall-clock safety net per task, in seconds. The verdict is governed by the rlimit; this
 #: only stops a solver whose work the rlimit does not count (nonlinear arithmetic can
@@ -595,3 +595,26 @@ def theorem_record(result: TheoremResult) -> dict[str, Any]:
         "ok": result.ok,
         "problems": result.problems(),
     }
+
+
+# --------------------------------------------------------------------------------------
+# Query texts (for the determinism test and the cache's CI listing)
+# --------------------------------------------------------------------------------------
+
+
+def query_digests(theorems: Sequence[Theorem], tasks: Sequence[Task] | None = None) -> dict[str, str]:
+    """The SHA-256 of each check's SMT-LIB text, by check, built here one after the other.
+
+    Each text is built in a fresh main Z3 context, as in a forked child; a text that cannot be
+    built is given as ``error: ...``.
+    """
+    by_name = {thm.name: thm for thm in theorems}
+    found = {}
+    for task in tasks if tasks is not None else tasks_for(theorems):
+        thm = by_name[task.theorem]
+        _reset_main_z3_context()
+        try:
+            found[str(task)] = encode_check(thm, task.kind, _mutant(thm, task)).digest
+        except Exception as error:  # noqa: BLE001 - reported in the digest, compared like one
+            found[str(task)] = f"error: {type(error).__name__}: {error}"
+    return found

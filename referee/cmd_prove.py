@@ -98,12 +98,14 @@ def prove_command(
     from referee.proofs import contracts
 
     plan = None if no_cache else _cache_plan(cache, state_dir, cache_mode, err)
-    running = None if no_crosshair else contracts.start_crosshair()
+    reused_report = None if no_crosshair or plan is None or not plan.reuse else _cached_crosshair(plan)
+    running = None if no_crosshair or reused_report is not None else contracts.start_crosshair()
     options = dict(jobs=jobs, rlimit=rlimit, timeout=timeout, plan=plan, stability=stability, margin=margin)
     suite = _run_with_progress(theorems, options, err, quiet=json_output)
+    report = reused_report if running is None else contracts.finish_crosshair(running)
     if plan is not None and cache_mode != "ci":
+        _remember_crosshair(plan, report, reused_report)
         _save_cache(plan, err)
-    report = None if running is None else contracts.finish_crosshair(running)
     problems = [f"{module}: import failed: {error}" for module, error in runner.IMPORT_ERRORS]
     problems += suite.problems()
     if cache_mode == "ci" and suite.cache is not None:
@@ -150,6 +152,25 @@ def _cache_plan(path: Path | None, state_dir: Path | None, mode: str, err: Conso
         err.print(f"[red]error:[/] {error}", highlight=False)
         raise typer.Exit(EXIT_USAGE) from error
     return runner.CachePlan(cache, code_stamp(), reuse=mode != "full")
+
+
+def _cached_crosshair(plan: runner.CachePlan) -> Any:
+    """The cached CrossHair report when its inputs are unchanged and it confirmed every helper, else ``None``."""
+    from referee.proofs import contracts
+
+    slot = plan.cache.crosshair
+    if slot.get("key") != contracts.report_key() or "report" not in slot:
+        return None
+    report = contracts.report_from_record(slot["report"])
+    report.reused = True
+    return report if contracts.fully_confirmed(report) else None
+
+
+def _remember_crosshair(plan: runner.CachePlan, report: Any, reused: Any) -> None:
+    from referee.proofs import contracts
+
+    if report is not None and reused is None and contracts.fully_confirmed(report):
+        plan.cache.crosshair = {"key": contracts.report_key(), "report": contracts.report_record(report)}
 
 
 def _save_cache(plan: runner.CachePlan, err: Console) -> None:
@@ -242,6 +263,7 @@ def _print_human(
     )
     if report is not None:
         summary += f"; CrossHair confirmed {len(report.confirmed())}/{len(report.results)} helpers"
+        summary += " (reused)" if report.reused else ""
     if listing and suite.cache is not None:
         _print_cache_listing(out, suite.cache)
     if suite.stability:
@@ -352,7 +374,10 @@ def _print_crosshair(out: Console, report: Any) -> None:
         table.add_row(result.helper, _style(result.status), str(len(result.conditions)))
     out.print(table)
     note = "confirmed = CrossHair reports 'Confirmed over all paths' for every condition"
-    out.print(f"{note}; CrossHair ran alongside the proofs, collected after {report.seconds:.1f} s", highlight=False)
+    if getattr(report, "reused", False):
+        out.print(f"{note}; reused from the proof cache (same contracts, helpers and versions)", highlight=False)
+    else:
+        out.print(f"{note}; CrossHair ran alongside the proofs, collected after {report.seconds:.1f} s", highlight=False)
     if report.error:
         out.print(f"[red]CrossHair did not complete:[/] {report.error}")
 
@@ -387,6 +412,7 @@ def _json_document(suite: runner.SuiteResult, report: Any, problems: list[str], 
         document["crosshair"] = {
             "seconds": round(report.seconds, 3),
             "command": report.command,
+            "reused": report.reused,
             "error": report.error,
             "confirmed": report.confirmed(),
             "helpers": [
