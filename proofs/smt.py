@@ -48,12 +48,17 @@ class Answer:
 
 
 def query_text(formulas: Sequence[Any]) -> str:
-    """The SMT-LIB text asserting every formula (built in the current main context)."""
+    """The SMT-LIB text asserting every formula (built in the current main context).
+
+    Z3's ``Solver.sexpr()`` printer names a shared subterm by its occurrences in the text
+    itself; ``to_smt2()`` also let-binds terms by their reference count, which counts Python's
+    live references too, so its text followed what the garbage collector had freed.
+    """
     import z3
 
     solver = z3.Solver()
     solver.add(*[z3.BoolVal(f) if isinstance(f, bool) else f for f in formulas])
-    return solver.to_smt2()
+    return solver.sexpr()
 
 
 def variables_of(created: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -133,7 +138,7 @@ def perturb(query: Query, shuffle_seed: int) -> Query:
     renamed = _renamed(parsed, ctx)
     solver = z3.Solver(ctx=ctx)
     solver.add(*renamed)
-    return Query(solver.to_smt2(), ())
+    return Query(solver.sexpr(), ())
 
 
 def _renamed(formulas: list[Any], ctx: Any) -> list[Any]:

@@ -95,23 +95,12 @@ def prove_command(
         err.print(f"[red]error:[/] no theorem matches -k {pattern!r} (by name or clause id); nothing to prove")
         raise typer.Exit(EXIT_USAGE)
 
-    from referee.proofs import contracts
-
     plan = None if no_cache else _cache_plan(cache, state_dir, cache_mode, err)
-    reused_report = None if no_crosshair or plan is None or not plan.reuse else _cached_crosshair(plan)
-    running = None if no_crosshair or reused_report is not None else contracts.start_crosshair()
     options = dict(jobs=jobs, rlimit=rlimit, timeout=timeout, plan=plan, stability=stability, margin=margin)
-    suite = _run_with_progress(theorems, options, err, quiet=json_output)
-    report = reused_report if running is None else contracts.finish_crosshair(running)
+    suite, report = _prove_and_check_contracts(theorems, options, not no_crosshair, err, quiet=json_output)
     if plan is not None and cache_mode != "ci":
-        _remember_crosshair(plan, report, reused_report)
         _save_cache(plan, err)
-    problems = [f"{module}: import failed: {error}" for module, error in runner.IMPORT_ERRORS]
-    problems += suite.problems()
-    if cache_mode == "ci" and suite.cache is not None:
-        problems += [f"{task}: not in the proof cache (decided in this run)" for task in suite.cache.decided]
-    if report is not None and not report.ok:
-        problems += _crosshair_problems(report)
+    problems = _all_problems(suite, report, cache_mode)
 
     if junit is not None:
         _write_junit(junit, suite)
@@ -127,6 +116,33 @@ def prove_command(
         out = Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
         _print_human(out, suite, report, problems, pattern, jobs, listing=cache_mode == "ci")
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
+
+
+def _prove_and_check_contracts(
+    theorems: list[Any], options: dict[str, Any], crosshair: bool, err: Console, quiet: bool
+) -> tuple[runner.SuiteResult, Any]:
+    """Run the proof suite with CrossHair alongside (or its confirmed report reused from the cache)."""
+    from referee.proofs import contracts
+
+    plan: runner.CachePlan | None = options["plan"]
+    reused = _cached_crosshair(plan) if crosshair and plan is not None and plan.reuse else None
+    running = contracts.start_crosshair() if crosshair and reused is None else None
+    suite = _run_with_progress(theorems, options, err, quiet=quiet)
+    report = reused if running is None else contracts.finish_crosshair(running)
+    if plan is not None:
+        _remember_crosshair(plan, report, reused)
+    return suite, report
+
+
+def _all_problems(suite: runner.SuiteResult, report: Any, cache_mode: str) -> list[str]:
+    """Every reason the run fails: imports, checks, margin, stability, cache (ci mode), CrossHair."""
+    problems = [f"{module}: import failed: {error}" for module, error in runner.IMPORT_ERRORS]
+    problems += suite.problems()
+    if cache_mode == "ci" and suite.cache is not None:
+        problems += [f"{task}: not in the proof cache (decided in this run)" for task in suite.cache.decided]
+    if report is not None and not report.ok:
+        problems += _crosshair_problems(report)
+    return problems
 
 
 def _save_record(path: Path, document: dict[str, Any], err: Console) -> None:
@@ -221,6 +237,33 @@ def _print_human(
     jobs: int,
     listing: bool = False,
 ) -> None:
+    out.print(_theorem_table(suite))
+    bounded = [r for r in suite.theorems if r.theorem.bound]
+    for result in bounded:
+        out.print(f"bound: {result.name}: {result.theorem.bound}", highlight=False)
+    if report is not None:
+        _print_crosshair(out, report)
+    for result in suite.theorems:
+        _print_counterexamples(out, result)
+    summary = _summary(suite, report, pattern, jobs)
+    if listing and suite.cache is not None:
+        _print_cache_listing(out, suite.cache)
+    if suite.stability:
+        _print_stability(out, suite)
+    out.print(summary + "; " + _margin_and_cache_summary(suite), highlight=False)
+    if problems:
+        out.print(f"[red]FAILED[/] ({len(problems)} problem{'s' if len(problems) != 1 else ''}):")
+        for problem in problems:
+            out.print(f"  {problem}", highlight=False, markup=False)
+        failing = sorted({r.name for r in suite.theorems if not r.ok})
+        for name in failing:
+            out.print(f"  rerun: {_rerun(name)}", highlight=False, markup=False)
+    else:
+        out.print("[green]OK[/]")
+
+
+def _theorem_table(suite: runner.SuiteResult) -> Table:
+    """One row per theorem: its clauses, proof status and time, vacuity, mutants killed."""
     table = Table(title="Proof suite", title_justify="left")
     for column, justify in [
         ("theorem", "left"),
@@ -241,14 +284,11 @@ def _print_human(
             _style(result.vacuity.status),
             mutants if result.killed == len(result.mutants) else f"[red]{mutants}[/]",
         )
-    out.print(table)
-    bounded = [r for r in suite.theorems if r.theorem.bound]
-    for result in bounded:
-        out.print(f"bound: {result.name}: {result.theorem.bound}", highlight=False)
-    if report is not None:
-        _print_crosshair(out, report)
-    for result in suite.theorems:
-        _print_counterexamples(out, result)
+    return table
+
+
+def _summary(suite: runner.SuiteResult, report: Any, pattern: str | None, jobs: int) -> str:
+    """The summary line's head: the verdicts, the checks and the time, CrossHair's count."""
     killed = sum(r.killed for r in suite.theorems)
     mutants = sum(len(r.mutants) for r in suite.theorems)
     satisfiable = sum(r.vacuity.status == "satisfiable" for r in suite.theorems)
@@ -264,20 +304,7 @@ def _print_human(
     if report is not None:
         summary += f"; CrossHair confirmed {len(report.confirmed())}/{len(report.results)} helpers"
         summary += " (reused)" if report.reused else ""
-    if listing and suite.cache is not None:
-        _print_cache_listing(out, suite.cache)
-    if suite.stability:
-        _print_stability(out, suite)
-    out.print(summary + "; " + _margin_and_cache_summary(suite), highlight=False)
-    if problems:
-        out.print(f"[red]FAILED[/] ({len(problems)} problem{'s' if len(problems) != 1 else ''}):")
-        for problem in problems:
-            out.print(f"  {problem}", highlight=False, markup=False)
-        failing = sorted({r.name for r in suite.theorems if not r.ok})
-        for name in failing:
-            out.print(f"  rerun: {_rerun(name)}", highlight=False, markup=False)
-    else:
-        out.print("[green]OK[/]")
+    return summary
 
 
 def _margin_and_cache_summary(suite: runner.SuiteResult) -> str:
