@@ -4,7 +4,8 @@ The key is the SHA-256 of the check's SMT-LIB text together with the Z3 version,
 rlimit and the kind of check (proof, vacuity, mutant): the same key is the same question,
 so its answer can be reused; any change to the text (an edited model function, a new
 lemma) is a new key, decided afresh. An entry holds Z3's answer, the rlimit it used, the
-seed and, for ``sat``, the witness's values; the verdict is always re-judged from it, and
+seed (and every seed tried before it, so a check that ran out first is outside the margin
+cached or not) and, for ``sat``, the witness's values; the verdict is always re-judged from it, and
 every witness is replayed through the current model before it is shown (core.judge).
 ``unknown`` is never stored.
 
@@ -107,9 +108,14 @@ class ProofCache:
         entry = self.entries.get(key)
         if entry is None or entry.get("answer") not in ("sat", "unsat"):
             return None
-        attempt = Attempt(int(entry["seed"]), entry["answer"], entry.get("rlimit_used"))
+        attempts = [
+            Attempt(int(a["seed"]), str(a["answer"]), a.get("rlimit_used"), str(a.get("reason", "")))
+            for a in entry.get("attempts", [])
+        ]
+        if not attempts or attempts[-1].answer != entry["answer"]:  # the deciding attempt is always last
+            attempts.append(Attempt(int(entry["seed"]), entry["answer"], entry.get("rlimit_used")))
         values = entry.get("values") if entry["answer"] == "sat" else None
-        return SolverAnswer(entry["answer"], [attempt], dict(values) if values is not None else None)
+        return SolverAnswer(entry["answer"], attempts, dict(values) if values is not None else None)
 
     def put(self, key: str, kind: str, answer: SolverAnswer, check: str) -> bool:
         """Store a decided answer; ``unknown`` is refused (returns ``False``)."""
@@ -123,6 +129,11 @@ class ProofCache:
             "seed": answer.seed,
             "rlimit_used": answer.rlimit_used,
             "values": answer.values if answer.answer == "sat" else None,
+            # Every seed tried, those that ran out first included: the margin rule reads the worst.
+            "attempts": [
+                {"seed": a.seed, "answer": a.answer, "rlimit_used": a.rlimit_used, "reason": a.reason}
+                for a in answer.attempts
+            ],
             "check": check,
             "z3": z3_version(),
         }
