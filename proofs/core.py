@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from referee.model.arith import and_, is_symbolic, not_, or_, single_source, symbolic
 from referee.model.clauses import ClauseId, parse_clause_id
 
-from .smt import Query, decide, query_text, variables_of
+from .smt import DEFAULT_SOLVER, SOLVERS, WITNESS_ONLY, Query, decide, query_text, variables_of
 
 #: The default resource limit for one check (Z3 ``rlimit`` units, machine independent).
 DEFAULT_RLIMIT = 20_000_000
@@ -142,6 +142,8 @@ class Mutant:
     #: Further ``(target, replacement)`` pairs for a bug that spans two functions
     #: (for example, the flat reduction moved before the percentage).
     also: tuple[tuple[str, Callable[..., Any]], ...] = ()
+    #: The solver configuration (``proofs.smt.SOLVERS``) for this mutant's check; ``None``: the theorem's.
+    solver: str | None = None
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
@@ -197,6 +199,8 @@ class Theorem:
     lemmas: tuple[str, ...] = ()
     #: Model functions (``module:function``) encoded as uninterpreted functions (see :func:`theorem`).
     abstract: tuple[str, ...] = ()
+    #: The solver configuration (``proofs.smt.SOLVERS``) deciding its checks.
+    solver: str = DEFAULT_SOLVER
 
 
 THEOREMS: dict[str, Theorem] = {}
@@ -210,6 +214,7 @@ def theorem(
     registry: dict[str, Theorem] | None = None,
     lemmas: tuple[Theorem, ...] | list[Theorem] = (),
     abstract: tuple[str, ...] | list[str] = (),
+    solver: str = DEFAULT_SOLVER,
 ) -> Callable[[Callable[[Vars], Obligation]], Theorem]:
     """Register a theorem; its name is the function's, its statement the docstring.
 
@@ -231,6 +236,11 @@ def theorem(
             raise ValueError(f"theorem {build.__name__} needs a one-sentence docstring")
         if build.__name__ in target:
             raise ValueError(f"duplicate theorem name {build.__name__}")
+        for name in (solver, *(m.solver for m in mutants if m.solver)):
+            if name not in SOLVERS:
+                raise ValueError(f"theorem {build.__name__}: unknown solver {name!r} (known: {', '.join(SOLVERS)})")
+        if solver in WITNESS_ONLY:
+            raise ValueError(f"theorem {build.__name__}: solver {solver!r} finds witnesses only, it cannot prove")
         ids = tuple(parse_clause_id(c) for c in clauses)
         thm = Theorem(
             name=build.__name__,
@@ -243,6 +253,7 @@ def theorem(
             module=build.__module__,
             lemmas=tuple(lemma.name for lemma in lemmas),
             abstract=tuple(abstract),
+            solver=solver,
         )
         target[thm.name] = thm
         return thm
@@ -414,7 +425,8 @@ def encode_check(thm: Theorem, kind: str, mutant: Mutant | None = None) -> Query
     formulas = [*side, _as_bool(obligation.assume)]
     if kind != "vacuity":
         formulas.append(z3.Not(_as_bool(obligation.claim)))
-    return Query(query_text(formulas), variables_of(variables.created))
+    solver = mutant.solver if kind == "mutant" and mutant is not None and mutant.solver else thm.solver
+    return Query(query_text(formulas), variables_of(variables.created), solver)
 
 
 def solve(query: Query, rlimit: int) -> SolverAnswer:

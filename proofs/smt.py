@@ -29,11 +29,14 @@ class Query:
 
     text: str
     variables: tuple[tuple[str, str], ...]
+    #: The name of the solver configuration (:data:`SOLVERS`) that decides the text.
+    solver: str = "default"
 
     @property
     def digest(self) -> str:
-        """SHA-256 of the text (the query's identity)."""
-        return hashlib.sha256(self.text.encode()).hexdigest()
+        """SHA-256 of the text, and of the solver's name when it is not the default (the query's identity)."""
+        named = self.text if self.solver == DEFAULT_SOLVER else f"{self.solver}\0{self.text}"
+        return hashlib.sha256(named.encode()).hexdigest()
 
 
 @dataclass
@@ -76,13 +79,50 @@ def variables_of(created: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 #: without spending rlimit, where this pipeline answers in 0.1 s.)
 TACTICS = ("simplify", "solve-eqs", "smt")
 
+DEFAULT_SOLVER = "default"
 
-def new_solver(rlimit: int, seed: int) -> tuple[Any, Any]:
-    """A solver over :data:`TACTICS` in a new Z3 context, with the limit and seed set: ``(solver, ctx)``."""
+#: The solver configurations a check may name (``@theorem(solver=...)``, ``Mutant(solver=...)``),
+#: each a clock-free tactic pipeline: ``(tactic name, parameters)`` steps.
+#:
+#: * ``default``: :data:`TACTICS`.
+#: * ``bounded-witness``: integers as 14-bit vectors (``nla2bv``), bit-blasted and handed to
+#:   the SAT solver. It searches for a witness among small values only: a ``sat`` answer is a
+#:   real model (replayed like any other), an empty bounded space is ``unknown``, never
+#:   ``unsat``, so it suits checks that expect a witness (mutants), never a proof.
+SOLVERS: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {
+    DEFAULT_SOLVER: tuple((name, {}) for name in TACTICS),
+    "bounded-witness": (
+        ("simplify", {}),
+        ("nla2bv", {"nla2bv_max_bv_size": 14}),
+        ("simplify", {}),
+        ("solve-eqs", {}),
+        ("bit-blast", {}),
+        ("sat", {}),
+    ),
+}
+
+#: Configurations that search a bounded space: their ``unsat`` says nothing of the whole space,
+#: so :func:`decide` reports it as ``unknown`` (and :func:`referee.proofs.core.theorem` refuses
+#: them for a theorem's proof).
+WITNESS_ONLY = frozenset({"bounded-witness"})
+
+
+def solver_tactic(name: str, ctx: Any) -> Any:
+    """The tactic pipeline of :data:`SOLVERS` ``[name]`` in ``ctx``."""
+    import z3
+
+    if name not in SOLVERS:
+        raise ValueError(f"unknown solver configuration {name!r} (known: {', '.join(SOLVERS)})")
+    steps = [z3.With(z3.Tactic(step, ctx), **params) if params else z3.Tactic(step, ctx) for step, params in SOLVERS[name]]
+    return z3.Then(*steps, ctx=ctx)
+
+
+def new_solver(rlimit: int, seed: int, name: str = DEFAULT_SOLVER) -> tuple[Any, Any]:
+    """A solver over :data:`SOLVERS` ``[name]`` in a new Z3 context, with the limit and seed set: ``(solver, ctx)``."""
     import z3
 
     ctx = z3.Context()
-    solver = z3.Then(*TACTICS, ctx=ctx).solver()
+    solver = solver_tactic(name, ctx).solver()
     solver.set("rlimit", rlimit)
     solver.set("random_seed", seed)
     return solver, ctx
@@ -92,10 +132,12 @@ def decide(query: Query, rlimit: int, seed: int) -> Answer:
     """Decide ``query.text`` in a new Z3 context under ``rlimit`` and ``seed``."""
     import z3
 
-    solver, ctx = new_solver(rlimit, seed)
+    solver, ctx = new_solver(rlimit, seed, query.solver)
     solver.from_string(query.text)
     result = solver.check()
     used = rlimit_count(solver)
+    if result == z3.unsat and query.solver in WITNESS_ONLY:
+        return Answer("unknown", seed, used, f"no witness in the bounded space of {query.solver}")
     if result == z3.unsat:
         return Answer("unsat", seed, used)
     if result == z3.sat:
@@ -138,7 +180,7 @@ def perturb(query: Query, shuffle_seed: int) -> Query:
     renamed = _renamed(parsed, ctx)
     solver = z3.Solver(ctx=ctx)
     solver.add(*renamed)
-    return Query(solver.sexpr(), ())
+    return Query(solver.sexpr(), (), query.solver)
 
 
 def _renamed(formulas: list[Any], ctx: Any) -> list[Any]:

@@ -277,6 +277,7 @@ SEARCH_OFF_BY_ONE = Mutant(
     "referee.model.arith:least_such_that",
     _least_plus_one,
     "the search returns one more than the least value",
+    solver="bounded-witness",  # its witness is small; the SMT core ran out of rlimit on seed 0 (issue 21)
 )
 FORGETS_MINIMALITY = Mutant(
     "least_such_that_forgets_minimality",
