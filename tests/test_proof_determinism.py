@@ -108,12 +108,10 @@ NEAREST: tuple[str, ...] = (
 #: default run leaves them to ``--runslow``, where the full stability test fails on them.
 OUTSIDE = (
     "armor_shortfalls_add_up proof",
-    "splitting_damage_gains_at_most_one_point_of_rounding mutant search_one_above_least",
     "more_armor_never_means_more_damage mutant points_spent_only_on_full_25s",
     "tick_shares_sum_exactly_to_the_tick proof",
     "negative_armor_never_reduces_pipeline_damage mutant pipeline_reads_armor_magnitude",
     "insured_damage_is_credited_to_nobody mutant credit_counts_shield_drained",
-    "tick_shares_sum_exactly_to_the_tick mutant tick_ties_not_broken",
 )
 #: How many of the other checks the default run samples, a different share each day.
 ROTATING = 3
