@@ -107,7 +107,6 @@ NEAREST: tuple[str, ...] = (
 #: encoding fixes them; no limit is raised). Deciding them can cost the whole limit, so the
 #: default run leaves them to ``--runslow``, where the full stability test fails on them.
 OUTSIDE = (
-    "armor_shortfalls_add_up proof",
     "more_armor_never_means_more_damage mutant points_spent_only_on_full_25s",
     "tick_shares_sum_exactly_to_the_tick proof",
     "negative_armor_never_reduces_pipeline_damage mutant pipeline_reads_armor_magnitude",
