@@ -105,6 +105,8 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "only the fields and events of the features the profile keeps (referee features lists each "
                "feature's); the others may be left out and are not compared", breaking=False),
         Change("--events", "a,b (only those)", "also -a,-b (every event but those)", breaking=False),
+        Change("a blank line among an engine's answers", "a garbage fault", "skipped (a JSON-lines engine may "
+               "print an empty line between answers)", breaking=False),
         Change("protocol", '"referee/1"', '"referee/2" in every scenario and observation; an engine that answers '
                '"referee/1" is refused with this list'),
     ),
