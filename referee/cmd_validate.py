@@ -17,14 +17,20 @@ def register(app: typer.Typer) -> None:
                                         "engine's logged units) and list every distinct divergence"),
         json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
     ) -> None:
-        """Replay a logged match through the model and compare what the log holds: events, units, or the final board."""
-        from .validate import report_json, report_text, validate
+        """Replay a logged match through the model and compare what the log holds: events, units, or the final board,
+        under the engine's referee.toml (its features, readings and known divergences, as `check` reads them)."""
+        from .validate import profile_from_config, report_json, report_text, validate
 
         if not trace.is_file():
             typer.echo(f"referee validate: {trace}: not a regular file", err=True)
             raise typer.Exit(2)
+        try:
+            profile = profile_from_config()
+        except ValueError as error:  # a bad referee.toml, feature name or known file: named, exit 2
+            typer.echo(f"referee validate: {error}", err=True)
+            raise typer.Exit(2)
         with trace.open(encoding="utf-8") as lines:
-            report = validate(lines, str(trace), keep_going, progress=_progress)
+            report = validate(lines, str(trace), keep_going, progress=_progress, profile=profile)
         typer.echo(json.dumps(report_json(report), indent=1) if json_out else report_text(report),
                    err=bool(report.error) and not json_out)
         raise typer.Exit(report.exit_code)

@@ -59,10 +59,36 @@ class Found:
     clause: str | None
     explain: list[dict[str, Any]] = field(default_factory=list)
     count: int = 1
+    #: The known divergence (``referee-known.toml``) this is, if any: reported, not failed.
+    known: str | None = None
+
+    @property
+    def symptoms(self) -> tuple[str, ...]:
+        return ()
+
+    @property
+    def clauses(self) -> list[str]:
+        return [self.clause] if self.clause else []
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "trace": self.trace, "action": self.action, "clause": self.clause,
-                "divergence": self.divergence.to_json(), "count": self.count, "explain": self.explain}
+                "divergence": self.divergence.to_json(), "count": self.count, "explain": self.explain,
+                "known": self.known}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the engine's ``referee.toml`` says a check of it compares: the unit fields and events of the features it
+    leaves out are not compared, its readings are the match's, and its known divergences are reported, not failed."""
+
+    fields_off: frozenset[str] = frozenset()
+    events_off: frozenset[str] = frozenset()
+    readings: dict[str, Any] = field(default_factory=dict)
+    known: tuple[Any, ...] = ()
+
+    def keeps_event(self, event: dict[str, Any]) -> bool:
+        name = event.get("name")
+        return name not in self.events_off and f"{name}:{event.get('detail')}" not in self.events_off
 
 
 @dataclass
@@ -77,10 +103,11 @@ class ValidateReport:
     seconds: float = 0.0
     found: dict[str, Found] = field(default_factory=dict)
     error: str = ""
+    profile: Profile = field(default_factory=Profile)
 
     @property
     def status(self) -> str:
-        return "error" if self.error else "mismatch" if self.found else "pass"
+        return "error" if self.error else "mismatch" if any(f.known is None for f in self.found.values()) else "pass"
 
     @property
     def exit_code(self) -> int:
@@ -115,19 +142,30 @@ class Replay:
     rules: Ruleset
 
 
-def start(number: int, header: dict[str, Any]) -> Replay:
-    """A header line: its format, readings and starting board, checked like a scenario's (names the line)."""
+def start(number: int, header: dict[str, Any], readings: dict[str, Any] | None = None) -> Replay:
+    """A header line: its format, readings and starting board, checked like a scenario's (names the line); the
+    readings of the engine's ``referee.toml`` complete the header's, and one it contradicts is an error."""
     if header.get("trace") != TRACE_FORMAT:
         raise TraceError(f"line {number}.trace: expected {TRACE_FORMAT!r}, got {header.get('trace')!r}")
     if header.get("rulebook", "combat") != "combat":
         raise TraceError(f"line {number}.rulebook: only combat matches can be validated")
+    ruleset = _with_readings(number, header.get("ruleset", {}), readings or {})
     try:
-        rules = ruleset_from_json(f"line {number}.ruleset", header.get("ruleset", {}))
+        rules = ruleset_from_json(f"line {number}.ruleset", ruleset)
         board = board_from_json(f"line {number}.board", header.get("board"))
         check_board_domain(f"line {number}.board", board)
     except ProtocolError as error:
         raise TraceError(str(error)) from None
     return Replay(clock.start_battle(board), rules)
+
+
+def _with_readings(number: int, logged: Any, readings: dict[str, Any]) -> Any:
+    if not isinstance(logged, dict):
+        return logged  # the decoder names it
+    for name, value in readings.items():
+        if name in logged and logged[name] != value:
+            raise TraceError(f"line {number}.ruleset.{name}: the log says {logged[name]!r}, referee.toml {value!r}")
+    return {**readings, **logged}
 
 
 # --------------------------------------------------------------------------------------
@@ -217,18 +255,20 @@ class _Cursor:
 
 
 def validate(lines: Iterator[str], path: str = "trace", keep_going: bool = False,
-             progress: Callable[[int], None] | None = None) -> ValidateReport:
-    """Replay every trace in ``lines`` through the model, comparing what each action line logged."""
-    report, cursor = ValidateReport(path), _Cursor()
+             progress: Callable[[int], None] | None = None, profile: Profile | None = None) -> ValidateReport:
+    """Replay every trace in ``lines`` through the model, comparing what each action line logged (under the
+    engine's ``profile``: the features, readings and known divergences of its ``referee.toml``)."""
+    report, cursor = ValidateReport(path, profile=profile or Profile()), _Cursor()
     started = time.perf_counter()
     try:
         for number, line in read_lines(lines):
             if "trace" in line:
-                cursor = _Cursor(start(number, line), cursor.trace + 1, 0)
+                cursor = _Cursor(start(number, line, report.profile.readings), cursor.trace + 1, 0)
                 report.traces += 1
             elif cursor.replay is None:
                 raise TraceError(f"line {number}: an action before any header line")
-            elif _check_action(report, cursor, number, line, keep_going) and not keep_going:
+            elif _check_action(report, cursor, number, line, keep_going) and not keep_going and \
+                    any(f.known is None for f in report.found.values()):
                 break
             if progress and report.actions % 10_000 == 0:
                 progress(report.actions)
@@ -251,12 +291,15 @@ def _check_action(report: ValidateReport, cursor: _Cursor, number: int, line: di
         logged = line["events"]
         if not isinstance(logged, list):
             raise TraceError(f"line {number}.events: expected a list of events")
+        logged = [e for e in logged if not isinstance(e, dict) or report.profile.keeps_event(e)]
         report.compared_events += len(logged)
-        first = event_divergence([event_json(e) for e in events], logged, number)
+        ours = [e for e in map(event_json, events) if report.profile.keeps_event(e)]
+        first = event_divergence(ours, logged, number)
         found += [first] if first else []
     if "board" in line:
         report.compared_fields += sum(len(u) - 1 for u in line["board"] if isinstance(u, dict))
-        found += board_divergences(replay.battle.board, line["board"], number)
+        found += [d for d in board_divergences(replay.battle.board, line["board"], number)
+                  if d.path.rsplit(".", 1)[-1] not in report.profile.fields_off]
     for divergence in found:
         _record(report, cursor, before_battle, line["action"], divergence)
     if found and keep_going and "board" in line:
@@ -272,19 +315,22 @@ def _record(report: ValidateReport, cursor: _Cursor, before: Any, action: dict[s
     if known is not None:
         known.count += 1
         return
-    steps = _explain(before, action, divergence)
+    steps = _explain(before, action, divergence, cursor.replay.rules.to_json())
     clause = steps[-1]["clause"] if steps else None
-    report.found[key] = Found(key, cursor.trace, cursor.action, divergence, clause, steps)
+    found = Found(key, cursor.trace, cursor.action, divergence, clause, steps)
+    found.known = next((entry.reason for entry in report.profile.known if entry.matches(found)), None)
+    report.found[key] = found
 
 
-def _explain(before: Any, action: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
+def _explain(before: Any, action: dict[str, Any], divergence: Divergence,
+             ruleset: dict[str, Any]) -> list[dict[str, Any]]:
     """The explain steps around the divergence, from the board before the action (the clock's pending revivals
     are not part of a scenario: an ``advance`` that revives is explained without them); empty if it cannot be."""
     from .at_fault import steps_at_fault
     from .rulebooks.combat.codec import unit_to_json
     from .wire import PROTOCOL
 
-    scenario = {"protocol": PROTOCOL, "ruleset": {}, "board": [unit_to_json(u) for u in before.board.units],
+    scenario = {"protocol": PROTOCOL, "ruleset": ruleset, "board": [unit_to_json(u) for u in before.board.units],
                 "actions": [action]}
     try:
         return steps_at_fault(scenario, divergence)
@@ -292,11 +338,41 @@ def _explain(before: Any, action: dict[str, Any], divergence: Divergence) -> lis
         return []
 
 
+def profile_from_config(folder: Any = None) -> Profile:
+    """The profile of the engine's ``referee.toml`` (or ``[tool.referee]``) in ``folder``, as ``check`` reads it: its
+    features (``features``, ``without``), its readings (``ruleset``) and its known divergences (``known``, else a
+    ``referee-known.toml`` beside it)."""
+    from pathlib import Path
+
+    from .config import load_config
+    from .rulebooks import profile_off, resolve_features
+
+    folder = Path(folder or Path.cwd())
+    config = load_config(folder)
+    features = resolve_features(config.words("features"), config.words("without"))
+    fields_off, events_off = profile_off(features) if features is not None else (frozenset(), frozenset())
+    readings = config.get("ruleset") or {}
+    return Profile(frozenset(fields_off), frozenset(events_off), dict(readings), tuple(_known(config, folder)))
+
+
+def _known(config: Any, folder: Any) -> list[Any]:
+    from pathlib import Path
+
+    from .groups import load_known, parse_known
+
+    value = config.get("known")
+    if isinstance(value, str):
+        return load_known(Path(value))
+    if (folder / "referee-known.toml").is_file():
+        return load_known(folder / "referee-known.toml")
+    return parse_known(value, "referee.toml") if value else []
+
+
 def report_text(report: ValidateReport) -> str:
     """The report as the command prints it."""
     if report.error:
         return f"referee validate: {report.error}"
-    verdict = "PASS" if not report.found else "FAIL"
+    verdict = "PASS" if report.status == "pass" else "FAIL"
     out = [f"referee validate {report.path}: {verdict}: {report.actions} actions in {report.traces} trace(s), "
            f"{report.compared_events} events and {report.compared_fields} unit fields compared, "
            f"{len(report.found)} distinct divergence(s) ({report.seconds:.1f} s, "
@@ -304,8 +380,10 @@ def report_text(report: ValidateReport) -> str:
     from .at_fault import describe_steps
 
     for found in report.found.values():
-        out.append(f"  trace {found.trace}, action {found.action} [{found.clause or 'no clause'}]: "
-                   f"{found.divergence.describe()}" + (f" ({found.count} actions)" if found.count > 1 else ""))
+        out.append(f"  trace {found.trace}, action {found.action} "
+                   f"[{found.clause or 'no clause'}]: {found.divergence.describe()}"
+                   + (f" ({found.count} actions)" if found.count > 1 else "")
+                   + (f" (known: {found.known})" if found.known else ""))
         out += ["  " + line for line in describe_steps(found.explain)]
     return "\n".join(out)
 

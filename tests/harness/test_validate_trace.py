@@ -131,3 +131,51 @@ def test_the_battle_generator_is_reproducible_and_long():
     one, two = battle(21, 300), battle(21, 300)
     assert one == two and len(one["actions"]) == 300 and one["actions"][-1] == {"kind": "end_combat"}
     assert len(one["board"]) == 6 and {a["kind"] for a in one["actions"]} >= {"hit", "advance", "cost", "cull"}
+
+
+# -- under the engine's referee.toml: profile, readings, known divergences ---------------------------------------------
+
+
+def _mutant_trace(tmp_path, name="vessel_not_spent", actions=400):
+    path = tmp_path / "match.jsonl"
+    path.write_text("\n".join(_trace(battle(7, actions), mutants.load(name))) + "\n")
+    return path
+
+
+def test_a_feature_the_engines_profile_leaves_out_is_not_compared(tmp_path, monkeypatch):
+    path = _mutant_trace(tmp_path, "vessel_not_spent")
+    whole = validate(open(path), "m", keep_going=True)
+    assert any(f.key.startswith("board[].vessels") for f in whole.found.values())
+    (tmp_path / "referee.toml").write_text('without = ["vessel"]\n')
+    left_out = validate(open(path), "m", keep_going=True, profile=_profile(tmp_path))
+    assert left_out.actions == whole.actions
+    assert not any(f.key.startswith("board[].vessels") for f in left_out.found.values()), left_out.found.keys()
+
+
+def _profile(folder):
+    from referee.validate import profile_from_config
+
+    return profile_from_config(folder)
+
+
+def test_the_readings_of_referee_toml_are_the_matchs_and_a_contradiction_is_named(tmp_path, monkeypatch):
+    lines = _trace(battle(5, 20))
+    (tmp_path / "referee.toml").write_text('[ruleset]\nnegative_armor = "reciprocal"\n')
+    report = validate(iter(lines), "m", profile=_profile(tmp_path))
+    assert report.status in ("pass", "mismatch") and not report.error  # the header says nothing: the file's reading
+    header = json.loads(lines[0])
+    header["ruleset"] = {"negative_armor": "mirror"}
+    clash = validate(iter([json.dumps(header), *lines[1:]]), "m", profile=_profile(tmp_path))
+    assert clash.exit_code == 2 and "ruleset.negative_armor: the log says 'mirror', referee.toml 'reciprocal'" in clash.error
+
+
+def test_a_known_divergence_of_referee_known_toml_is_reported_not_failed(tmp_path, monkeypatch):
+    path = _mutant_trace(tmp_path)
+    first = validate(open(path), "m", keep_going=True)
+    keys = sorted(f.key for f in first.found.values())
+    (tmp_path / "referee-known.toml").write_text(
+        "".join(f'[[known]]\nkey = "{key}"\nreason = "ticket 7"\n' for key in keys))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["validate", str(path), "--keep-going"])
+    assert result.exit_code == 0, result.output
+    assert "PASS" in result.output and "(known: ticket 7)" in result.output
