@@ -169,8 +169,11 @@ def test_a_clause_whose_branch_no_vector_takes_is_not_covered_not_ok(exported: P
     folder = tmp_path / "vectors"
     shutil.copytree(exported, folder)
     manifest = json.loads((folder / "manifest.json").read_text())
-    failing = "combat.bloodletting.process_bloodletting@combat.bloodletting:173:event:activation_failed=true"
-    assert failing in manifest["rulebooks"]["combat"]["branches"]["covered"]
+    covered = manifest["rulebooks"]["combat"]["branches"]["covered"]
+    failing = [b for b in covered if b.startswith("combat.bloodletting.process_bloodletting@")
+               and b.endswith(":event:activation_failed=true")]  # found by its site, whatever line it is on
+    assert len(failing) == 1, failing
+    failing = failing[0]
     manifest["vectors"] = [e for e in manifest["vectors"] if failing not in e["exercises"]]
     (folder / "manifest.json").write_text(json.dumps(manifest))
     result = CliRunner().invoke(app, ["vectors", "run", str(folder), "--python", "referee.examples.engine:run",
