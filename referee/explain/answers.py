@@ -57,25 +57,13 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
                      each: str = "") -> None:
     """What ``r``'s retaliation did to one attacker, mechanic by mechanic, only for the ones ``r`` has; ``each`` says,
     for a tick attributed to several enemies, that this is one of them (500.7e)."""
-    event = retaliation.is_answerable_event(landed)
     start = len(s.items)
     defied: list[Event] = []  # a defy-death answer is emitted with the price, before the channel it answers
     for e in events:
         if e.name == "defy_death":
             defied.append(e)
-            continue
-        if e.name in COST_CHANNELS:
-            name, clause = COST_CHANNELS[e.name]
-            why = "damage that landed" if e.name == "retort" else "the damage event, whatever its size (500.7c)"
-            s.say(e.name, clause, f"{name} on {r.uid} answers {why}: {attacker} loses {e.amount} Vitality as a Vitality "
-                  f"cost; it skips the pipeline (500.8a) and starts no damage reactions (500.6b).", (e.name,),
-                  payer=attacker, amount=e.amount)
-            fed = any(x.name == "feast" and x.unit == r.uid for x in events)
-            feast = "it feeds its Feast" if fed else "no Feast: the payer is a boss"
-            s.say("retaliation_credit", "500.6f", f"{r.uid} is credited the {e.amount} Vitality it took; {feast}.",
-                  ("credit", "feast", "phasebreak_check", *LOSS_TAIL), credited=e.amount, feast=e.amount if fed else 0)
-            if defied:
-                explain_defied_payer(s, attacker, defied.pop(0), e.amount)
+        elif e.name in COST_CHANNELS:
+            explain_channel(s, r, attacker, e, events, defied)
         elif e.name == "riposte_missed":
             s.say("riposte", "500.7b", f"Riposte on {r.uid} rolls against {attacker} and misses (the 50% roll is False).",
                   ("riposte_missed",), payer=attacker, roll=False)
@@ -86,6 +74,30 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
                   payer=attacker, reason=e.detail)
     for e in defied:  # answered, but nothing left the payer
         explain_defied_payer(s, attacker, e, 0)
+    explain_silent_answers(s, r, landed)
+    if each:
+        s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
+
+
+def explain_channel(s: Steps, r: Unit, attacker: str, e: Event, events: tuple[Event, ...], defied: list[Event]) -> None:
+    """One retaliation cost paid (Thorns, Riposte, Retort: 500.7b-f), its credit and Feast (500.6f), and the
+    defy-death answer that priced it, if any."""
+    name, clause = COST_CHANNELS[e.name]
+    why = "damage that landed" if e.name == "retort" else "the damage event, whatever its size (500.7c)"
+    s.say(e.name, clause, f"{name} on {r.uid} answers {why}: {attacker} loses {e.amount} Vitality as a Vitality "
+          f"cost; it skips the pipeline (500.8a) and starts no damage reactions (500.6b).", (e.name,),
+          payer=attacker, amount=e.amount)
+    fed = any(x.name == "feast" and x.unit == r.uid for x in events)
+    feast = "it feeds its Feast" if fed else "no Feast: the payer is a boss"
+    s.say("retaliation_credit", "500.6f", f"{r.uid} is credited the {e.amount} Vitality it took; {feast}.",
+          ("credit", "feast", "phasebreak_check", *LOSS_TAIL), credited=e.amount, feast=e.amount if fed else 0)
+    if defied:
+        explain_defied_payer(s, attacker, defied.pop(0), e.amount)
+
+
+def explain_silent_answers(s: Steps, r: Unit, landed: DamageOutcome) -> None:
+    """The retaliations ``r`` holds that did not fire: no damage event (500.7d), nothing landed for Retort (500.7f)."""
+    event = retaliation.is_answerable_event(landed)
     if r.thorns > 0 and not event:
         s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).",
               absent=("thorns", "cost_refused"))
@@ -95,8 +107,6 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
     if r.retort > 0 and not retaliation.is_landed(landed):
         s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: it answers only damage that landed on Vitality, "
               "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))
-    if each:
-        s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
 
 
 def explain_defied_payer(s: Steps, attacker: str, defied: Event, paid: int) -> None:
