@@ -520,10 +520,11 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
 )
 
-#: Bugs that only bite late in a battle: each needs a unit's second or third life (``incarnation``, which no drawn
-#: scenario starts above 0), so no scenario of one or two actions shows it. They are kept apart from
-#: :data:`MUTANTS`, the bugs a short scenario reaches (the kill tables, the vectors and the exhaustive tiers are
-#: claims about those); ``referee check --battle`` finds these (tests/harness/test_harness_battles.py).
+#: Bugs that only bite late in a battle: each needs a unit's second or third life (``incarnation``), which the
+#: default mix never starts a unit in, so none of its one- or two-action scenarios shows them. ``referee check --battle``
+#: finds them by living through the revivals (tests/harness/test_harness_battles.py); the exhaustive tiers reach them
+#: by starting a unit in a later life (the ``revival/later_lives`` family). Kept apart from :data:`MUTANTS`, which the
+#: default mix's kill tables and the vectors are claims about.
 LATE_MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "defy_death_rearmed_once", "combat:500.9e", "a revival re-arms a spent defy-death rune only the first time",

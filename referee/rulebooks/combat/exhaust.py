@@ -536,10 +536,34 @@ def clock_family(tier: str) -> Family:
     return Family("clock/everlasting", "combat", "cull", axes, build, cells_free=False)
 
 
+#: What a unit carries from the lives it has lived (500.9c-l): a spent defy-death rune, a standing Reliquary Speed,
+#: a Crush taken in this life, running statuses; or nothing.
+LIVES = {
+    "plain": {}, "defy_spent": {"defy_death_spent": True}, "reliquary": {"reliquary": 5, "reliquary_speed": 5},
+    "crushed": {"armor": 70, "armor_change": -30}, "statuses": {"burn": 2, "venom": 1, "maim": 1},
+}
+
+
+def later_lives_family(tier: str) -> Family:
+    """A unit in its first, second or third life (incarnation 0, 1, 2) dying into its Vessel, or paying Interest:
+    what a revival rebuilds and re-arms (500.9c, 500.9e, 500.9l) and what Interest debits (500.8g) in every life."""
+    axes = (fixed("incarnation", "0, 1, 2", by_tier(tier, (0, 1, 2), (3,))),
+            fixed("life", "LIVES", tuple(LIVES)),
+            fixed("action", "cull, interest", ("cull", "interest")))
+
+    def build(a: dict[str, Any]) -> dict[str, Any]:
+        target = unit("a", 0, 0, vessels=1, incarnation=a["incarnation"], **LIVES[a["life"]])
+        action = ({"kind": "cull", "target": "a", "source": "b"} if a["action"] == "cull" else
+                  {"kind": "cost", "payer": "a", "amount": 10, "cost_kind": "interest", "beneficiary": None})
+        return scenario([target, unit("b", 1, 0)], action)
+
+    return Family("revival/later_lives", "combat", "cull", axes, build)
+
+
 FAMILIES: tuple[Callable[[str], Family], ...] = (
     armor_family, cap_family, insurance_family, shield_family, lethal_family, lanes_family, what_family,
     redirect_family, duel_family, cost_family, cost_chain_family, bloodletting_family, debuff_family,
-    recover_family, cull_family, tick_family, ability_family, clock_family,
+    recover_family, cull_family, tick_family, ability_family, clock_family, later_lives_family,
 )
 
 
