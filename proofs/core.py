@@ -200,6 +200,16 @@ class Theorem:
 THEOREMS: dict[str, Theorem] = {}
 
 
+def check_registrable(build: Callable[[Vars], Obligation], mutants: Any, target: dict[str, Theorem]) -> None:
+    """A theorem has a mutant, a docstring (its statement) and a name no other theorem has."""
+    if not mutants:
+        raise ValueError(f"theorem {build.__name__} needs at least one mutant")
+    if not (build.__doc__ or "").strip():
+        raise ValueError(f"theorem {build.__name__} needs a one-sentence docstring")
+    if build.__name__ in target:
+        raise ValueError(f"duplicate theorem name {build.__name__}")
+
+
 def theorem(
     *clauses: str,
     mutants: tuple[Mutant, ...] | list[Mutant],
@@ -223,12 +233,7 @@ def theorem(
     target = THEOREMS if registry is None else registry
 
     def register(build: Callable[[Vars], Obligation]) -> Theorem:
-        if not mutants:
-            raise ValueError(f"theorem {build.__name__} needs at least one mutant")
-        if not (build.__doc__ or "").strip():
-            raise ValueError(f"theorem {build.__name__} needs a one-sentence docstring")
-        if build.__name__ in target:
-            raise ValueError(f"duplicate theorem name {build.__name__}")
+        check_registrable(build, mutants, target)
         ids = tuple(parse_clause_id(c) for c in clauses)
         thm = Theorem(
             name=build.__name__,
