@@ -91,8 +91,9 @@ def _feast_from_the_credit(credited, weights, credit, ruleset=None):
 A = "referee.model.combat.attribution"
 LEFTOVER_LOST = Mutant("tick_leftover_lost", f"{A}:compute_rank", _leftover_never_handed_out,
                        "every share is floored and the leftover is lost")  # fmt: skip
+# Its witness is small; the SMT core used up to 29% of the limit under a perturbation (issue 21).
 TIES_ALL_WIN = Mutant("tick_ties_not_broken", f"{A}:compute_rank", _ties_all_win,
-                      "every applier tied for the leftover gets a point")  # fmt: skip
+                      "every applier tied for the leftover gets a point", solver="bounded-witness")  # fmt: skip
 SMALLEST_WIN = Mutant("tick_leftover_to_smallest_remainders", f"{A}:compute_rank", _smallest_remainders_win,
                       "the leftover goes to the smallest remainders")  # fmt: skip
 TO_FIRST = Mutant("tick_leftover_all_to_first", f"{A}:compute_shares", _always_remainder_to_first,
