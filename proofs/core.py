@@ -144,6 +144,11 @@ class Mutant:
     also: tuple[tuple[str, Callable[..., Any]], ...] = ()
     #: The solver configuration (``proofs.smt.SOLVERS``) for this mutant's check; ``None``: the theorem's.
     solver: str | None = None
+    #: A narrower space in which to look for the kill: extra assumptions over the theorem's
+    #: variables, added to this mutant's check only. Sound for a kill (a witness inside the narrower
+    #: space is one of the whole), and replayed on the model like any counterexample; the theorem's
+    #: own proof and vacuity never see it.
+    search_within: Callable[["Vars"], Any] | None = None
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
@@ -435,6 +440,8 @@ def encode_check(thm: Theorem, kind: str, mutant: Mutant | None = None) -> Query
     formulas = [*side, _as_bool(obligation.assume)]
     if kind != "vacuity":
         formulas.append(z3.Not(_as_bool(obligation.claim)))
+    if kind == "mutant" and mutant is not None and mutant.search_within is not None:
+        formulas.append(_as_bool(mutant.search_within(variables)))
     solver = mutant.solver if kind == "mutant" and mutant is not None and mutant.solver else thm.solver
     return Query(query_text(formulas), variables_of(variables.created), solver)
 

@@ -420,6 +420,16 @@ def _break_at_floor_plus_one(shield_pool: Any, multiplier: Any, ruleset: Ruleset
 
 
 D = "referee.model.combat.damage"
+
+
+def plain_hit(v: Vars, *, armor: int | None = 0) -> Any:
+    """Where a mutant's kill is looked for: a recipient with no cap and no answer of its own (no
+    defy-death, Vessel, Thorns, Riposte, Retort or Reflect), ``armor`` Armor unless ``None``, and a
+    plain source. A narrower space than the theorem's, for the search only (``Mutant.search_within``)."""
+    quiet = [v.int(f"r.{f}") == 0 for f in ("thorns", "riposte", "retort", "vessels", "maim", "adrenaline")]
+    quiet += [v.bool(f"r.{f}") == False for f in ("has_cap", "defy_death", "reflect", "dormant")]  # noqa: E712
+    pinned = [] if armor is None else [v.int("r.armor") == armor]
+    return and_(*quiet, *pinned)
 ABSORB_WHOLE = Mutant("point_absorbs_25_even_against_less", f"{D}:compute_points_absorbed", _points_absorb_whole)
 ABSORB_30 = Mutant("point_absorbs_up_to_30", f"{D}:compute_points_absorbed", _points_absorb_30)
 SPENT_OFF_BY_ONE = Mutant("extra_point_on_exact_multiple_of_25", f"{D}:compute_points_spent", _points_spent_off_by_one)
@@ -431,7 +441,8 @@ KILLED_BELOW_ZERO = Mutant("dies_only_below_zero", "referee.model.combat.vitalit
 ARMOR_SIGN_SLIP = Mutant("pipeline_negates_armor", f"{D}:apply_armor", _armor_with_wrong_sign)
 ARMOR_MAGNITUDE = Mutant("pipeline_reads_armor_magnitude", f"{D}:apply_armor", _armor_by_magnitude)
 CAP_DISCARDS_ALL = Mutant("cap_discards_the_whole_instance", f"{D}:apply_incoming_cap", _cap_discards_everything_above)
-POINTS_SPENT_FLOOR = Mutant("points_spent_only_on_full_25s", f"{D}:compute_points_spent", _points_spent_floor)
+POINTS_SPENT_FLOOR = Mutant("points_spent_only_on_full_25s", f"{D}:compute_points_spent", _points_spent_floor,
+                            search_within=lambda v: plain_hit(v))  # fmt: skip
 FLAT_AFTER_CAP = Mutant("flat_reduction_after_the_cap", f"{D}:apply_armor", _percentage_only,
                         also=((f"{D}:apply_incoming_cap", _cap_then_flat),))  # fmt: skip
 CAP_FORGOTTEN = Mutant("cap_forgotten", f"{D}:apply_incoming_cap", _cap_forgotten)
@@ -445,7 +456,8 @@ DORMANT_HITS = Mutant("dormancy_forgotten", f"{D}:is_reachable", _reachable_forg
 IGNORE_RAW = Mutant("ignore_charge_reads_raw_amount", f"{D}:is_ignored", _ignored_on_raw_amount)
 IGNORE_ZERO = Mutant("ignore_with_zero_charges", f"{D}:is_ignored", _ignored_with_zero_charges)
 VENOM_ARMOR = Mutant("venom_meets_armor", f"{D}:is_ignoring_armor", _venom_meets_armor)
-TICKS_ARMOR = Mutant("ticks_meet_armor", f"{D}:is_ignoring_armor", _ticks_meet_armor)
+TICKS_ARMOR = Mutant("ticks_meet_armor", f"{D}:is_ignoring_armor", _ticks_meet_armor,
+                     search_within=lambda v: plain_hit(v, armor=None))  # fmt: skip
 TICK_AT_LEAST_ONE = Mutant("reduced_tick_deals_one", f"{D}:compute_adjusted_tick", _tick_floored_at_one)
 TICK_UNADJUSTED = Mutant("tick_enters_unadjusted", f"{D}:compute_entering_amount", _tick_not_adjusted)
 DISCARD_LOUD = Mutant("discard_reported_for_a_dead_tool", f"{D}:is_discarded_by_tool_or_hub",
