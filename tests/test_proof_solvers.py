@@ -41,3 +41,26 @@ def test_a_theorem_refuses_an_unknown_or_witness_only_solver():
         theorem("combat:500.2a", mutants=[MUTANT], registry={}, solver="bounded-witness")(_claim)
     with pytest.raises(ValueError, match="unknown solver"):
         theorem("combat:500.2a", mutants=[MUTANT], registry={}, solver="nope")(_claim)
+
+
+def _positive_is_positive(v: Vars) -> Obligation:
+    """A positive x stays positive after the model's max with 0."""
+    from referee.model.arith import max_
+
+    x = v.int("x")
+    return Obligation(assume=x > 0, claim=max_(x, 0) > 0)
+
+
+def test_a_narrower_search_reaches_the_mutant_check_only_and_its_kill_replays():
+    from referee.proofs.core import check, encode_check
+
+    narrowed = Mutant("max_is_zero", "referee.model.arith:max_", lambda a, b: 0, "max forgets its first term",
+                      search_within=lambda v: v.int("x") == 7)  # fmt: skip
+    thm = theorem("combat:500.2a", mutants=[narrowed], registry={})(_positive_is_positive)
+    assert "7" in encode_check(thm, "mutant", narrowed).text
+    assert "7" not in encode_check(thm, "proof").text and "7" not in encode_check(thm, "vacuity").text
+    killed = check(thm, "mutant", narrowed)
+    assert killed.status == "killed" and killed.counterexample == {"x": 7}
+    outside = Mutant("max_is_zero", "referee.model.arith:max_", lambda a, b: 0, "max forgets its first term",
+                     search_within=lambda v: v.int("x") < 0)  # fmt: skip
+    assert check(thm, "mutant", outside).status != "killed"  # no witness in an empty narrower space
