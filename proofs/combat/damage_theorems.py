@@ -439,7 +439,8 @@ DRAIN_NO_MULTIPLIER = Mutant("shield_drain_forgets_multiplier", f"{D}:compute_sh
 VESSEL_WITHOUT_DEATH = Mutant("vessel_spent_without_dying", "referee.model.combat.vitality:process_death", _vessel_spent_without_dying)
 KILLED_BELOW_ZERO = Mutant("dies_only_below_zero", "referee.model.combat.vitality:is_killed_by_vitality", _killed_only_below_zero)
 ARMOR_SIGN_SLIP = Mutant("pipeline_negates_armor", f"{D}:apply_armor", _armor_with_wrong_sign)
-ARMOR_MAGNITUDE = Mutant("pipeline_reads_armor_magnitude", f"{D}:apply_armor", _armor_by_magnitude)
+ARMOR_MAGNITUDE = Mutant("pipeline_reads_armor_magnitude", f"{D}:apply_armor", _armor_by_magnitude,
+                         search_within=lambda v: plain_hit(v, armor=None))  # fmt: skip
 CAP_DISCARDS_ALL = Mutant("cap_discards_the_whole_instance", f"{D}:apply_incoming_cap", _cap_discards_everything_above)
 POINTS_SPENT_FLOOR = Mutant("points_spent_only_on_full_25s", f"{D}:compute_points_spent", _points_spent_floor,
                             search_within=lambda v: plain_hit(v))  # fmt: skip
@@ -462,8 +463,10 @@ TICK_AT_LEAST_ONE = Mutant("reduced_tick_deals_one", f"{D}:compute_adjusted_tick
 TICK_UNADJUSTED = Mutant("tick_enters_unadjusted", f"{D}:compute_entering_amount", _tick_not_adjusted)
 DISCARD_LOUD = Mutant("discard_reported_for_a_dead_tool", f"{D}:is_discarded_by_tool_or_hub",
                       _discard_reported_for_the_dead)  # fmt: skip
-CREDIT_INSURANCE = Mutant("credit_counts_insurance", f"{D}:process_vitality_damage", _credit_counts_insurance)
-CREDIT_DRAINED = Mutant("credit_counts_shield_drained", f"{D}:process_vitality_damage", _credit_counts_shield_drained)
+CREDIT_INSURANCE = Mutant("credit_counts_insurance", f"{D}:process_vitality_damage", _credit_counts_insurance,
+                          search_within=plain_hit)  # fmt: skip
+CREDIT_DRAINED = Mutant("credit_counts_shield_drained", f"{D}:process_vitality_damage", _credit_counts_shield_drained,
+                        search_within=plain_hit)  # fmt: skip
 PAYBACK_PER_POINT = Mutant("payback_25_per_point", f"{D}:process_subrogation_payback", _payback_per_point)
 PAYBACK_PLAIN_COST = Mutant("payback_as_plain_cost", f"{D}:process_subrogation_payback", _payback_as_bloodletting)
 DEFY_STRICT = Mutant("defy_misses_exactly_lethal", f"{D}:is_defied", _defy_strict)
