@@ -45,6 +45,23 @@ _RECORD_HELP = ("Also save the JSON document here. Default: proofs.json in the s
 _STATE_DIR_HELP = ("Where the run is recorded (default: .referee/ at the repository root, whatever the current "
                    "directory; ./.referee/ for a plain install).")
 _PATTERN_HELP = "Only theorems whose name or a clause id contains this text (e.g. 500.2 or rounds_up)."
+_CACHE = typer.Option(
+    None, "--cache", help="The proof cache file (default: proof-cache.json in the state dir). Give a path in the "
+    "repository to commit one."
+)
+_CACHE_MODE = typer.Option(
+    "reuse", "--cache-mode", help="reuse: decide only checks whose key is new, store the answers. ci: the same, "
+    "listing every check reused or missing, writing nothing, and failing on a missing entry. full: decide every "
+    "check again, fail where an answer differs from the cached one, store the answers."
+)
+_STABILITY = typer.Option(
+    0, "--stability", min=0, help="Decide every check again under K perturbations (shuffled assertions, renamed "
+    "symbols, solver seeds) and report each check's verdicts and rlimit used (min/median/max)."
+)
+_MARGIN = typer.Option(
+    runner.DEFAULT_MARGIN, "--margin", min=0.0, max=1.0, help="A check counts only when its worst rlimit used is "
+    "at most this share of its limit."
+)
 
 
 def prove_command(
@@ -57,59 +74,58 @@ def prove_command(
     no_crosshair: bool = typer.Option(False, "--no-crosshair", help="Skip the CrossHair contract checks."),
     record: Path | None = typer.Option(None, "--record", help=_RECORD_HELP),
     no_record: bool = typer.Option(False, "--no-record", help="Do not save the run."),
-    state_dir: Path | None = typer.Option(
-        None, "--state-dir", help="Where the run is recorded (default: .referee/ at the repository root, whatever "
-        "the current directory; ./.referee/ for a plain install)."
-    ),
-    cache: Path | None = typer.Option(
-        None, "--cache", help="The proof cache file (default: proof-cache.json in the state dir). Give a path in the "
-        "repository to commit one."
-    ),
+    state_dir: Path | None = typer.Option(None, "--state-dir", help=_STATE_DIR_HELP),
+    cache: Path | None = _CACHE,
     no_cache: bool = typer.Option(False, "--no-cache", help="Decide every check; read and write no cache."),
-    cache_mode: str = typer.Option(
-        "reuse", "--cache-mode", help="reuse: decide only checks whose key is new, store the answers. ci: the same, "
-        "listing every check reused or missing, writing nothing, and failing on a missing entry. full: decide every "
-        "check again, fail where an answer differs from the cached one, store the answers."
-    ),
-    stability: int = typer.Option(
-        0, "--stability", min=0, help="Decide every check again under K perturbations (shuffled assertions, renamed "
-        "symbols, solver seeds) and report each check's verdicts and rlimit used (min/median/max)."
-    ),
-    margin: float = typer.Option(
-        runner.DEFAULT_MARGIN, "--margin", min=0.0, max=1.0, help="A check counts only when its worst rlimit used is "
-        "at most this share of its limit."
-    ),
+    cache_mode: str = _CACHE_MODE,
+    stability: int = _STABILITY,
+    margin: float = _MARGIN,
 ) -> None:
     """Prove every theorem (with vacuity and mutant checks) and check the helpers' contracts."""
     err = Console(stderr=True)
-    theorems = runner.select(runner.discover().values(), pattern)
-    for module, error in runner.IMPORT_ERRORS:
-        err.print(f"[red]error:[/] theorem module {module} failed to import: {error}", highlight=False)
-    if not theorems:
-        err.print(f"[red]error:[/] no theorem matches -k {pattern!r} (by name or clause id); nothing to prove")
-        raise typer.Exit(EXIT_USAGE)
-
+    theorems = _selected(pattern, err)
     plan = None if no_cache else _cache_plan(cache, state_dir, cache_mode, err)
     options = dict(jobs=jobs, rlimit=rlimit, timeout=timeout, plan=plan, stability=stability, margin=margin)
     suite, report = _prove_and_check_contracts(theorems, options, not no_crosshair, err, quiet=json_output)
     if plan is not None and cache_mode != "ci":
         _save_cache(plan, err)
     problems = _all_problems(suite, report, cache_mode)
-
     if junit is not None:
         _write_junit(junit, suite)
-    document = _json_document(suite, report, problems, pattern)
-    document["code"] = code_stamp()  # `referee clauses` says when the code changed since
-    if record is None and pattern is None:
-        record = record_path(state_dir)  # a partial run must not replace the record of a complete one
-    if record is not None and not no_record:
-        _save_record(record, document, err)
+    document = {**_json_document(suite, report, problems, pattern), "code": code_stamp()}
+    if not no_record:
+        _keep_record(document, record, pattern, state_dir, err)
     if json_output:
         print(json.dumps(document, indent=2))
     else:
-        out = Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
-        _print_human(out, suite, report, problems, pattern, jobs, listing=cache_mode == "ci")
+        _print_human(_stdout(), suite, report, problems, pattern, jobs, listing=cache_mode == "ci")
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
+
+
+def _stdout() -> Console:
+    """The terminal's own width, or a wide one when the output is piped (a log keeps whole lines)."""
+    return Console() if sys.stdout.isatty() else Console(width=200, soft_wrap=True)
+
+
+def _selected(pattern: str | None, err: Console) -> list[Any]:
+    """The theorems ``-k`` selects (every module's import errors said first); none is a usage error."""
+    theorems = runner.select(runner.discover().values(), pattern)
+    for module, error in runner.IMPORT_ERRORS:
+        err.print(f"[red]error:[/] theorem module {module} failed to import: {error}", highlight=False)
+    if not theorems:
+        err.print(f"[red]error:[/] no theorem matches -k {pattern!r} (by name or clause id); nothing to prove")
+        raise typer.Exit(EXIT_USAGE)
+    return theorems
+
+
+def _keep_record(document: dict[str, Any], record: Path | None, pattern: str | None, state_dir: Path | None,
+                 err: Console) -> None:
+    """Stamp the run with the code it proved and save it: where ``--record`` says, else (a complete run only) in
+    the state dir, where `referee clauses` reads 'proved'."""
+    if record is None and pattern is None:
+        record = record_path(state_dir)  # a partial run must not replace the record of a complete one
+    if record is not None:
+        _save_record(record, document, err)
 
 
 def _prove_and_check_contracts(
@@ -165,7 +181,7 @@ def _cache_plan(path: Path | None, state_dir: Path | None, mode: str, err: Conso
     try:
         cache = ProofCache.load(target)
     except CacheError as error:
-        err.print(f"[red]error:[/] {error}", highlight=False)
+        err.print(f"[red]error:[/] {error}", highlight=False, soft_wrap=True)  # a path is never cut
         raise typer.Exit(EXIT_USAGE) from error
     return runner.CachePlan(cache, code_stamp(), reuse=mode != "full")
 
