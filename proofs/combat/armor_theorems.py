@@ -235,6 +235,7 @@ FLAT_BEFORE_PERCENTAGE = Mutant(
     _percentage_after_flat,
     "the flat reduction applied before the percentage",
     also=(("referee.model.combat.armor:apply_armor_flat", _flat_already_applied),),
+    search_within=lambda v: and_(v.int("armor") <= 100, v.int("damage") <= 100),  # 25 Armor and 100 damage differ
 )
 NEGATIVE_REDUCES = Mutant(
     "negative_armor_reduces",
