@@ -103,7 +103,12 @@ def _is_feasible(answers: tuple[tuple[Any, bool], ...], context: list[Any]) -> b
     """Whether the path condition may hold: not shown unsatisfiable within the rlimit."""
     import z3
 
-    solver = z3.Solver()
+    from .smt import TACTICS
+
+    # The pipeline every check is decided by: Z3's default solver gives a nonlinear sub-solver a
+    # wall-clock budget, so a path it showed infeasible quiet could stay open loaded, and the
+    # merged term (the check's text) followed the load.
+    solver = z3.Then(*TACTICS).solver()
     solver.set("rlimit", FEASIBILITY_RLIMIT)
     solver.add(*context, *(condition if value else z3.Not(condition) for condition, value in answers))
     return solver.check() != z3.unsat

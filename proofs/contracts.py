@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from referee.model import arith
 
@@ -152,6 +154,8 @@ class CrossHairReport:
     command: list[str]
     returncode: int | None
     error: str = ""
+    #: Taken from the proof cache, not run now (``referee prove`` says so).
+    reused: bool = False
 
     @property
     def ok(self) -> bool:
@@ -234,3 +238,45 @@ def _results_from(output: str) -> list[ContractResult]:
             if first <= line <= last:
                 results[helper].conditions.append(ConditionResult(line, match["severity"], match["message"]))
     return list(results.values())
+
+
+# --------------------------------------------------------------------------------------
+# A confirmed report, reused while its inputs are unchanged (the proof cache's crosshair slot)
+# --------------------------------------------------------------------------------------
+
+
+def report_key(per_condition_timeout: float = DEFAULT_PER_CONDITION_TIMEOUT) -> str:
+    """SHA-256 of what a CrossHair run here reads: these contracts, ``model/arith.py``, the versions, the timeout."""
+    import hashlib
+    from importlib.metadata import version
+
+    hasher = hashlib.sha256(f"{version('crosshair-tool')}\0{sys.version}\0{per_condition_timeout:g}\0".encode())
+    for module in (sys.modules[__name__], arith):
+        hasher.update(Path(inspect.getsourcefile(module) or "").read_bytes() + b"\0")
+    return hasher.hexdigest()
+
+
+def report_record(report: CrossHairReport) -> dict[str, Any]:
+    """The report as JSON-ready data (the shape :func:`report_from_record` reads)."""
+    return {
+        "seconds": report.seconds,
+        "command": report.command,
+        "returncode": report.returncode,
+        "results": [
+            {"helper": r.helper, "function": r.function, "conditions": [vars(c) for c in r.conditions]}
+            for r in report.results
+        ],
+    }
+
+
+def report_from_record(record: dict[str, Any]) -> CrossHairReport:
+    results = [
+        ContractResult(r["helper"], r["function"], [ConditionResult(**c) for c in r["conditions"]])
+        for r in record["results"]
+    ]
+    return CrossHairReport(results, float(record["seconds"]), list(record["command"]), record["returncode"])
+
+
+def fully_confirmed(report: CrossHairReport) -> bool:
+    """Every helper confirmed over all paths, nothing failed: the only report worth reusing."""
+    return report.ok and bool(report.results) and len(report.confirmed()) == len(report.results)

@@ -30,6 +30,8 @@ from typing import Any, TypeVar
 from referee.model.arith import and_, is_symbolic, not_, or_, single_source, symbolic
 from referee.model.clauses import ClauseId, parse_clause_id
 
+from .smt import DEFAULT_SOLVER, SOLVERS, WITNESS_ONLY, Query, decide, query_text, variables_of
+
 #: The default resource limit for one check (Z3 ``rlimit`` units, machine independent).
 DEFAULT_RLIMIT = 20_000_000
 #: Seeds tried in turn while the answer is ``unknown``.
@@ -140,6 +142,13 @@ class Mutant:
     #: Further ``(target, replacement)`` pairs for a bug that spans two functions
     #: (for example, the flat reduction moved before the percentage).
     also: tuple[tuple[str, Callable[..., Any]], ...] = ()
+    #: The solver configuration (``proofs.smt.SOLVERS``) for this mutant's check; ``None``: the theorem's.
+    solver: str | None = None
+    #: A narrower space in which to look for the kill: extra assumptions over the theorem's
+    #: variables, added to this mutant's check only. Sound for a kill (a witness inside the narrower
+    #: space is one of the whole), and replayed on the model like any counterexample; the theorem's
+    #: own proof and vacuity never see it.
+    search_within: Callable[["Vars"], Any] | None = None
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
@@ -195,6 +204,8 @@ class Theorem:
     lemmas: tuple[str, ...] = ()
     #: Model functions (``module:function``) encoded as uninterpreted functions (see :func:`theorem`).
     abstract: tuple[str, ...] = ()
+    #: The solver configuration (``proofs.smt.SOLVERS``) deciding its checks.
+    solver: str = DEFAULT_SOLVER
 
 
 THEOREMS: dict[str, Theorem] = {}
@@ -210,6 +221,15 @@ def check_registrable(build: Callable[[Vars], Obligation], mutants: Any, target:
         raise ValueError(f"duplicate theorem name {build.__name__}")
 
 
+def check_solvers(build: Callable[[Vars], Obligation], solver: str, mutants: Any) -> None:
+    """Every solver a theorem or its mutants name is known, and a witness-only solver never proves."""
+    for name in (solver, *(m.solver for m in mutants if m.solver)):
+        if name not in SOLVERS:
+            raise ValueError(f"theorem {build.__name__}: unknown solver {name!r} (known: {', '.join(SOLVERS)})")
+    if solver in WITNESS_ONLY:
+        raise ValueError(f"theorem {build.__name__}: solver {solver!r} finds witnesses only, it cannot prove")
+
+
 def theorem(
     *clauses: str,
     mutants: tuple[Mutant, ...] | list[Mutant],
@@ -218,6 +238,7 @@ def theorem(
     registry: dict[str, Theorem] | None = None,
     lemmas: tuple[Theorem, ...] | list[Theorem] = (),
     abstract: tuple[str, ...] | list[str] = (),
+    solver: str = DEFAULT_SOLVER,
 ) -> Callable[[Callable[[Vars], Obligation]], Theorem]:
     """Register a theorem; its name is the function's, its statement the docstring.
 
@@ -234,6 +255,7 @@ def theorem(
 
     def register(build: Callable[[Vars], Obligation]) -> Theorem:
         check_registrable(build, mutants, target)
+        check_solvers(build, solver, mutants)
         ids = tuple(parse_clause_id(c) for c in clauses)
         thm = Theorem(
             name=build.__name__,
@@ -246,6 +268,7 @@ def theorem(
             module=build.__module__,
             lemmas=tuple(lemma.name for lemma in lemmas),
             abstract=tuple(abstract),
+            solver=solver,
         )
         target[thm.name] = thm
         return thm
@@ -389,7 +412,9 @@ def _term_key(value: Any) -> str:
 
 
 @dataclass
-class _Answer:
+class SolverAnswer:
+    """Z3's answer to one check: the deciding attempt last, a witness's values when ``sat``."""
+
     answer: str  # sat | unsat | unknown
     attempts: list[Attempt]
     values: dict[str, Any] | None = None
@@ -403,57 +428,44 @@ class _Answer:
         return self.attempts[-1].rlimit_used
 
 
-def _solve(formulas: list[Any], rlimit: int, variables: Vars) -> _Answer:
-    """Check ``formulas`` in a fresh Z3 context per seed, retrying while ``unknown``.
+def encode_check(thm: Theorem, kind: str, mutant: Mutant | None = None) -> Query:
+    """The SMT-LIB text of one check: ``proof`` and ``mutant`` ask ``assume and not claim``, ``vacuity`` ``assume``.
 
-    Each attempt translates the formulas into a new ``z3.Context``, so no attempt inherits
-    lemmas, caches or resource counts from an earlier one: the ``rlimit count`` reported
-    is what that one check used.
+    The text depends on the code alone (never on the hash seed, the process or what ran
+    before); the fresh integers of ``least_such_that`` are numbered per check.
     """
     import z3
 
+    variables, obligation, side = _encode(thm, mutant if kind == "mutant" else None)
+    formulas = [*side, _as_bool(obligation.assume)]
+    if kind != "vacuity":
+        formulas.append(z3.Not(_as_bool(obligation.claim)))
+    if kind == "mutant" and mutant is not None and mutant.search_within is not None:
+        formulas.append(_as_bool(mutant.search_within(variables)))
+    solver = mutant.solver if kind == "mutant" and mutant is not None and mutant.solver else thm.solver
+    return Query(query_text(formulas), variables_of(variables.created), solver)
+
+
+def solve(query: Query, rlimit: int) -> SolverAnswer:
+    """Decide the query's text, each seed of :data:`RETRY_SEEDS` in a new context, while ``unknown``.
+
+    Each attempt parses the text into a new ``z3.Context``, so no attempt inherits terms,
+    lemmas, caches or resource counts from anything before it: the ``rlimit count``
+    reported is what that one check used, and it is the same in every run.
+    """
     attempts: list[Attempt] = []
     for seed in RETRY_SEEDS:
-        ctx = z3.Context()
-        solver = z3.Solver(ctx=ctx)
-        solver.set("rlimit", rlimit)
-        solver.set("random_seed", seed)
-        solver.set("smt.random_seed", seed)
-        solver.add(*[_as_bool(f).translate(ctx) for f in formulas])
-        result = solver.check()
-        used = _rlimit_count(solver)
-        if result == z3.unsat:
-            attempts.append(Attempt(seed, "unsat", used))
-            return _Answer("unsat", attempts)
-        if result == z3.sat:
-            attempts.append(Attempt(seed, "sat", used))
-            return _Answer("sat", attempts, _model_values(variables, solver.model(), ctx))
-        attempts.append(Attempt(seed, "unknown", used, solver.reason_unknown()))
-    return _Answer("unknown", attempts)
+        found = decide(query, rlimit, seed)
+        attempts.append(Attempt(seed, found.answer, found.rlimit_used, found.reason))
+        if found.answer != "unknown":
+            return SolverAnswer(found.answer, attempts, found.values)
+    return SolverAnswer("unknown", attempts)
 
 
 def _as_bool(formula: Any) -> Any:
     import z3
 
     return z3.BoolVal(formula) if isinstance(formula, bool) else formula
-
-
-def _rlimit_count(solver: Any) -> int | None:
-    stats = solver.statistics()
-    for key in stats.keys():
-        if key == "rlimit count":
-            return int(stats.get_key_value(key))
-    return None
-
-
-def _model_values(variables: Vars, model: Any, ctx: Any) -> dict[str, Any]:
-    import z3
-
-    values: dict[str, Any] = {}
-    for name, term in variables.created.items():
-        value = model.eval(term.translate(ctx), model_completion=True)
-        values[name] = value.as_long() if z3.is_int_value(value) else z3.is_true(value)
-    return values
 
 
 def replay(thm: Theorem, values: dict[str, Any], mutant: Mutant | None = None) -> tuple[bool, bool]:
@@ -469,37 +481,64 @@ def _error(start: float, what: str) -> Verdict:
     return Verdict("error", time.perf_counter() - start, detail=f"{what} raised: {last}")
 
 
-def _unknown_detail(answer: _Answer, rlimit: int) -> str:
+def _unknown_detail(answer: SolverAnswer, rlimit: int) -> str:
     reasons = ", ".join(f"seed {a.seed}: {a.reason or 'unknown'}" for a in answer.attempts)
     return f"no answer within rlimit {rlimit} ({reasons})"
 
 
-def prove(thm: Theorem, mutant: Mutant | None = None, *, rlimit: int | None = None) -> Verdict:
-    """Decide ``assume => claim`` for the encoding (or for one mutant of it).
+#: Looks a check's answer up (a proof cache): given the query and the limit, an answer or ``None``.
+Lookup = Callable[[Query, int], "SolverAnswer | None"]
 
-    A counterexample is replayed through the model (under the same mutant) before it is
-    reported; one that does not replay is an ``encoding-defect``, never a counterexample.
+
+def check(
+    thm: Theorem, kind: str, mutant: Mutant | None = None, *, rlimit: int | None = None, lookup: Lookup | None = None
+) -> Verdict:
+    """Answer one check (``proof``, ``vacuity`` or ``mutant``): its text, decided (or looked up), then judged.
+
+    ``extra`` of the verdict carries the ``query`` and its ``digest``, whether the answer was
+    ``reused``, and the solver ``answer`` when it was decided here.
     """
-    import z3
-
     limit = thm.rlimit if rlimit is None else rlimit
     start = time.perf_counter()
     try:
-        variables, obligation, side = _encode(thm, mutant)
+        query = encode_check(thm, kind, mutant)
     except Exception:
         return _error(start, "building the encoding")
-    answer = _solve([*side, obligation.assume, z3.Not(_as_bool(obligation.claim))], limit, variables)
-    seconds = time.perf_counter() - start
-    common = dict(seed=answer.seed, rlimit_used=answer.rlimit_used, rlimit=limit, attempts=answer.attempts)
+    answer = lookup(query, limit) if lookup is not None else None
+    reused = answer is not None
+    if answer is None:
+        answer = solve(query, limit)
+    verdict = judge(thm, kind, mutant, answer, limit, time.perf_counter() - start)
+    verdict.extra.update(digest=query.digest, reused=reused, answer=None if reused else answer, query=query)
+    return verdict
+
+
+def judge(thm: Theorem, kind: str, mutant: Mutant | None, answer: SolverAnswer, limit: int, seconds: float) -> Verdict:
+    """The verdict a solver answer gives, every witness replayed through the model first."""
+    if kind == "vacuity":
+        return _judge_vacuity(thm, answer, limit, seconds)
+    verdict = _judge_proof(thm, mutant if kind == "mutant" else None, answer, limit, seconds)
+    if kind == "mutant":
+        verdict.status = {"counterexample": "killed", "proved": "survived"}.get(verdict.status, verdict.status)
+    return verdict
+
+
+def _common(answer: SolverAnswer, limit: int) -> dict[str, Any]:
+    return dict(seed=answer.seed, rlimit_used=answer.rlimit_used, rlimit=limit, attempts=list(answer.attempts))
+
+
+def _judge_proof(thm: Theorem, mutant: Mutant | None, answer: SolverAnswer, limit: int, seconds: float) -> Verdict:
+    """``unsat`` is proved; a ``sat`` witness is a counterexample only once the model reproduces it."""
+    common = _common(answer, limit)
     if answer.answer == "unsat":
         return Verdict("proved", seconds, **common)
     if answer.answer == "unknown":
         return Verdict("unknown", seconds, detail=_unknown_detail(answer, limit), **common)
-    values = answer.values or {}
+    values = dict(answer.values or {})
     try:
         assumed, claimed = replay(thm, values, mutant)
     except Exception:
-        verdict = _error(start, "replaying the counterexample through the model")
+        verdict = _error(time.perf_counter() - seconds, "replaying the counterexample through the model")
         verdict.status, verdict.counterexample = "encoding-defect", values
         return verdict
     if assumed and not claimed:
@@ -514,25 +553,14 @@ def prove(thm: Theorem, mutant: Mutant | None = None, *, rlimit: int | None = No
     )
 
 
-def check_vacuity(thm: Theorem, *, rlimit: int | None = None) -> Verdict:
-    """The assumptions alone must be satisfiable, or the theorem proves nothing.
-
-    The witness is replayed too: the model must accept it (the assumption holds concretely).
-    """
-    limit = thm.rlimit if rlimit is None else rlimit
-    start = time.perf_counter()
-    try:
-        variables, obligation, side = _encode(thm, None)
-    except Exception:
-        return _error(start, "building the encoding")
-    answer = _solve([*side, obligation.assume], limit, variables)
-    seconds = time.perf_counter() - start
-    common = dict(seed=answer.seed, rlimit_used=answer.rlimit_used, rlimit=limit, attempts=answer.attempts)
+def _judge_vacuity(thm: Theorem, answer: SolverAnswer, limit: int, seconds: float) -> Verdict:
+    """``sat`` with a witness the model accepts is satisfiable; ``unsat`` is vacuous."""
+    common = _common(answer, limit)
     if answer.answer == "unknown":
         return Verdict("unknown", seconds, detail=_unknown_detail(answer, limit), **common)
     if answer.answer == "unsat":
         return Verdict("vacuous", seconds, detail="the assumptions are unsatisfiable", **common)
-    values = answer.values or {}
+    values = dict(answer.values or {})
     try:
         assumed, _ = replay(thm, values)
     except Exception:
@@ -548,11 +576,26 @@ def check_vacuity(thm: Theorem, *, rlimit: int | None = None) -> Verdict:
     return Verdict("satisfiable", seconds, counterexample=values, **common)
 
 
+def prove(thm: Theorem, mutant: Mutant | None = None, *, rlimit: int | None = None) -> Verdict:
+    """Decide ``assume => claim`` for the encoding (or for one mutant of it).
+
+    A counterexample is replayed through the model (under the same mutant) before it is
+    reported; one that does not replay is an ``encoding-defect``, never a counterexample.
+    """
+    verdict = check(thm, "proof" if mutant is None else "mutant", mutant, rlimit=rlimit)
+    if mutant is not None:  # the proof question under the mutant, in the proof's words
+        verdict.status = {"killed": "counterexample", "survived": "proved"}.get(verdict.status, verdict.status)
+    return verdict
+
+
+def check_vacuity(thm: Theorem, *, rlimit: int | None = None) -> Verdict:
+    """The assumptions alone must be satisfiable, or the theorem proves nothing (the witness replayed too)."""
+    return check(thm, "vacuity", rlimit=rlimit)
+
+
 def check_mutant(thm: Theorem, mutant: Mutant, *, rlimit: int | None = None) -> Verdict:
     """A mutant is killed when the theorem has a replayable counterexample against it."""
-    verdict = prove(thm, mutant, rlimit=rlimit)
-    verdict.status = {"counterexample": "killed", "proved": "survived"}.get(verdict.status, verdict.status)
-    return verdict
+    return check(thm, "mutant", mutant, rlimit=rlimit)
 
 
 def all_of(*conditions: Any) -> Any:

@@ -22,12 +22,16 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
-from .core import THEOREMS, Theorem, Verdict, check_mutant, check_vacuity, prove
+from . import smt
+from .cache import ProofCache, cache_key
+from .core import THEOREMS, Mutant, SolverAnswer, Theorem, Verdict, check, encode_check, judge
 
 #: Wall-clock safety net per task, in seconds. The verdict is governed by the rlimit; this
 #: only stops a solver whose work the rlimit does not count (nonlinear arithmetic can
 #: spend time between resource checks). A task stopped this way is ``unknown``.
 DEFAULT_TASK_TIMEOUT = 300.0
+#: The margin rule: a check counts only when its worst rlimit used is at most this share of its limit.
+DEFAULT_MARGIN = 0.25
 
 
 # --------------------------------------------------------------------------------------
@@ -114,6 +118,28 @@ class MutantResult:
         return self.verdict.status
 
 
+#: The answer each kind of check should give.
+GOOD = {"proof": "proved", "vacuity": "satisfiable", "mutant": "killed"}
+
+
+def worst_used(verdict: Verdict) -> int | None:
+    """The most rlimit any run of this check used: every seed tried, every stability run.
+
+    A run that ran out counts as its whole limit (it was not answered within it).
+    """
+    runs = [(a.answer, a.rlimit_used) for a in verdict.attempts]
+    runs += [(r["answer"], r["rlimit_used"]) for r in verdict.extra.get("stability", [])]
+    figures = [verdict.rlimit if answer == "unknown" else used for answer, used in runs]
+    figures = [f for f in figures if f is not None]
+    return max(figures) if figures else None
+
+
+def margin_used(verdict: Verdict) -> float | None:
+    """``worst_used / rlimit``: the share of its limit the check needed at worst."""
+    worst = worst_used(verdict)
+    return None if worst is None or not verdict.rlimit else worst / verdict.rlimit
+
+
 @dataclass
 class TheoremResult:
     """The three answers for one theorem."""
@@ -124,6 +150,8 @@ class TheoremResult:
     mutants: list[MutantResult] = field(default_factory=list)
     #: Lemmas this theorem uses whose own proof did not come back ``proved``.
     unproved_lemmas: list[str] = field(default_factory=list)
+    #: The margin rule's ratio (:data:`DEFAULT_MARGIN`).
+    margin: float = DEFAULT_MARGIN
 
     @property
     def name(self) -> str:
@@ -131,7 +159,19 @@ class TheoremResult:
 
     @property
     def status(self) -> str:
+        """The proof's verdict; ``no headroom`` when Z3 proved it using more than the margin allows."""
+        if self.proof.status == "proved" and not self.within_margin(self.proof):
+            return "no headroom"
         return self.proof.status
+
+    def within_margin(self, verdict: Verdict) -> bool:
+        ratio = margin_used(verdict)
+        return ratio is None or ratio <= self.margin
+
+    def checks(self) -> list[tuple[str, str, Verdict]]:
+        """Every check of this theorem as ``(label, kind, verdict)``."""
+        found = [("proof", "proof", self.proof), ("vacuity check", "vacuity", self.vacuity)]
+        return found + [(f"mutant {m.name}", "mutant", m.verdict) for m in self.mutants]
 
     @property
     def seconds(self) -> float:
@@ -167,11 +207,45 @@ class TheoremResult:
         for mutant in self.mutants:
             if mutant.status != "killed":
                 found.append(f"{self.name}: mutant {mutant.name} {mutant.status}" + _detail(mutant.verdict))
+        return found + self.margin_problems() + self.stability_problems()
+
+    def margin_problems(self) -> list[str]:
+        """Checks that gave the good answer but needed more than the margin of their limit."""
+        found = []
+        for label, kind, verdict in self.checks():
+            if verdict.status == GOOD[kind] and not self.within_margin(verdict):
+                found.append(
+                    f"{self.name}: {label} used {margin_used(verdict):.0%} of its rlimit at worst "
+                    f"({worst_used(verdict):,} of {verdict.rlimit:,}), above the margin of {self.margin:.0%}"
+                )
+        return found
+
+    def stability_problems(self) -> list[str]:
+        """Checks whose perturbed runs disagreed (unstable) or ran out (brittle)."""
+        found = []
+        for label, _, verdict in self.checks():
+            category = verdict.extra.get("category")
+            if category in ("unstable", "brittle"):
+                answers = ", ".join(r["answer"] for r in verdict.extra["stability"])
+                found.append(f"{self.name}: {label} is {category} under perturbation ({answers})")
         return found
 
 
 def _detail(verdict: Verdict) -> str:
     return f" ({verdict.detail})" if verdict.detail else ""
+
+
+@dataclass
+class CacheUse:
+    """How a run used the proof cache: checks whose answer was reused, decided, stored."""
+
+    reused: list[str] = field(default_factory=list)
+    decided: list[str] = field(default_factory=list)
+    stored: int = 0
+    #: Checks whose fresh answer differs from the cached one (``full`` mode); each is a failure.
+    disagreements: list[str] = field(default_factory=list)
+    #: The cache key of each check, by check.
+    keys: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -182,16 +256,36 @@ class SuiteResult:
     seconds: float
     jobs: int
     rlimit: int | None
+    margin: float = DEFAULT_MARGIN
+    cache: CacheUse | None = None
+    #: Perturbed runs per check (``--stability K``), 0 for a normal run.
+    stability: int = 0
 
     @property
     def ok(self) -> bool:
-        return all(t.ok for t in self.theorems)
+        return not self.problems()
 
     def problems(self) -> list[str]:
-        return [p for t in self.theorems for p in t.problems()]
+        found = [p for t in self.theorems for p in t.problems()]
+        if self.cache is not None:
+            found += [f"{task}: the cached answer differs from a fresh one" for task in self.cache.disagreements]
+        return found
 
     def count(self, status: str) -> int:
         return sum(t.status == status for t in self.theorems)
+
+    def worst_margin(self) -> tuple[float, str] | None:
+        """The largest share of its limit any check used, and which check."""
+        figures = [
+            (ratio, f"{t.name} {label}")
+            for t in self.theorems
+            for label, _, verdict in t.checks()
+            if (ratio := margin_used(verdict)) is not None
+        ]
+        return max(figures) if figures else None
+
+    def outside_margin(self) -> list[str]:
+        return [p for t in self.theorems for p in t.margin_problems()]
 
 
 # --------------------------------------------------------------------------------------
@@ -209,38 +303,79 @@ def tasks_for(theorems: Sequence[Theorem]) -> list[Task]:
     return tasks
 
 
-def answer(thm: Theorem, task: Task, rlimit: int | None = None) -> Verdict:
-    """Decide one task in this process."""
-    if task.kind == "proof":
-        return prove(thm, rlimit=rlimit)
-    if task.kind == "vacuity":
-        return check_vacuity(thm, rlimit=rlimit)
-    mutant = next(m for m in thm.mutants if m.name == task.mutant)
-    return check_mutant(thm, mutant, rlimit=rlimit)
+def _mutant(thm: Theorem, task: Task) -> Mutant | None:
+    return next(m for m in thm.mutants if m.name == task.mutant) if task.kind == "mutant" else None
+
+
+@dataclass
+class CachePlan:
+    """How a run uses a proof cache: ``reuse`` its answers, or (``False``) decide every check again.
+
+    ``code`` is the code stamp (:func:`referee.proofs.cache.code_stamp`) the index is valid for.
+    """
+
+    cache: ProofCache
+    code: str = ""
+    reuse: bool = True
+
+
+def answer(thm: Theorem, task: Task, rlimit: int | None = None, plan: CachePlan | None = None) -> Verdict:
+    """Decide one task in this process (its answer looked up in the cache first when ``plan`` reuses)."""
+    lookup = None
+    if plan is not None and plan.reuse:
+        cache = plan.cache
+
+        def lookup(query: smt.Query, limit: int) -> SolverAnswer | None:
+            return cache.get(cache_key(query.digest, task.kind, limit))
+
+    return check(thm, task.kind, _mutant(thm, task), rlimit=rlimit, lookup=lookup)
 
 
 def _reset_main_z3_context() -> None:
     """Give the forked child a pristine main Z3 context.
 
-    The child inherits every term the parent ever built. Z3's search on the nonlinear
-    Armor queries depends on term ids, so a theorem proved in under a second in a fresh
-    process ran out of resources when the parent had built other encodings first (seen in
-    the test suite). Building the encoding in a fresh main context makes each verdict
-    independent of what ran before.
+    The child inherits every term the parent ever built. The check is decided from its
+    SMT-LIB text in a new context anyway (core.solve); a fresh main context keeps the
+    encoding's own terms apart from the parent's, and its memory from growing.
     """
     import z3
 
     z3.z3._main_ctx = None
 
 
-def _child(connection: Any, thm: Theorem, task: Task, rlimit: int | None) -> None:
+def _child(connection: Any, thm: Theorem, task: Task, rlimit: int | None, plan: CachePlan | None, stability: int) -> None:
     try:
         _reset_main_z3_context()
-        verdict = answer(thm, task, rlimit)
+        verdict = answer(thm, task, rlimit, None if stability else plan)
+        if stability:
+            _perturbed_runs(verdict, stability)
     except BaseException as error:  # noqa: BLE001 - reported, never lost
         verdict = Verdict("error", 0.0, detail=f"{type(error).__name__}: {error}")
+    verdict.extra.pop("query", None)
     connection.send(verdict)
     connection.close()
+
+
+def _perturbed_runs(verdict: Verdict, count: int) -> None:
+    """Decide the check's text under ``count`` perturbations (Mariposa) and categorise it.
+
+    Perturbation ``i`` shuffles the assertions with seed ``i``, renames every symbol and
+    runs the solver with seed ``i``; each is decided once, in a new context, under the
+    check's own limit. ``extra`` gets ``stability`` (the original run first, then each
+    perturbation) and ``category``: ``stable``, ``unstable`` (sat and unsat both answered)
+    or ``brittle`` (a run ran out).
+    """
+    query = verdict.extra.get("query")
+    if query is None or verdict.rlimit is None:
+        return
+    first = verdict.attempts[0] if verdict.attempts else None
+    runs = [{"run": "original, seed 0", "answer": first.answer, "rlimit_used": first.rlimit_used}] if first else []
+    for i in range(1, count + 1):
+        found = smt.decide(smt.perturb(query, shuffle_seed=i), verdict.rlimit, seed=i)
+        runs.append({"run": f"shuffled {i}, renamed, seed {i}", "answer": found.answer, "rlimit_used": found.rlimit_used})
+    answers = {r["answer"] for r in runs}
+    category = "unstable" if {"sat", "unsat"} <= answers else "brittle" if "unknown" in answers else "stable"
+    verdict.extra.update(stability=runs, category=category)
 
 
 @dataclass
@@ -258,42 +393,115 @@ def run(
     rlimit: int | None = None,
     timeout: float = DEFAULT_TASK_TIMEOUT,
     on_verdict: Callable[[Task, Verdict], None] | None = None,
+    plan: CachePlan | None = None,
+    stability: int = 0,
+    margin: float = DEFAULT_MARGIN,
 ) -> SuiteResult:
     """Answer every task for ``theorems``, ``jobs`` fresh processes at a time.
 
     ``rlimit`` overrides each theorem's own limit. ``on_verdict`` is called as each
     answer arrives (for progress). Processes are forked, so theorems registered at run
     time (a test's own registry) are seen by the children exactly as by the parent.
+    With a cache ``plan``, a check whose key is known is not decided again (its witness is
+    still replayed); new answers are stored in the cache (the caller saves it).
+    ``stability`` > 0 decides every check again under that many perturbations.
     """
     start = time.perf_counter()
     by_name = {thm.name: thm for thm in theorems}
-    pending = tasks_for(theorems)
     verdicts: dict[Task, Verdict] = {}
+    pending = []
+    for task in tasks_for(theorems):
+        verdict = None if stability else _from_index(by_name[task.theorem], task, rlimit, plan)
+        if verdict is None:
+            pending.append(task)
+            continue
+        verdicts[task] = verdict
+        if on_verdict is not None:
+            on_verdict(task, verdict)
+    _run_children(pending, by_name, verdicts, jobs, rlimit, timeout, on_verdict, plan, stability)
+    use = _use_cache(plan, by_name, verdicts, rlimit) if plan is not None else None
+    results = [_assemble(thm, verdicts, margin) for thm in theorems]
+    proved = {r.name for r in results if r.status == "proved"}
+    for result in results:
+        result.unproved_lemmas = [name for name in result.theorem.lemmas if name not in proved]
+    return SuiteResult(results, time.perf_counter() - start, max(1, jobs), rlimit, margin, use, stability)
+
+
+def _from_index(thm: Theorem, task: Task, rlimit: int | None, plan: CachePlan | None) -> Verdict | None:
+    """The verdict from the cache by the check's name, when the index is for this code (replayed here)."""
+    if plan is None or not plan.reuse:
+        return None
+    limit = thm.rlimit if rlimit is None else rlimit
+    key = plan.cache.indexed(plan.code, str(task), limit)
+    found = plan.cache.get(key) if key is not None else None
+    if found is None:
+        return None
+    start = time.perf_counter()
+    verdict = judge(thm, task.kind, _mutant(thm, task), found, limit, 0.0)
+    verdict.seconds = time.perf_counter() - start
+    verdict.extra.update(key=key, reused=True)
+    return verdict
+
+
+def _use_cache(plan: CachePlan, by_name: dict[str, Theorem], verdicts: dict[Task, Verdict], rlimit: int | None) -> CacheUse:
+    """Store every decided answer (never ``unknown``), index every key, count what was reused."""
+    from .cache import index_name
+
+    use, keys = CacheUse(), {}
+    for task, verdict in verdicts.items():
+        limit = by_name[task.theorem].rlimit if rlimit is None else rlimit
+        digest = verdict.extra.get("digest")
+        key = verdict.extra.get("key") or (cache_key(digest, task.kind, limit) if digest else None)
+        if key is None:
+            continue
+        use.keys[str(task)] = keys[index_name(str(task), limit)] = verdict.extra["key"] = key
+        if verdict.extra.get("reused"):
+            use.reused.append(str(task))
+            continue
+        use.decided.append(str(task))
+        fresh: SolverAnswer | None = verdict.extra.pop("answer", None)
+        if fresh is None:
+            continue
+        before = plan.cache.get(key)
+        if before is not None and before.answer != fresh.answer:
+            use.disagreements.append(str(task))
+        use.stored += plan.cache.put(key, task.kind, fresh, str(task))
+    plan.cache.reindex(plan.code, keys)
+    return use
+
+
+def _run_children(
+    pending: list[Task],
+    by_name: dict[str, Theorem],
+    verdicts: dict[Task, Verdict],
+    jobs: int,
+    rlimit: int | None,
+    timeout: float,
+    on_verdict: Callable[[Task, Verdict], None] | None,
+    plan: CachePlan | None,
+    stability: int,
+) -> None:
+    """Decide each pending task in a forked process of its own, ``jobs`` at a time."""
     running: list[_Running] = []
     fork = multiprocessing.get_context("fork")
-    jobs = max(1, jobs)
     while pending or running:
-        while pending and len(running) < jobs:
+        while pending and len(running) < max(1, jobs):
             task = pending.pop(0)
             receiver, sender = fork.Pipe(duplex=False)
-            process = fork.Process(target=_child, args=(sender, by_name[task.theorem], task, rlimit), daemon=True)
+            args = (sender, by_name[task.theorem], task, rlimit, plan, stability)
+            process = fork.Process(target=_child, args=args, daemon=True)
             process.start()
             sender.close()
             running.append(_Running(task, process, receiver, time.perf_counter()))
         wait([r.connection for r in running] + [r.process.sentinel for r in running], timeout=0.5)
         for item in list(running):
-            verdict = _collect(item, timeout)
+            verdict = _collect(item, timeout * (1 + stability))
             if verdict is None:
                 continue
             running.remove(item)
             verdicts[item.task] = verdict
             if on_verdict is not None:
                 on_verdict(item.task, verdict)
-    results = [_assemble(thm, verdicts) for thm in theorems]
-    proved = {r.name for r in results if r.status == "proved"}
-    for result in results:
-        result.unproved_lemmas = [name for name in result.theorem.lemmas if name not in proved]
-    return SuiteResult(results, time.perf_counter() - start, jobs, rlimit)
 
 
 def _collect(item: _Running, timeout: float) -> Verdict | None:
@@ -323,12 +531,13 @@ def _collect(item: _Running, timeout: float) -> Verdict | None:
     return None
 
 
-def _assemble(thm: Theorem, verdicts: dict[Task, Verdict]) -> TheoremResult:
+def _assemble(thm: Theorem, verdicts: dict[Task, Verdict], margin: float = DEFAULT_MARGIN) -> TheoremResult:
     mutants = [
         MutantResult(m.name, m.target, m.description, verdicts[Task(thm.name, "mutant", m.name)])
         for m in thm.mutants
     ]
-    return TheoremResult(thm, verdicts[Task(thm.name, "proof")], verdicts[Task(thm.name, "vacuity")], mutants)
+    proof, vacuity = verdicts[Task(thm.name, "proof")], verdicts[Task(thm.name, "vacuity")]
+    return TheoremResult(thm, proof, vacuity, mutants, margin=margin)
 
 
 # --------------------------------------------------------------------------------------
@@ -349,6 +558,13 @@ def verdict_record(verdict: Verdict) -> dict[str, Any]:
             {"seed": a.seed, "answer": a.answer, "rlimit_used": a.rlimit_used, "reason": a.reason}
             for a in verdict.attempts
         ],
+        "worst_rlimit_used": worst_used(verdict),
+        "margin_used": None if (ratio := margin_used(verdict)) is None else round(ratio, 4),
+        "query_digest": verdict.extra.get("digest"),
+        "cache_key": verdict.extra.get("key"),
+        "reused": bool(verdict.extra.get("reused")),
+        "stability": verdict.extra.get("stability"),
+        "category": verdict.extra.get("category"),
     }
 
 
@@ -379,3 +595,26 @@ def theorem_record(result: TheoremResult) -> dict[str, Any]:
         "ok": result.ok,
         "problems": result.problems(),
     }
+
+
+# --------------------------------------------------------------------------------------
+# Query texts (for the determinism test and the cache's CI listing)
+# --------------------------------------------------------------------------------------
+
+
+def query_digests(theorems: Sequence[Theorem], tasks: Sequence[Task] | None = None) -> dict[str, str]:
+    """The SHA-256 of each check's SMT-LIB text, by check, built here one after the other.
+
+    Each text is built in a fresh main Z3 context, as in a forked child; a text that cannot be
+    built is given as ``error: ...``.
+    """
+    by_name = {thm.name: thm for thm in theorems}
+    found = {}
+    for task in tasks if tasks is not None else tasks_for(theorems):
+        thm = by_name[task.theorem]
+        _reset_main_z3_context()
+        try:
+            found[str(task)] = encode_check(thm, task.kind, _mutant(thm, task)).digest
+        except Exception as error:  # noqa: BLE001 - reported in the digest, compared like one
+            found[str(task)] = f"error: {type(error).__name__}: {error}"
+    return found

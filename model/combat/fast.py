@@ -114,6 +114,9 @@ def _emit(log: EventLog, name: str, unit: str, amount: Any = 0, other: str | Non
 
     Events and their guards are immutable, so an event met before is appended again, not rebuilt.
     """
+    if type(amount) is not int:  # a Z3 term is never remembered: the memo would carry one encoding's terms into the next
+        log.entries.append(_build_entry(name, unit, amount, other, detail))
+        return
     key = (name, unit, amount, other, detail)
     entry = _EMITTED.get(key)
     if entry is None or type(entry.event.amount) is not type(amount):  # 1 == True as a key, not as an amount

@@ -69,9 +69,9 @@ def _macabre_enemies_only(board: Board, dead: Unit, dies: Any, log: EventLog) ->
             log.emit("macabre", when=and_(dies, other.alive), unit=other.uid, other=dead.uid)
 
 
-def _counts_unguarded(log: EventLog, start: int) -> Any:
-    """The batch counts every event the code reached, happened or not."""
-    return len(log.entries) - start
+def _counts_without_the_death(log: EventLog, start: int) -> Any:
+    """The batch leaves out its first event (the death that opened it) and counts only what followed."""
+    return count_guarded(log.entries[start + 1:])
 
 
 def _batch_before_revival(board: Board, uid: str, dies: Any, killer: str | None, log: EventLog) -> Board:
@@ -104,8 +104,8 @@ V = "referee.model.combat.vitality"
 KEEPS_SHIELD = Mutant("death_keeps_the_shield", f"{V}:clear_combat_state", _clear_keeps_shield)
 MACABRE_DEAD = Mutant("macabre_heard_by_the_dead", f"{V}:announce_macabre", _macabre_for_the_dead_too)
 MACABRE_ENEMIES = Mutant("macabre_enemies_only", f"{V}:announce_macabre", _macabre_enemies_only)
-COUNTS_UNGUARDED = Mutant("batch_counts_events_that_did_not_happen", "referee.model.combat.revival:count_events",
-                          _counts_unguarded)
+COUNTS_WITHOUT_DEATH = Mutant("batch_leaves_out_the_death", "referee.model.combat.revival:count_events",
+                              _counts_without_the_death)
 BATCH_EARLY = Mutant("batch_closes_before_the_vessel_revival", f"{V}:process_death", _batch_before_revival)
 CULL_DEFIED = Mutant("cull_stopped_by_defy_death", "referee.model.combat.death:is_culled", _cull_respects_defy_death)
 
@@ -133,7 +133,7 @@ def death_fires_macabre_for_every_other_living_unit_on_either_side(v: Vars) -> O
     return Obligation(assume=is_legal_board(before), claim=and_(*claims))
 
 
-@theorem("combat:500.4e", "combat:500.9m", mutants=[COUNTS_UNGUARDED, BATCH_EARLY])
+@theorem("combat:500.4e", "combat:500.9m", mutants=[COUNTS_WITHOUT_DEATH, BATCH_EARLY])
 def every_death_is_one_vessel_point_batch_closed_after_its_revival(v: Vars) -> Obligation:
     """A death emits exactly one Vessel Point batch, after everything it fired (its Vessel revival and listeners included), counting exactly the events that happened since the death."""
     before, _, log, dies = run_death(v)

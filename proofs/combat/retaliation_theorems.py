@@ -18,7 +18,7 @@ from referee.model.combat.state import Board
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
 from .costs_theorems import emitted, is_well_formed
-from .symbolic import symbolic_unit
+from .symbolic import pinned, symbolic_unit
 
 ANSWERS = ("thorns", "riposte", "retort")
 
@@ -115,7 +115,9 @@ REFLECT_CEIL = Mutant("reflect_rounded_up", "referee.model.combat.retaliation:co
 REFLECT_FIFTY = Mutant("reflect_fifty_percent", "referee.model.combat.retaliation:compute_reflect_amount",
                        _reflect_fifty_percent, "50% instead of 5%")  # fmt: skip
 REFLECT_AS_HIT = Mutant("reflect_answered_by_retaliation", "referee.model.combat.retaliation:process_reflect",
-                        _reflect_as_a_hit, "the Reflect is a hit that the attacker's Thorns and Riposte answer")  # fmt: skip
+                        _reflect_as_a_hit, "the Reflect is a hit that the attacker's Thorns and Riposte answer",
+                        search_within=lambda v: and_(pinned(v, "r", has_cap=False, defy_death=False, vessels=0),
+                                                     pinned(v, "a", has_cap=False, defy_death=False, vessels=0)))  # fmt: skip
 RETALIATION_ANSWERED = Mutant("retaliation_answers_retaliation", "referee.model.combat.retaliation:pay_retaliation",
                               _retaliation_answered, "the payer's Thorns answer the retaliation it pays")  # fmt: skip
 RETORT_ON_EVENT = Mutant(
