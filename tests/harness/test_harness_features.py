@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli import app
+from referee.protocol import PROTOCOL
 from referee.rulebooks import RULEBOOKS, all_features, resolve_features
 from referee.rulebooks.combat.features import FEATURES, features_used, neutralize
 from referee.rulebooks.combat.kinds import KINDS
@@ -41,6 +42,20 @@ def test_neutralize_takes_out_exactly_what_it_names_and_keeps_the_scenario_valid
         again = neutralize(json.loads(json.dumps(scenario)), frozenset({name}))
         assert name not in features_used(again)
         decode_scenario(again)  # still a valid scenario
+
+
+def test_a_dead_appliers_tick_without_ticks_becomes_a_sourceless_hit():
+    """Found by the test above: a dead applier's tick, the ticks taken out, was a hit by a dead unit (400.8b)."""
+    from referee.protocol import decode_scenario
+
+    units = [{"uid": "a", "side": 0, "row": 0, "col": 0, "alive": False, "vitality": 0},
+             {"uid": "b", "side": 1, "row": 0, "col": 0}]  # fmt: skip
+    tick = {"kind": "tick", "target": "b", "amount": 3, "damage_kind": "burn", "appliers": [{"unit": "a", "applied": 3}]}
+    scenario = {"protocol": PROTOCOL, "ruleset": {}, "board": units, "actions": [tick]}
+    decode_scenario(json.loads(json.dumps(scenario)))  # a dead applier's Burn still ticks (INT-356)
+    hit = neutralize(scenario, frozenset({"ticks"}))["actions"][0]
+    assert hit["kind"] == "hit" and hit["source"] is None
+    decode_scenario(scenario)
 
 
 @settings(max_examples=150, database=None, deadline=None, suppress_health_check=list(HealthCheck))

@@ -195,13 +195,17 @@ def features_used(scenario: dict[str, Any]) -> set[str]:
     return used
 
 
-def _without_ticks(action: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
-    """A ``tick`` action with the tick features ``off`` taken out: one applier, or a plain hit by it."""
+def _without_ticks(action: dict[str, Any], off: frozenset[str], dead: frozenset[str]) -> dict[str, Any]:
+    """A ``tick`` action with the tick features ``off`` taken out: one applier, or a plain hit by it.
+
+    A dead applier's Burn still ticks (INT-356), but a dead unit deals no hit (400.8b): its plain hit is
+    sourceless, so the scenario stays a legal state (``referee.model.combat.legal``)."""
     if action.get("kind") != "tick" or not {"ticks", "shared_ticks"} & off:
         return action
     first = (action.get("appliers") or [{}])[0]
     if "ticks" in off:
-        return {"kind": "hit", "target": action["target"], "amount": action["amount"], "source": first.get("unit"),
+        source = None if first.get("unit") in dead else first.get("unit")
+        return {"kind": "hit", "target": action["target"], "amount": action["amount"], "source": source,
                 "damage_kind": "hit", "allows_dormant": False, "riposte_rolls": action.get("riposte_rolls", [])}
     return {**action, "appliers": [first]}
 
@@ -220,5 +224,6 @@ def neutralize(scenario: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
         if "dormant" in off:
             instance["allows_dormant"] = False
     if "actions" in scenario:
-        scenario["actions"] = [_without_ticks(a, off) for a in scenario["actions"]]
+        dead = frozenset(u["uid"] for u in scenario.get("board", []) if not u.get("alive", True))
+        scenario["actions"] = [_without_ticks(a, off, dead) for a in scenario["actions"]]
     return scenario
