@@ -177,11 +177,18 @@ def link_violation(board: Board, u: Unit, link: str) -> str | None:
     return None
 
 
+def off_grid_field(u: Unit) -> str:
+    """The placement field that puts ``u`` outside its half: ``side``, ``row`` or ``col``, the first that does (INT-403)."""
+    if u.side not in (0, 1):
+        return "side"
+    return "row" if not 0 <= u.row < MAX_ROWS else "col"
+
+
 def board_structure_violation(board: Board) -> Violation | None:
     """The first structural break of a board (placement, links), or None; structure is always concrete."""
     for i, u in enumerate(board.units):
         if not is_inside_grid(u):
-            return Violation(f"[{i}].row", f"{u.uid!r} stands at side {u.side}, row {u.row}, col {u.col}: outside its "
+            return Violation(f"[{i}].{off_grid_field(u)}", f"{u.uid!r} stands at side {u.side}, row {u.row}, col {u.col}: outside its "
                              f"half (side 0 or 1, rows 0..{MAX_ROWS - 1}, cols 0..{MAX_COLS - 1})", "INT-403")
         for link in ALLY_LINKS:
             why = link_violation(board, u, link)

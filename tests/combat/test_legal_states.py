@@ -37,7 +37,7 @@ def _scenario(**target: object) -> dict:
 
 @pytest.mark.parametrize(("target", "field"), [({"cap": -1, "has_cap": True}, "scenario.board[0].cap"),
                                                 ({"row": 9}, "scenario.board[0].row"),
-                                                ({"col": -1}, "scenario.board[0].row")])
+                                                ({"col": -1}, "scenario.board[0].col")])
 @pytest.mark.parametrize("command", [["explain"], ["check", "--python", "referee.examples.engine:run", "--replay"]])
 def test_an_illegal_scenario_exits_2_naming_the_field(tmp_path, target, field, command):
     path = tmp_path / "s.json"
@@ -164,7 +164,7 @@ def test_explain_a_defied_subrogated_payback_has_its_defy_step_and_the_right_amo
     assert "[combat:500.6d] the payback would be lethal" in out and "it prevents 1, so s pays 99" in out
 
 
-@pytest.mark.parametrize(("change", "field"), [({"cap": -1}, "board[1].cap"), ({"col": 9}, "board[1].row")])
+@pytest.mark.parametrize(("change", "field"), [({"cap": -1}, "board[1].cap"), ({"col": 9}, "board[1].col")])
 def test_vectors_run_refuses_an_illegal_vector_naming_file_and_field(tmp_path, change, field):
     """``vectors run`` decodes every vector's scenario as ``check --replay`` does: exit 2, the file and the field."""
     from referee.examples.engine import run as clean_engine
