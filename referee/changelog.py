@@ -84,7 +84,8 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "a dead unit holds no cell (INT-403)", breaking=False, since="67869bf, bb58d3f"),
         Change("scenario: a legal state (model/combat/legal.py, issue 20)", "units inside the input domain; printed "
                "caps, multipliers and counts left free", "one definition of a legal state, each field's range in "
-               "referee schema: no negative cap, redirect cap or Maim-like count, every unit inside its half's 8 x 8 "
+               "referee schema: no negative cap, redirect cap, Maim-like count or Burn or Venom stacks, every unit "
+               "inside its half's 8 x 8 "
                "grid, an overtime tick with no source (500.1c), no hit, Tremor or AoE from a dead unit, no overtime "
                "hit in a Bloodletting activation and no dead Bloodletting caster; an illegal scenario is refused "
                "naming the unit, the field and the clause", breaking=False),

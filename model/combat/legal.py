@@ -31,7 +31,7 @@ MAX_ROWS, MAX_COLS = 8, 8
 NON_NEGATIVE_FIELDS = (
     "shield", "insurance", "subrogated", "ignore_charges", "vessels", "adrenaline", "momentum", "bolster",
     "thorns", "riposte", "retort", "rune_tick_reduction", "forge_tick_reduction",
-    "maim", "forge_core_recovery", "exalt", "cap", "redirect_cap",
+    "maim", "forge_core_recovery", "exalt", "cap", "redirect_cap", "burn", "venom",
 )  # fmt: skip
 
 
@@ -56,7 +56,7 @@ _NON_NEGATIVE_CLAUSES = {
     "vessels": "500.9b", "adrenaline": "500.6c", "momentum": "500.6c", "bolster": "500.6c", "thorns": "500.7b",
     "riposte": "500.7b", "retort": "500.7f", "rune_tick_reduction": "500.1h", "forge_tick_reduction": "500.1h",
     "maim": "500.3d", "forge_core_recovery": "500.3b", "exalt": "500.3f", "cap": "500.1-7",
-    "redirect_cap": "500.1-11",
+    "redirect_cap": "500.1-11", "burn": "400.8-6", "venom": "400.8-6",
 }  # fmt: skip
 
 
