@@ -21,7 +21,7 @@ from referee.model.combat.damage import DAMAGE_KINDS, DamageInstance, DamageOutc
 from referee.model.combat import battle_guarded, keywords
 from referee.model.combat.ability_text import Ability, Line, amount
 from referee.model.combat.legal import is_legal_board, is_legal_damage_action, is_legal_pending_revival
-from referee.model.combat.ruleset import DEFAULT
+from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 
@@ -403,3 +403,32 @@ def _ability_theorem(effect: str, mutants: tuple[Mutant, ...]) -> Any:
 
 #: The ability kind's legality theorems, one per keyword a line can print (400.8-6, 800.4).
 ABILITY_LEGALITY = tuple(_ability_theorem(effect, mutants) for effect, mutants in ABILITY_LINES.items())
+
+
+# --------------------------------------------------------------------------------------
+# INT-120: a maximum of 0 under either reading of zero_maximum_revival
+# --------------------------------------------------------------------------------------
+
+ZERO_MAXIMUM_READINGS = (DEFAULT, Ruleset(zero_maximum_revival="returns_at_one"))
+
+
+def _floor_forgotten(dead: Unit, ruleset: Any) -> Unit:
+    """The Vessel revives a unit at a maximum of 0 without flooring it: alive at 0 of 0."""
+    return dead
+
+
+FLOOR_FORGOTTEN = Mutant("zero_maximum_revived_unfloored", "referee.model.combat.vitality:floor_revivable_maximum",
+                         _floor_forgotten, "under returns_at_one the revival of a maximum of 0 is not floored at 1")
+
+
+@theorem("combat:500.8g", "combat:500.9c", "combat:500.4a", mutants=[FLOOR_FORGOTTEN, REVIVAL_LEAVES_DEAD])
+def interest_keeps_the_board_legal_under_either_zero_maximum_reading(v: Vars) -> Obligation:
+    """An Interest payment of any amount leaves a legal board legal under both readings of INT-120."""
+    claims, assumes = [], []
+    for ruleset in ZERO_MAXIMUM_READINGS:
+        before = legal_board(v)
+        after, _ = costs.pay_vitality_cost(before, "a", v.int("action.amount"), "interest", EventLog(),
+                                           beneficiary="b", ruleset=ruleset)
+        claims.append(is_legal_board(after))
+        assumes.append(is_legal_board(before))
+    return Obligation(assume=all_of(*assumes), claim=and_(*claims))

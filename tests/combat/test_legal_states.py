@@ -185,3 +185,30 @@ def test_vectors_run_refuses_an_illegal_vector_naming_file_and_field(tmp_path, c
                                       "--in-process"])
     assert result.exit_code == 2, result.output
     assert "0001.json" in result.output and field in result.output and "'b'" in result.output
+
+
+#: Interest from full Vitality with a revival ahead (a Vessel; Everlasting, then the 10 s it waits).
+_ZERO_MAXIMUM_BOARDS = {
+    "vessel": ([{"uid": "a", "vessels": 1}], []),
+    "everlasting": ([{"uid": "a", "everlasting": True}], [{"kind": "advance", "ms": 10000}]),
+}
+
+
+@pytest.mark.parametrize("reading", ["stays_dead", "returns_at_one"])
+@pytest.mark.parametrize("revival", list(_ZERO_MAXIMUM_BOARDS))
+def test_int_120_each_reading_ends_legal_and_the_example_engine_agrees(tmp_path, reading, revival):
+    """Under both readings of zero_maximum_revival the final board is legal (never alive at 0), the revival
+    happens exactly under returns_at_one (at 1 of 1), and the example engine passes check --replay."""
+    units, later = _ZERO_MAXIMUM_BOARDS[revival]
+    scenario = {"protocol": PROTOCOL, "ruleset": {"zero_maximum_revival": reading},
+                "board": [*units, {"uid": "b", "side": 1, "col": 1}],
+                "actions": [{"kind": "cost", "payer": "a", "amount": 100, "cost_kind": "interest"}, *later]}
+    decoded = decode_scenario(scenario)
+    final = run_actions(decoded.state, decoded.actions, decoded.rules)[0]
+    assert board_violation(final) is None
+    a = final.unit("a")
+    assert (a.alive, a.vitality, a.max_vitality) == ((True, 1, 1) if reading == "returns_at_one" else (False, 0, 0))
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--replay", str(path)])
+    assert result.exit_code == 0 and "PASS" in result.output, result.output
