@@ -46,6 +46,8 @@ def split_loss_tails(steps: list[Step], events: tuple[Event, ...] | list[Event],
     buckets: dict[int, list[Event]] = {}
     cursor = 0
     for event in events:
+        if is_revival_batch(event):
+            continue  # a revival's own batch (500.9m) is its step's, not a loss's tail
         hit = next((i for i in range(cursor, len(steps)) if event.name in steps[i].events), None)
         if hit is None and event.name in TAIL and steps:
             hit = cursor  # no later step names it: the tail follows the step the events have reached
@@ -56,10 +58,16 @@ def split_loss_tails(steps: list[Step], events: tuple[Event, ...] | list[Event],
             buckets.setdefault(hit, []).append(event)
     out: list[Step] = []
     for i, step in enumerate(steps):
-        out.append(replace(step, events=tuple(e for e in step.events if e not in TAIL)) if buckets else step)
+        keep = ("vessel_batch",) if step.clause.endswith(":500.9m") else ()
+        out.append(replace(step, events=tuple(e for e in step.events if e not in TAIL or e in keep)) if buckets else step)
         if i in buckets:
             out.extend(tail_steps(step, buckets[i], board))
     return out
+
+
+def is_revival_batch(event: Event) -> bool:
+    """The Vessel Point batch a revival pools (500.9m), reported with ``detail`` ``revival``: not a death's tail."""
+    return event.name == "vessel_batch" and event.detail == "revival"
 
 
 def tail_steps(host: Step, events: list[Event], board: Board) -> list[Step]:
