@@ -45,7 +45,7 @@ def split_loss_tails(steps: list[Step], events: tuple[Event, ...] | list[Event],
     :func:`referee.explain.locate_event` aligns them); the host step no longer names the tail's events."""
     buckets: dict[int, list[Event]] = {}
     cursor = 0
-    for event in events:
+    for event in explained_order(events):
         if is_revival_batch(event):
             continue  # a revival's own batch (500.9m) is its step's, not a loss's tail
         hit = next((i for i in range(cursor, len(steps)) if event.name in steps[i].events), None)
@@ -63,6 +63,28 @@ def split_loss_tails(steps: list[Step], events: tuple[Event, ...] | list[Event],
         if i in buckets:
             out.extend(tail_steps(step, buckets[i], board))
     return out
+
+
+#: The retaliations a defy-death rune can answer, the channel reporting each payment.
+RETALIATION_CHANNELS = ("thorns", "riposte", "retort", "subrogation")
+
+
+def explained_order(events: tuple[Event, ...] | list[Event]) -> list[Event]:
+    """The events in the order the steps explain them: the model emits a defy-death answer to a retaliation with
+    its price, before the channel reporting the payment; the steps say the retaliation first, then the rune that
+    answered it (500.6d), so that answer is aligned right after its channel. Every other event keeps its place."""
+    out: list[Event] = []
+    held: list[Event] = []
+    for i, event in enumerate(events):
+        following = next((e for e in events[i + 1:] if e.unit == event.unit), None)
+        if event.name == "defy_death" and following is not None and following.name in RETALIATION_CHANNELS:
+            held.append(event)
+            continue
+        out.append(event)
+        answered = [h for h in held if event.name in RETALIATION_CHANNELS and h.unit == event.unit]
+        out.extend(answered)
+        held = [h for h in held if h not in answered]
+    return out + held
 
 
 def is_revival_batch(event: Event) -> bool:
