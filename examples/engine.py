@@ -138,10 +138,11 @@ class VitalityLossListeners:
 class DeathHandler:
     """500.4: announce the death, Macabre for everyone else, deathrattle, then revival."""
 
-    def __init__(self, board: Board, bus: EventBus) -> None:
+    def __init__(self, board: Board, bus: EventBus, floor_zero_maximum: bool = False) -> None:
         self.board = board
         self.bus = bus
         self.clock: Any = None  # the battle clock, which holds Everlasting revivals while they are due
+        self.floor_zero_maximum = floor_zero_maximum  # INT-120: zero_maximum_revival = returns_at_one
 
     def kill(self, unit: Unit, killer: str | None) -> None:
         start = len(self.bus.history)
@@ -157,6 +158,8 @@ class DeathHandler:
                 self.bus.publish("macabre", other.uid, other=unit.uid)
         if unit.deathrattle:
             self.bus.publish("deathrattle", unit.uid)
+        if self.floor_zero_maximum and (unit.vessels > 0 or unit.everlasting):
+            unit.max_vitality = max(unit.max_vitality, 1)  # the revival ahead returns it at 1 of 1 (INT-120)
         if unit.vessels > 0 and unit.max_vitality > 0:  # a maximum of 0 has no body to return (INT-120)
             self.bus.publish("vessel_revival", unit.uid)
             self.revive(unit)
@@ -1005,7 +1008,8 @@ class Engine:
         self.board = board
         self.ruleset = ruleset
         self.bus = EventBus()
-        self.deaths = DeathHandler(board, self.bus)
+        self.deaths = DeathHandler(board, self.bus,
+                                   ruleset.get("zero_maximum_revival", "stays_dead") == "returns_at_one")
         self.ledger = VitalityLedger(VitalityLossListeners(self.bus), self.deaths)
         self.costs = CostPayer(board, self.ledger, self.bus, ruleset)
         self.pipeline = DamagePipeline(board, self.bus, self.ledger, self.costs, ruleset)

@@ -84,12 +84,17 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "a dead unit holds no cell (INT-403)", breaking=False, since="67869bf, bb58d3f"),
         Change("scenario: a legal state (model/combat/legal.py, issue 20)", "units inside the input domain; printed "
                "caps, multipliers and counts left free", "one definition of a legal state, each field's range in "
-               "referee schema: no negative cap, redirect cap or Maim-like count, every unit inside its half's 8 x 8 "
+               "referee schema: no negative cap, redirect cap, Maim-like count or Burn or Venom stacks, every unit "
+               "inside its half's 8 x 8 "
                "grid, an overtime tick with no source (500.1c), no hit, Tremor or AoE from a dead unit, no overtime "
                "hit in a Bloodletting activation and no dead Bloodletting caster; an illegal scenario is refused "
                "naming the unit, the field and the clause", breaking=False),
         Change("a Vessel revival at 0 maximum Vitality (INT-120)", "the unit revived at 0 of 0, alive",
-               "a unit whose maximum Vitality an Interest payment took to 0 stays dead and keeps its Vessel"),
+               "a unit whose maximum Vitality an Interest payment took to 0 stays dead and keeps its Vessel (the "
+               "default reading, zero_maximum_revival = stays_dead)"),
+        Change("scenario ruleset option zero_maximum_revival (INT-120)", "absent", "stays_dead (the default) or "
+               "returns_at_one: a unit an Interest payment took to a maximum of 0 with a Vessel or Everlasting ahead "
+               "has its maximum floored at 1 and returns at 1 of 1 (the harness sends every option spelled out)"),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

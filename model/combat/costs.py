@@ -152,7 +152,8 @@ def pay_vitality_cost(
     unit, price = settle_price(board.unit(payer), amount, kind, when, beneficiary, ruleset, log)
     board = board.with_unit(unit)
     killer = compute_killer(payer, beneficiary, kind)
-    return lose_vitality(board, payer, price, killer, log, cost_announcer(unit, kind, channel, beneficiary, log))
+    announce = cost_announcer(unit, kind, channel, beneficiary, log)
+    return lose_vitality(board, payer, price, killer, log, announce, ruleset=ruleset if kind == "interest" else None)
 
 
 @combat.implements("500.8e", "500.8f", "500.8g", "500.8h")

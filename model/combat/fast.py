@@ -605,6 +605,10 @@ def pay_cost(board: Board, payer: str, amount: int, kind: str, log: EventLog, ch
     unit = board.unit(payer)
     if not when:
         return skip_cost(board, unit, amount, kind, log, channel, beneficiary, ruleset)
+    if kind == "interest" and ruleset.zero_maximum_revival != "stays_dead":  # INT-120's other reading: the model's
+        with disabled():
+            return costs.pay_vitality_cost(board, payer, amount, kind, log, channel=channel, beneficiary=beneficiary,
+                                           ruleset=ruleset)
     return pay_cost_by(board, unit, amount, kind, log, channel, beneficiary, ruleset)
 
 

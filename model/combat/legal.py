@@ -31,7 +31,7 @@ MAX_ROWS, MAX_COLS = 8, 8
 NON_NEGATIVE_FIELDS = (
     "shield", "insurance", "subrogated", "ignore_charges", "vessels", "adrenaline", "momentum", "bolster",
     "thorns", "riposte", "retort", "rune_tick_reduction", "forge_tick_reduction",
-    "maim", "forge_core_recovery", "exalt", "cap", "redirect_cap",
+    "maim", "forge_core_recovery", "exalt", "cap", "redirect_cap", "burn", "venom",
 )  # fmt: skip
 
 
@@ -56,7 +56,7 @@ _NON_NEGATIVE_CLAUSES = {
     "vessels": "500.9b", "adrenaline": "500.6c", "momentum": "500.6c", "bolster": "500.6c", "thorns": "500.7b",
     "riposte": "500.7b", "retort": "500.7f", "rune_tick_reduction": "500.1h", "forge_tick_reduction": "500.1h",
     "maim": "500.3d", "forge_core_recovery": "500.3b", "exalt": "500.3f", "cap": "500.1-7",
-    "redirect_cap": "500.1-11",
+    "redirect_cap": "500.1-11", "burn": "400.8-6", "venom": "400.8-6",
 }  # fmt: skip
 
 
@@ -177,11 +177,18 @@ def link_violation(board: Board, u: Unit, link: str) -> str | None:
     return None
 
 
+def off_grid_field(u: Unit) -> str:
+    """The placement field that puts ``u`` outside its half: ``side``, ``row`` or ``col``, the first that does (INT-403)."""
+    if u.side not in (0, 1):
+        return "side"
+    return "row" if not 0 <= u.row < MAX_ROWS else "col"
+
+
 def board_structure_violation(board: Board) -> Violation | None:
     """The first structural break of a board (placement, links), or None; structure is always concrete."""
     for i, u in enumerate(board.units):
         if not is_inside_grid(u):
-            return Violation(f"[{i}].row", f"{u.uid!r} stands at side {u.side}, row {u.row}, col {u.col}: outside its "
+            return Violation(f"[{i}].{off_grid_field(u)}", f"{u.uid!r} stands at side {u.side}, row {u.row}, col {u.col}: outside its "
                              f"half (side 0 or 1, rows 0..{MAX_ROWS - 1}, cols 0..{MAX_COLS - 1})", "INT-403")
         for link in ALLY_LINKS:
             why = link_violation(board, u, link)

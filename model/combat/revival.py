@@ -71,11 +71,28 @@ def revive_unit(unit: Unit) -> Unit:
 
 
 @combat.implements("500.9c", "500.4a")
-def is_revivable(unit: Unit) -> Bool:
+def is_revivable(unit: Unit, ruleset: Ruleset | None = None) -> Bool:
     """A unit whose maximum Vitality is above 0 can come back: a revival "at full Vitality" of 0 would be a unit
     whose Vitality is 0, which is dead (500.9c, 500.4a). Only Interest lowers the maximum (500.8g); one paid
-    from full Vitality leaves 0, and then no Vessel is spent and no Everlasting revival is scheduled (INT-120)."""
-    return unit.max_vitality > 0
+    from full Vitality leaves 0, and then, by default, no Vessel is spent and no Everlasting revival is
+    scheduled; under ``zero_maximum_revival = returns_at_one`` it comes back at 1 of 1 (INT-120).
+
+    ``ruleset`` is given only for a death an Interest payment caused: any other death is of a unit whose
+    maximum is above 0 on a legal board, where both readings agree and none is read."""
+    if ruleset is None or ruleset.zero_maximum_revival == "stays_dead":
+        return unit.max_vitality > 0
+    return True
+
+
+@combat.implements("500.9c", "500.8g", "500.4a")
+def floor_revivable_maximum(dead: Unit, ruleset: Ruleset | None) -> Unit:
+    """Under ``zero_maximum_revival = returns_at_one`` a dead unit's maximum of 0 is floored at 1 when a revival
+    is ahead of it (a Vessel now, Everlasting later), so that revival returns it at 1 of 1, alive at Vitality
+    above 0 (500.9c, 500.4a); by default, and for a death no Interest caused, the maximum stands (INT-120)."""
+    if ruleset is None or ruleset.zero_maximum_revival == "stays_dead":
+        return dead
+    ahead = or_(dead.vessels > 0, dead.everlasting)
+    return dead.evolve(max_vitality=ite(ahead, max_(dead.max_vitality, 1), dead.max_vitality))
 
 
 @combat.implements("500.4d", "500.9b", "500.9c")

@@ -25,6 +25,7 @@ StaggerLanes = Literal["direct_only", "every_instance"]
 EverlastingSlotOrder = Literal["death_cell_first", "reading_order"]
 TickShareRounding = Literal["largest_remainder", "remainder_to_first"]
 TickFeastShares = Literal["of_credit_share", "of_applied"]
+ZeroMaximumRevival = Literal["stays_dead", "returns_at_one"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,9 @@ class Ruleset:
     tick_share_rounding: TickShareRounding = "largest_remainder"
     #: INT-352 (500.5c): what the Vitality portion of a shared tick is divided by, for Feast.
     tick_feast_shares: TickFeastShares = "of_credit_share"
+    #: INT-120 (500.8g, 500.9c, 500.4a): what a Vessel or Everlasting brings back of a unit an Interest payment
+    #: took to a maximum Vitality of 0.
+    zero_maximum_revival: ZeroMaximumRevival = "stays_dead"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -89,6 +93,7 @@ class Ruleset:
             "everlasting_slot_order": ("death_cell_first", "reading_order"),
             "tick_share_rounding": ("largest_remainder", "remainder_to_first"),
             "tick_feast_shares": ("of_credit_share", "of_applied"),
+            "zero_maximum_revival": ("stays_dead", "returns_at_one"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from ..arith import and_, is_symbolic, ite, not_
 from ..clauses import combat
 from ..events import EventLog
-from .revival import count_events, is_revivable, process_revival_channels, revive_from_vessel
+from .revival import count_events, floor_revivable_maximum, is_revivable, process_revival_channels, revive_from_vessel
+from .ruleset import Ruleset
 from .state import Board, Bool, Int, Unit
 
 #: An Everlasting unit revives this many milliseconds after its death (500.4d, 500.9a).
@@ -63,26 +64,28 @@ def announce_macabre(board: Board, dead: Unit, dies: Bool, log: EventLog) -> Non
 
 
 @combat.implements("500.4a", "500.4b", "500.4c", "500.4d", "500.4e", "500.6d", "500.8h", "500.8j", "500.9b", "500.9m")
-def process_death(board: Board, uid: str, dies: Bool, killer: str | None, log: EventLog) -> Board:
+def process_death(board: Board, uid: str, dies: Bool, killer: str | None, log: EventLog,
+                  ruleset: Ruleset | None = None) -> Board:
     """Resolve a death when ``dies`` holds: announce it, Macabre, deathrattle, then revival (500.4).
 
     The death, everything it fires and an immediate Vessel revival with its listeners are one
     Vessel Point batch, reported last by ``vessel_batch`` with the number of events it pooled
     (500.4e, 500.9m, INT-408). An Everlasting revival is scheduled with the killer it will carry (500.9k).
+    ``ruleset`` comes with a death an Interest payment caused, the only one whose maximum may be 0 (INT-120).
     """
     if is_known_false(dies):
         return board  # concretely no death: every event below is off and the unit is unchanged
     start = len(log.entries)
     unit = board.unit(uid)
     log.emit("death", when=dies, unit=uid, other=killer)
-    dead = ite(dies, clear_combat_state(unit), unit)
+    dead = ite(dies, floor_revivable_maximum(clear_combat_state(unit), ruleset), unit)
     announce_macabre(board, unit, dies, log)
     log.emit("deathrattle", when=and_(dies, unit.deathrattle), unit=uid)
-    uses_vessel = and_(dies, unit.vessels > 0, is_revivable(unit))
+    uses_vessel = and_(dies, unit.vessels > 0, is_revivable(unit, ruleset))
     log.emit("vessel_revival", when=uses_vessel, unit=uid)
     board = board.with_unit(revive_from_vessel(dead, uses_vessel))
     process_revival_channels(board, uid, "phylactery", killer, uses_vessel, log)
-    log.emit("everlasting_scheduled", when=and_(dies, not_(uses_vessel), unit.everlasting, is_revivable(unit)),
+    log.emit("everlasting_scheduled", when=and_(dies, not_(uses_vessel), unit.everlasting, is_revivable(unit, ruleset)),
              unit=uid, other=killer,
              amount=EVERLASTING_DELAY_MS)
     log.emit("vessel_batch", when=dies, unit=uid, amount=count_events(log, start), detail="death")
@@ -97,13 +100,15 @@ def lose_vitality(
     killer: str | None,
     log: EventLog,
     announce: Callable[[Int], None] | None = None,
+    ruleset: Ruleset | None = None,
 ) -> tuple[Board, Int]:
     """Take up to ``amount`` Vitality from a living unit, run the loss listeners, and resolve a death.
 
     Returns the new board and the Vitality that actually left (never more than the unit had:
     500.8b, 500.8i). ``amount`` must be non-negative; mitigation has already happened.
     ``announce(lost)`` emits the caller's own channel (``damage_taken``, ``cost_paid``...)
-    before the loss listeners and the death.
+    before the loss listeners and the death. ``ruleset`` is the death's (:func:`process_death`): an Interest
+    payment's only.
     """
     unit = board.unit(uid)
     lost = ite(unit.alive, ite(amount <= unit.vitality, amount, unit.vitality), 0)
@@ -112,4 +117,4 @@ def lose_vitality(
         announce(lost)
     after = process_vitality_loss_listeners(after, lost, log)
     dies = and_(lost > 0, is_killed_by_vitality(unit, after))
-    return process_death(board.with_unit(after), uid, dies, killer, log), lost
+    return process_death(board.with_unit(after), uid, dies, killer, log, ruleset), lost

@@ -83,12 +83,12 @@ _original_pay = costs.pay_vitality_cost
 _original_price = costs.compute_price
 
 
-def _lose_vitality_through_shield(board, uid, amount, killer, log, announce=None):
+def _lose_vitality_through_shield(board, uid, amount, killer, log, announce=None, **death):
     """The cost is routed through Shield first, as damage would be."""
     unit = board.unit(uid)
     absorbed = min_(max_(unit.shield, 0), max_(amount, 0))
     board = board.with_unit(replace(unit, shield=unit.shield - absorbed))
-    return _original_lose_vitality(board, uid, amount - absorbed, killer, log, announce)
+    return _original_lose_vitality(board, uid, amount - absorbed, killer, log, announce, **death)
 
 
 def _pay_spending_ignore_charge(board, payer, amount, kind, log, **options):
@@ -107,7 +107,7 @@ def _pay_spending_insurance(board, payer, amount, kind, log, **options):
     return _original_pay(board, payer, max_(amount - 25 * spent, 0), kind, log, **options)
 
 
-def _lose_vitality_unclamped(board, uid, amount, killer, log, announce=None):
+def _lose_vitality_unclamped(board, uid, amount, killer, log, announce=None, **death):
     """No clamp: the whole price leaves, carrying a debt below 0."""
     unit = board.unit(uid)
     lost = ite(unit.alive, amount, 0)
@@ -116,7 +116,7 @@ def _lose_vitality_unclamped(board, uid, amount, killer, log, announce=None):
         announce(lost)
     after = vitality.process_vitality_loss_listeners(after, lost, log)
     dies = and_(lost > 0, vitality.is_killed_by_vitality(unit, after))
-    return vitality.process_death(board.with_unit(after), uid, dies, killer, log), lost
+    return vitality.process_death(board.with_unit(after), uid, dies, killer, log, **death), lost
 
 
 def _price_unclamped(unit, amount, kind):
@@ -129,33 +129,33 @@ def _price_negative_heals(unit, amount, kind):
     return ite(unit.discards_combat, 0, owed)
 
 
-def _lose_vitality_announcing_damage(board, uid, amount, killer, log, announce=None):
+def _lose_vitality_announcing_damage(board, uid, amount, killer, log, announce=None, **death):
     """The shared loss step also fires the on-damage-taken fanout, for costs too."""
     def both(lost):
         if announce is not None:
             announce(lost)
         log.emit("damage_taken", when=lost > 0, unit=uid, amount=lost, other=killer)
 
-    return _original_lose_vitality(board, uid, amount, killer, log, both)
+    return _original_lose_vitality(board, uid, amount, killer, log, both, **death)
 
 
-def _lose_vitality_through_shield_with_trigger(board, uid, amount, killer, log, announce=None):
+def _lose_vitality_through_shield_with_trigger(board, uid, amount, killer, log, announce=None, **death):
     """The cost is routed through Shield first and fires the Shield-damaged trigger."""
     unit = board.unit(uid)
     absorbed = min_(max_(unit.shield, 0), max_(amount, 0))
     log.emit("shield_damaged", when=absorbed > 0, unit=uid, amount=absorbed)
     board = board.with_unit(replace(unit, shield=unit.shield - absorbed))
-    return _original_lose_vitality(board, uid, amount - absorbed, killer, log, announce)
+    return _original_lose_vitality(board, uid, amount - absorbed, killer, log, announce, **death)
 
 
-def _lose_vitality_announcing_price(board, uid, amount, killer, log, announce=None):
+def _lose_vitality_announcing_price(board, uid, amount, killer, log, announce=None, **death):
     """Listeners read the price asked, not the Vitality that left."""
 
     def printed(lost):
         if announce is not None:
             announce(ite(lost > 0, amount, lost))
 
-    return _original_lose_vitality(board, uid, amount, killer, log, printed)
+    return _original_lose_vitality(board, uid, amount, killer, log, printed, **death)
 
 
 def _self_destruct_stopped_by_ignore_charge(unit, amount, kind):

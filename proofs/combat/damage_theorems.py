@@ -204,7 +204,8 @@ def _shield_drain_forgets_multiplier(shield: Any, multiplier: Any, damage_left: 
     return min_(max_(shield, 0), damage_left)
 
 
-def _vessel_spent_without_dying(board: Board, uid: str, dies: Any, killer: str | None, log: EventLog) -> Board:
+def _vessel_spent_without_dying(board: Board, uid: str, dies: Any, killer: str | None, log: EventLog,
+                                ruleset: Any = None) -> Board:
     """Forgets the death guard on the Vessel: any Vitality loss spends one and restores full Vitality."""
     from referee.model.combat.vitality import announce_macabre, clear_combat_state, revive_from_vessel
 

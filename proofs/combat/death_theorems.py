@@ -74,7 +74,8 @@ def _counts_without_the_death(log: EventLog, start: int) -> Any:
     return count_guarded(log.entries[start + 1:])
 
 
-def _batch_before_revival(board: Board, uid: str, dies: Any, killer: str | None, log: EventLog) -> Board:
+def _batch_before_revival(board: Board, uid: str, dies: Any, killer: str | None, log: EventLog,
+                          ruleset: Any = None) -> Board:
     """The batch closes before the Vessel revival, so the revival and its listeners pay separately."""
     from referee.model.combat.revival import count_events, process_revival_channels, revive_from_vessel
 

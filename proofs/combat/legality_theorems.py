@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model.arith import and_, not_, or_
-from referee.model.combat import armor, bloodletting, costs, damage, death, recovery, retaliation, revival, vitality
+from referee.model.arith import and_, ite, max_, not_, or_
+from referee.model.combat import abilities, armor, bloodletting, costs, damage, death, recovery, retaliation, revival, vitality
 from referee.model.combat.damage import DAMAGE_KINDS, DamageInstance, DamageOutcome
-from referee.model.combat import battle_guarded
+from referee.model.combat import battle_guarded, keywords
+from referee.model.combat.ability_text import Ability, Line, amount
 from referee.model.combat.legal import is_legal_board, is_legal_damage_action, is_legal_pending_revival
-from referee.model.combat.ruleset import DEFAULT
+from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 
@@ -322,6 +323,112 @@ def bloodletting_keeps_the_board_legal(v: Vars) -> Obligation:
     for caster, ally in PAYER_SHAPES.values():
         before = _payer_board(v, caster, ally)
         after, _ = bloodletting.process_bloodletting(before, "a", v.int("action.cost"), EventLog())
+        claims.append(is_legal_board(after))
+        assumes.append(is_legal_board(before))
+    return Obligation(assume=all_of(*assumes), claim=and_(*claims))
+
+
+# --------------------------------------------------------------------------------------
+# ability: one printed line per theorem, split by keyword (each line is its own question)
+# --------------------------------------------------------------------------------------
+
+#: The bound of the ability theorems, printed in the report.
+ABILITY_BOUND = ("one printed line of the keyword, its amount any integer (a card number times any 'per' count), "
+                 "after the activation step; a hit on the two-unit board of PAIR_BOUND at the caster's one target, "
+                 "every other keyword at both enemies of the caster on the linked three-unit board; the default "
+                 "readings. A printed ability is its lines in resolution order, each line a step from the board the "
+                 "last one left (400.8-2), so a legal board stays legal through any number of lines")
+
+
+def _status_unfloored(unit: Unit, effect: str, amount: Any) -> Unit:
+    """Burn, Venom and Maim add a negative amount too: a count below 0 (INT-208 forgotten)."""
+    name = keywords.STATUS_FIELDS[effect]
+    return unit.evolve(**{name: getattr(unit, name) + amount})
+
+
+def _restore_uncapped(unit: Unit, amount: Any) -> tuple[Any, Any]:
+    """A Restore line lifts Vitality past the maximum (500.3c forgotten)."""
+    return ite(unit.alive, max_(amount, 0), 0), 0
+
+
+def _crush_strips_the_shield_too(unit: Unit, amount: Any) -> Unit:
+    """A Crush line lowers the Shield pool with the Armor, past 0."""
+    return unit.evolve(armor=unit.armor - amount, shield=unit.shield - amount)
+
+
+STATUS_UNFLOORED = Mutant("ability_status_unfloored", "referee.model.combat.keywords:apply_status", _status_unfloored,
+                          "a Burn, Venom or Maim line of a negative amount takes the count below 0")
+RESTORE_UNCAPPED = Mutant("ability_restore_uncapped", "referee.model.combat.keywords:compute_restoration",
+                          _restore_uncapped, "a Restore line lifts Vitality past the maximum")
+
+#: Each keyword's theorem: its mutants, and whether it is the hit (the two-unit board at one target).
+ABILITY_LINES: dict[str, tuple[Mutant, ...]] = {
+    "damage": (RUNES_LOSE_THE_AMOUNT,),
+    "burn": (STATUS_UNFLOORED,), "venom": (STATUS_UNFLOORED,), "maim": (STATUS_UNFLOORED,),
+    "crush": (Mutant("ability_crush_strips_the_shield", "referee.model.combat.keywords:apply_crush",
+                     _crush_strips_the_shield_too, "a Crush line also lowers the Shield, past 0"),),
+    "cull": (DEATH_LEAVES_ALIVE, REVIVAL_LEAVES_DEAD),
+    "restore": (RESTORE_UNCAPPED,),
+    "bloodletting": (REVIVAL_LEAVES_DEAD,),
+}
+
+
+def one_line_ability(v: Vars, effect: str) -> tuple[Ability, tuple[str, ...]]:
+    """The ability of one ``effect`` line whose amount is the card number ``{x}`` (a variable), and its targets."""
+    to = "target" if effect == "damage" else "enemies"
+    line = Line(effect, amount("{x}"), to=to)
+    return Ability((line,), numbers=(("x", v.int("action.amount")),)), ("a",)
+
+
+def ability_stays_legal(v: Vars, effect: str) -> Obligation:
+    """``b`` activates a one-line ``effect`` ability: the board after is legal whenever the board was."""
+    before = pair_board(v) if effect == "damage" else legal_board(v)
+    ability, targets = one_line_ability(v, effect)
+    rolls = tuple(v.bool(f"action.roll{i}") for i in range(3))
+    after, _ = abilities.resolve_ability(before, "b", ability, targets, riposte_rolls=rolls)
+    return stays_legal(before, after)
+
+
+def _ability_theorem(effect: str, mutants: tuple[Mutant, ...]) -> Any:
+    """``ability_keeps_the_board_legal_<effect>``: the ability kind's theorem split by keyword."""
+
+    def build(v: Vars) -> Obligation:
+        return ability_stays_legal(v, effect)
+
+    build.__name__ = build.__qualname__ = f"ability_keeps_the_board_legal_{effect}"
+    build.__doc__ = f"An ability's {effect} line of any amount, after the activation, leaves a legal board legal."
+    clauses = ("combat:400.8-5", "combat:400.8-6", "combat:400.8-7", "combat:500.9l", "combat:500.4a")
+    return theorem(*clauses, mutants=list(mutants), bound=ABILITY_BOUND)(build)
+
+
+#: The ability kind's legality theorems, one per keyword a line can print (400.8-6, 800.4).
+ABILITY_LEGALITY = tuple(_ability_theorem(effect, mutants) for effect, mutants in ABILITY_LINES.items())
+
+
+# --------------------------------------------------------------------------------------
+# INT-120: a maximum of 0 under either reading of zero_maximum_revival
+# --------------------------------------------------------------------------------------
+
+ZERO_MAXIMUM_READINGS = (DEFAULT, Ruleset(zero_maximum_revival="returns_at_one"))
+
+
+def _floor_forgotten(dead: Unit, ruleset: Any) -> Unit:
+    """The Vessel revives a unit at a maximum of 0 without flooring it: alive at 0 of 0."""
+    return dead
+
+
+FLOOR_FORGOTTEN = Mutant("zero_maximum_revived_unfloored", "referee.model.combat.vitality:floor_revivable_maximum",
+                         _floor_forgotten, "under returns_at_one the revival of a maximum of 0 is not floored at 1")
+
+
+@theorem("combat:500.8g", "combat:500.9c", "combat:500.4a", mutants=[FLOOR_FORGOTTEN, REVIVAL_LEAVES_DEAD])
+def interest_keeps_the_board_legal_under_either_zero_maximum_reading(v: Vars) -> Obligation:
+    """An Interest payment of any amount leaves a legal board legal under both readings of INT-120."""
+    claims, assumes = [], []
+    for ruleset in ZERO_MAXIMUM_READINGS:
+        before = legal_board(v)
+        after, _ = costs.pay_vitality_cost(before, "a", v.int("action.amount"), "interest", EventLog(),
+                                           beneficiary="b", ruleset=ruleset)
         claims.append(is_legal_board(after))
         assumes.append(is_legal_board(before))
     return Obligation(assume=all_of(*assumes), claim=and_(*claims))

@@ -36,7 +36,7 @@ from .clock import (explain_advance, explain_advance_battle, explain_cull, expla
                     explain_recover, explain_tick)
 from .costs import explain_armor_debuff, explain_bloodletting, explain_cost
 from .damage import explain_instance
-from .loss import split_loss_tails
+from .loss import explained_order, split_loss_tails
 from .play import explain_activate, explain_play_card, state_changes
 from .steps import Step
 
@@ -300,7 +300,7 @@ def locate_event(actions: list[ExplainedAction], event_index: int) -> tuple[Expl
         if event_index < offset + len(action.events) or action is actions[-1]:
             local = min(event_index - offset, len(action.events) - 1)
             cursor, found = 0, None
-            for event in action.events[: local + 1]:
+            for event in explained_order(action.events[: local + 1]):
                 hit = next((i for i in range(cursor, len(action.steps)) if event.name in action.steps[i].events), None)
                 if hit is not None:
                     cursor = found = hit

@@ -80,19 +80,19 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
 
 
 def explain_channel(s: Steps, r: Unit, attacker: str, e: Event, events: tuple[Event, ...], defied: list[Event]) -> None:
-    """One retaliation cost paid (Thorns, Riposte, Retort: 500.7b-f), its credit and Feast (500.6f), and the
-    defy-death answer that priced it, if any."""
+    """One retaliation cost paid (Thorns, Riposte, Retort: 500.7b-f), the defy-death answer that priced it, if any
+    (500.6d), then its credit and Feast (500.6f): the payback's order (``damage.explain_payback``)."""
     name, clause = COST_CHANNELS[e.name]
     why = "damage that landed" if e.name == "retort" else "the damage event, whatever its size (500.7c)"
     s.say(e.name, clause, f"{name} on {r.uid} answers {why}: {attacker} loses {e.amount} Vitality as a Vitality "
           f"cost; it skips the pipeline (500.8a) and starts no damage reactions (500.6b).", (e.name,),
           payer=attacker, amount=e.amount)
+    if defied:
+        explain_defied_payer(s, attacker, defied.pop(0), e.amount)
     fed = any(x.name == "feast" and x.unit == r.uid for x in events)
     feast = "it feeds its Feast" if fed else "no Feast: the payer is a boss"
     s.say("retaliation_credit", "500.6f", f"{r.uid} is credited the {e.amount} Vitality it took; {feast}.",
           ("credit", "feast", "phasebreak_check", *LOSS_TAIL), credited=e.amount, feast=e.amount if fed else 0)
-    if defied:
-        explain_defied_payer(s, attacker, defied.pop(0), e.amount)
 
 
 def explain_silent_answers(s: Steps, r: Unit, landed: DamageOutcome) -> None:

@@ -91,8 +91,12 @@ def explain_price(s: Steps, before: Unit, kind: str, amount: int, events: tuple[
               f"{before.uid} has; no debt is carried forward.", printed=amount, owed=owed)
     defied = [e for e in events if e.name == "defy_death" and e.unit == before.uid]
     if defied:
+        prevented = defied[0].amount
+        paid = max(amount, 0) - prevented
         s.say("defy_death", "800.4h" if bl else "500.8f", f"the cost would be lethal and {KIND_NAMES[kind]} opts in: the "
-              f"defy-death rune answers; its once-per-life charge is spent.", ("defy_death",), kept=defied[0].amount)
+              f"defy-death rune answers: of the {max(amount, 0)} asked it prevents {prevented}, so {before.uid} pays "
+              f"{paid} and keeps {before.vitality - paid}; its once-per-life charge is spent.", ("defy_death",),
+              prevented=prevented, paid=paid)
     elif before.defy_death and owed >= before.vitality > 0 and not costs.DEFY_DEATH_ANSWERS[kind]:
         s.say("defy_death", "500.8f", f"the cost is lethal, but a defy-death rune does not answer {KIND_NAMES[kind]}: it pays "
               "through (500.8f).", absent=("defy_death",))
@@ -106,10 +110,11 @@ def explain_after_payment(
 ) -> None:
     """Interest's maximum (500.8g), a retaliation's credit (500.6f), the listeners (500.8d), a death (500.8j)."""
     if kind == "interest" and lost:
+        lowered = before.max_vitality - lost
         s.say("max_vitality", "500.8g", f"Interest also debits maximum Vitality by {lost} ({before.max_vitality} -> "
-              f"{after.max_vitality}) for the rest of the battle.", ("max_vitality_lowered",),
-              touches=(f"{before.uid}.max_vitality",), before=before.max_vitality,
-              after=after.max_vitality)
+              f"{lowered}) for the rest of the battle.", ("max_vitality_lowered",),
+              touches=(f"{before.uid}.max_vitality",), before=before.max_vitality, after=lowered)
+        explain_zero_maximum(s, before, after, lowered)
     credit = [e for e in events if e.name == "credit" and e.other == before.uid]
     if kind == "retaliation" and credit:
         fed = any(e.name == "feast" and e.other == before.uid for e in events)
@@ -121,6 +126,21 @@ def explain_after_payment(
               "steps follow the payment), and the activation that charged the cost continues.")
     s.say("no_reactions", "800.4i" if bl else "500.8c", "a cost starts no damage reactions: no on-damage-taken fanout, "
           "Thorns, Riposte, or Shield trigger.")
+
+
+def explain_zero_maximum(s: Steps, before: Unit, after: Unit, lowered: int) -> None:
+    """A payer Interest took to a maximum of 0 with a revival ahead: what comes back (500.9c, 500.4a, INT-120)."""
+    if lowered != 0 or not (before.vessels > 0 or before.everlasting):
+        return
+    if after.max_vitality > 0:
+        s.say("zero_maximum", "500.9c", f"its maximum is 0, and under zero_maximum_revival = returns_at_one (INT-120) "
+              f"it is floored at {after.max_vitality} for the revival ahead: {before.uid} returns at "
+              f"{after.max_vitality} of {after.max_vitality}.", touches=(f"{before.uid}.max_vitality",),
+              floor=after.max_vitality)
+        return
+    s.say("zero_maximum", "500.9c", f"its maximum is 0: a return 'at full Vitality' would be at 0, which is dead "
+          f"(500.4a), so nothing comes back: no Vessel is spent and no Everlasting revival is scheduled (INT-120, "
+          f"zero_maximum_revival = stays_dead).", absent=("vessel_revival", "everlasting_scheduled"), floor=0)
 
 
 def explain_bloodletting(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: int = 0) -> tuple[Board, EventLog, list[Step]]:

@@ -15,7 +15,7 @@ from typing import Any
 from referee.model.combat.costs import is_defied
 from referee.model.combat.attribution import compute_applied, compute_credited, compute_feast_weights, compute_shares
 from referee.model.combat.armor import apply_armor_percentage, compute_flat_reduction
-from referee.model.combat.damage import DamageInstance, DamageOutcome, is_ignoring_armor
+from referee.model.combat.damage import DamageInstance, DamageOutcome, is_direct_damage, is_ignoring_armor
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.shield import compute_multiplier
 from referee.model.combat.state import Board, Unit
@@ -173,7 +173,8 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
         s.say("payback", "500.6e", f"{source.uid} owes {out.subrogated_absorbed} back but is not a legal payer "
               "(dead, Entrapped or Dormant): nothing is paid.", ("cost_refused",))
         return
-    feast = "feeds no Feast (the payer is a boss)" if source.is_boss else f"feeds {a.uid}'s Feast"
+    feast = ("feeds no Feast (the payer is a boss, which checks its Phasebreak instead, 500.6g)" if source.is_boss
+             else f"feeds {a.uid}'s Feast")
     owed = out.subrogated_absorbed
     what = "what the Subrogated points absorbed" if paid == owed else f"of the {owed} the Subrogated points absorbed"
     s.say("payback", "500.7g", f"{source.uid} loses {paid} Vitality, {what}, as a Vitality "
@@ -187,7 +188,7 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
     if not paid:
         return
     s.say("payback_credit", "500.6f", f"{a.uid}, the retaliating unit, is credited the {paid} Vitality it took; it {feast}.",
-          ("credit", "feast", *LOSS_TAIL), credited=paid)
+          ("credit", "feast", "phasebreak_check", *LOSS_TAIL), credited=paid)
 
 
 def explain_shield(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, left: int) -> None:
@@ -229,6 +230,23 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
               f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e, 500.5c; INT-019).",
               ("credit", "feast", *LOSS_TAIL),
               credited=credited, feast=lost)
+    explain_boss_meters(s, a, instance, out, ruleset or DEFAULT)
+
+
+def explain_boss_meters(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> None:
+    """Damage into a boss checks Phasebreak on the Vitality lost; direct damage advances Stagger by what it dealt
+    (500.6g, INT-401), as :func:`~referee.model.combat.damage.process_boss_meters` emits them, before the loss tail."""
+    if not a.is_boss:
+        return
+    lost, dealt = out.vitality_lost, out.shield_absorbed + out.vitality_lost
+    staggers = is_direct_damage(instance, ruleset) and dealt > 0
+    if not lost and not staggers:
+        return
+    check = f"the {lost} Vitality lost checks its Phasebreak" if lost else "no Vitality lost: no Phasebreak check"
+    stagger = (f"; direct damage advances its Stagger by the {dealt} dealt" if staggers else
+               f"; a {instance.kind} instance does not advance Stagger (stagger_lanes = {ruleset.stagger_lanes})")
+    s.say("boss_meters", "500.6g", f"{a.uid} is a boss: {check}{stagger} (500.6g, INT-401).",
+          ("phasebreak_check", "stagger", *LOSS_TAIL), phasebreak=lost, stagger=dealt if staggers else 0)
 
 
 def absorbed_text(absorbed: Any) -> str:

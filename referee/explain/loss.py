@@ -45,7 +45,9 @@ def split_loss_tails(steps: list[Step], events: tuple[Event, ...] | list[Event],
     :func:`referee.explain.locate_event` aligns them); the host step no longer names the tail's events."""
     buckets: dict[int, list[Event]] = {}
     cursor = 0
-    for event in events:
+    for event in explained_order(events):
+        if is_revival_batch(event):
+            continue  # a revival's own batch (500.9m) is its step's, not a loss's tail
         hit = next((i for i in range(cursor, len(steps)) if event.name in steps[i].events), None)
         if hit is None and event.name in TAIL and steps:
             hit = cursor  # no later step names it: the tail follows the step the events have reached
@@ -56,10 +58,38 @@ def split_loss_tails(steps: list[Step], events: tuple[Event, ...] | list[Event],
             buckets.setdefault(hit, []).append(event)
     out: list[Step] = []
     for i, step in enumerate(steps):
-        out.append(replace(step, events=tuple(e for e in step.events if e not in TAIL)) if buckets else step)
+        keep = ("vessel_batch",) if step.clause.endswith(":500.9m") else ()
+        out.append(replace(step, events=tuple(e for e in step.events if e not in TAIL or e in keep)) if buckets else step)
         if i in buckets:
             out.extend(tail_steps(step, buckets[i], board))
     return out
+
+
+#: The retaliations a defy-death rune can answer, the channel reporting each payment.
+RETALIATION_CHANNELS = ("thorns", "riposte", "retort", "subrogation")
+
+
+def explained_order(events: tuple[Event, ...] | list[Event]) -> list[Event]:
+    """The events in the order the steps explain them: the model emits a defy-death answer to a retaliation with
+    its price, before the channel reporting the payment; the steps say the retaliation first, then the rune that
+    answered it (500.6d), so that answer is aligned right after its channel. Every other event keeps its place."""
+    out: list[Event] = []
+    held: list[Event] = []
+    for i, event in enumerate(events):
+        following = next((e for e in events[i + 1:] if e.unit == event.unit), None)
+        if event.name == "defy_death" and following is not None and following.name in RETALIATION_CHANNELS:
+            held.append(event)
+            continue
+        out.append(event)
+        answered = [h for h in held if event.name in RETALIATION_CHANNELS and h.unit == event.unit]
+        out.extend(answered)
+        held = [h for h in held if h not in answered]
+    return out + held
+
+
+def is_revival_batch(event: Event) -> bool:
+    """The Vessel Point batch a revival pools (500.9m), reported with ``detail`` ``revival``: not a death's tail."""
+    return event.name == "vessel_batch" and event.detail == "revival"
 
 
 def tail_steps(host: Step, events: list[Event], board: Board) -> list[Step]:

@@ -231,6 +231,65 @@ def test_500_8g_a_vessel_revival_after_a_lethal_interest_comes_back_at_the_lower
     assert (after.unit("p").alive, after.unit("p").vitality, after.unit("p").max_vitality) == (True, 90, 90)
 
 
+#: INT-120's two readings: (zero_maximum_revival, a Vessel unit after Interest from full Vitality, the events).
+ZERO_MAXIMUM = {
+    "stays_dead": ((False, 0, 0, 1), ["death", "macabre", "vessel_batch"]),
+    "returns_at_one": ((True, 1, 1, 0), ["death", "macabre", "vessel_revival", "vessel_batch"]),
+}
+
+
+@covers("combat:500.8g", "combat:500.9c", "combat:500.4a")
+@pytest.mark.parametrize("reading", list(ZERO_MAXIMUM))
+def test_int_120_interest_from_full_vitality_under_each_zero_maximum_reading(reading):
+    """Interest 100 from 100/100 takes the maximum to 0: by default the Vessel stays unspent and the unit dead at
+    0/0; under returns_at_one the maximum is floored at 1 and the Vessel returns it at 1/1. Never alive at 0."""
+    from referee.model.combat.ruleset import Ruleset
+
+    board = place(Unit("p", vitality=100, max_vitality=100, vessels=1), ENEMY)
+    after, log, lost = pay(board, "p", 100, "interest", ruleset=Ruleset(zero_maximum_revival=reading))
+    p = after.unit("p")
+    state, tail = ZERO_MAXIMUM[reading]
+    assert (p.alive, p.vitality, p.max_vitality, p.vessels) == state and lost == 100
+    assert [n for n in names(log) if n in ("death", "macabre", "vessel_revival", "vessel_batch")] == tail
+
+
+@pytest.mark.parametrize("reading", list(ZERO_MAXIMUM))
+def test_int_120_an_everlasting_unit_at_a_maximum_of_0_is_scheduled_only_under_returns_at_one(reading):
+    from referee.model.combat.ruleset import Ruleset
+
+    board = place(Unit("p", vitality=40, max_vitality=40, everlasting=True), ENEMY)
+    after, log, _ = pay(board, "p", 40, "interest", ruleset=Ruleset(zero_maximum_revival=reading))
+    scheduled = "everlasting_scheduled" in names(log)
+    assert scheduled == (reading == "returns_at_one")
+    assert after.unit("p").max_vitality == (1 if scheduled else 0) and not after.unit("p").alive
+
+
+def test_int_120_a_death_no_interest_caused_reads_no_zero_maximum_reading():
+    """Only an Interest death can reach a maximum of 0, so only it reads the option (a query explores it there only)."""
+    from referee.model.combat.ruleset import Ruleset
+
+    original = Ruleset.__getattribute__
+    read: list[str] = []
+
+    def spy(self, name):
+        if name == "zero_maximum_revival":
+            read.append(name)
+        return original(self, name)
+
+    board = place(Unit("p", vitality=10, max_vitality=100, vessels=1), ENEMY)
+    ruleset = Ruleset(zero_maximum_revival="returns_at_one")
+    seen = {}
+    for kind in ("bloodletting", "retaliation", "self_destruct", "interest"):
+        read.clear()
+        Ruleset.__getattribute__ = spy  # type: ignore[method-assign]
+        try:
+            pay(board, "p", 50, kind, ruleset=ruleset)
+        finally:
+            Ruleset.__getattribute__ = original  # type: ignore[method-assign]
+        seen[kind] = bool(read)
+    assert seen == {"bloodletting": False, "retaliation": False, "self_destruct": False, "interest": True}
+
+
 # --------------------------------------------------------------------------------------
 # 500.8h
 # --------------------------------------------------------------------------------------

@@ -21,8 +21,9 @@ from referee.wire import PROTOCOL
 LEGALITY = sorted((t for t in THEOREMS.values() if t.module.endswith("legality_theorems")), key=lambda t: t.name)
 #: Minutes of solver time on two busy cores: run with --runslow (none since the damage theorem was split by lane).
 SLOW: tuple[str, ...] = ()
-#: One legality theorem per action kind at least (the kinds of issue 20; ``ability`` is not covered yet).
-KINDS_COVERED = {"damage": "damage_keeps_the_board_legal_hit", "hit": "hit_answers_keep_the_board_legal",
+#: One legality theorem per action kind of the combat rulebook at least (the play rulebook's kinds act on no
+#: combat board: the definition of a legal state is the combat board's).
+KINDS_COVERED = {"ability": "ability_keeps_the_board_legal_damage", "damage": "damage_keeps_the_board_legal_hit", "hit": "hit_answers_keep_the_board_legal",
                  "tick": "tick_keeps_the_board_legal", "cost": "cost_keeps_the_board_legal",
                  "cull": "cull_keeps_the_board_legal", "recover": "recovery_keeps_the_board_legal",
                  "armor_debuff": "armor_debuff_keeps_the_board_legal",
@@ -37,7 +38,7 @@ def _scenario(**target: object) -> dict:
 
 @pytest.mark.parametrize(("target", "field"), [({"cap": -1, "has_cap": True}, "scenario.board[0].cap"),
                                                 ({"row": 9}, "scenario.board[0].row"),
-                                                ({"col": -1}, "scenario.board[0].row")])
+                                                ({"col": -1}, "scenario.board[0].col")])
 @pytest.mark.parametrize("command", [["explain"], ["check", "--python", "referee.examples.engine:run", "--replay"]])
 def test_an_illegal_scenario_exits_2_naming_the_field(tmp_path, target, field, command):
     path = tmp_path / "s.json"
@@ -96,13 +97,15 @@ def test_the_issues_two_queries_are_impossible_over_legal_states(condition, acti
 
 
 def test_every_listed_kind_has_its_legality_theorem_registered():
-    from referee.actions import ACTION_KINDS
+    from referee.actions import kinds_of
 
-    assert set(KINDS_COVERED) <= set(ACTION_KINDS)
+    assert set(KINDS_COVERED) == set(kinds_of("combat"))
     assert set(KINDS_COVERED.values()) <= {t.name for t in LEGALITY}
+    from referee.model.combat.ability_text import EFFECTS
     from referee.model.combat.damage import DAMAGE_KINDS
 
     assert {f"damage_keeps_the_board_legal_{lane}" for lane in DAMAGE_KINDS} <= {t.name for t in LEGALITY}
+    assert {f"ability_keeps_the_board_legal_{effect}" for effect in EFFECTS} <= {t.name for t in LEGALITY}
 
 
 @pytest.mark.parametrize("thm", [pytest.param(t, marks=pytest.mark.slow) if t.name in SLOW else t for t in LEGALITY],
@@ -164,7 +167,7 @@ def test_explain_a_defied_subrogated_payback_has_its_defy_step_and_the_right_amo
     assert "[combat:500.6d] the payback would be lethal" in out and "it prevents 1, so s pays 99" in out
 
 
-@pytest.mark.parametrize(("change", "field"), [({"cap": -1}, "board[1].cap"), ({"col": 9}, "board[1].row")])
+@pytest.mark.parametrize(("change", "field"), [({"cap": -1}, "board[1].cap"), ({"col": 9}, "board[1].col")])
 def test_vectors_run_refuses_an_illegal_vector_naming_file_and_field(tmp_path, change, field):
     """``vectors run`` decodes every vector's scenario as ``check --replay`` does: exit 2, the file and the field."""
     from referee.examples.engine import run as clean_engine
@@ -182,3 +185,30 @@ def test_vectors_run_refuses_an_illegal_vector_naming_file_and_field(tmp_path, c
                                       "--in-process"])
     assert result.exit_code == 2, result.output
     assert "0001.json" in result.output and field in result.output and "'b'" in result.output
+
+
+#: Interest from full Vitality with a revival ahead (a Vessel; Everlasting, then the 10 s it waits).
+_ZERO_MAXIMUM_BOARDS = {
+    "vessel": ([{"uid": "a", "vessels": 1}], []),
+    "everlasting": ([{"uid": "a", "everlasting": True}], [{"kind": "advance", "ms": 10000}]),
+}
+
+
+@pytest.mark.parametrize("reading", ["stays_dead", "returns_at_one"])
+@pytest.mark.parametrize("revival", list(_ZERO_MAXIMUM_BOARDS))
+def test_int_120_each_reading_ends_legal_and_the_example_engine_agrees(tmp_path, reading, revival):
+    """Under both readings of zero_maximum_revival the final board is legal (never alive at 0), the revival
+    happens exactly under returns_at_one (at 1 of 1), and the example engine passes check --replay."""
+    units, later = _ZERO_MAXIMUM_BOARDS[revival]
+    scenario = {"protocol": PROTOCOL, "ruleset": {"zero_maximum_revival": reading},
+                "board": [*units, {"uid": "b", "side": 1, "col": 1}],
+                "actions": [{"kind": "cost", "payer": "a", "amount": 100, "cost_kind": "interest"}, *later]}
+    decoded = decode_scenario(scenario)
+    final = run_actions(decoded.state, decoded.actions, decoded.rules)[0]
+    assert board_violation(final) is None
+    a = final.unit("a")
+    assert (a.alive, a.vitality, a.max_vitality) == ((True, 1, 1) if reading == "returns_at_one" else (False, 0, 0))
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--replay", str(path)])
+    assert result.exit_code == 0 and "PASS" in result.output, result.output

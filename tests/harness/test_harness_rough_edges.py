@@ -326,7 +326,7 @@ def test_proofs_page_states_the_jobs_default():
         ({"redirect_cap": -1}, "scenario.board[1].redirect_cap", "must be >= 0"),
         ({"shield_multiplier": 0}, "scenario.board[1].shield_multiplier", "must be >= 1"),
         ({"row": 8}, "scenario.board[1].row", "outside its half"),
-        ({"col": -1}, "scenario.board[1].row", "outside its half"),
+        ({"col": -1}, "scenario.board[1].col", "outside its half"),
         ({"alive": False, "vitality": 3}, "scenario.board[1].vitality", "must be 0 once dead"),
         ({"shield": -1}, "scenario.board[1].shield", "must be >= 0"),
         ({"insurance": -1}, "scenario.board[1].insurance", "must be >= 0"),

@@ -7,7 +7,9 @@ faster (revision 3e0cff4) and held since. A change that alters the stream on pur
 a new field) updates them here, and re-measures the kill table and the coverage figures
 (docs/performance.md). The protocol's version is part of each scenario: at referee/2 the digests were
 retaken, and with ``"protocol"`` set back to ``"referee/1"`` each stream gave its old digest (the same
-scenarios).
+scenarios). The ruleset option ``zero_maximum_revival`` (INT-120) joined every combat scenario's spelled-out
+ruleset: the digests were retaken, and with that one key taken out of each scenario's ruleset each stream gave
+its old digest (the same boards and actions; the play stream, which sends no combat ruleset, is unchanged).
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ from plain_draws import PLAIN_DRAWS
 #: only: an overtime tick without a source, no hit from a dead unit, a living Bloodletting caster and no overtime hit
 #: of its own).
 STREAMS: dict[str, tuple[dict[str, Any], tuple[int, int, int], int, str]] = {
-    "default": ({}, (20261130, 0, 0), 64, "cf183e863ec3fa81"),
-    "swarm": ({"swarm": True}, (7, 0, 3), 64, "8e3b30ad60600488"),
-    "three_actions": ({"max_actions": 3}, (2**64 - 3, 1, 0), 32, "2a429a8506c64fa6"),
+    "default": ({}, (20261130, 0, 0), 64, "079cf509c9f749ee"),
+    "swarm": ({"swarm": True}, (7, 0, 3), 64, "f002ff15fc76aa9e"),
+    "three_actions": ({"max_actions": 3}, (2**64 - 3, 1, 0), 32, "d01b0820a26a5dc5"),
     "hit_without_some_features": ({"kinds": ("hit",), "features": frozenset(FEATURES) - {"shield", "redirect", "armor"},
-                                   "swarm": True}, (1, 0, 0), 32, "56ead50b3a7ccfe6"),
+                                   "swarm": True}, (1, 0, 0), 32, "cda67451ef5ca23f"),
     "play": ({"kinds": ("play_card", "activate"), "max_actions": 3}, (3, 2, 5), 32, "9aee0fb6d6d7b29f"),
 }
 
