@@ -575,7 +575,9 @@ def open_campaign(engine: Engine, options: CheckOptions) -> Campaign:
     if options.stats:
         from .stats import Stats
 
-        report.stats = Stats()
+        narrowed = options.kinds is not None or options.features is not None
+        report.stats = Stats(selection=(kinds, options.features, options.max_actions, options.state_dir)
+                             if narrowed else None)
     return Campaign(engine, options, kinds, seed, batch, total, time.perf_counter(), report)
 
 

@@ -33,6 +33,10 @@ class Stats:
     events: Counter = field(default_factory=Counter)
     clauses: Counter = field(default_factory=Counter)
     rulebooks: set[str] = field(default_factory=set)
+    #: The run's selection where it narrows the rulebook's (``--kinds``, ``--features``): (kinds, features,
+    #: max_actions, state folder). The warnings then name only what it can reach (:meth:`_reachable`).
+    selection: tuple[Any, ...] | None = field(default=None, compare=False)
+    _reach: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
     #: id(scenario) -> (the scenario, its clauses, its event names): the runs :meth:`run` made, not yet counted.
     _noted: dict[int, tuple[Any, set[str], set[str]]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -75,20 +79,36 @@ class Stats:
     def _share(self, count: int) -> float:
         return count / self.scenarios if self.scenarios else 0.0
 
+    def _reachable(self, what: str) -> set[str] | None:
+        """The clauses or events (``what``) the selection can reach, None without a selection: those a vector
+        exported under it applies or emits (``referee.require_coverage.reachable``, cached in the state folder),
+        and whatever the run itself met (a ruleset option or a longer scenario may reach more)."""
+        if self.selection is None:
+            return None
+        if self._reach is None:
+            from .require_coverage import reachable
+
+            self._reach = reachable(*self.selection)
+        return set(self._reach[what]) | set(self.clauses if what == "clauses" else self.events)
+
     def expected_clauses(self) -> list[str]:
-        """The modeled clauses of the rulebooks drawn from (those a run could exercise)."""
+        """The modeled clauses of the rulebooks drawn from (those a run could exercise), within what the selection
+        can reach."""
         load_all_model_modules()
-        return sorted(str(c) for c in IMPLEMENTATIONS if c.rulebook in self.rulebooks)
+        reach = self._reachable("clauses")
+        return sorted(str(c) for c in IMPLEMENTATIONS if c.rulebook in self.rulebooks and (reach is None or str(c) in reach))
 
     def expected_events(self) -> list[str]:
         """The event names the rulebooks drawn from can emit through their actions (a run could see them).
 
-        A rulebook lists the events no action of its protocol reaches in ``unreachable_events``.
+        A rulebook lists the events no action of its protocol reaches in ``unreachable_events``; under a
+        selection, only the events it can reach (:meth:`_reachable`).
         """
         from referee.model.events import EVENT_SPECS
 
         books = {name: rulebooks.get(name) for name in self.rulebooks}
-        return sorted(s.name for s in EVENT_SPECS if s.rulebook in books
+        reach = self._reachable("events")
+        return sorted(s.name for s in EVENT_SPECS if s.rulebook in books and (reach is None or s.name in reach)
                       and s.name not in getattr(books[s.rulebook], "unreachable_events", ()))
 
     def rare(self) -> dict[str, list[str]]:
