@@ -1,15 +1,15 @@
 """The clauses a model run applied, for ``--stats``: cheaply, as a set, without a tracer.
 
 The clause trail (``referee.trail.record``) runs the model under ``sys.setprofile``; a call-only ``sys.settrace``
-hook was the cheaper way to learn *which* tagged functions ran. Both cost the same two things on Python 3.11
-(measured on the default mix, the model's run ~125 us a scenario): a traced run is the single-source pipeline,
-not its fast twin (``model/combat/fast.py`` steps aside for a tracer, ~200 us), and the interpreter runs every
-instruction of a traced thread unspecialised, with a callback at every call (~800 us in all). ``--stats`` was
-2.5-3x slower for it.
+hook was the cheaper way to learn *which* tagged functions ran. Both cost the same two things on Python 3.11:
+a traced run is the single-source pipeline, not its fast twin (``model/combat/fast.py`` steps aside for a
+tracer; on a campaign's fresh scenarios ~560 us a scenario against the twin's ~140), and the interpreter runs
+every instruction of a traced thread unspecialised, with a callback at every call. ``--stats`` was 2.5-3x
+slower for it, and ran the model a second time besides.
 
 So no tracer here: while a campaign with ``--stats`` runs (:func:`probes_installed`), each tagged function's
 ``__code__`` is a *probe*, a two-line body that notes the function's code and calls a copy of the function
-made with its own code (one extra call, ~0.3 us, per tagged call); a recorded run (:func:`clauses_applied_in`)
+made with its own code (one extra call per tagged call); a recorded run (:func:`clauses_applied_in`)
 switches the fast twin off (``arith.single_source``), as a tracer did, so the same tagged functions run and the
 same clause set comes out (``tests/harness/test_harness_stats_cost.py`` holds it equal to the trail's). The
 probes stay for the whole campaign: swapping 208 codes in and out around every scenario cost ~30 us, and more

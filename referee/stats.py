@@ -96,7 +96,8 @@ class Stats:
         can reach."""
         load_all_model_modules()
         reach = self._reachable("clauses")
-        return sorted(str(c) for c in IMPLEMENTATIONS if c.rulebook in self.rulebooks and (reach is None or str(c) in reach))
+        return sorted(str(c) for c in IMPLEMENTATIONS
+                      if c.rulebook in self.rulebooks and (reach is None or str(c) in reach))
 
     def expected_events(self) -> list[str]:
         """The event names the rulebooks drawn from can emit through their actions (a run could see them).
