@@ -247,6 +247,20 @@ def throughput_table(n: int, against: str | None) -> None:
     with SubprocessEngine(python_command("referee.examples.engine"), batch_size=1) as engine:
         rate1, status = throughput(engine, max(n // 4, 50))
     show("jsonl1", "JSON lines (--engine), batch 1, seeded:", rate1, f"  ({status})" + _cpu_note())
+    workers_row(n)
+
+
+def workers_row(n: int, workers: int = 2) -> None:
+    """``--workers 2`` against one worker on the same scenarios (``bench_workers.py``, one round): both ratios."""
+    from bench_workers import many, one
+
+    count = max(workers, n - n % workers)
+    one(WARM_UP * workers, workers)  # untimed, as every engine above is warmed up (a forked worker inherits it)
+    rate1, cpu1 = one(count, workers)
+    rate_n, cpu_n = many(count, workers)
+    print(f"  {f'--workers {workers}, same scenarios as one worker:':<52} {rate_n:8.1f} scenarios/s  "
+          f"{rate_n / rate1:.2f}x one worker's {rate1:.1f}/s (target >= 1.8x; wall clock, see bench_workers.py for "
+          f"the machine's load), CPU a scenario {cpu_n / cpu1:.2f}x")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ first on the next run.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -362,11 +363,14 @@ def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------
 
 
-def model_observation(scenario: dict[str, Any]) -> Observation:
-    """Run a scenario (JSON) through the model: the final state and the events."""
+def model_observation(scenario: dict[str, Any], stats: Any = None) -> Observation:
+    """Run a scenario (JSON) through the model: the final state and the events.
+
+    ``stats`` (``--stats``): the run is the one ``Stats`` counts, noting the clauses it applied (no second run).
+    """
     decoded = decode_scenario(scenario)
     book = rulebooks.get(decoded.rulebook)
-    state, events = book.run(decoded)
+    state, events = book.run(decoded) if stats is None else stats.run(book, decoded, scenario)
     return book.observation(state, events, decoded.id)
 
 
@@ -384,10 +388,11 @@ def explain_at_fault(scenario: dict[str, Any], first: Divergence) -> list[dict[s
         return []
 
 
-def expect(scenario: dict[str, Any]) -> Observation | tuple[str, str]:
-    """What the model observes of a scenario, or ``("model-error", text)`` (never a traceback)."""
+def expect(scenario: dict[str, Any], stats: Any = None) -> Observation | tuple[str, str]:
+    """What the model observes of a scenario, or ``("model-error", text)`` (never a traceback); ``stats``: see
+    :func:`model_observation`."""
     try:
-        return model_observation(scenario)
+        return model_observation(scenario, stats)
     except ProtocolError as error:
         return "model-error", f"invalid scenario: {error}"
     except Exception as error:  # a model bug: report it, never a traceback
@@ -541,9 +546,19 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     campaign = open_campaign(engine, options)
     test, run = _hypothesis_test(campaign)
     engine.start()  # an engine that cannot start at all is a usage error, raised here
-    stop = _run_examples(test, campaign)
+    with _stats_probes(campaign):
+        stop = _run_examples(test, campaign)
     close_campaign(campaign, stop, run)
     return campaign.report
+
+
+def _stats_probes(campaign: Campaign) -> Any:
+    """With ``--stats``, the tagged functions' probes for the examples' run (``referee.clause_tracer``)."""
+    if campaign.report.stats is None:
+        return contextlib.nullcontext()
+    from .clause_tracer import probes_installed
+
+    return probes_installed()
 
 
 def open_campaign(engine: Engine, options: CheckOptions) -> Campaign:
@@ -560,7 +575,9 @@ def open_campaign(engine: Engine, options: CheckOptions) -> Campaign:
     if options.stats:
         from .stats import Stats
 
-        report.stats = Stats()
+        narrowed = options.kinds is not None or options.features is not None
+        report.stats = Stats(selection=(kinds, options.features, options.max_actions, options.state_dir)
+                             if narrowed else None)
     return Campaign(engine, options, kinds, seed, batch, total, time.perf_counter(), report)
 
 
@@ -619,7 +636,7 @@ def check_batch(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> St
     """Mark, send and expect, then judge each scenario of one engine batch; the Stop that ends the run, if any."""
     interrupts.raise_if_received()  # a stage boundary: a lost interrupt is raised again here
     marks = mark(campaign, batch_scenarios)
-    answers, expected = send_and_expect(campaign.engine, batch_scenarios)
+    answers, expected = send_and_expect(campaign.engine, batch_scenarios, campaign.report.stats)
     if campaign.failure is not None:  # Hypothesis runs the failing batch again: keep what it sees
         campaign.answers.extend(zip(batch_scenarios, answers))
     for scenario, answer, model in zip(batch_scenarios, answers, expected):
@@ -639,10 +656,12 @@ def mark(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> dict[str,
     return marks
 
 
-def send_and_expect(engine: Engine, batch_scenarios: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
-    """The engine's answers and the model's expectations (an engine in another process answers while the model runs)."""
+def send_and_expect(engine: Engine, batch_scenarios: list[dict[str, Any]],
+                    stats: Any = None) -> tuple[list[Any], list[Any]]:
+    """The engine's answers and the model's expectations (an engine in another process answers while the model runs);
+    ``stats``: ``--stats`` notes what each of these model runs applied."""
     engine.submit(batch_scenarios)
-    expected = [expect(scenario) for scenario in batch_scenarios]
+    expected = [expect(scenario, stats) for scenario in batch_scenarios]
     return engine.run_batch(batch_scenarios), expected
 
 

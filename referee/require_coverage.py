@@ -39,33 +39,43 @@ def reachable_clauses(kinds: tuple[str, ...] | None, features: frozenset[str] | 
                       state_dir: str | None = None) -> list[str]:
     """The clauses some vector of the profile applies (a scenario inside it, of at most ``max_actions`` actions,
     under the default readings); cached in ``state_dir/reachable/`` when a state folder is given."""
+    return reachable(kinds, features, max_actions, state_dir)["clauses"]
+
+
+def reachable(kinds: tuple[str, ...] | None, features: frozenset[str] | None, max_actions: int,
+              state_dir: str | None = None) -> dict[str, list[str]]:
+    """The clauses the profile's vectors apply and the event names they emit (``clauses``, ``events``); cached."""
     cache = Path(state_dir) / "reachable" / f"{_digest(kinds, features, max_actions)}.json" if state_dir else None
     if cache is not None and cache.is_file():
         try:
-            return list(json.loads(cache.read_text())["clauses"])
+            found = json.loads(cache.read_text())
+            return {"clauses": list(found["clauses"]), "events": list(found["events"])}
         except (ValueError, KeyError, TypeError):
-            pass  # a damaged cache is computed again
-    clauses = _witnessed(kinds, features, max_actions)
+            pass  # a damaged cache (or one from before the events were kept) is computed again
+    found = _witnessed(kinds, features, max_actions)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps({"clauses": clauses}) + "\n")
-    return clauses
+        cache.write_text(json.dumps(found) + "\n")
+    return found
 
 
-def _witnessed(kinds: tuple[str, ...] | None, features: frozenset[str] | None, max_actions: int) -> list[str]:
-    """The clauses the profile's vectors apply (each vector a witness that its clauses are reachable)."""
+def _witnessed(kinds: tuple[str, ...] | None, features: frozenset[str] | None, max_actions: int) -> dict[str, list[str]]:
+    """The clauses the profile's vectors apply and the events they emit (each vector a witness that they are
+    reachable)."""
     from . import rulebooks
     from .vectors import Selection, generate, select
 
     profile = Selection(frozenset(kinds) if kinds else None, features)
     kept, _ = select(generate(profile=profile if profile != Selection() else None), profile)
-    out: set[str] = set()
+    clauses: set[str] = set()
+    events: set[str] = set()
     for vector in kept.vectors:
         book = rulebooks.of_scenario(vector.scenario)
         default = book.rules_to_json(book.default_rules)
         if len(vector.scenario["actions"]) <= max_actions and vector.scenario.get("ruleset", default) == default:
-            out.update(vector.clauses)
-    return sorted(out)
+            clauses.update(vector.clauses)
+            events.update(e["name"] for e in vector.expected.get("events", ()) if isinstance(e, dict))
+    return {"clauses": sorted(clauses), "events": sorted(events)}
 
 
 def unexercised(report: Any, kinds: tuple[str, ...] | None, features: frozenset[str] | None, max_actions: int,

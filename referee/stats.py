@@ -20,6 +20,8 @@ from .protocol import rulebook_of
 #: Below these shares of the scenarios, an event name or a clause is reported as rarely exercised.
 EVENT_THRESHOLD = 0.01
 CLAUSE_THRESHOLD = 0.005
+#: Noted runs kept for their count at most (a scenario whose note was let go is run again when counted).
+NOTED_AT_MOST = 4096
 
 
 @dataclass
@@ -31,9 +33,40 @@ class Stats:
     events: Counter = field(default_factory=Counter)
     clauses: Counter = field(default_factory=Counter)
     rulebooks: set[str] = field(default_factory=set)
+    #: The run's selection where it narrows the rulebook's (``--kinds``, ``--features``): (kinds, features,
+    #: max_actions, state folder). The warnings then name only what it can reach (:meth:`_reachable`).
+    selection: tuple[Any, ...] | None = field(default=None, compare=False)
+    _reach: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
+    #: id(scenario) -> (the scenario, its clauses, its event names): the runs :meth:`run` made, not yet counted.
+    _noted: dict[int, tuple[Any, set[str], set[str]]] = field(default_factory=dict, repr=False, compare=False)
+
+    def run(self, book: Any, decoded: Any, scenario: dict[str, Any]) -> tuple[Any, tuple[Any, ...]]:
+        """The model's run of a scenario that :meth:`observe` will count (the harness's expectation): its clauses
+        and event names are kept for that count, so the model runs once a scenario (``referee.clause_tracer``)."""
+        from .clause_tracer import clauses_applied_in
+
+        clauses: set[str] = set()
+        with clauses_applied_in(clauses):
+            state, events = book.run(decoded)
+        if len(self._noted) >= NOTED_AT_MOST:  # runs never counted (a batch cut short by a failure): let them go
+            self._noted.clear()
+        self._noted[id(scenario)] = (scenario, clauses, {e.name for e in events})
+        return state, events
 
     def observe(self, scenario: dict[str, Any]) -> None:
-        """Count one scenario: run it through the model noting the clauses it applied (only with ``--stats``)."""
+        """Count one scenario: its noted run (:meth:`run`), or a run of it through the model noting the clauses."""
+        scenario_, clauses, events = self._noted.pop(id(scenario), (None, None, None))
+        if scenario_ is not scenario:
+            clauses, events = self._applied(scenario)
+        book = rulebooks.get(rulebook_of(scenario))
+        self.scenarios += 1
+        self.rulebooks.add(book.name)
+        self.features.update(book.features_used(scenario))
+        self.events.update(events)
+        self.clauses.update(clauses)
+
+    def _applied(self, scenario: dict[str, Any]) -> tuple[set[str], set[str]]:
+        """The clauses and the event names of a model run of ``scenario`` (only with ``--stats``)."""
         from .clause_tracer import clauses_applied_in
         from .protocol import decode_scenario
 
@@ -41,29 +74,42 @@ class Stats:
         decoded, clauses = decode_scenario(scenario), set()
         with clauses_applied_in(clauses):  # the set only, not the trail: ``referee.clause_tracer``
             _, events = book.run(decoded)
-        self.scenarios += 1
-        self.rulebooks.add(book.name)
-        self.features.update(book.features_used(scenario))
-        self.events.update({e.name for e in events})
-        self.clauses.update(clauses)
+        return clauses, {e.name for e in events}
 
     def _share(self, count: int) -> float:
         return count / self.scenarios if self.scenarios else 0.0
 
+    def _reachable(self, what: str) -> set[str] | None:
+        """The clauses or events (``what``) the selection can reach, None without a selection: those a vector
+        exported under it applies or emits (``referee.require_coverage.reachable``, cached in the state folder),
+        and whatever the run itself met (a ruleset option or a longer scenario may reach more)."""
+        if self.selection is None:
+            return None
+        if self._reach is None:
+            from .require_coverage import reachable
+
+            self._reach = reachable(*self.selection)
+        return set(self._reach[what]) | set(self.clauses if what == "clauses" else self.events)
+
     def expected_clauses(self) -> list[str]:
-        """The modeled clauses of the rulebooks drawn from (those a run could exercise)."""
+        """The modeled clauses of the rulebooks drawn from (those a run could exercise), within what the selection
+        can reach."""
         load_all_model_modules()
-        return sorted(str(c) for c in IMPLEMENTATIONS if c.rulebook in self.rulebooks)
+        reach = self._reachable("clauses")
+        return sorted(str(c) for c in IMPLEMENTATIONS
+                      if c.rulebook in self.rulebooks and (reach is None or str(c) in reach))
 
     def expected_events(self) -> list[str]:
         """The event names the rulebooks drawn from can emit through their actions (a run could see them).
 
-        A rulebook lists the events no action of its protocol reaches in ``unreachable_events``.
+        A rulebook lists the events no action of its protocol reaches in ``unreachable_events``; under a
+        selection, only the events it can reach (:meth:`_reachable`).
         """
         from referee.model.events import EVENT_SPECS
 
         books = {name: rulebooks.get(name) for name in self.rulebooks}
-        return sorted(s.name for s in EVENT_SPECS if s.rulebook in books
+        reach = self._reachable("events")
+        return sorted(s.name for s in EVENT_SPECS if s.rulebook in books and (reach is None or s.name in reach)
                       and s.name not in getattr(books[s.rulebook], "unreachable_events", ()))
 
     def rare(self) -> dict[str, list[str]]:

@@ -80,7 +80,7 @@ def _summed_stats(reports: list[Any]) -> Any:
         return None
     from .stats import Stats
 
-    total = Stats()
+    total = Stats(selection=stats[0].selection)
     for part in stats:
         total.scenarios += part.scenarios
         total.features.update(part.features)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from referee import rulebooks
 from referee.clause_tracer import clauses_applied_in
 from referee.protocol import decode_scenario, rulebook_of
@@ -21,3 +23,23 @@ def test_the_stats_tracer_sees_the_clauses_and_events_the_clause_trail_sees():
             _, events = book.run(decode_scenario(scenario))
         assert seen == set(clauses_applied(steps)) and seen
         assert [e.name for e in events] == [e.name for e in trail_events]
+
+
+def test_a_stats_run_finds_the_same_groups_and_puts_every_tagged_function_back():
+    from referee.clause_tracer import _PROBES
+    from referee.engines import PythonEngine
+    from referee.examples import mutants
+    from referee.harness import CheckOptions, check
+
+    def groups(stats: bool) -> list[tuple]:
+        engine = PythonEngine(mutants.load_together(("cap_off_by_one", "thorns_on_nothing", "cost_spends_shield")).run)
+        options = CheckOptions(examples=600, seed=4, kinds=("damage", "hit", "cost"), database=None, keep_going=True,
+                               shrink_budget=300, state_dir=None, stats=stats)
+        with engine:
+            report = check(engine, options)
+        assert (report.stats is not None) == stats and report.groups
+        return [json.dumps({k: g.to_json()[k] for k in ("key", "count", "scenario", "clauses", "explain", "symptoms")},
+                           sort_keys=True) for g in report.groups]
+
+    assert groups(True) == groups(False)
+    assert _PROBES and all(function.__code__ is code for function, code, _ in _PROBES)

@@ -47,3 +47,25 @@ def test_a_run_that_exercised_every_reachable_clause_passes(in_tmp, state, reach
     result = CliRunner().invoke(app, [*CHECK, "--examples", "400", "--require-coverage", "--state-dir", state])
     assert result.exit_code == 0, result.output[-2000:]
     assert "were never exercised" not in result.output
+
+
+def test_stats_warn_only_about_what_the_selection_can_reach(in_tmp, state, reachable):
+    import json
+
+    from referee.model.events import EVENT_SPECS
+    from referee.require_coverage import reachable as reach_of
+
+    reach = reach_of(("cost",), None, 2, state)
+    assert reach["clauses"] == reachable
+    result = CliRunner().invoke(app, [*CHECK, "--examples", "40", "--stats", "--json", "--database", "",
+                                      "--state-dir", state])
+    assert result.exit_code == 0, result.output[-2000:]
+    stats = json.loads(result.output)["stats"]
+    met_events, met_clauses = set(stats["events"]), set(stats["clauses"])
+    assert stats["rare"]["events"]  # something is still rare in 40 scenarios
+    assert set(stats["rare"]["events"]) <= set(reach["events"]) | met_events
+    assert set(stats["rare"]["clauses"]) <= set(reach["clauses"]) | met_clauses
+    # what a cost cannot produce (Armor's clause, a shield's damage event) is no longer named
+    out_of_reach = {s.name for s in EVENT_SPECS if s.rulebook == "combat"} - set(reach["events"]) - met_events
+    assert "shield_damaged" in out_of_reach and "shield_damaged" not in stats["rare"]["events"]
+    assert "combat:500.1-5" not in stats["rare"]["clauses"]
