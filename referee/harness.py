@@ -911,13 +911,15 @@ def _report_groups(campaign: Campaign) -> None:
 def _merged_count(campaign: Campaign) -> int:
     """How many groups are left after merging (``referee.fault_keys.merge_groups``): every group not shrunk yet is
     shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
+    from .fault_keys import settled_classes
+
     found, settled = campaign.groups, campaign.settled
     budget = max(200, campaign.options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         if key not in settled:
             group = _shrunk_group(campaign, key, entry, budget)
             settled[key] = (group, _settled_key(campaign, group, budget))
-    return len({target for _, target in settled.values()})
+    return len(set(settled_classes(list(settled), {key: target for key, (_, target) in settled.items()}).values()))
 
 
 def _settled_key(campaign: Campaign, group: Any, budget: int) -> str:
