@@ -73,16 +73,17 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
     return f"{difference_kind(first, step, moved)}@{step.step}[{TAIL_CLAUSES.get(step.step, step.clause)}]"
 
 
-def merge_groups(groups: list[Any], settled: dict[str, str]) -> list[Any]:
+def merge_groups(groups: list[Any], settled: dict[str, Any]) -> list[Any]:
     """Groups whose shrunk representatives diverge the same way at the same step, as one.
 
     ``settled``: each group's key -> the key of its representative shrunk once more with no key held (the
-    divergence a minimal scenario of it shows: ``referee.harness._settled_key``). Groups joined by settling are one
-    bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the Armor step once
-    the Shield is shrunk away); the joining is an equivalence (:func:`settled_classes`: a group that settles on a
-    second, which settles on the first, is one with both). Merged: counts added, symptoms joined, the
-    representative the group whose own key is a settled target (else the first). A group whose scenarios cannot
-    be shrunk settles on its key.
+    divergence a minimal scenario of it shows: ``referee.harness._settled_key``), or a tuple of keys: that key
+    first, then the keys the shrink passed through (only those that are groups' own keys join). Groups joined by
+    settling are one bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the
+    Armor step once the Shield is shrunk away); the joining is an equivalence (:func:`settled_classes`: a group
+    that settles on a second, which settles on the first, is one with both). Merged: counts added, symptoms
+    joined, the representative the group whose own key is a settled end (else the first). A group whose
+    scenarios cannot be shrunk settles on its key.
     """
     classes = settled_classes([g.key for g in groups], settled)
     by_class: dict[str, list[Any]] = {}
@@ -90,8 +91,8 @@ def merge_groups(groups: list[Any], settled: dict[str, str]) -> list[Any]:
         by_class.setdefault(classes[group.key], []).append(group)
     merged = []
     for members in by_class.values():
-        targets = {settled.get(g.key, g.key) for g in members}
-        head = next((g for g in members if g.key in targets), members[0])
+        ends = {targets_of(settled, g.key)[0] for g in members}
+        head = next((g for g in members if g.key in ends), members[0])
         for other in members:
             if other is not head:
                 head.count += other.count
@@ -100,9 +101,18 @@ def merge_groups(groups: list[Any], settled: dict[str, str]) -> list[Any]:
     return merged
 
 
-def settled_classes(keys: list[str], settled: dict[str, str]) -> dict[str, str]:
-    """Each key -> the first key of its class, the classes joined by ``settled`` (key -> target) both ways."""
+def targets_of(settled: dict[str, Any], key: str) -> tuple[str, ...]:
+    """A key's settled keys, its end first (itself when it did not settle)."""
+    targets = settled.get(key, key)
+    return (targets,) if isinstance(targets, str) else tuple(targets) or (key,)
+
+
+def settled_classes(keys: list[str], settled: dict[str, Any]) -> dict[str, str]:
+    """Each key -> the first key of its class, the classes joined by ``settled`` (key -> its end, and the groups'
+    keys its shrink passed) both ways."""
     parent: dict[str, str] = {}
+    order = keys_order(keys)
+    own = set(keys)
 
     def root(key: str) -> str:
         parent.setdefault(key, key)
@@ -112,9 +122,11 @@ def settled_classes(keys: list[str], settled: dict[str, str]) -> dict[str, str]:
         return key
 
     for key in keys:
-        a, b = root(key), root(settled.get(key, key))
-        if a != b:
-            parent[max(a, b, key=keys_order(keys))] = min(a, b, key=keys_order(keys))
+        end, *passed = targets_of(settled, key)
+        for target in [end, *(k for k in passed if k in own)]:
+            a, b = root(key), root(target)
+            if a != b:
+                parent[max(a, b, key=order)] = min(a, b, key=order)
     return {key: root(key) for key in keys}
 
 
