@@ -73,6 +73,37 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
     return f"{difference_kind(first, step, moved)}@{step.step}[{TAIL_CLAUSES.get(step.step, step.clause)}]"
 
 
+def key_step(key: str) -> str | None:
+    """The ``step[clause]`` a key names (``amount@armor_percentage[combat:500.2c]``, ``board[].armor#armor_debuff[...]``);
+    None for a symptom key that names no step."""
+    kind, _, rest = key.partition("@")
+    if kind in ("amount", "event", "order") and rest.endswith("]"):
+        return rest
+    step = key.rpartition("#")[2]
+    return step if "#" in key and "[" in step and step.endswith("]") else None
+
+
+def upstream(scenario: dict[str, Any], divergences: list[Divergence], keys: tuple[str, ...]) -> tuple[str, ...]:
+    """Of ``keys``, those whose step the model ran, in ``scenario``'s explanation, at or before the step at fault of its
+    first divergence (a cause of it, not a consequence): an Armor rounding bug first seen on a Shield settles on
+    the Armor step, which ran before the Shield's. A key naming no step, or a scenario with no step at fault, keeps
+    only a key equal to the scenario's own."""
+    from .at_fault import fault_step
+    from .explain import explain_actions
+
+    actions = explain_actions(scenario)
+    action, found = fault_step(actions, divergences[0]) if divergences[0].where == "events" else (None, None)
+    if action is None or found is None:
+        return ()
+    ran: list[str] = []
+    for each in actions:
+        for step in each.steps[: found + 1] if each is action else each.steps:
+            ran.append(f"{step.step}[{TAIL_CLAUSES.get(step.step, step.clause)}]")
+        if each is action:
+            break
+    return tuple(key for key in keys if key_step(key) in ran)
+
+
 def merge_groups(groups: list[Any], settled: dict[str, Any]) -> list[Any]:
     """Groups whose shrunk representatives diverge the same way at the same step, as one.
 

@@ -933,7 +933,19 @@ def _settled_key(campaign: Campaign, group: Any, budget: int) -> tuple[str, ...]
     smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences,
                                       replace(options, shrink_budget=budget), passed=passed)
     end = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
-    return tuple(dict.fromkeys([end, *passed]))
+    return upstream_keys(group.scenario, group.divergences, tuple(dict.fromkeys([end, *passed]))) or (group.key,)
+
+
+def upstream_keys(scenario: dict[str, Any], divergences: list[Divergence], keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys a group may settle on: those whose step the model ran in the group's own representative at or
+    before its step at fault (``referee.fault_keys.upstream``). A shrink that lands downstream of it (a unit at
+    exactly 0 that another bug then leaves alive) has drifted into another bug: not the same bug seen elsewhere."""
+    from .fault_keys import upstream
+
+    try:
+        return upstream(_public(scenario), divergences, keys)
+    except Exception:  # an unexplainable representative: it settles on nothing but itself
+        return ()
 
 
 def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:
