@@ -84,24 +84,26 @@ def key_step(key: str) -> str | None:
 
 
 def upstream(scenario: dict[str, Any], divergences: list[Divergence], keys: tuple[str, ...]) -> tuple[str, ...]:
-    """Of ``keys``, those whose step the model ran, in ``scenario``'s explanation, at or before the step at fault of its
-    first divergence (a cause of it, not a consequence): an Armor rounding bug first seen on a Shield settles on
-    the Armor step, which ran before the Shield's. A key naming no step, or a scenario with no step at fault, keeps
-    only a key equal to the scenario's own."""
+    """Of ``keys``, those that are not a consequence of ``scenario``'s first divergence: a key whose step the model
+    ran, in ``scenario``'s explanation, only after the step at fault is left out (a unit at exactly 0 that another
+    bug then leaves alive), one it ran at or before it (an Armor rounding bug first seen on a Shield settles on the
+    Armor step), never ran (the engine refused where the model did not) or that names no step is kept. A scenario
+    with no step at fault keeps all."""
     from .at_fault import fault_step
     from .explain import explain_actions
 
     actions = explain_actions(scenario)
     action, found = fault_step(actions, divergences[0]) if divergences[0].where == "events" else (None, None)
     if action is None or found is None:
-        return ()
-    ran: list[str] = []
+        return keys
+    before: set[str] = set()
+    after: set[str] = set()
+    seen = False
     for each in actions:
-        for step in each.steps[: found + 1] if each is action else each.steps:
-            ran.append(f"{step.step}[{TAIL_CLAUSES.get(step.step, step.clause)}]")
-        if each is action:
-            break
-    return tuple(key for key in keys if key_step(key) in ran)
+        for n, step in enumerate(each.steps):
+            (after if seen else before).add(f"{step.step}[{TAIL_CLAUSES.get(step.step, step.clause)}]")
+            seen = seen or (each is action and n == found)
+    return tuple(key for key in keys if key_step(key) in before or key_step(key) not in after)
 
 
 def merge_groups(groups: list[Any], settled: dict[str, Any]) -> list[Any]:

@@ -937,8 +937,8 @@ def _settled_key(campaign: Campaign, group: Any, budget: int) -> tuple[str, ...]
 
 
 def upstream_keys(scenario: dict[str, Any], divergences: list[Divergence], keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The keys a group may settle on: those whose step the model ran in the group's own representative at or
-    before its step at fault (``referee.fault_keys.upstream``). A shrink that lands downstream of it (a unit at
+    """The keys a group may settle on: not those whose step the model ran in the group's own representative only
+    after its step at fault (``referee.fault_keys.upstream``). A shrink that lands downstream of it (a unit at
     exactly 0 that another bug then leaves alive) has drifted into another bug: not the same bug seen elsewhere."""
     from .fault_keys import upstream
 

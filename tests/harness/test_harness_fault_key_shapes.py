@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.compare import Comparison
 from referee.examples import mutants
-from referee.fault_keys import merge_groups, settled_classes
+from referee.fault_keys import merge_groups, settled_classes, upstream
 from referee.groups import Group
 from referee.harness import _group_key_of, judge
 
@@ -77,3 +77,15 @@ def test_groups_that_settle_on_each_other_are_one_group():
     assert settled_classes([a.key, b.key, c.key], settled) == {a.key: a.key, b.key: a.key, c.key: c.key}
     merged = merge_groups([a, b, c], settled)
     assert [g.key for g in merged] == [a.key, c.key] and merged[0].count == 7 and b.key in merged[0].symptoms
+
+
+def test_a_group_does_not_settle_on_a_step_the_model_ran_after_its_own():
+    """A settling shrink that lands on a step the model ran after the group's step at fault has drifted into a
+    consequence (another bug's): of this Insurance group, the Shield step the model ran after it is left out; the
+    Insurance step itself and a step this scenario never ran (Armor) are kept."""
+    sent = scenario([{"uid": "c", "vitality": 1, "max_vitality": 6, "insurance": 1, "shield": 27}],
+                    {"kind": "damage", "target": "c", "amount": 50})
+    _, divergences = judge(sent, mutants.load("shield_before_insurance").run(dict(sent)), Comparison())
+    keys = ("amount@insurance[combat:500.1-9]", "event@shield[combat:500.1-10]", "amount@armor_percentage[combat:500.1-5]")
+    assert _group_key_of(sent, divergences) == keys[0]
+    assert upstream({k: v for k, v in sent.items() if k != "id"}, divergences, keys) == (keys[0], keys[2])
