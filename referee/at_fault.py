@@ -146,10 +146,7 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
         if touched is not None:
             return touched
     else:
-        answered = applier_step(actions, divergence)
-        if answered is not None:
-            return answered
-        by_event = step_for_engine_event(actions, divergence)
+        by_event = applier_step(actions, divergence) or step_for_engine_event(actions, divergence)
         if by_event is not None:
             return by_event[0], engine_only(by_event[0], by_event[1], divergence)
     index = divergence_event_index(divergence, events)
