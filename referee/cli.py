@@ -81,6 +81,7 @@ def main() -> None:
     no_wrap_off_tty()
     tolerant_output()
     command = shlex.join(["referee", *sys.argv[1:]])
+    interrupts.record_command(command)
     try:
         app()
         code = 0

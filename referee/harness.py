@@ -236,8 +236,7 @@ class CheckReport:
         }
 
     def _signal(self) -> str:
-        signum = interrupts.received()
-        return "Ctrl-C" if signum is None or signum == 2 else interrupts.signal_name(signum)
+        return interrupts.stopped_by()
 
     def _compared(self) -> str:
         """What was compared, in the terms of each rulebook the kinds drew from."""

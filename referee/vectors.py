@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import rulebooks
+from . import interrupts, rulebooks
 from .compare import compare
 from .engines import EngineFault, check_answer
 from .protocol import PROTOCOL, decode_observation, rulebook_of
@@ -309,6 +309,7 @@ def replay(folder: Path, engine: Any, comparison: Any, selection: Selection | No
     pending, size = list(loaded), max(1, getattr(engine, "batch_size", 1))
     try:
         while pending and not run.stopped:
+            interrupts.raise_if_received()  # a signal whose exception an engine swallowed stops the run here
             chunk, pending = pending[:size], pending[size:]
             answers = engine.run_batch([scenario for _, scenario, _ in chunk])
             redo = _take(run, chunk, answers, comparison)
@@ -321,7 +322,7 @@ def replay(folder: Path, engine: Any, comparison: Any, selection: Selection | No
             elif getattr(engine, "restarts", 0) > max_restarts:
                 run.stopped = f"the engine was restarted {engine.restarts} times, past --max-restarts {max_restarts}"
     except KeyboardInterrupt:
-        run.interrupted, run.stopped = True, "interrupted (Ctrl-C)"
+        run.interrupted, run.stopped = True, f"interrupted ({interrupts.stopped_by()})"
     run.restarts = getattr(engine, "restarts", 0)
     done = {r.path for r in run.results}
     run.results += [VectorResult(e["path"], e["clauses"], "not run", run.stopped, exercises=e.get("exercises", []),
