@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def run_command(given: dict, folder: Path) -> None:
     """Replay exported vectors through an engine and report per clause."""
     from .options import RUN
 
-    if not (folder / "manifest.json").is_file():
+    if not os.path.lexists(folder / "manifest.json"):  # there but unreadable (a FIFO, a folder): read_manifest says why
         raise _usage_exit(RUN, f"{folder}/manifest.json not found (run `referee vectors export` first)")
     settings, comparison, chosen, engine_name, run = _run_vectors(given, folder)
     if settings["receipt"]:

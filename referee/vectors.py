@@ -431,12 +431,15 @@ RECEIPT_FORMAT = "referee-vectors-receipt/2"
 
 
 def sha256_of(path: Path) -> str:
-    """The SHA-256 of a file's bytes ("" for a file that cannot be read)."""
+    """The SHA-256 of a file's bytes ("" for a file that cannot be read, or that is not read: not a regular file,
+    such as a FIFO that would block or ``/dev/zero`` that never ends, or larger than the input limit)."""
     import hashlib
 
+    from .input_files import InputFileError, read_input_bytes
+
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_input_bytes(path)).hexdigest()
+    except (InputFileError, OSError):
         return ""
 
 
