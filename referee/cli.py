@@ -27,6 +27,7 @@ app = typer.Typer(
 VERB_MODULES = (
     "referee.cmd_clauses", "referee.cmd_prove", "referee.cmd_explain", "referee.cmd_check", "referee.cmd_exhaust",
     "referee.cmd_validate", "referee.cmd_features", "referee.cmd_vectors", "referee.cmd_schema", "referee.cmd_query",
+    "referee.cmd_report",
 )
 
 

@@ -574,6 +574,8 @@ def hostile_commands(files: dict[str, str]) -> list[tuple[str, list[str]]]:
         commands.append((f"query {' '.join(words)}", ["query", "amount > 0", *words]))
     for name in ("missing", "directory", "empty", "fifo"):
         commands.append((f"vectors run {name}", ["vectors", "run", files[name], *ENGINE]))
+    for name, path in files.items():
+        commands.append((f"report merge {name}", ["report", "merge", path, path]))
     commands += [("vectors export into a file", ["vectors", "export", files["not json"]]),
                  ("schema nonsense", ["schema", "nonsense"]),
                  ("clauses --rulebook nonsense", ["clauses", "--rulebook", "nonsense"]),
