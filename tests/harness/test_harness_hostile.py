@@ -75,6 +75,28 @@ def test_an_empty_field_or_event_list_is_a_usage_error_not_a_pass(tmp_path, monk
     assert "names no" in result.output
 
 
+@pytest.mark.parametrize("words", [
+    ["--compare", "fields", "--fields", ",", "--events", ","],
+    ["--compare", "fields", "--fields", ",", "--events", "none"],
+    ["--compare", "state", "--events", " , "],
+])
+def test_vectors_run_likewise_refuses_a_comparison_of_nothing(tmp_path, monkeypatch, words):
+    """``vectors run`` took ``--fields ,`` and ``--events ,`` as empty lists too: the engine answering Vitality
+    10^30 passed every vector."""
+    from referee.rulebooks.combat.vectors import boundary_vectors
+    from referee.vectors import Generated, export
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    engine = write_engine(tmp_path, "big_vitality", BIG_VITALITY)
+    export(tmp_path / "v", Generated(list(boundary_vectors()[:3]), {}))
+    run = ["vectors", "run", "v", "--python", engine, "--in-process"]
+    assert CliRunner().invoke(app, [*run, "--compare", "fields", "--fields", "vitality"]).exit_code == 1  # caught
+    result = CliRunner().invoke(app, [*run, *words])
+    assert result.exit_code == 2, result.output
+    assert "names no" in result.output
+
+
 def test_os_exit_in_an_in_process_engine_is_a_crash_fault_and_the_run_reports(tmp_path):
     engine = write_engine(tmp_path, "exits", "import os\n\ndef run(scenario):\n    os._exit(0)\n")
     done = referee(["check", "--python", engine, "--in-process", "-n", "8", "--seed", "1", "--state-dir", ""], tmp_path)
@@ -160,6 +182,23 @@ def test_query_limits_that_bound_nothing_are_refused(words, said):
     result = CliRunner().invoke(app, ["query", "amount > 0", *words])
     assert result.exit_code == 2, result.output
     assert said in result.output
+
+
+@pytest.mark.parametrize("condition, said", [
+    (" + ".join(["target.shield"] * 61) + " > 0", "chains 61 terms with '+'"),
+    ('event("death", unit="target", unit="source")', "unit"),
+])
+def test_a_long_flat_sum_and_a_repeated_keyword_are_named_for_what_they_are(condition, said):
+    """A flat sum of 61 terms was refused as "nests more than 60 levels deep" (the user wrote no nesting), and
+    ``event(..., unit=..., unit=...)`` silently kept the last keyword."""
+    result = CliRunner().invoke(app, ["query", condition])
+    assert result.exit_code == 2, result.output
+    printed = " ".join(result.output.split())  # as one line, whatever width it was wrapped at
+    assert said in printed and "nests more than" not in printed
+    if "+" in condition:
+        assert "group the terms in parentheses" in printed
+    else:
+        assert "names unit= twice" in printed
 
 
 # -- 3. signals, from the first instruction to the last -----------------------------------
