@@ -27,6 +27,7 @@ app = typer.Typer(
 VERB_MODULES = (
     "referee.cmd_clauses", "referee.cmd_prove", "referee.cmd_explain", "referee.cmd_check", "referee.cmd_exhaust",
     "referee.cmd_validate", "referee.cmd_features", "referee.cmd_vectors", "referee.cmd_schema", "referee.cmd_query",
+    "referee.cmd_report",
 )
 
 
@@ -81,6 +82,7 @@ def main() -> None:
     no_wrap_off_tty()
     tolerant_output()
     command = shlex.join(["referee", *sys.argv[1:]])
+    interrupts.record_command(command)
     try:
         app()
         code = 0

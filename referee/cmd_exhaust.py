@@ -80,14 +80,13 @@ def _run_engine(found: Any, python: str | None, command: str | None, in_process:
                 batch: int, comparison: Any) -> Any:
     """The tier through the engine (started and closed here), with progress on stderr."""
     from . import exhaust
-    from .engines import EngineStartError, install_termination_handler, make_engine
+    from .engines import EngineStartError, make_engine
 
     try:
         the_engine = make_engine(python, command, timeout, batch, engine_budget=DEFAULT_ENGINE_BUDGET,
                                  in_process=in_process)
     except EngineStartError as error:
         raise ValueError(str(error)) from None
-    install_termination_handler()
     with the_engine:
         the_engine.start()
         return exhaust.check(the_engine, found, comparison, batch, progress=_progress)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def run_command(given: dict, folder: Path) -> None:
     """Replay exported vectors through an engine and report per clause."""
     from .options import RUN
 
-    if not (folder / "manifest.json").is_file():
+    if not os.path.lexists(folder / "manifest.json"):  # there but unreadable (a FIFO, a folder): read_manifest says why
         raise _usage_exit(RUN, f"{folder}/manifest.json not found (run `referee vectors export` first)")
     settings, comparison, chosen, engine_name, run = _run_vectors(given, folder)
     if settings["receipt"]:
@@ -85,12 +86,13 @@ def _run_vectors(given: dict, folder: Path):
     """Resolve the settings, make the engine and replay the selected vectors through it (exit 2 on a usage error;
     a signal before the first vector: nothing was checked)."""
     from .config import ConfigError, load_config
-    from .engines import EngineStartError, install_termination_handler
+    from .engines import EngineStartError
     from .options import RUN, resolve
-    from .plan import comparison as comparison_of, engine_spec, selection
-    from .vectors import Selection, replay
 
     try:
+        from .plan import comparison as comparison_of, engine_spec, selection
+        from .vectors import Selection, replay
+
         settings = resolve(RUN, given, load_config(verb=RUN))
         if settings["max_restarts"] < 0:
             raise ValueError(f"--max-restarts {settings['max_restarts']}: expected a whole number >= 0")
@@ -98,15 +100,18 @@ def _run_vectors(given: dict, folder: Path):
         chosen = Selection(frozenset(kinds) if kinds else None, features)
         comparison = comparison_of(settings).under_profile(chosen.features)
         the_engine = engine_spec(settings).make()
-        install_termination_handler()
         with the_engine:
             the_engine.start()
             run = replay(folder, the_engine, comparison, chosen, settings["max_restarts"])
     except (ValueError, EngineStartError, ConfigError) as error:
         raise _usage_exit(RUN, str(error)) from None
     except KeyboardInterrupt:  # before the first vector (the replay itself reports what ran)
-        typer.echo("referee vectors run: interrupted (Ctrl-C) before any vector ran: nothing was checked", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        from . import interrupts
+
+        interrupts.mark_reported()
+        typer.echo(f"referee vectors run: interrupted ({interrupts.stopped_by()}) before any vector ran: nothing was "
+                   f"checked; rerun: {interrupts.command_line(f'referee vectors run {folder}')}", err=True)
+        raise typer.Exit(_interrupted_status()) from None
     return settings, comparison, chosen, the_engine.name, run
 
 
@@ -159,8 +164,15 @@ def _print_branches(manifest: dict[str, Any]) -> list[str]:
     return unknown
 
 
-#: ``vectors run`` stopped by Ctrl-C: what ran is reported, never a verdict of pass.
+#: ``vectors run`` stopped by Ctrl-C: what ran is reported, never a verdict of pass (another signal: 128 + it).
 EXIT_INTERRUPTED = 130
+
+
+def _interrupted_status() -> int:
+    from . import interrupts
+
+    signum = interrupts.received()
+    return EXIT_INTERRUPTED if signum is None else 128 + signum
 
 
 def _report(run: Any, folder: Path, engine: str, comparison: Any, selection: Any, json_out: bool,
@@ -180,15 +192,34 @@ def _report(run: Any, folder: Path, engine: str, comparison: Any, selection: Any
         _print_report(run, folder, engine, comparison, table)
     if junit:
         _write_junit(junit, {}, table, run.results)
+    if run.interrupted:
+        _say_interrupted(run, folder, err=json_out)
     return _exit_code(run)
 
 
+def _say_interrupted(run: Any, folder: Path, err: bool) -> None:
+    """The last line of an interrupted run: what stopped it, the counts, what was found, how to run it again."""
+    from . import interrupts
+
+    ran = run.ran()
+    bad = [r for r in ran if r.status in ("mismatch", "fault")]
+    found = sorted({c for r in bad for c in r.failed_clauses})
+    faults = sum(r.status == "fault" for r in bad)
+    said = (f"{len(bad) - faults} mismatches" + (f" (at {', '.join(found[:10])})" if found else "")
+            + f", {faults} engine faults") if bad else "nothing"
+    interrupts.mark_reported()
+    typer.echo(f"referee vectors run: INTERRUPTED ({interrupts.stopped_by()}): {len(ran)} vectors ran, "
+               f"{sum(r.status == 'pass' for r in ran)} passed, {len(bad)} failed, {len(run.results) - len(ran)} not run; "
+               f"found: {said}; rerun: {interrupts.command_line(f'referee vectors run {folder}')}", err=err)
+
+
 def _exit_code(run: Any) -> int:
-    """1: some vector diverges; 130: interrupted; 3: no divergence, but the engine faulted or vectors did not run."""
+    """128 + the signal (130: Ctrl-C): interrupted; 1: some vector diverges; 3: no divergence, but the engine faulted
+    or vectors did not run."""
+    if run.interrupted:  # before any verdict: what ran is reported, the run is not one
+        return _interrupted_status()
     if any(r.status == "mismatch" for r in run.results):
         return 1
-    if run.interrupted:
-        return EXIT_INTERRUPTED
     return 3 if any(r.status in ("fault", "not run") for r in run.results) else 0
 
 
@@ -234,9 +265,6 @@ def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: d
             typer.echo(f"      the whole explanation: referee explain {folder / r.path}")
     if len(failed) > 20:
         typer.echo(f"  ... and {len(failed) - 20} more")
-    if run.interrupted:
-        typer.echo(f"referee vectors run: INTERRUPTED (Ctrl-C): {len(ran)} vectors ran, {len(failed)} failed, "
-                   f"{not_run} not run")
 
 
 def _fail_message(bad: int, ran: int) -> str:

@@ -15,7 +15,7 @@ that some other process holds open (a wrapper script's daemon keeping stdout ope
 
 The program runs in its own process group (``start_new_session``); the whole group is
 killed on a timeout, a fault, the end of the run and a ``SIGTERM`` to referee
-(:func:`install_termination_handler`). Of its stderr the harness keeps the first and
+(``referee.interrupts``, for every verb). Of its stderr the harness keeps the first and
 the last few KiB and the total size (:class:`StreamCapture`), never the whole stream.
 
 A program that gives no answer at all to the first scenario after it was started (it
@@ -766,27 +766,6 @@ def kill_all() -> None:
 
 
 atexit.register(kill_all)
-
-
-def install_termination_handler() -> None:
-    """On SIGTERM or SIGHUP: kill every engine's process group, then exit with 128 + the signal."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-
-    def on_signal(signum: int, frame: Any) -> None:
-        # Not SystemExit: Hypothesis would wrap it, and the run's own clean-up may wait on the engine.
-        kill_all()
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
-        os.write(2, f"referee: stopped by signal {signum}; engine processes killed\n".encode())
-        _REAL_EXIT(128 + signum)
-
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), on_signal)
 
 
 # --------------------------------------------------------------------------------------

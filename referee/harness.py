@@ -28,10 +28,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import interrupts, rulebooks
+from . import __version__, interrupts, rulebooks
 from .compare import Comparison, Divergence, compare
 from .engines import Engine, EngineFault, check_answer
-from .protocol import Observation, ProtocolError, decode_scenario, rulebook_of
+from .protocol import PROTOCOL, Observation, ProtocolError, decode_scenario, rulebook_of
 from .rulebooks import ACTION_KINDS, default_kinds
 from .at_fault import describe_steps, steps_at_fault
 from .trail import Step, clauses_applied, cut
@@ -198,6 +198,8 @@ class CheckReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "status": self.status,
+            "protocol": PROTOCOL,
+            "referee": __version__,
             "engine": self.engine,
             "seed": self.seed,
             "action_kinds": list(self.kinds),
@@ -216,6 +218,7 @@ class CheckReport:
             "batch": self.batch,
             "seconds": round(self.seconds, 3),
             "first_failure_after": self.first_failure_after,
+            "first_failure_seconds": None if self.first_failure_seconds is None else round(self.first_failure_seconds, 3),
             "shrink": None if self.shrink_sizes is None else {
                 "calls": self.shrink_calls, "before": dict(zip(("actions", "characters"), self.shrink_sizes[0])),
                 "after": dict(zip(("actions", "characters"), self.shrink_sizes[1]))},
@@ -237,8 +240,7 @@ class CheckReport:
         }
 
     def _signal(self) -> str:
-        signum = interrupts.received()
-        return "Ctrl-C" if signum is None or signum == 2 else interrupts.signal_name(signum)
+        return interrupts.stopped_by()
 
     def _compared(self) -> str:
         """What was compared, in the terms of each rulebook the kinds drew from."""

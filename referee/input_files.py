@@ -55,10 +55,11 @@ def read_input_bytes(path: Path | str) -> bytes:
         raise InputFileError(f"{path}: no such file") from None
     except OSError as error:
         raise InputFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):  # checked before fdopen, which raises its own error (naming the descriptor) for a folder
+        os.close(fd)
+        raise InputFileError(f"{path}: is a {_kind(mode)}, not a regular file (not read: it could block or never end)")
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise InputFileError(f"{path}: is a {_kind(mode)}, not a regular file (not read: it could block or never end)")
         os.set_blocking(fd, True)
         try:
             data = handle.read(limit + 1)

@@ -32,6 +32,8 @@ TERM_GRACE = 10.0
 
 _received: list[int] = []
 _reported: list[bool] = [False]
+#: The command line being run, as a shell would take it back (``record_command``): what a rerun types.
+_command: list[str] = []
 _REAL_EXIT = os._exit
 
 
@@ -128,10 +130,28 @@ def received() -> int | None:
     return _received[0] if _received else None
 
 
+def stopped_by() -> str:
+    """What stopped the run, in words: "Ctrl-C" (SIGINT, or no signal recorded: a ``KeyboardInterrupt`` raised in
+    the process itself), else the signal's name ("SIGTERM")."""
+    signum = received()
+    return "Ctrl-C" if signum is None or signum == signal.SIGINT else signal_name(signum)
+
+
 def raise_if_received() -> None:
     """At a stage boundary: raise the recorded signal again (its first exception may have been lost)."""
     if _received:
         raise Interrupted(_received[0])
+
+
+def record_command(command: str) -> None:
+    """The console command's line (``referee ...``), for the rerun a verb prints when a signal stops it."""
+    _command[:] = [command]
+
+
+def command_line(default: str) -> str:
+    """The command line recorded by :func:`record_command`, else ``default`` (a verb run without the console
+    entry, as in tests)."""
+    return _command[0] if _command else default
 
 
 def mark_reported() -> None:

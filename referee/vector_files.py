@@ -20,10 +20,6 @@ class VectorFileError(ValueError):
     """A vectors folder or file that cannot be used; the message names the file."""
 
 
-#: The largest vector or manifest file read (bytes): a vector is a few kilobytes, a manifest a few megabytes.
-MAX_FILE_BYTES = 64 * 1024 * 1024
-
-
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's pairs as a dict; a key given twice is refused (JSON would keep the last one silently)."""
     out: dict[str, Any] = {}
@@ -36,25 +32,21 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def read_json(path: Path) -> Any:
     """A JSON file, or a :class:`VectorFileError` naming it (unreadable, not JSON, a key given twice, too deep, a
-    directory, not a regular file such as a FIFO, larger than :data:`MAX_FILE_BYTES`)."""
+    directory, not a regular file such as a FIFO, larger than the input limit: ``referee.input_files``)."""
     return read_json_and_digest(path)[0]
 
 
 def read_json_and_digest(path: Path) -> tuple[Any, str]:
-    """:func:`read_json`'s value and the SHA-256 of the very bytes it was read from (what a receipt records)."""
-    if path.is_dir():
-        raise VectorFileError(f"{path}: is a directory, not a JSON file")
-    if path.exists() and not path.is_file():
-        raise VectorFileError(f"{path}: not a regular file (a FIFO, a device or a socket is never read)")
-    if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
-        raise VectorFileError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes, the limit for a vectors file")
+    """:func:`read_json`'s value and the SHA-256 of the very bytes it was read from (what a receipt records). The
+    file is read by :func:`referee.input_files.read_input_bytes`: only a regular file (a FIFO, ``/dev/zero`` or a
+    symlink to one is refused without reading), up to its size limit."""
+    from .input_files import InputFileError, read_input_bytes
+
     try:
-        raw = path.read_bytes()
+        raw = read_input_bytes(path)
         return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicate_keys), hashlib.sha256(raw).hexdigest()
-    except FileNotFoundError:
-        raise VectorFileError(f"{path}: no such file") from None
-    except OSError as error:
-        raise VectorFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    except InputFileError as error:
+        raise VectorFileError(str(error)) from None
     except UnicodeDecodeError as error:
         raise VectorFileError(f"{path}: not UTF-8 text: {error.reason}") from None
     except RecursionError:
@@ -69,7 +61,7 @@ def read_manifest(folder: Path, expected_format: str) -> dict[str, Any]:
     path = folder / "manifest.json"
     manifest, digest = read_json_and_digest(path)
     if not isinstance(manifest, dict):
-        raise VectorFileError(f"{path}: expected a JSON object, got a {type(manifest).__name__}")
+        raise VectorFileError(f"{path}: expected a JSON object, got {_json_type(manifest)}")
     if manifest.get("format") != expected_format:
         raise VectorFileError(f"{path}: format {manifest.get('format')!r:.60}, expected {expected_format!r} "
                               "(export the vectors again with this referee)")
@@ -81,6 +73,15 @@ def read_manifest(folder: Path, expected_format: str) -> dict[str, Any]:
     return {**manifest, "sha256": digest}
 
 
+def _json_type(value: Any) -> str:
+    """A JSON value's type, in JSON's words ("an array", "a number")."""
+    for kind, name in ((bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a string"),
+                       (list, "an array"), (dict, "an object")):
+        if isinstance(value, kind):
+            return name
+    return "null"
+
+
 def inside(folder: Path, relative: Any, where: str) -> Path:
     """``folder / relative``, refused unless it stays inside ``folder`` (no ``..``, no absolute path)."""
     if not isinstance(relative, str) or not relative:
@@ -88,7 +89,8 @@ def inside(folder: Path, relative: Any, where: str) -> Path:
     root = folder.resolve()
     target = (folder / relative).resolve()
     if target != root and root not in target.parents:
-        raise VectorFileError(f"{where}: path {relative!r:.80} leaves the vectors folder")
+        through = " (through a symbolic link)" if (folder / relative).is_symlink() else ""
+        raise VectorFileError(f"{where}: path {relative!r:.80} leaves the vectors folder{through}")
     return target
 
 

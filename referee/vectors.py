@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import rulebooks
+from . import interrupts, rulebooks
 from .compare import compare
 from .engines import EngineFault, check_answer
 from .protocol import PROTOCOL, decode_observation, rulebook_of
@@ -309,6 +309,7 @@ def replay(folder: Path, engine: Any, comparison: Any, selection: Selection | No
     pending, size = list(loaded), max(1, getattr(engine, "batch_size", 1))
     try:
         while pending and not run.stopped:
+            interrupts.raise_if_received()  # a signal whose exception an engine swallowed stops the run here
             chunk, pending = pending[:size], pending[size:]
             answers = engine.run_batch([scenario for _, scenario, _ in chunk])
             redo = _take(run, chunk, answers, comparison)
@@ -321,7 +322,7 @@ def replay(folder: Path, engine: Any, comparison: Any, selection: Selection | No
             elif getattr(engine, "restarts", 0) > max_restarts:
                 run.stopped = f"the engine was restarted {engine.restarts} times, past --max-restarts {max_restarts}"
     except KeyboardInterrupt:
-        run.interrupted, run.stopped = True, "interrupted (Ctrl-C)"
+        run.interrupted, run.stopped = True, f"interrupted ({interrupts.stopped_by()})"
     run.restarts = getattr(engine, "restarts", 0)
     done = {r.path for r in run.results}
     run.results += [VectorResult(e["path"], e["clauses"], "not run", run.stopped, exercises=e.get("exercises", []),
@@ -430,12 +431,15 @@ RECEIPT_FORMAT = "referee-vectors-receipt/2"
 
 
 def sha256_of(path: Path) -> str:
-    """The SHA-256 of a file's bytes ("" for a file that cannot be read)."""
+    """The SHA-256 of a file's bytes ("" for a file that cannot be read, or that is not read: not a regular file,
+    such as a FIFO that would block or ``/dev/zero`` that never ends, or larger than the input limit)."""
     import hashlib
 
+    from .input_files import InputFileError, read_input_bytes
+
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_input_bytes(path)).hexdigest()
+    except (InputFileError, OSError):
         return ""
 
 

@@ -75,6 +75,28 @@ def test_an_empty_field_or_event_list_is_a_usage_error_not_a_pass(tmp_path, monk
     assert "names no" in result.output
 
 
+@pytest.mark.parametrize("words", [
+    ["--compare", "fields", "--fields", ",", "--events", ","],
+    ["--compare", "fields", "--fields", ",", "--events", "none"],
+    ["--compare", "state", "--events", " , "],
+])
+def test_vectors_run_likewise_refuses_a_comparison_of_nothing(tmp_path, monkeypatch, words):
+    """``vectors run`` took ``--fields ,`` and ``--events ,`` as empty lists too: the engine answering Vitality
+    10^30 passed every vector."""
+    from referee.rulebooks.combat.vectors import boundary_vectors
+    from referee.vectors import Generated, export
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    engine = write_engine(tmp_path, "big_vitality", BIG_VITALITY)
+    export(tmp_path / "v", Generated(list(boundary_vectors()[:3]), {}))
+    run = ["vectors", "run", "v", "--python", engine, "--in-process"]
+    assert CliRunner().invoke(app, [*run, "--compare", "fields", "--fields", "vitality"]).exit_code == 1  # caught
+    result = CliRunner().invoke(app, [*run, *words])
+    assert result.exit_code == 2, result.output
+    assert "names no" in result.output
+
+
 def test_os_exit_in_an_in_process_engine_is_a_crash_fault_and_the_run_reports(tmp_path):
     engine = write_engine(tmp_path, "exits", "import os\n\ndef run(scenario):\n    os._exit(0)\n")
     done = referee(["check", "--python", engine, "--in-process", "-n", "8", "--seed", "1", "--state-dir", ""], tmp_path)
@@ -160,6 +182,23 @@ def test_query_limits_that_bound_nothing_are_refused(words, said):
     result = CliRunner().invoke(app, ["query", "amount > 0", *words])
     assert result.exit_code == 2, result.output
     assert said in result.output
+
+
+@pytest.mark.parametrize("condition, said", [
+    (" + ".join(["target.shield"] * 61) + " > 0", "chains 61 terms with '+'"),
+    ('event("death", unit="target", unit="source")', "unit"),
+])
+def test_a_long_flat_sum_and_a_repeated_keyword_are_named_for_what_they_are(condition, said):
+    """A flat sum of 61 terms was refused as "nests more than 60 levels deep" (the user wrote no nesting), and
+    ``event(..., unit=..., unit=...)`` silently kept the last keyword."""
+    result = CliRunner().invoke(app, ["query", condition])
+    assert result.exit_code == 2, result.output
+    printed = " ".join(result.output.split())  # as one line, whatever width it was wrapped at
+    assert said in printed and "nests more than" not in printed
+    if "+" in condition:
+        assert "group the terms in parentheses" in printed
+    else:
+        assert "names unit= twice" in printed
 
 
 # -- 3. signals, from the first instruction to the last -----------------------------------
@@ -574,6 +613,8 @@ def hostile_commands(files: dict[str, str]) -> list[tuple[str, list[str]]]:
         commands.append((f"query {' '.join(words)}", ["query", "amount > 0", *words]))
     for name in ("missing", "directory", "empty", "fifo"):
         commands.append((f"vectors run {name}", ["vectors", "run", files[name], *ENGINE]))
+    for name, path in files.items():
+        commands.append((f"report merge {name}", ["report", "merge", path, path]))
     commands += [("vectors export into a file", ["vectors", "export", files["not json"]]),
                  ("schema nonsense", ["schema", "nonsense"]),
                  ("clauses --rulebook nonsense", ["clauses", "--rulebook", "nonsense"]),
@@ -621,18 +662,66 @@ def test_a_signal_at_a_random_point_of_another_verb_stops_it_cleanly(tmp_path, v
     check_stopped(*signalled(args, tmp_path, signum, chooser.uniform(0.3, 3.0)), signum)
 
 
+def _trace(folder: Path, actions: int) -> str:
+    from referee.examples.engine import write_trace
+    from referee.rulebooks.combat.battles import battle
+
+    with open(folder / "match.jsonl", "w") as out:
+        write_trace(battle(11, actions), out)
+    return str(folder / "match.jsonl")
+
+
+def _verb_args(verb: str, folder: Path) -> list[str]:
+    """A run of ``verb`` long enough to be stopped (a few seconds or more)."""
+    if verb == "vectors":
+        subprocess.run([REFEREE, "vectors", "export", str(folder / "v"), "--only", "cost/", "-q"], check=True,
+                       capture_output=True, timeout=300)
+    if verb == "explain":
+        return ["explain", _long_scenario(folder)]
+    if verb == "validate":
+        return ["validate", _trace(folder, 5000)]
+    return {"query": ["query", "target.shield > 0 and outcome.died"],
+            "vectors": ["vectors", "run", str(folder / "v"), *ENGINE], "prove": ["prove", "--no-record", "-j", "1"],
+            "schema": ["schema", "--out", str(folder / "schemas")],
+            "exhaust": ["exhaust", "--tier", "tiny", "--engine", f"{sys.executable} -m referee.worker "
+                        "referee.examples.engine:run", "--batch", "8"]}[verb]
+
+
+@pytest.mark.parametrize("verb", ["prove", "exhaust", "validate"])
+def test_sigterm_at_a_random_point_of_a_long_verb_stops_it_cleanly(tmp_path, verb):
+    """``exhaust`` (and ``vectors run``) used an older SIGTERM handler of their own that ended the process at once,
+    the report and the common message skipped; every verb now stops through ``referee.interrupts``."""
+    args = _verb_args(verb, tmp_path)
+    code, out, err = signalled(args, tmp_path, signal.SIGTERM, random.Random(verb).uniform(2.0, 4.0))
+    check_stopped(code, out, err, signal.SIGTERM)
+    if "while starting" not in err:  # stopped while it ran: how to run it again
+        assert f"rerun: referee {verb}" in out + err, (out[-2000:], err[-2000:])
+
+
+@pytest.mark.parametrize("verb", ["exhaust", pytest.param("vectors", marks=pytest.mark.slow)])
+def test_sigterm_while_the_engine_runs_prints_the_rerun_not_one_bare_line(tmp_path, verb):
+    """Sent once the engine process is up (``vectors run``: test_harness_vectors_run.py in the default run):
+    ``exhaust`` and ``vectors run`` once installed a SIGTERM handler of their own there, which ended the process
+    with "stopped by signal 15" and nothing else."""
+    process = subprocess.Popen([REFEREE, *_verb_args(verb, tmp_path)], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not _children(process.pid):  # the engine: the run has begun
+        time.sleep(0.05)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    check_stopped(process.returncode, out, err, signal.SIGTERM)
+    assert f"rerun: referee {verb}" in out + err and "signal 15" not in err, (out[-2000:], err[-2000:])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("trial", range(12))
-@pytest.mark.parametrize("verb", ["query", "explain", "vectors", "prove", "schema"])
+@pytest.mark.parametrize("verb", ["query", "explain", "vectors", "prove", "schema", "exhaust", "validate"])
 def test_many_signals_at_random_points_of_every_verb(tmp_path, verb, trial):
     chooser = random.Random(f"{verb}{trial}")
     signum = chooser.choice([signal.SIGINT, signal.SIGTERM])
-    if verb == "vectors":
-        subprocess.run([REFEREE, "vectors", "export", str(tmp_path / "v"), "--only", "cost/", "-q"], check=True,
-                       capture_output=True, timeout=300)
-    args = {"query": ["query", "target.shield > 0 and outcome.died"], "explain": ["explain", _long_scenario(tmp_path)],
-            "vectors": ["vectors", "run", str(tmp_path / "v"), *ENGINE], "prove": ["prove", "--no-record", "-j", "1"],
-            "schema": ["schema", "--out", str(tmp_path / "schemas")]}[verb]
+    args = _verb_args(verb, tmp_path)
     code, out, err = signalled(args, tmp_path, signum, chooser.uniform(0.0, 5.0))
     if verb == "schema" and code in (0, -signum) and len(list((tmp_path / "schemas").glob("*.json"))) == 2:
         return  # it finished before the signal came (or as the interpreter shut down, its handlers gone)

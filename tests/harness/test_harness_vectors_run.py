@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -205,18 +206,80 @@ def test_the_receipt_holds_the_bytes_that_ran_and_its_check_fails_on_anything_el
     assert "neither run nor skipped" in result.output and "skipped without a written reason" in result.output
 
 
-def test_sigint_prints_the_counts_and_what_was_found_never_a_traceback(folder: Path, tmp_path: Path):
+REFEREE = str(Path(sys.executable).with_name("referee"))
+#: Every vector a bug: one Vitality too many on every unit (so each vector that ran is a mismatch, found).
+SLOW_AND_WRONG = f"""
+open({{marker!r}}, "a").close()
+time.sleep(0.2)
+out = run(s)
+for unit in out.get("board", []):
+    unit["vitality"] += 1
+return out
+"""
+
+
+def _interrupted_run(folder: Path, tmp_path: Path, signum: int, json_out: bool = False) -> tuple[int, str, str]:
+    """``vectors run`` through a slow, wrong engine, sent ``signum`` once a few vectors ran."""
     marker = tmp_path / "started"
-    slow = f'open({str(marker)!r}, "a").close(); time.sleep(0.2)'
-    command = [str(Path(sys.executable).with_name("referee")), "vectors", "run", str(folder), "--engine", _engine(tmp_path, slow),
-               "--batch", "1"]
+    command = [REFEREE, "vectors", "run", str(folder), "--engine",
+               _engine(tmp_path, SLOW_AND_WRONG.format(marker=str(marker))), "--batch", "1", *(["--json"] * json_out)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not marker.exists() and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
-    time.sleep(0.5)  # a few vectors in
-    process.send_signal(signal.SIGINT)
+    time.sleep(1.0)  # a few vectors in
+    process.send_signal(signum)
     out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, out + err
+    return process.returncode, out, err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_prints_the_counts_what_was_found_and_the_rerun_never_a_traceback(folder: Path, tmp_path: Path,
+                                                                                      signum: int):
+    """SIGTERM used to end ``vectors run`` at once with one line (an older handler of its own): no counts, nothing
+    of what was found, no rerun command."""
+    code, out, err = _interrupted_run(folder, tmp_path, signum)
+    assert code == 128 + signum, (code, out[-2000:], err[-2000:])
     assert "Traceback" not in out + err
-    assert "INTERRUPTED (Ctrl-C)" in out and "not run" in out and "vectors pass" in out
+    said = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}[signum]
+    last = out.strip().splitlines()[-1]
+    assert last.startswith(f"referee vectors run: INTERRUPTED ({said}): "), out[-2000:]
+    ran, passed, failed, not_run = (int(re.search(rf"(\d+) {word}", last).group(1))
+                                    for word in ("vectors ran", "passed", "failed", "not run"))
+    assert ran >= 1 and passed == 0 and failed == ran and ran + not_run == 83, last
+    assert f"found: {ran} mismatches (at combat:" in last and f"rerun: referee vectors run {folder} --engine" in last
+    assert out.count("  mismatch: ") == min(ran, 20)  # what was found, vector by vector
+
+
+def test_a_signal_during_a_json_run_keeps_stdout_json_and_says_so_on_stderr(folder: Path, tmp_path: Path):
+    code, out, err = _interrupted_run(folder, tmp_path, signal.SIGTERM, json_out=True)
+    assert code == 128 + signal.SIGTERM, (code, out[-2000:], err[-2000:])
+    report = json.loads(out)
+    assert report["interrupted"] and report["stopped"] == "interrupted (SIGTERM)" and report["not_run"] > 0
+    assert "INTERRUPTED (SIGTERM)" in err and "rerun: referee vectors run" in err and "Traceback" not in err
+
+
+def _before_referee_began(code: int, out: str, err: str) -> bool:
+    """The signal came while the interpreter itself started (``site``, the console script's own imports), before
+    the first line of referee: Python's doing, not referee's (no frame of the ``referee`` package)."""
+    return not out and code in (1, -2, -15) and "/referee/" not in err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("after", [0.05, pytest.param(0.3, marks=pytest.mark.slow),
+                                   pytest.param(1.0, marks=pytest.mark.slow), 2.5])
+def test_a_signal_at_any_point_of_vectors_run_stops_it_cleanly(folder: Path, tmp_path: Path, signum: int,
+                                                               after: float):
+    """From the imports (0.05 s) to the run: never a traceback, the signal's status, a line saying it stopped."""
+    process = subprocess.Popen([REFEREE, "vectors", "run", str(folder), "--engine", _engine(tmp_path, "time.sleep(0.05)"),
+                                "--batch", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    if _before_referee_began(process.returncode, out, err):
+        return
+    assert "Traceback" not in out + err and "Exception ignored" not in out + err, (out[-2000:], err[-2000:])
+    assert process.returncode == 128 + signum, (process.returncode, out[-2000:], err[-2000:])
+    said = ("INTERRUPTED" in out and "rerun: referee vectors run" in out) or "while starting" in err \
+        or ("interrupted" in err and "rerun: referee vectors run" in err)
+    assert said, (out[-2000:], err[-2000:])
