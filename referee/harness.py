@@ -204,9 +204,7 @@ class CheckReport:
             "seed": self.seed,
             "action_kinds": list(self.kinds),
             "compared": self.comparison.to_json(),
-            "features": {"allowed": None if self.features is None else sorted(self.features),
-                         "without": sorted(set(rulebooks.all_features()) - set(self.features)) if self.features is not None else [],
-                         "swarm": self.swarm},
+            "features": self._features_json(),
             "stats": self.stats.to_json() if self.stats is not None else None,
             "groups": [g.to_json() for g in self.groups],
             "distinct_divergences": len(self.groups),
@@ -224,12 +222,7 @@ class CheckReport:
                 "after": dict(zip(("actions", "characters"), self.shrink_sizes[1]))},
             "scenario": self.scenario,
             "divergences": [d.to_json() for d in self.divergences],
-            "trail": [
-                {"function": s.function, "clauses": list(s.clauses), "depth": s.depth}
-                if s.event is None
-                else {"event": s.event, "index": s.event_index, "depth": s.depth}
-                for s in self.trail
-            ],
+            "trail": [_trail_step_json(s) for s in self.trail],
             "clauses": self.clauses,
             "explain": self.explain,
             "fault": self.fault.to_json() if self.fault else None,
@@ -238,6 +231,12 @@ class CheckReport:
             "replay": self.replay,
             "replay_engine": self.replay_engine,
         }
+
+    def _features_json(self) -> dict[str, Any]:
+        """The features the run allowed (``None``: all), those it left out, and whether it drew by swarm."""
+        allowed = None if self.features is None else sorted(self.features)
+        without = [] if self.features is None else sorted(set(rulebooks.all_features()) - set(self.features))
+        return {"allowed": allowed, "without": without, "swarm": self.swarm}
 
     def _signal(self) -> str:
         return interrupts.stopped_by()
@@ -1172,3 +1171,9 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
         report.status, report.error = "model-error", detail
     return report
 
+
+def _trail_step_json(step: Any) -> dict[str, Any]:
+    """One step of the clause trail: a model function and its clauses, or an event it emitted."""
+    if step.event is None:
+        return {"function": step.function, "clauses": list(step.clauses), "depth": step.depth}
+    return {"event": step.event, "index": step.event_index, "depth": step.depth}
