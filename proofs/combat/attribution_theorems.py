@@ -15,6 +15,8 @@ of about 50M rlimit units that could time out in a loaded suite; from them it is
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from itertools import product
 from typing import Any
 
 from referee.model.arith import and_, ite, least_such_that, or_
@@ -24,6 +26,7 @@ from referee.model.combat.ruleset import Ruleset
 from referee.model.events import EventLog
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
+from .fixtures import Runs
 
 #: How many appliers the split theorems quantify over.
 APPLIER_COUNTS = (2, 3)
@@ -46,6 +49,11 @@ def well_formed_split(total: Any, weights: tuple[Any, ...]) -> Any:
 
 def total_of(values: tuple[Any, ...]) -> Any:
     return sum(values[1:], values[0])
+
+
+def split_runs(v: Vars, runs: Runs, cases: Iterable[tuple[int, Ruleset | None]]) -> Iterator[tuple[Any, Any]]:
+    """A split (:func:`split`) for each ``(appliers, ruleset)``, each assumed well formed as it is made."""
+    return runs.each(cases, lambda case: split(v, *case), lambda made: well_formed_split(made[0], made[1]))
 
 
 # --------------------------------------------------------------------------------------
@@ -133,15 +141,15 @@ FEAST_DIVIDED_AFRESH = Mutant("feast_divided_by_what_was_applied", f"{A}:compute
 @theorem("combat:500.5b", mutants=[CEILING], bound=SPLIT_BOUND)
 def floored_shares_leave_fewer_points_than_appliers(v: Vars) -> Obligation:
     """Flooring each applier's exact proportion of a tick leaves between 0 and one fewer than the appliers' count of its points over, and no floor is negative."""
-    claims, assumptions = [], []
+    runs = Runs()
     for n in APPLIER_COUNTS:
         total = v.int("total")
         weights = tuple(v.int(f"applied_{i}") for i in range(n))
         floors = tuple(attribution.compute_floor_share(total, w, total_of(weights)) for w in weights)
         left = total - total_of(floors)
-        assumptions.append(well_formed_split(total, weights))
-        claims.append(and_(0 <= left, left < n, *[q >= 0 for q in floors]))
-    return Obligation(assume=all_of(*assumptions), claim=and_(*claims))
+        runs.assume(well_formed_split(total, weights))
+        runs.claim(and_(0 <= left, left < n, *[q >= 0 for q in floors]))
+    return runs.obligation()
 
 
 # The floors' leftover is its own lemma: proved inside this theorem, the nonlinear sum of the
@@ -164,13 +172,11 @@ def tick_shares_sum_exactly_to_the_tick(v: Vars) -> Obligation:
 @theorem("combat:500.5b", mutants=[SMALLEST_WIN, TO_FIRST], bound=SPLIT_BOUND)
 def each_tick_share_is_within_one_of_its_exact_proportion(v: Vars) -> Obligation:
     """By the largest remainder, each applier's share differs from total * applied / whole applied by less than 1."""
-    claims, assumptions = [], []
-    for n in APPLIER_COUNTS:
-        total, weights, shares = split(v, n)
+    runs = Runs()
+    for _, (total, weights, shares) in split_runs(v, runs, product(APPLIER_COUNTS, (None,))):
         whole = total_of(weights)
-        assumptions.append(well_formed_split(total, weights))
-        claims.extend(and_(s * whole - total * w < whole, total * w - s * whole < whole) for s, w in zip(shares, weights))
-    return Obligation(assume=all_of(*assumptions), claim=and_(*claims))
+        runs.claim(*[and_(s * whole - total * w < whole, total * w - s * whole < whole) for s, w in zip(shares, weights)])
+    return runs.obligation()
 
 
 THREE = ("a", "b", "c")

@@ -10,6 +10,7 @@ and Boolean field a variable; :func:`is_well_formed` states what a legal unit lo
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Iterator
 from typing import Any
 
 from referee.model.combat import costs, vitality
@@ -20,7 +21,7 @@ from referee.model.combat.state import Board
 from referee.model.combat.legal import is_legal_unit
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
-from .symbolic import symbolic_unit
+from .fixtures import Runs, amounts_when, emitted, legal_units, two_sides
 
 #: The channel each kind reports on in these theorems (retaliation: Thorns, say).
 CHANNELS = {"bloodletting": "bloodletting_paid", "interest": "cost_paid", "self_destruct": "cost_paid", "retaliation": "thorns"}
@@ -44,20 +45,9 @@ UNTOUCHED = ("insurance", "subrogated", "ignore_charges", "armor", "has_cap", "c
 is_well_formed = is_legal_unit
 
 
-def emitted(log: EventLog, name: str, unit: str | None = None) -> Any:
-    """Whether the log can contain an event ``name`` (for ``unit``): the disjunction of its guards."""
-    return or_(False, *[g.when for g in log.entries if g.event.name == name and (unit is None or g.event.unit == unit)])
-
-
-def amounts_when(log: EventLog, name: str, unit: str, claim: Any) -> Any:
-    """``claim(amount)`` holds for every event ``name`` on ``unit`` that is emitted."""
-    return and_(True, *[or_(not_(g.when), claim(g.event.amount)) for g in log.entries
-                        if g.event.name == name and g.event.unit == unit])  # fmt: skip
-
-
 def cost_board(v: Vars) -> Board:
     """A payer ``p`` on one half and an enemy ``q`` on the other, every number and flag a variable."""
-    return Board((symbolic_unit(v, "p", side=0), symbolic_unit(v, "q", side=1)))
+    return two_sides(v, "p", "q")
 
 
 def run_cost(v: Vars, kind: str) -> tuple[Board, Board, EventLog, Any]:
@@ -70,8 +60,13 @@ def run_cost(v: Vars, kind: str) -> tuple[Board, Board, EventLog, Any]:
     return before, after, log, lost
 
 
-def well_formed_board(board: Board) -> Any:
-    return and_(*[is_well_formed(u) for u in board.units])
+#: Every unit of the board a legal unit.
+well_formed_board = legal_units
+
+
+def cost_runs(v: Vars, runs: Runs) -> Iterator[tuple[str, tuple[Board, Board, EventLog, Any]]]:
+    """A cost of every kind (:func:`run_cost`), each run's board assumed well formed as it is made."""
+    return runs.each(costs.COST_KINDS, lambda kind: run_cost(v, kind), lambda run: well_formed_board(run[0]))
 
 
 # --------------------------------------------------------------------------------------
@@ -242,53 +237,46 @@ EVERY_DEBIT = Mutant("every_cost_debits", "referee.model.combat.costs:compute_ma
 @theorem("combat:500.8a", "combat:500.6a", "combat:800.4f", mutants=[SHIELD_FIRST, IGNORE_CHARGE, INSURANCE])
 def cost_never_spends_shield_insurance_ignore_charges_or_armor(v: Vars) -> Obligation:
     """A Vitality cost of any kind leaves Insurance, Subrogated Insurance, ignore charges and the cap unchanged, Armor unchanged unless a Vessel revival rebuilds it, and Shield unchanged unless the payer dies."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, after, log, _ = run_cost(v, kind)
+    runs = Runs()
+    for _, (before, after, log, _) in cost_runs(v, runs):
         p0, p1 = before.unit("p"), after.unit("p")
-        assume.append(well_formed_board(before))
-        claim += [getattr(p0, f) == getattr(p1, f) for f in UNTOUCHED if f != "armor"]
+        runs.claim(*[getattr(p0, f) == getattr(p1, f) for f in UNTOUCHED if f != "armor"])
         revived = emitted(log, "vessel_revival", "p")
-        claim.append(p1.armor == ite(revived, p0.armor - p0.armor_change, p0.armor))  # 500.9c
-        claim.append(or_(p0.shield == p1.shield, emitted(log, "death", "p")))
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+        runs.claim(p1.armor == ite(revived, p0.armor - p0.armor_change, p0.armor))  # 500.9c
+        runs.claim(or_(p0.shield == p1.shield, emitted(log, "death", "p")))
+    return runs.obligation()
 
 
 @theorem("combat:500.8b", "combat:800.4g", mutants=[UNCLAMPED, NEGATIVE_HEALS])
 def cost_never_exceeds_the_payers_vitality(v: Vars) -> Obligation:
     """What a cost takes is between 0 and the payer's Vitality, and Vitality never goes below 0."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, after, _, lost = run_cost(v, kind)
-        assume.append(well_formed_board(before))
-        claim += [lost >= 0, lost <= before.unit("p").vitality, after.unit("p").vitality >= 0]
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+    runs = Runs()
+    for _, (before, after, _, lost) in cost_runs(v, runs):
+        runs.claim(lost >= 0, lost <= before.unit("p").vitality, after.unit("p").vitality >= 0)
+    return runs.obligation()
 
 
 @theorem("combat:500.8c", "combat:500.6b", "combat:800.4i", mutants=[DAMAGE_FANOUT, SHIELD_TRIGGER])
 def cost_emits_no_damage_reaction(v: Vars) -> Obligation:
     """A Vitality cost emits no damage-taken fanout, no Shield trigger and no retaliation but its own channel."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, _, log, _ = run_cost(v, kind)
-        assume.append(well_formed_board(before))
+    runs = Runs()
+    runs.claim(True)  # no reaction at all in any run is still a claim
+    for kind, (_, _, log, _) in cost_runs(v, runs):
         for g in log.entries:
             own = g.event.name == CHANNELS[kind] and g.event.unit == "p"
             if g.event.name in DAMAGE_REACTIONS and not own:
-                claim.append(not_(g.when))
-    return Obligation(assume=all_of(*assume), claim=and_(True, *claim))
+                runs.claim(not_(g.when))
+    return runs.obligation()
 
 
 @theorem("combat:500.8i", "combat:800.4g", "combat:800.4i", mutants=[PRINTED_PRICE])
 def cost_channel_reports_the_vitality_that_left(v: Vars) -> Obligation:
     """The payment's channel fires exactly when Vitality left the payer, and carries that amount."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, _, log, lost = run_cost(v, kind)
-        assume.append(well_formed_board(before))
-        claim.append(emitted(log, CHANNELS[kind], "p") == (lost > 0))
-        claim.append(amounts_when(log, CHANNELS[kind], "p", lambda amount: amount == lost))
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+    runs = Runs()
+    for kind, (_, _, log, lost) in cost_runs(v, runs):
+        runs.claim(emitted(log, CHANNELS[kind], "p") == (lost > 0))
+        runs.claim(amounts_when(log, CHANNELS[kind], "p", lambda amount: amount == lost))
+    return runs.obligation()
 
 
 @theorem("combat:500.8h", "combat:500.4a", mutants=[SELF_DESTRUCT_DEFIED, SELF_DESTRUCT_IGNORED, SELF_DESTRUCT_AS_DAMAGE])
@@ -319,45 +307,39 @@ def self_destruct_keeps_everlasting_and_the_defy_death_charge(v: Vars) -> Obliga
 @theorem("combat:500.8g", mutants=[NO_DEBIT, EVERY_DEBIT])
 def interest_lowers_max_vitality_by_exactly_what_was_paid(v: Vars) -> Obligation:
     """Interest lowers maximum Vitality by exactly the Vitality paid; no other cost changes it."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, after, _, lost = run_cost(v, kind)
-        assume.append(well_formed_board(before))
+    runs = Runs()
+    for kind, (before, after, _, lost) in cost_runs(v, runs):
         debit = lost if kind == "interest" else 0
-        claim.append(after.unit("p").max_vitality == before.unit("p").max_vitality - debit)
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+        runs.claim(after.unit("p").max_vitality == before.unit("p").max_vitality - debit)
+    return runs.obligation()
 
 
 @theorem("combat:500.8e", "combat:500.6e", mutants=[FORGETS_ENTRAPPED, TOOLS_PAY])
 def refused_or_discarding_payer_loses_nothing(v: Vars) -> Obligation:
     """A dead or Entrapped payer (or a Dormant one, for retaliation), a Tool and a Hub lose nothing to a cost."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, after, _, lost = run_cost(v, kind)
+    runs = Runs()
+    for kind, (before, after, _, lost) in cost_runs(v, runs):
         p = before.unit("p")
         exempt = or_(not_(p.alive), p.entrapped, p.discards_combat, and_(kind == "retaliation", p.dormant))
-        assume.append(well_formed_board(before))
-        claim.append(or_(not_(exempt), and_(lost == 0, after.unit("p").vitality == p.vitality)))
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+        runs.claim(or_(not_(exempt), and_(lost == 0, after.unit("p").vitality == p.vitality)))
+    return runs.obligation()
 
 
 @theorem("combat:500.8f", "combat:500.6d", "combat:800.4h", mutants=[INTEREST_DEFIED, RETALIATION_NOT_DEFIED])
 def defy_death_answers_only_retaliation_and_bloodletting(v: Vars) -> Obligation:
     """An armed defy-death rune saves a payer from a lethal Retaliation or Bloodletting cost, spending its charge, and never from Interest or a self-destruct, keeping its charge."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, after, log, _ = run_cost(v, kind)
+    runs = Runs()
+    for kind, (before, after, log, _) in cost_runs(v, runs):
         p = before.unit("p")
         lethal = and_(p.alive, not_(p.entrapped), not_(p.dormant), not_(p.discards_combat), p.defy_death,
                       v.int(f"amount_{kind}") >= p.vitality, p.vitality > 1)  # fmt: skip
-        assume.append(well_formed_board(before))
         if DEFY_DEATH_OPTS_IN[kind]:
             saved = and_(not_(emitted(log, "death", "p")), not_(after.unit("p").defy_death))
         else:
             saved = and_(emitted(log, "death", "p"), after.unit("p").defy_death)
-        claim.append(or_(not_(lethal), saved))
-        assume.append(v.int(f"amount_{kind}") >= 0)
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+        runs.claim(or_(not_(lethal), saved))
+        runs.assume(v.int(f"amount_{kind}") >= 0)
+    return runs.obligation()
 
 
 #: 500.8d / 500.6c, read from the rule text: the runes that reset on Vitality loss.
@@ -385,23 +367,20 @@ NO_MACABRE = Mutant("cost_death_without_macabre", "referee.model.combat.vitality
 @theorem("combat:500.8d", "combat:500.6c", mutants=[RUNES_FORGOTTEN, LISTENERS_SKIPPED])
 def vitality_lost_to_a_cost_resets_the_runes_and_reevaluates_thresholds(v: Vars) -> Obligation:
     """Whenever a cost takes Vitality, Adrenaline, Momentum and Bolster end at 0 and thresholds re-evaluate; when it takes none, they are untouched."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, after, log, lost = run_cost(v, kind)
+    runs = Runs()
+    for _, (before, after, log, lost) in cost_runs(v, runs):
         p0, p1 = before.unit("p"), after.unit("p")
-        assume.append(well_formed_board(before))
         reset = and_(*[getattr(p1, rune) == 0 for rune in RESET_RUNES], emitted(log, "threshold_reevaluated", "p"))
         kept = and_(*[getattr(p1, rune) == getattr(p0, rune) for rune in RESET_RUNES])
-        claim.append(ite(lost > 0, reset, kept))
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+        runs.claim(ite(lost > 0, reset, kept))
+    return runs.obligation()
 
 
 @theorem("combat:500.8j", "combat:500.6d", "combat:500.4c", mutants=[NO_MACABRE])
 def death_by_cost_is_an_ordinary_death(v: Vars) -> Obligation:
     """A cost that empties the payer's Vitality announces its death, fires Macabre for the other living unit and resolves its deathrattle."""
-    assume, claim = [], []
-    for kind in costs.COST_KINDS:
-        before, _, log, lost = run_cost(v, kind)
+    runs = Runs()
+    for _, (before, _, log, lost) in cost_runs(v, runs):
         p, q = before.unit("p"), before.unit("q")
         emptied = and_(lost > 0, lost == p.vitality)
         ordinary = and_(
@@ -409,6 +388,5 @@ def death_by_cost_is_an_ordinary_death(v: Vars) -> Obligation:
             emitted(log, "macabre", "q") == q.alive,
             emitted(log, "deathrattle", "p") == p.deathrattle,
         )
-        assume.append(well_formed_board(before))
-        claim.append(or_(not_(emptied), ordinary))
-    return Obligation(assume=all_of(*assume), claim=and_(*claim))
+        runs.claim(or_(not_(emptied), ordinary))
+    return runs.obligation()

@@ -26,6 +26,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
+from .fixtures import each_stays_legal
 from .symbolic import symbolic_unit
 
 #: The channels that name an actor behind a damage instance: credit, Feast, and every answer to it.
@@ -119,13 +120,13 @@ def tick_keeps_the_board_legal(v: Vars) -> Obligation:
 @theorem("combat:500.8b", "combat:500.8g", "combat:500.4a", "combat:500.9c", mutants=[REVIVAL_LEAVES_DEAD])
 def cost_keeps_the_board_legal(v: Vars) -> Obligation:
     """A Vitality cost of any kind (Bloodletting, Interest, self-destruct, retaliation) leaves a legal board legal."""
-    claims, assumes = [], []
-    for kind in costs.COST_KINDS:
+
+    def pay(kind: str) -> tuple[Board, Board]:
         before = legal_board(v)
         after, _ = costs.pay_vitality_cost(before, "a", v.int("action.amount"), kind, EventLog(), beneficiary="b")
-        claims.append(is_legal_board(after))
-        assumes.append(is_legal_board(before))
-    return Obligation(assume=all_of(*assumes), claim=and_(*claims))
+        return before, after
+
+    return each_stays_legal(costs.COST_KINDS, pay)
 
 
 @theorem("combat:500.4a", "combat:500.4b", "combat:500.9c", mutants=[REVIVAL_LEAVES_DEAD, DEATH_LEAVES_ALIVE])
@@ -139,25 +140,25 @@ def cull_keeps_the_board_legal(v: Vars) -> Obligation:
 @theorem("combat:500.3c", "combat:500.3d", "combat:500.3g", mutants=[HEAL_UNCAPPED])
 def recovery_keeps_the_board_legal(v: Vars) -> Obligation:
     """A heal, a Shield gain or a Tool repair of any amount leaves a legal board legal."""
-    claims, assumes = [], []
-    for lane in recovery.RECOVERY_LANES:
+
+    def recover(lane: str) -> tuple[Board, Board]:
         before = legal_board(v)
         after, _ = recovery.resolve_recovery(before, "a", v.int("action.amount"), lane=lane)
-        claims.append(is_legal_board(after))
-        assumes.append(is_legal_board(before))
-    return Obligation(assume=all_of(*assumes), claim=and_(*claims))
+        return before, after
+
+    return each_stays_legal(recovery.RECOVERY_LANES, recover)
 
 
 @theorem("combat:500.2e", mutants=[CRUSH_STRIPS_SHIELD])
 def armor_debuff_keeps_the_board_legal(v: Vars) -> Obligation:
     """Crush, Repossess, Piercing Roar and Crippling Scream of any amount leave a legal board legal."""
-    claims, assumes = [], []
-    for debuff in armor.ARMOR_SHREDDING_DEBUFFS + armor.NON_ARMOR_DEBUFFS:
+
+    def debuff(name: str) -> tuple[Board, Board]:
         before = legal_board(v)
-        target = armor.apply_armor_debuff(before.unit("a"), debuff, v.int("action.amount"))
-        claims.append(is_legal_board(before.with_unit(target)))
-        assumes.append(is_legal_board(before))
-    return Obligation(assume=all_of(*assumes), claim=and_(*claims))
+        target = armor.apply_armor_debuff(before.unit("a"), name, v.int("action.amount"))
+        return before, before.with_unit(target)
+
+    return each_stays_legal(armor.ARMOR_SHREDDING_DEBUFFS + armor.NON_ARMOR_DEBUFFS, debuff)
 
 
 @theorem("combat:500.1c", mutants=[Mutant("overtime_keeps_its_actor", "referee.model.combat.damage:strip_overtime_actor",
@@ -319,13 +320,13 @@ def _payer_board(v: Vars, caster: dict[str, Any], ally: dict[str, Any]) -> Board
          "the activation's hits are hit actions (damage_keeps_the_board_legal_<lane>, hit_answers_keep_the_board_legal)")
 def bloodletting_keeps_the_board_legal(v: Vars) -> Obligation:
     """A Bloodletting cost of any printed amount, whoever pays it, leaves a legal board legal."""
-    claims, assumes = [], []
-    for caster, ally in PAYER_SHAPES.values():
-        before = _payer_board(v, caster, ally)
+
+    def pay(shape: tuple[dict[str, Any], dict[str, Any]]) -> tuple[Board, Board]:
+        before = _payer_board(v, *shape)
         after, _ = bloodletting.process_bloodletting(before, "a", v.int("action.cost"), EventLog())
-        claims.append(is_legal_board(after))
-        assumes.append(is_legal_board(before))
-    return Obligation(assume=all_of(*assumes), claim=and_(*claims))
+        return before, after
+
+    return each_stays_legal(PAYER_SHAPES.values(), pay)
 
 
 # --------------------------------------------------------------------------------------
@@ -424,11 +425,11 @@ FLOOR_FORGOTTEN = Mutant("zero_maximum_revived_unfloored", "referee.model.combat
 @theorem("combat:500.8g", "combat:500.9c", "combat:500.4a", mutants=[FLOOR_FORGOTTEN, REVIVAL_LEAVES_DEAD])
 def interest_keeps_the_board_legal_under_either_zero_maximum_reading(v: Vars) -> Obligation:
     """An Interest payment of any amount leaves a legal board legal under both readings of INT-120."""
-    claims, assumes = [], []
-    for ruleset in ZERO_MAXIMUM_READINGS:
+
+    def pay(ruleset: Ruleset) -> tuple[Board, Board]:
         before = legal_board(v)
         after, _ = costs.pay_vitality_cost(before, "a", v.int("action.amount"), "interest", EventLog(),
                                            beneficiary="b", ruleset=ruleset)
-        claims.append(is_legal_board(after))
-        assumes.append(is_legal_board(before))
-    return Obligation(assume=all_of(*assumes), claim=and_(*claims))
+        return before, after
+
+    return each_stays_legal(ZERO_MAXIMUM_READINGS, pay)

@@ -9,6 +9,7 @@ rule text, not read back from the model's own intermediate numbers.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from referee.model.arith import and_, ceildiv, floordiv, ite, max_, min_, not_, or_
@@ -17,6 +18,7 @@ from referee.model.combat.state import Board, Unit
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
 from referee.model.combat.legal import is_legal_unit
+from .fixtures import Runs
 from .symbolic import symbolic_unit
 
 #: Fields recovery never reads: pinned to keep the encoding small.
@@ -30,6 +32,11 @@ def run(v: Vars, lane: str, **fixed: Any) -> tuple[Unit, Unit, Any]:
     amount = v.int(f"amount_{lane}")
     after, _ = recovery.resolve_recovery(Board((before,)), "u", amount, lane=lane)
     return before, after.unit("u"), amount
+
+
+def lane_runs(v: Vars, runs: Runs, lanes: tuple[str, ...]) -> Iterator[tuple[str, tuple[Unit, Unit, Any]]]:
+    """A recovery on each lane (:func:`run`), each target assumed a legal unit as it is made."""
+    return runs.each(lanes, lambda lane: run(v, lane), lambda recovered: is_legal_unit(recovered[0]))
 
 
 def is_legal(u: Unit) -> Any:
@@ -135,14 +142,12 @@ REPAIR_GATED = Mutant("tool_repair_meets_the_gate", f"{R}:compute_recovery_refus
 @theorem("combat:500.3c", "combat:500.3b", mutants=[CAP_FORGOTTEN, FORGE_AFTER_CAP])
 def a_heal_never_exceeds_what_the_target_can_receive(v: Vars) -> Obligation:
     """A heal or a repair restores between 0 and the target's missing Vitality, so a legal unit never passes its maximum."""
-    claims, assumptions = [], []
-    for lane in ("heal", "repair"):
-        before, after, _ = run(v, lane)
+    runs = Runs()
+    for _, (before, after, _) in lane_runs(v, runs, ("heal", "repair")):
         gained = after.vitality - before.vitality
-        assumptions.append(is_legal_unit(before))
-        claims.append(and_(gained >= 0, gained <= missing(before), after.vitality <= before.max_vitality,
-                           after.shield == before.shield))  # fmt: skip
-    return Obligation(assume=all_of(*assumptions), claim=and_(*claims))
+        runs.claim(and_(gained >= 0, gained <= missing(before), after.vitality <= before.max_vitality,
+                        after.shield == before.shield))  # fmt: skip
+    return runs.obligation()
 
 
 @theorem("combat:500.3d", "combat:500.3e", mutants=[CONSUMED_FLOOR, MAIM_BEFORE_CAP])
@@ -178,15 +183,12 @@ def exalt_increases_a_shield_gain_before_maim(v: Vars) -> Obligation:
 @theorem("combat:500.3g", mutants=[GATE_DORMANT, REPAIR_GATED])
 def recovery_is_refused_against_illegal_targets_except_tool_repair(v: Vars) -> Obligation:
     """Heals and Shield gains change nothing on a dead, Entrapped, Dormant, Tool or Hub target; a living Tool is repaired whatever its flags."""
-    claims, assumptions = [], []
-    for lane in ("heal", "shield"):
-        before, after, _ = run(v, lane)
+    runs = Runs()
+    for _, (before, after, _) in lane_runs(v, runs, ("heal", "shield")):
         unchanged = and_(after.vitality == before.vitality, after.shield == before.shield, after.maim == before.maim)
-        assumptions.append(is_legal_unit(before))
-        claims.append(or_(is_legal(before), unchanged))
-    before, after, amount = run(v, "repair")
-    eligible = heal_eligible(before, amount)
-    repaired = after.vitality - before.vitality == eligible - min_(eligible, 2 * before.maim)
-    assumptions.append(is_legal_unit(before))
-    claims.append(or_(not_(and_(before.alive, before.is_tool)), repaired))
-    return Obligation(assume=all_of(*assumptions), claim=and_(*claims))
+        runs.claim(or_(is_legal(before), unchanged))
+    for _, (before, after, amount) in lane_runs(v, runs, ("repair",)):
+        eligible = heal_eligible(before, amount)
+        repaired = after.vitality - before.vitality == eligible - min_(eligible, 2 * before.maim)
+        runs.claim(or_(not_(and_(before.alive, before.is_tool)), repaired))
+    return runs.obligation()
