@@ -423,11 +423,15 @@ def _break_at_floor_plus_one(shield_pool: Any, multiplier: Any, ruleset: Ruleset
 D = "referee.model.combat.damage"
 
 
-def plain_hit(v: Vars, *, armor: int | None = 0, keep: tuple[str, ...] = ()) -> Any:
+def plain_hit(v: Vars, *, armor: int | None = 0, keep: tuple[str, ...] = (), shieldless: bool = False,
+              bare: bool = False) -> Any:
     """Where a mutant's kill is looked for: a recipient with no cap and no answer of its own (no defy-death,
-    Vessel, Thorns, Riposte, Retort or Reflect) but the fields it ``keep``s, ``armor`` Armor unless ``None``.
-    A narrower space than the theorem's, for the search only (``Mutant.search_within``)."""
+    Vessel, Thorns, Riposte, Retort or Reflect) but the fields it ``keep``s, ``armor`` Armor unless ``None``, no
+    Shield if ``shieldless``, and no Shield, Insurance or Subrogated points at all if ``bare``. A narrower space
+    than the theorem's, for the search only (``Mutant.search_within``)."""
     fields = {name: value for name, value in QUIET.items() if name not in keep}
+    fields |= {"shield": 0} if shieldless or bare else {}
+    fields |= {"insurance": 0, "subrogated": 0} if bare else {}
     return pinned(v, "r", **fields, **({} if armor is None else {"armor": armor}))
 
 
@@ -441,11 +445,13 @@ VESSEL_WITHOUT_DEATH = Mutant("vessel_spent_without_dying", "referee.model.comba
 KILLED_BELOW_ZERO = Mutant("dies_only_below_zero", "referee.model.combat.vitality:is_killed_by_vitality", _killed_only_below_zero)
 ARMOR_SIGN_SLIP = Mutant("pipeline_negates_armor", f"{D}:apply_armor", _armor_with_wrong_sign)
 ARMOR_MAGNITUDE = Mutant("pipeline_reads_armor_magnitude", f"{D}:apply_armor", _armor_by_magnitude,
-                         search_within=lambda v: plain_hit(v, armor=None))  # fmt: skip
+                         search_within=lambda v: plain_hit(v, armor=-25, bare=True))  # fmt: skip
 CAP_DISCARDS_ALL = Mutant("cap_discards_the_whole_instance", f"{D}:apply_incoming_cap", _cap_discards_everything_above,
                           search_within=lambda v: plain_hit(v, keep=("has_cap",)))  # fmt: skip
 POINTS_SPENT_FLOOR = Mutant("points_spent_only_on_full_25s", f"{D}:compute_points_spent", _points_spent_floor,
                             search_within=lambda v: plain_hit(v))  # fmt: skip
+#: The same bug, looked for where no Shield stands in front of the points (the Armor comparison's search).
+POINTS_SPENT_FLOOR_UNSHIELDED = replace(POINTS_SPENT_FLOOR, search_within=lambda v: plain_hit(v, shieldless=True))
 FLAT_AFTER_CAP = Mutant("flat_reduction_after_the_cap", f"{D}:apply_armor", _percentage_only,
                         also=((f"{D}:apply_incoming_cap", _cap_then_flat),))  # fmt: skip
 CAP_FORGOTTEN = Mutant("cap_forgotten", f"{D}:apply_incoming_cap", _cap_forgotten)
@@ -460,7 +466,7 @@ IGNORE_RAW = Mutant("ignore_charge_reads_raw_amount", f"{D}:is_ignored", _ignore
 IGNORE_ZERO = Mutant("ignore_with_zero_charges", f"{D}:is_ignored", _ignored_with_zero_charges)
 VENOM_ARMOR = Mutant("venom_meets_armor", f"{D}:is_ignoring_armor", _venom_meets_armor)
 TICKS_ARMOR = Mutant("ticks_meet_armor", f"{D}:is_ignoring_armor", _ticks_meet_armor,
-                     search_within=lambda v: plain_hit(v, armor=None))  # fmt: skip
+                     search_within=lambda v: plain_hit(v, armor=25, bare=True))  # fmt: skip
 TICK_AT_LEAST_ONE = Mutant("reduced_tick_deals_one", f"{D}:compute_adjusted_tick", _tick_floored_at_one)
 TICK_UNADJUSTED = Mutant("tick_enters_unadjusted", f"{D}:compute_entering_amount", _tick_not_adjusted)
 DISCARD_LOUD = Mutant("discard_reported_for_a_dead_tool", f"{D}:is_discarded_by_tool_or_hub",
@@ -608,7 +614,7 @@ ARMOR_TESTS = ("referee.model.combat.armor:covers_with_positive_armor", "referee
 
 
 @theorem("combat:500.1-5", "combat:500.1-6", "combat:500.2a", "combat:500.2b", "combat:500.2d",
-         mutants=[POINTS_SPENT_FLOOR, CAP_DISCARDS_ALL], lemmas=ARMOR_MONOTONE, abstract=ARMOR_TESTS)  # fmt: skip
+         mutants=[POINTS_SPENT_FLOOR_UNSHIELDED, CAP_DISCARDS_ALL], lemmas=ARMOR_MONOTONE, abstract=ARMOR_TESTS)  # fmt: skip
 def more_armor_never_means_more_damage(v: Vars) -> Obligation:
     """Of two recipients differing only in Armor, the one with more never loses more Vitality, Shield or Insurance points to the same hit."""
     low = run_damage(v, "hit")
