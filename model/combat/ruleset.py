@@ -62,8 +62,7 @@ class Ruleset:
     tick_share_rounding: TickShareRounding = "largest_remainder"
     #: INT-352 (500.5c): what the Vitality portion of a shared tick is divided by, for Feast.
     tick_feast_shares: TickFeastShares = "of_credit_share"
-    #: INT-120 (500.8g, 500.9c, 500.4a): what a Vessel or Everlasting brings back of a unit an Interest payment
-    #: took to a maximum Vitality of 0.
+    #: INT-120 (500.8g, 500.9c, 500.4a): what a Vessel or Everlasting revives of a unit Interest took to 0 maximum.
     zero_maximum_revival: ZeroMaximumRevival = "stays_dead"
 
     @classmethod

@@ -127,6 +127,8 @@ RETORT_ON_EVENT = Mutant(
 THORNS_ON_LANDED = Mutant(
     "thorns_only_on_landed", "referee.model.combat.retaliation:is_answerable_event", lambda outcome: outcome.vitality_lost > 0,
     "Thorns and Riposte read whether damage landed",
+    search_within=lambda v: and_(pinned(v, "r", has_cap=False, defy_death=False, vessels=0),
+                                 pinned(v, "a", has_cap=False, defy_death=False, vessels=0)),
 )  # fmt: skip
 FEAST_FROM_BOSS = Mutant("feast_from_boss", "referee.model.combat.costs:process_retaliation_credit", _credit_always_feeds,
                          "retaliation into a boss feeds Feast")  # fmt: skip
