@@ -146,7 +146,7 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
         if touched is not None:
             return touched
     else:
-        by_event = applier_step(actions, divergence) or step_for_engine_event(actions, divergence)
+        by_event = step_for_engine_event(actions, divergence)
         if by_event is not None:
             return by_event[0], engine_only(by_event[0], by_event[1], divergence)
     index = divergence_event_index(divergence, events)
@@ -166,34 +166,6 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
         found = carrier(action, found, model_number(divergence)) if produced == found else produced
         found = rounding_step(action, found, divergence)
     return action, found
-
-
-#: The events a retaliation answers one attacker with (500.6, 500.7b-f): their ``unit`` is the payer.
-ANSWER_EVENTS = ("thorns", "riposte", "riposte_missed", "retort", "cost_refused")
-
-
-def applier_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
-    """A model answer to one applier of a tick attributed to several (500.7e) that the engine did not give that
-    payer (no event there, or one about another unit): the step that says this applier is answered (``applier``),
-    not the answer's own mechanic; ``None`` otherwise. A wrong answer to the right payer stays at its mechanic."""
-    from .explain import locate_event
-
-    model, engine = divergence.model, divergence.engine
-    if not isinstance(model, dict) or model.get("name") not in ANSWER_EVENTS or divergence.event_index is None:
-        return None
-    if isinstance(engine, dict) and engine.get("unit") == model.get("unit"):
-        return None
-    action, found = locate_event(actions, divergence.event_index)
-    if found is None:
-        return None
-    depth = action.steps[found].depth
-    for i in range(found - 1, -1, -1):
-        step = action.steps[i]
-        if step.depth < depth or (step.step == "incoming" and step.depth == depth):
-            return None
-        if step.step == "applier" and step.depth == depth:
-            return action, i
-    return None
 
 
 def passing_step(action: Any, found: int) -> int | None:
@@ -297,37 +269,10 @@ def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[A
         return None
     absent = last_step_with(actions, lambda step: name in step.absent)
     if absent is None and model is not None and comes_later(actions, divergence):
-        chosen = last_step_with(actions, lambda step: name in step.chooses)  # the engine's order, not the model's
-        return chosen if chosen is not None else later_step(actions, divergence)
+        return last_step_with(actions, lambda step: name in step.chooses)  # the engine's order, not the model's
     if absent is not None or model is not None:
         return absent
     return last_step_with(actions, lambda step: name in step.events)  # past the model's last event: its own step
-
-
-def later_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
-    """The step behind the model's own later emission of the engine's diverging event (an engine that ran a later
-    step first, a Shield before the Insurance points: the step it ran out of its place)."""
-    from .explain import locate_event
-
-    engine, index = divergence.engine, divergence.event_index
-    events = [e for action in actions for e in action.events]
-    later = next((i for i in range(index + 1, len(events)) if (events[i].name, events[i].unit, events[i].detail)
-                  == (engine.get("name"), engine.get("unit"), engine.get("detail"))), None)
-    if later is None:
-        return None
-    action, found = locate_event(actions, later)
-    return None if found is None else (action, found)
-
-
-def displaced(actions: list[Any], divergence: Divergence) -> bool:
-    """Whether the engine emitted, where the model emits another event, an event the model emits later or explains
-    the absence of (``Step.absent``): the engine ran a step out of its place. Its kind of difference is ``event``,
-    whatever numbers the step makes: the same displacement is one bug whether the model reaches the step or not."""
-    engine, model = divergence.engine, divergence.model
-    if not (isinstance(engine, dict) and isinstance(model, dict)) or engine.get("name") == model.get("name"):
-        return False
-    name = engine.get("name")
-    return comes_later(actions, divergence) or last_step_with(actions, lambda step: name in step.absent) is not None
 
 
 def comes_later(actions: list[Any], divergence: Divergence) -> bool:

@@ -917,7 +917,7 @@ def _report_groups(campaign: Campaign) -> None:
     for key, entry in campaign.groups.items():  # scenarios met since a group was shrunk still count
         settled[key][0].count, settled[key][0].symptoms = entry["count"], tuple(entry["symptoms"])
     report.groups = merge_groups([group for group, _ in settled.values()],
-                                 {key: targets for key, (_, targets) in settled.items()})
+                                 {key: target for key, (_, target) in settled.items()})
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -931,41 +931,23 @@ def _report_groups(campaign: Campaign) -> None:
 def _merged_count(campaign: Campaign) -> int:
     """How many groups are left after merging (``referee.fault_keys.merge_groups``): every group not shrunk yet is
     shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
-    from .fault_keys import settled_classes
-
     found, settled = campaign.groups, campaign.settled
     budget = max(200, campaign.options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         if key not in settled:
             group = _shrunk_group(campaign, key, entry, budget)
             settled[key] = (group, _settled_key(campaign, group, budget))
-    return len(set(settled_classes(list(settled), {key: targets for key, (_, targets) in settled.items()}).values()))
+    return len({target for _, target in settled.values()})
 
 
-def _settled_key(campaign: Campaign, group: Any, budget: int) -> tuple[str, ...]:
-    """The keys a group's shrunk representative passes through when shrunk once more with no key held, the key it
-    ends on first (its own key: unshrinkable). A shrink that stops on its budget may stop between two of a bug's
-    faces (a layer's amount on the way to the layer run out of place): the keys it passed are the same bug's."""
+def _settled_key(campaign: Campaign, group: Any, budget: int) -> str:
+    """The key of a group's shrunk representative shrunk once more with no key held (its own key: unshrinkable)."""
     options = campaign.options
     if not (options.shrink and group.reproducible and group.divergences) or interrupts.received() is not None:
-        return (group.key,)
-    passed: list[str] = []
+        return group.key
     smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences,
-                                      replace(options, shrink_budget=budget), passed=passed)
-    end = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
-    return upstream_keys(group.scenario, group.divergences, tuple(dict.fromkeys([end, *passed]))) or (group.key,)
-
-
-def upstream_keys(scenario: dict[str, Any], divergences: list[Divergence], keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The keys a group may settle on: not those whose step the model ran in the group's own representative only
-    after its step at fault (``referee.fault_keys.upstream``). A shrink that lands downstream of it (a unit at
-    exactly 0 that another bug then leaves alive) has drifted into another bug: not the same bug seen elsewhere."""
-    from .fault_keys import upstream
-
-    try:
-        return upstream(_public(scenario), divergences, keys)
-    except Exception:  # an unexplainable representative: it settles on nothing but itself
-        return ()
+                                      replace(options, shrink_budget=budget))
+    return _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
 
 
 def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:
@@ -1043,13 +1025,12 @@ def _report_nondeterministic(campaign: Campaign) -> None:
 
 def _shrink(
     engine: Engine, scenario: dict[str, Any], divergences: list[Divergence], options: CheckOptions,
-    key: str | None = None, passed: list[str] | None = None,
+    key: str | None = None,
 ) -> tuple[dict[str, Any], list[Divergence], int]:
     """Shrink a failing scenario through the engine, in batches; its new divergences.
 
     With a group ``key`` (``--keep-going``), a smaller scenario is kept only if its first divergence
-    still has that key: the shrink never drifts into another group's divergence. ``passed``: filled with the
-    group key of each smaller scenario kept (a shrink with no key held).
+    still has that key: the shrink never drifts into another group's divergence.
     """
     from .shrink import shrink
 
@@ -1061,8 +1042,6 @@ def _shrink(
             verdict, detail = judge(scenario_i, answer, options.comparison)
             if verdict == "mismatch" and (key is None or _group_key_of(scenario_i, detail) == key):
                 found["divergences"] = detail
-                if passed is not None:
-                    passed.append(_group_key_of(scenario_i, detail))
                 return i
         return None
 

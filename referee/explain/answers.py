@@ -48,13 +48,7 @@ def explain_answers(
             log.extend(part)
             each = (f" ({attacker} is applier {n} of the {len(attackers)} the tick is attributed to: each is answered once, "
                     "500.7e)") if len(attackers) > 1 else ""
-            start = len(s.items)
             explain_attacker(s, recipient, attacker, landed, part.events(), each)
-            if each and len(s.items) > start:
-                s.items.insert(start, Step("applier", "combat:500.7e", f"{recipient.uid}'s retaliation answers {attacker}, "
-                                           f"applier {n} of the {len(attackers)} the tick is attributed to: each damaging "
-                                           "source is answered once (500.7e).", {"applier": n, "appliers": len(attackers)},
-                                           depth))
         board = explain_reflect(s, board, recipient, instance, landed, log, ruleset)
     return board, s.items
 
@@ -104,10 +98,12 @@ def explain_channel(s: Steps, r: Unit, attacker: str, e: Event, events: tuple[Ev
 def explain_silent_answers(s: Steps, r: Unit, landed: DamageOutcome) -> None:
     """The retaliations ``r`` holds that did not fire: no damage event (500.7d), nothing landed for Retort (500.7f)."""
     event = retaliation.is_answerable_event(landed)
-    silent = [name for name, held in (("Thorns", r.thorns), ("Riposte", r.riposte)) if held > 0]
-    if silent and not event:  # one fact, no damage event, silences both: one step, whichever of them r holds
-        s.say("no_damage_event", "500.7d", f"{' and '.join(silent)} on {r.uid} does not fire: no damage event (Armor or "
-              "Shield left nothing).", absent=("thorns", "riposte", "riposte_missed", "cost_refused"))
+    if r.thorns > 0 and not event:
+        s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).",
+              absent=("thorns", "cost_refused"))
+    if r.riposte > 0 and not event:
+        s.say("riposte", "500.7d", f"Riposte on {r.uid} does not fire: no damage event.",
+              absent=("riposte", "riposte_missed", "cost_refused"))
     if r.retort > 0 and not retaliation.is_landed(landed):
         s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: it answers only damage that landed on Vitality, "
               "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))
