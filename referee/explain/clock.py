@@ -56,11 +56,12 @@ def explain_recover(board: Board, action: dict[str, Any], ruleset: Ruleset, dept
 
 
 def maim_text(uid: str, maim: Any, r: recovery.Recovery) -> str:
-    """Maim meets the eligible amount, not the request (500.3e), each point preventing 2, consumption rounded up (500.3d)."""
+    """Maim meets the eligible amount, not the request (500.3e), Exalt already in it (500.3f: the order a Shield gain's
+    Maim reads), each point preventing 2, consumption rounded up (500.3d)."""
     if maim <= 0:
         return f"no Maim: {uid} gains the eligible {r.eligible} (500.3d)."
-    met = (f"Maim {maim} meets the eligible {r.eligible} (what the cap{' and Exalt' if r.eligible != r.capped else ''} "
-           f"left, not the {r.requested} requested: 500.3e)")
+    exalt = " and Exalt left, Exalt added before Maim: 500.3f;" if r.eligible != r.capped else " left,"
+    met = f"Maim {maim} meets the eligible {r.eligible} (what the cap{exalt} not the {r.requested} requested: 500.3e)"
     if r.eligible <= 0:
         return f"{met}: nothing is eligible, so no Maim is consumed (500.3e); {uid} gains 0."
     return (f"{met}: it prevents {r.prevented} (2 a point) and {r.consumed} point(s) are consumed (ceil({r.prevented} / 2), "

@@ -52,7 +52,8 @@ def test_500_3e_explain_maim_meets_the_eligible_amount_not_the_request():
     shield = scenario([{"uid": "c", "vitality": 1, "max_vitality": 2, "maim": 1, "exalt": 1}],
                       {"kind": "recover", "target": "c", "amount": 1, "lane": "shield"})
     maim = explain_steps(shield)[-1]
-    assert "Maim 1 meets the eligible 2 (what the cap and Exalt left, not the 1 requested: 500.3e)" in maim.text
+    assert ("Maim 1 meets the eligible 2 (what the cap and Exalt left, Exalt added before Maim: 500.3f; not the 1 "
+            "requested: 500.3e)") in maim.text
     assert "prevents 2" in maim.text and "1 point(s) are consumed (ceil(2 / 2), 500.3d); c gains 0" in maim.text
 
 

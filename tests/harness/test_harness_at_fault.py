@@ -82,9 +82,9 @@ def test_trail_flag_prints_the_whole_trail_and_json_keeps_both(in_tmp):
 #: its absence, a different unit or line at the step that chose it, an outcome at the step that decided it, a
 #: missing event at the step that let the amount through, an off-by-one at the rounding step).
 HIT_RATE_THRESHOLD = 1.0
-#: The step at fault alone, over the same run (measured 99%, 78 of 79; a little slack for a change of the draw that moves a
-#: shrunk scenario onto a step that carries the number further).
-STRICT_RATE_THRESHOLD = 0.95
+#: The step at fault alone, over the same run: every mutant (79 of 79 since the Maim step names the order of Exalt
+#: and Maim it reads, 500.3f: exalt_after_maim was the one named only in the step before).
+STRICT_RATE_THRESHOLD = 1.0
 
 #: A bounded default-run sample, one mutant per way ``referee.at_fault`` places a divergence: a state field at the
 #: step that sets it, an engine-only event at the step explaining its absence (a cost's payer, a Passive line), an
@@ -106,15 +106,34 @@ def test_the_step_at_fault_names_the_clause_of_a_sample_of_mutants(name, in_tmp)
     assert report.explain and names_clause(report.explain[-1], mutant.clause), report.explain
 
 
+def _rotating_sample(size: int) -> list[str]:
+    """``size`` of the mutant table, a different run of it each day (the whole table is the ``--runslow`` test)."""
+    import datetime
+
+    start = datetime.date.today().toordinal() * size % len(MUTANTS)
+    return [MUTANTS[(start + i) % len(MUTANTS)].name for i in range(size)]
+
+
+@pytest.mark.parametrize("name", ["exalt_after_maim", *_rotating_sample(2)])
+def test_the_step_at_fault_names_the_clause_of_a_rotating_sample_of_the_table(name, in_tmp):
+    """As the table is measured (seed 7, 3,000 scenarios, the default generation), for the one mutant once named only
+    in the step before and two of the table that change each day."""
+    report = _report(name)
+    assert report.status == "mismatch", f"{name} not killed in {report.scenarios_run} scenarios"
+    assert report.explain and names_clause(report.explain[-1], BY_NAME[name].clause), report.explain
+
+
 @pytest.mark.slow
 def test_the_steps_at_fault_name_each_mutants_clause(in_tmp):
-    strict, shown, misses = 0, 0, []
+    strict, shown, misses, strict_names = 0, 0, [], set()
     for mutant in MUTANTS:
         report = _report(mutant.name)
         if report.status != "mismatch":
             misses.append(f"{mutant.name} (not killed)")
             continue
-        strict += bool(report.explain) and names_clause(report.explain[-1], mutant.clause)
+        if report.explain and names_clause(report.explain[-1], mutant.clause):
+            strict += 1
+            strict_names.add(mutant.name)
         if any(names_clause(step, mutant.clause) for step in report.explain):
             shown += 1
         else:
@@ -123,4 +142,4 @@ def test_the_steps_at_fault_name_each_mutants_clause(in_tmp):
     print(f"steps shown name the mutant's clause: {shown}/{len(MUTANTS)} = {rate:.0%} "
           f"(the step at fault alone: {strict}/{len(MUTANTS)} = {strict_rate:.0%}); misses: {misses}")
     assert rate >= HIT_RATE_THRESHOLD, misses
-    assert strict_rate >= STRICT_RATE_THRESHOLD
+    assert strict_rate >= STRICT_RATE_THRESHOLD, [m.name for m in MUTANTS if m.name not in strict_names]
