@@ -22,9 +22,9 @@ import sys
 import tempfile
 import time
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples import engine
-from referee.harness import CheckOptions, check
+from referee.check.harness import CheckOptions, check
 from referee.rulebooks.combat.battles import draw_battle_actions, draw_battle_board
 from referee.seeded import seeded_draw
 
@@ -73,7 +73,7 @@ def trace_figures(actions: int, board_every: int = 100) -> None:
 
 
 #: The validation, in a process of its own so that its peak memory is its own.
-VALIDATE = ("import sys, time\nfrom referee.validate import validate\nc = time.process_time()\n"
+VALIDATE = ("import sys, time\nfrom referee.check.validate import validate\nc = time.process_time()\n"
             "r = validate(open(sys.argv[1], encoding='utf-8'), sys.argv[1])\n"
             "print(f'validate {r.status}, {r.actions / (time.process_time() - c):,.0f} actions/s a core')")
 

@@ -62,9 +62,9 @@ elif what == "prove":
                       "proved": statuses.count("proved"), "load": load,
                       "not_proved": [f"{r.name}: {r.status}" for r in suite.theorems if r.status != "proved"]}))
 elif what == "harness":
-    from referee.engines import PythonEngine
+    from referee.engines.transports import PythonEngine
     from referee.examples.engine import run
-    from referee.harness import CheckOptions, check
+    from referee.check.harness import CheckOptions, check
     options = CheckOptions(examples=opts["examples"], seed=opts["seed"], database=None, shrink=False,
                            kinds=tuple(opts["kinds"]))
     report = check(PythonEngine(run), options)

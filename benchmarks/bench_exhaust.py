@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from referee import exhaust
-from referee.compare import Comparison
-from referee.engines import PythonEngine
-from referee.harness import CheckOptions, check, expect
+from referee.vectors import exhaust
+from referee.check.compare import Comparison
+from referee.engines.transports import PythonEngine
+from referee.check.harness import CheckOptions, check, expect
 
 
 def _timed(work) -> tuple[float, float, object]:

@@ -20,10 +20,10 @@ import random
 import time
 from typing import Any
 
-from referee.compare import Comparison
-from referee.engines import PythonEngine
+from referee.check.compare import Comparison
+from referee.engines.transports import PythonEngine
 from referee.examples import mutants
-from referee.harness import CheckOptions, check, judge
+from referee.check.harness import CheckOptions, check, judge
 
 
 def pool() -> list[mutants.Mutant]:

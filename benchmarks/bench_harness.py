@@ -37,10 +37,10 @@ import time
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
-from referee.engines import PythonEngine, SubprocessEngine, python_command, python_worker
+from referee.engines.transports import PythonEngine, SubprocessEngine, python_command, python_worker
 from referee.examples.mutants import MUTANTS, load
-from referee.harness import CheckOptions, check
-from referee.strategies import scenarios
+from referee.check.harness import CheckOptions, check
+from referee.check.strategies import scenarios
 
 SEED = 20261130
 
@@ -49,7 +49,7 @@ def baseline(examples: int, batch: int = 1) -> float:
     """Scenarios per second: plain Hypothesis drawing the same scenarios for a no-op engine.
 
     Same strategy, batch shape, phases, seed handling and settings as ``referee check``
-    (``referee.harness.check``), so the difference is the harness: engine calls, the
+    (``referee.check.harness.check``), so the difference is the harness: engine calls, the
     model, decoding and comparison.
     """
     count = 0

@@ -22,13 +22,13 @@ from __future__ import annotations
 import sys
 import time
 
-from referee.compare import compare
-from referee.engines import PythonEngine, _copy, _plain_answer, check_answer
+from referee.check.compare import compare
+from referee.engines.transports import PythonEngine, _copy, _plain_answer, check_answer
 from referee.examples.engine import run as example_run
-from referee.harness import CheckOptions, judge, model_observation
+from referee.check.harness import CheckOptions, judge, model_observation
 from referee.protocol import decode_scenario, rulebook_of
 from referee.seeded import draw_seeded
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 
 SEED = 20261130
 COUNT = 1024

@@ -13,9 +13,9 @@ import argparse
 import os
 import time
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples.engine import run
-from referee.harness import CheckOptions, check
+from referee.check.harness import CheckOptions, check
 
 
 def seconds(examples: int, stats: bool) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""How independent the seeded scenario streams are (``referee.streams``): repeats within a run, overlap of two runs.
+"""How independent the seeded scenario streams are (``referee.check.streams``): repeats within a run, overlap of two runs.
 
 Run: ``python benchmarks/bench_streams.py [--examples N] [--kinds K,...] [--through-check]``
 
@@ -20,8 +20,8 @@ import json
 import time
 from collections import Counter
 
-from referee.strategies import scenarios
-from referee.streams import draw_batch
+from referee.check.strategies import scenarios
+from referee.check.streams import draw_batch
 
 BATCH = 32
 
@@ -37,9 +37,9 @@ def stream_lines(seed: int, examples: int, kinds: tuple[str, ...] | None) -> lis
 
 def checked_lines(seed: int, examples: int, kinds: tuple[str, ...] | None) -> list[str]:
     """The scenarios ``referee check`` sent to the example engine in a run of ``seed``, as canonical JSON."""
-    from referee.engines import PythonEngine
+    from referee.engines.transports import PythonEngine
     from referee.examples.engine import run
-    from referee.harness import CheckOptions, check
+    from referee.check.harness import CheckOptions, check
 
     sent: list[str] = []
 

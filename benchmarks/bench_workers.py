@@ -3,7 +3,7 @@
 Run: ``python benchmarks/bench_workers.py [--examples N] [--workers 2] [--rounds R]``
 
 Both sides check the same scenarios, with one merged report each: N workers are
-``referee.workers.check_workers`` (N forked processes, worker ``i`` on its own stream, their reports merged);
+``referee.check.workers.check_workers`` (N forked processes, worker ``i`` on its own stream, their reports merged);
 one worker is the same N shares (worker ``i``'s ``--examples / N`` scenarios), checked one after the other
 in this process and merged the same way. Same scenarios, so the ratio measures the workers and not how heavy
 two sets of scenarios happen to be (scenario costs are heavy-tailed: two streams of 2,000 differ by several %).
@@ -29,9 +29,9 @@ import time
 from dataclasses import replace
 from functools import partial
 
-from referee.engines import PythonEngine
-from referee.harness import CheckOptions, check
-from referee.workers import check_workers, merge_reports
+from referee.engines.transports import PythonEngine
+from referee.check.harness import CheckOptions, check
+from referee.check.workers import check_workers, merge_reports
 
 ENGINE = "referee.examples.engine:run"
 SEED = 20261202

@@ -3,12 +3,12 @@
 Profiling ``referee check`` (docs/performance.md) shows generation is the cost: about 75
 Hypothesis draws per scenario, each recorded as a choice with its span (~30-50 us apiece),
 plus Hypothesis' mutation of earlier examples. ``referee check`` shrinks a failure with its
-own shrinker (``referee.shrink``), on the scenario's JSON, with Hypothesis' shrinker off, so
+own shrinker (``referee.check.shrink``), on the scenario's JSON, with Hypothesis' shrinker off, so
 the choice sequence buys nothing after a failure is found.
 
 So in the ``seeded`` generation mode Hypothesis draws **one** integer per batch of
 scenarios, and each scenario of the batch is drawn by the very same strategy objects
-(``referee.strategies.scenarios``: the same ``draw_*`` functions, the same ranges and
+(``referee.check.strategies.scenarios``: the same ``draw_*`` functions, the same ranges and
 lists) with a :func:`seeded_draw` in place of Hypothesis' ``draw``. What stays:
 
 * the space: every strategy draws from its own support (an integer range, a sampled
@@ -18,12 +18,12 @@ lists) with a :func:`seeded_draw` in place of Hypothesis' ``draw``. What stays:
   near-bounds of a range wider than 127), where Hypothesis also draws constants it finds in
   the code under test, and mutates earlier examples (repeating a value elsewhere);
 * reproducibility: each scenario is drawn from its own ``random.Random``, seeded by a hash of the run's
-  ``--seed``, the worker, the batch and its place in the batch (``referee.streams``: Hypothesis' integer
+  ``--seed``, the worker, the batch and its place in the batch (``referee.check.streams``: Hypothesis' integer
   only numbers the batches), so batches, seeds and workers never share a scenario but by the space's own
   small corners;
 * the example database: Hypothesis stores the batch's integer, and the harness replaces it by
-  the failing scenario's own seed (``referee.harness``), so a saved failure replays first;
-* shrinking: unchanged (``referee.shrink`` works on the JSON).
+  the failing scenario's own seed (``referee.check.harness``), so a saved failure replays first;
+* shrinking: unchanged (``referee.check.shrink`` works on the JSON).
 
 Only the strategy types the generators use are interpreted (integers, booleans,
 ``sampled_from`` / ``just``, ``one_of``, ``lists``, ``tuples``, ``permutations``,
@@ -393,7 +393,7 @@ def seeded_draw(rng: random.Random) -> Callable[..., Any]:
 def draw_seeded(strategy: Any, seed: int, count: int) -> list[Any]:
     """``count`` values of ``strategy``, the ``k``-th drawn from ``random.Random(seed + k)``: the same seed, the same
     values. A test's tool (the drawers held to plain ``random`` calls); ``referee check`` draws its batches with
-    ``referee.streams.draw_batch``, whose seeds are hashed so that neighbouring batches share nothing."""
+    ``referee.check.streams.draw_batch``, whose seeds are hashed so that neighbouring batches share nothing."""
     drawer = _compile(strategy)
     return [drawer(_seeded_random((seed + k) % BATCH_SEEDS)) for k in range(count)]
 

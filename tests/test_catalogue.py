@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.model.clauses import ClauseId
 from referee.model.combat.ruleset import Ruleset
 from referee.specs import catalogue as cat

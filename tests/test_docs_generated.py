@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import docgen
+from referee.report import docgen
 from referee.specs.catalogue import GENERATED_MARKER
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,7 +103,7 @@ def test_every_doc_page_is_reachable_from_the_guide_hub():
 def test_docs_check_exits_non_zero_exactly_when_a_page_is_stale():
     from typer.testing import CliRunner
 
-    from referee.cli import app
+    from referee.cli.app import app
 
     result = CliRunner().invoke(app, ["docs", "--check"])
     stale = docgen.stale_pages()

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from referee import exhaust, rulebooks
-from referee.compare import Comparison
+from referee.vectors import exhaust
+from referee import rulebooks
+from referee.check.compare import Comparison
 from referee.examples import mutants
-from referee.harness import expect
+from referee.check.harness import expect
 from referee.scope import Family, canonical_key, enumerate_scope, fixed
 
 SNAPSHOTS = Path(__file__).resolve().parents[1] / "specs" / "exhaust"
@@ -175,7 +176,7 @@ def _run_mutant(name, tiny, expected):
 
 
 def _referee(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-c", "import sys; from referee.cli import main; sys.argv[0] = 'referee'; main()", *args]
+    command = [sys.executable, "-c", "import sys; from referee.cli.app import main; sys.argv[0] = 'referee'; main()", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=600)
 
 

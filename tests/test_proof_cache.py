@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.model import arith
 from referee.model.arith import ite, min_
 from referee.proofs import core, runner

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.model import arith
 from referee.model.arith import max_, min_
 from referee.proofs import core, runner

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 
 
 def test_prove_records_the_run_for_the_catalogue(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from referee.actions import ACTION_KINDS
 
 from referee.rulebooks.combat.run import run_actions
-from referee.cli import app
+from referee.cli.app import app
 from referee.protocol import decode_scenario
 from referee.query import QueryError, parse_condition, run_query
 from referee.specs.trace import covers

@@ -134,7 +134,7 @@ def test_500_query_random_recover_cull_tick_conditions_found_replay_and_impossib
 ], ids=("recover", "cull", "tick"))
 def test_500_a_recover_cull_tick_witness_replays_on_the_example_engine(condition, actions) -> None:
     """A found witness of each chapter-500 kind is a protocol scenario the example engine answers identically."""
-    from referee.engines import PythonEngine
+    from referee.engines.transports import PythonEngine
     from referee.query.replay import replay_on_engine
 
     answer = run_query(condition, actions=actions, units=3, ruleset="defaults")

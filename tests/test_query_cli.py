@@ -10,7 +10,7 @@ import json
 
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.specs.trace import covers
 
 DEFAULTS = ["--ruleset", "defaults"]
@@ -21,7 +21,7 @@ def run(*argv: str):
 
 
 def test_help_lists_exactly_the_action_kinds_a_query_takes() -> None:
-    from referee.cmd_query import ACTION_NAMES
+    from referee.cli.query import ACTION_NAMES
     from referee.query.play import ACTIVATE_ACTION, PLAY_ACTION
     from referee.query.space import KIND_SLOTS
 

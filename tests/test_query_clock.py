@@ -252,7 +252,7 @@ def _as_z3(value):
 ], ids=("advance", "end_combat"))
 def test_500_9a_a_clock_witness_replays_on_the_example_engine(condition, actions) -> None:
     """A found witness over the clock is a protocol scenario (advance, end_combat) the example engine answers identically."""
-    from referee.engines import PythonEngine
+    from referee.engines.transports import PythonEngine
     from referee.query.replay import replay_on_engine
 
     answer = run_query(condition, actions=actions, units=2, ruleset="defaults")

@@ -7,7 +7,7 @@ import json
 
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.rulebooks.combat.features import FEATURES, features_used
 from referee.specs.trace import covers
 

@@ -52,7 +52,7 @@ def test_gallery_question_gets_its_verdict_and_a_found_witness_replays(question)
 
 @pytest.mark.parametrize("question_id", ONCE_WRONG)
 def test_a_once_wrong_impossible_is_found_and_the_example_engine_agrees(question_id: str) -> None:
-    from referee.engines import PythonEngine
+    from referee.engines.transports import PythonEngine
     from referee.query.replay import replay_on_engine
 
     question = next(q for q in GALLERY if q.id == question_id)
@@ -63,7 +63,7 @@ def test_a_once_wrong_impossible_is_found_and_the_example_engine_agrees(question
 
 
 def test_a_mutant_engine_is_reported_as_disagreeing() -> None:
-    from referee.engines import PythonEngine
+    from referee.engines.transports import PythonEngine
     from referee.query.replay import replay_on_engine
 
     answer = ask(next(q for q in GALLERY if q.id == "riposte-misses"))

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.query import QueryError, run_query
 from referee.specs.trace import covers
 

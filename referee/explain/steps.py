@@ -27,7 +27,7 @@ class Step:
     quantities: dict[str, Any] = field(default_factory=dict)
     depth: int = 0
     events: tuple[str, ...] = ()
-    #: For a failure report (``referee.at_fault``), not part of the JSON: the fields this step sets (``uid.field``),
+    #: For a failure report (``referee.check.at_fault``), not part of the JSON: the fields this step sets (``uid.field``),
     #: the events whose absence it explains (a layer not reached, a payer not refused), the events whose unit it
     #: chose (a payer search), and whether it decided the action's outcome (a cost step that moved the total).
     touches: tuple[str, ...] = field(default=(), compare=False)

@@ -85,8 +85,8 @@ def outside_legal_states(scenario: dict[str, Any]) -> str:
 
 def replay_on_engine(answer: Any, engine: Any) -> dict[str, Any]:
     """Run the witness's scenarios through an engine; whether it agrees with the model, field by field."""
-    from referee.compare import Comparison, compare
-    from referee.engines import EngineFault, check_answer
+    from referee.check.compare import Comparison, compare
+    from referee.engines.transports import EngineFault, check_answer
     from referee.protocol import decode_observation
 
     scenarios = answer.scenarios or {"main": answer.scenario}

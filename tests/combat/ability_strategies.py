@@ -1,6 +1,6 @@
 """Hypothesis strategies for abilities: lines in random lanes, counts that reach 0 when they resolve, targets that die.
 
-Reusable by the harness (``referee/strategies``) when the ``ability`` action kind joins the protocol.
+Reusable by the harness (``referee/check/strategies``) when the ``ability`` action kind joins the protocol.
 """
 
 from __future__ import annotations

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from referee import rulebooks
-from referee.harness import model_observation
+from referee.check.harness import model_observation
 from referee.model import events as events_module
 from referee.model.arith import single_source
 from referee.model.events import EVENT_NAMES, EVENT_SPECS, EVENTS, INSTANCES, STAGES, Event, EventLog
 from referee.specs.trace import covers
 from referee.model.combat.abilities import resolve_ability
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 
 from ability_strategies import abilities, ability_boards
 

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
 from referee.actions import ACTION_KINDS
-from referee.cli import app
+from referee.cli.app import app
 from referee.explain import EXPLAINERS, PLAY_EXPLAINERS, explain_actions, explain_steps
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 from referee.specs.trace import covers
 
 runner = CliRunner()

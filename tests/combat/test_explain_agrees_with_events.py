@@ -164,7 +164,7 @@ def boundary_scenarios() -> list[tuple[str, dict[str, Any]]]:
 def sampled_scenarios(count: int = 300) -> list[tuple[str, dict[str, Any]]]:
     """A fixed seeded sample of the generator's combat scenarios (every kind, up to two actions)."""
     from referee.seeded import draw_seeded
-    from referee.strategies import scenarios
+    from referee.check.strategies import scenarios
 
     drawn = draw_seeded(scenarios(), 20_000, count)
     return [(f"seeded-{i}", s) for i, s in enumerate(drawn) if s.get("rulebook", "combat") == "combat"]
@@ -203,7 +203,7 @@ def test_explain_agrees_with_the_events_of_a_seeded_sample():
 
 @pytest.mark.slow
 def test_explain_agrees_with_the_events_of_every_exported_vector():
-    from referee.vectors import generate
+    from referee.vectors.suite import generate
 
     found = {}
     for vector in generate().vectors:

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.harness import model_observation
+from referee.check.harness import model_observation
 from referee.model import arith
 from referee.model.combat import costs, fast
 from referee.model.combat.damage import DamageInstance, outcome_fields, resolve_damage
@@ -27,7 +27,7 @@ from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 from referee.specs.trace import covers
-from referee.strategies import scenarios as check_scenarios
+from referee.check.strategies import scenarios as check_scenarios
 
 from damage_strategies import scenarios as damage_scenarios
 

@@ -9,13 +9,13 @@ import pytest
 from typer.testing import CliRunner
 
 import referee.proofs.combat.legality_theorems  # noqa: F401  (registers the theorems)
-from referee.cli import app
+from referee.cli.app import app
 from referee.model.combat.legal import board_violation
 from referee.proofs.core import THEOREMS, check_mutant, check_vacuity, prove
 from referee.rulebooks.combat.run import decode_scenario, run_actions
 from referee.seeded import draw_seeded
 from referee.specs.trace import covers
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 from referee.wire import PROTOCOL
 
 LEGALITY = sorted((t for t in THEOREMS.values() if t.module.endswith("legality_theorems")), key=lambda t: t.name)
@@ -171,7 +171,7 @@ def test_explain_a_defied_subrogated_payback_has_its_defy_step_and_the_right_amo
 def test_vectors_run_refuses_an_illegal_vector_naming_file_and_field(tmp_path, change, field):
     """``vectors run`` decodes every vector's scenario as ``check --replay`` does: exit 2, the file and the field."""
     from referee.examples.engine import run as clean_engine
-    from referee.vectors import VECTORS_FORMAT
+    from referee.vectors.suite import VECTORS_FORMAT
 
     scenario = _scenario()
     folder = tmp_path / "vectors"

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.harness import model_observation
+from referee.check.harness import model_observation
 from referee.protocol import ProtocolError, decode_scenario
 
 HOSTILE = (
@@ -31,7 +31,7 @@ def base_scenarios(count: int = 40) -> list[dict[str, Any]]:
     from hypothesis import strategies as st
 
     from referee.rulebooks import ACTION_KINDS
-    from referee.strategies import scenarios
+    from referee.check.strategies import scenarios
 
     out: list[dict[str, Any]] = []
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples import engine, mutants
-from referee.harness import CheckOptions, check
+from referee.check.harness import CheckOptions, check
 from referee.rulebooks.combat.battles import battle
-from referee.shrink import cut_actions
+from referee.check.shrink import cut_actions
 
 
 def _options(**more) -> CheckOptions:

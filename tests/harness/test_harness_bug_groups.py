@@ -1,4 +1,4 @@
-"""One group per bug (``referee.fault_keys``): keyed by the model step at fault, its clause and the kind of
+"""One group per bug (``referee.check.fault_keys``): keyed by the model step at fault, its clause and the kind of
 difference; shrunk with the key held; merged where shrunk representatives settle on the same key; the cap
 counts merged groups and says when it stopped a run."""
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.compare import first_event_divergence
-from referee.engines import PythonEngine
+from referee.check.compare import first_event_divergence
+from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.explain.steps import Step
-from referee.fault_keys import difference_kind, merge_groups
-from referee.groups import Group, KnownEntry
-from referee.harness import CheckOptions, check
+from referee.check.fault_keys import difference_kind, merge_groups
+from referee.check.groups import Group, KnownEntry
+from referee.check.harness import CheckOptions, check
 from referee.model.events import Event
 from referee.rulebook import Divergence
 

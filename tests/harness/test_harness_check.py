@@ -9,12 +9,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.compare import Comparison
-from referee.engines import PythonEngine, SubprocessEngine
+from referee.cli.app import app
+from referee.check.compare import Comparison
+from referee.engines.transports import PythonEngine, SubprocessEngine
 from referee.examples.engine import run as clean_engine
 from referee.examples.mutants import BY_NAME, MUTANTS, load
-from referee.harness import CheckOptions, check
+from referee.check.harness import CheckOptions, check
 from referee.specs.trace import covers
 
 #: A fixed budget within which every mutant of the default run dies (the full table: slow).
@@ -180,11 +180,11 @@ def test_crosshair_backend_runs_for_a_python_engine(in_tmp):
 
 
 def test_whole_battles_through_the_command_line(in_tmp):
-    """``--battle`` (issue 27's whole battles, declared once in referee.options) reaches the check and its replay."""
+    """``--battle`` (issue 27's whole battles, declared once in referee.check.options) reaches the check and its replay."""
     from pathlib import Path
 
-    from referee.options import CHECK, resolve
-    from referee.plan import check_plan
+    from referee.check.options import CHECK, resolve
+    from referee.check.plan import check_plan
 
     argv = ["check", "--python", "referee.examples.engine:run", "--battle", "--max-actions", "50", "-n", "8", "--seed", "1"]
     result = CliRunner().invoke(app, argv)

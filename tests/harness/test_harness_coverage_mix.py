@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, Phase, given, settings
 
 from referee.rulebooks.combat.generate import KIND_WEIGHTS, _kind_choice
-from referee.stats import Stats
-from referee.strategies import scenarios
+from referee.check.stats import Stats
+from referee.check.strategies import scenarios
 
 ONE_UNIT = {"protocol": "referee/2", "board": [{"uid": "a", "side": 0, "row": 0, "col": 0}],
             "actions": [{"kind": "damage", "target": "a", "amount": 5}]}

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.examples.engine import run as clean_engine
 from referee.protocol import PROTOCOL
-from referee.vector_files import VectorFileError, check_destination, read_vectors, remove_stale
-from referee.vectors import VECTORS_FORMAT
+from referee.vectors.files import VectorFileError, check_destination, read_vectors, remove_stale
+from referee.vectors.suite import VECTORS_FORMAT
 
 RUNNER = CliRunner()
 SCENARIO = {"protocol": PROTOCOL, "board": [{"uid": "a", "side": 0, "row": 0, "col": 0},

@@ -22,7 +22,7 @@ from referee.model.combat.legal import (
 )
 from referee.rulebooks.combat import codec
 from referee.seeded import draw_seeded
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 
 ROLES = ("is_tool", "is_hub", "is_boss")
 

@@ -9,10 +9,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.compare import Comparison
-from referee.engines import EngineFault, PythonEngine, SubprocessEngine, check_answer
-from referee.harness import CheckOptions, check
+from referee.cli.app import app
+from referee.check.compare import Comparison
+from referee.engines.transports import EngineFault, PythonEngine, SubprocessEngine, check_answer
+from referee.check.harness import CheckOptions, check
 from referee.protocol import PROTOCOL
 
 FULL = Comparison()
@@ -118,7 +118,7 @@ def test_a_batch_sent_ahead_shortens_the_thread_switch_until_it_is_collected(eng
     the interval the process had comes back with the answers, a fault or not."""
     import sys
 
-    from referee.engines import THREAD_SWITCH_SECONDS
+    from referee.engines.transports import THREAD_SWITCH_SECONDS
 
     before = sys.getswitchinterval()
     batch = [scenario(i) for i in range(2)]

@@ -7,8 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.compare import Comparison, first_event_divergence
+from referee.cli.app import app
+from referee.check.compare import Comparison, first_event_divergence
 from referee.model.events import EVENT_NAMES, Event
 from referee.protocol import decode_observation
 from referee.specs.trace import covers

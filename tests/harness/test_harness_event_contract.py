@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.harness import model_observation
+from referee.check.harness import model_observation
 from referee.model.events import EVENTS
 from referee.protocol import decode_observation, encode_observation, observation_schema
 from referee.specs.trace import covers
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 from referee.wire import ProtocolError
 
 VALIDATOR = jsonschema.Draft202012Validator(observation_schema())

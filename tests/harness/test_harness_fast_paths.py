@@ -19,12 +19,13 @@ import pytest
 
 from loader_fuzz import base_scenarios, mutate
 from plain_draws import PLAIN_DRAWS
-from referee import compare as compare_module
-from referee import engines, rulebook, seeded, wire
-from referee.compare import Comparison, compare
-from referee.engines import PythonEngine, check_answer
+from referee.check import compare as compare_module
+from referee.engines import transports as engines
+from referee import rulebook, seeded, wire
+from referee.check.compare import Comparison, compare
+from referee.engines.transports import PythonEngine, check_answer
 from referee.examples.engine import run as example_run
-from referee.harness import model_observation
+from referee.check.harness import model_observation
 from referee.model.combat import legal as assumptions
 from referee.protocol import ProtocolError, decode_observation, decode_scenario
 from referee.rulebooks.combat import codec
@@ -200,12 +201,12 @@ def test_the_in_process_engine_puts_the_previous_alarm_handler_back_after_a_batc
 
 
 def test_the_worker_starts_without_importing_the_protocol_the_rulebooks_or_hypothesis():
-    """``python -m referee.worker`` is started for every ``--python`` run: its imports are the standard library's."""
+    """``python -m referee.engines.worker`` is started for every ``--python`` run: its imports are the standard library's."""
     import subprocess
     import sys
 
-    code = ("import sys, referee.worker; print(sorted(m for m in ('referee.protocol', 'referee.rulebooks', "
-            "'referee.engines', 'hypothesis') if m in sys.modules))")
+    code = ("import sys, referee.engines.worker; print(sorted(m for m in ('referee.protocol', 'referee.rulebooks', "
+            "'referee.engines.transports', 'hypothesis') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee import vectors as vectors_module
-from referee.cli import app
+from referee.vectors import suite as vectors_module
+from referee.cli.app import app
 from referee.rulebooks.combat.features import features_used
 from referee.rulebooks.combat.vectors import Coverage, boundary_vectors
-from referee.vectors import Generated, Selection, export
+from referee.vectors.suite import Generated, Selection, export
 
 pytest_plugins = ["pytester"]
 

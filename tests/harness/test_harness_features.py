@@ -9,13 +9,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.protocol import PROTOCOL
 from referee.rulebooks import RULEBOOKS, all_features, resolve_features
 from referee.rulebooks.combat.features import FEATURES, features_used, neutralize
 from referee.rulebooks.combat.kinds import KINDS
 from referee.specs.trace import covers
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 
 COMBAT_KINDS = tuple(KINDS)
 #: The partial engine of the guide: the damage pipeline without these.

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.engines import (
+from referee.cli.app import app
+from referee.engines.transports import (
     EngineFault,
     PythonEngine,
     StreamCapture,
@@ -35,7 +35,7 @@ from referee.engines import (
 )
 from referee.examples.engine import run as clean_engine
 from referee.examples.mutants import load
-from referee.harness import CheckOptions, check
+from referee.check.harness import CheckOptions, check
 from referee.protocol import PROTOCOL
 
 from conftest import HERE, TOKEN, faulty_command, processes_marked
@@ -127,7 +127,7 @@ def test_a_crash_is_seen_at_once_while_a_daemon_holds_stdout_open():
 def test_sigterm_to_referee_kills_the_engine_group_and_exits_cleanly(tmp_path):
     command = ["check", "--engine", faulty_command("daemoncrash", 10**6) + " ", "--examples", "100000", "--database", ""]
     # a daemon and an engine that answers forever: referee runs until it is told to stop
-    code = "import sys; from referee.cli import main; sys.argv = ['referee'] + sys.argv[1:]; main()"
+    code = "import sys; from referee.cli.app import main; sys.argv = ['referee'] + sys.argv[1:]; main()"
     referee = subprocess.Popen([sys.executable, "-c", code, *command], cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     token = os.environ[TOKEN]
@@ -202,8 +202,8 @@ def test_control_characters_in_stderr_keep_the_junit_report_well_formed(in_tmp):
 
 
 def test_vectors_junit_is_well_formed_with_control_characters(tmp_path):
-    from referee.cmd_vectors import _write_junit
-    from referee.vectors import VectorResult
+    from referee.cli.vectors import _write_junit
+    from referee.vectors.suite import VectorResult
 
     bad = VectorResult("v/1.json", ["combat:500.2c"], "fault", "engine fault (crash): \x00\x1b[0m\x07 stderr")
     _write_junit(str(tmp_path / "v.xml"), {"combat:500.2c": [bad]})
@@ -211,7 +211,7 @@ def test_vectors_junit_is_well_formed_with_control_characters(tmp_path):
 
 
 def test_prove_junit_is_well_formed_with_control_characters(tmp_path):
-    from referee.junit import write_junit
+    from referee.report.junit import write_junit
 
     write_junit(tmp_path / "p.xml", "s", [{"name": "t\x01", "classname": "c", "seconds": 0.0,
                                           "failure": "bad\x00 line\nmore\x1b", "output": "\x0c"}], 0.0)

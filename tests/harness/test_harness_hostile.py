@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 
 REFEREE = str(Path(sys.executable).with_name("referee"))
 #: Shown by Python for an exception nobody caught, and for one lost in a ``__del__`` ("Exception ignored").
@@ -84,7 +84,7 @@ def test_vectors_run_likewise_refuses_a_comparison_of_nothing(tmp_path, monkeypa
     """``vectors run`` took ``--fields ,`` and ``--events ,`` as empty lists too: the engine answering Vitality
     10^30 passed every vector."""
     from referee.rulebooks.combat.vectors import boundary_vectors
-    from referee.vectors import Generated, export
+    from referee.vectors.suite import Generated, export
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -448,7 +448,7 @@ def test_explain_looks_up_units_by_uid_once_not_once_per_unit(monkeypatch):
 
 
 def test_an_engine_that_answers_nothing_is_reported_within_twice_the_timeout():
-    from referee.engines import EngineFault, SubprocessEngine
+    from referee.engines.transports import EngineFault, SubprocessEngine
 
     from conftest import faulty_command
 
@@ -477,7 +477,7 @@ for line in sys.stdin:
 
 
 def test_blank_lines_around_answers_are_skipped_not_garbage(tmp_path):
-    from referee.engines import SubprocessEngine, check_answer
+    from referee.engines.transports import SubprocessEngine, check_answer
 
     (tmp_path / "blank.py").write_text(BLANK_LINES)
     scenarios = [{"protocol": "referee/2", "id": f"s{i}", "board": [{"uid": "a"}, {"uid": "b", "side": 1}],
@@ -492,8 +492,8 @@ def test_the_example_database_key_is_the_engines_identity_not_its_spec_string(tm
     """Two checkouts' ``myengine:run`` (different code) key different entries; a declared name keys both alike."""
     import importlib
 
-    from referee.engines import identity_of, make_engine
-    from referee.harness import CheckOptions, _digest
+    from referee.engines.transports import identity_of, make_engine
+    from referee.check.harness import CheckOptions, _digest
 
     keys = []
     for folder, body in (("one", "def run(s):\n    return {}\n"), ("two", "def run(s):\n    return {'x': 1}\n")):
@@ -516,7 +516,8 @@ def test_the_example_database_key_is_the_engines_identity_not_its_spec_string(tm
 def run_main(argv: list[str], capsys) -> tuple[int, str]:
     """``referee ARGV`` through the console entry's ``main`` in this process (its signal handlers and unraisable
     hook put back after), bounded in time: the exit status and everything printed."""
-    from referee import cli, interrupts
+    from referee.cli import app as cli
+    from referee.check import interrupts
 
     saved = {signum: signal.getsignal(signum) for signum in interrupts.HANDLED}
     hook, old_argv = sys.unraisablehook, sys.argv
@@ -683,14 +684,14 @@ def _verb_args(verb: str, folder: Path) -> list[str]:
     return {"query": ["query", "target.shield > 0 and outcome.died"],
             "vectors": ["vectors", "run", str(folder / "v"), *ENGINE], "prove": ["prove", "--no-record", "-j", "1"],
             "schema": ["schema", "--out", str(folder / "schemas")],
-            "exhaust": ["exhaust", "--tier", "tiny", "--engine", f"{sys.executable} -m referee.worker "
+            "exhaust": ["exhaust", "--tier", "tiny", "--engine", f"{sys.executable} -m referee.engines.worker "
                         "referee.examples.engine:run", "--batch", "8"]}[verb]
 
 
 @pytest.mark.parametrize("verb", ["prove", "exhaust", "validate"])
 def test_sigterm_at_a_random_point_of_a_long_verb_stops_it_cleanly(tmp_path, verb):
     """``exhaust`` (and ``vectors run``) used an older SIGTERM handler of their own that ended the process at once,
-    the report and the common message skipped; every verb now stops through ``referee.interrupts``."""
+    the report and the common message skipped; every verb now stops through ``referee.check.interrupts``."""
     args = _verb_args(verb, tmp_path)
     code, out, err = signalled(args, tmp_path, signal.SIGTERM, random.Random(verb).uniform(2.0, 4.0))
     check_stopped(code, out, err, signal.SIGTERM)

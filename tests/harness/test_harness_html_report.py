@@ -17,11 +17,11 @@ from markupsafe import escape
 from typer.testing import CliRunner
 
 from harness_tools import require_module, require_program
-from referee.cli import app
-from referee.engines import PythonEngine
+from referee.cli.app import app
+from referee.engines.transports import PythonEngine
 from referee.examples import mutants
-from referee.harness import CheckOptions, check, compact_scenario
-from referee.html_report import render_html, write_html
+from referee.check.harness import CheckOptions, check, compact_scenario
+from referee.report.html import render_html, write_html
 
 CHROMIUM = "/usr/bin/chromium"
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engines import decode_line, encode_lines
+from referee.engines.transports import decode_line, encode_lines
 
 #: JSON values with what orjson treats differently: integers past 64 bits, non-ASCII and surrogate text, floats.
 SCALARS = st.one_of(

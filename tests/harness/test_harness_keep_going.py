@@ -8,12 +8,12 @@ import pytest
 
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.compare import Comparison
-from referee.engines import PythonEngine
+from referee.cli.app import app
+from referee.check.compare import Comparison
+from referee.engines.transports import PythonEngine
 from referee.examples import mutants
-from referee.groups import KnownEntry, group_key
-from referee.harness import CheckOptions, _group_key_of, check, judge
+from referee.check.groups import KnownEntry, group_key
+from referee.check.harness import CheckOptions, _group_key_of, check, judge
 from referee.rulebook import Divergence
 
 #: Five independent bugs in one engine, each in its own line of the example engine.
@@ -100,7 +100,7 @@ def test_a_shrunk_representative_keeps_its_group_key():
 def test_an_inserted_or_dropped_event_is_keyed_by_that_event_alone():
     """An event the engine inserts is ``events[]@extra:NAME`` whatever the model emits there; one it drops is
     ``events[]@missing:NAME``; only the first differing field of a same-named event is in the key."""
-    from referee.compare import first_event_divergence
+    from referee.check.compare import first_event_divergence
     from referee.model.events import Event
 
     death, thorns = Event("death", unit="a"), Event("thorns", unit="b", amount=3, other="a")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.examples import mutants
 from referee.model.clauses import IMPLEMENTATIONS, load_all_model_modules, parse_clause_id
 
@@ -43,7 +43,7 @@ def test_example_engine_does_not_import_the_model():
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
-                assert not node.module.startswith(("referee.model", "referee.harness", "referee.protocol")), path
+                assert not node.module.startswith(("referee.model", "referee.check.harness", "referee.protocol")), path
             if isinstance(node, ast.Import):
                 assert not any(a.name.startswith("referee.model") for a in node.names), path
 
@@ -79,8 +79,8 @@ def test_at_least_six_ability_mutants_each_naming_a_400_8_or_recovery_clause():
     "name", [pytest.param(n, marks=pytest.mark.slow) if k > 1000 else n for n, k in ABILITY_KILLS.items()]
 )
 def test_every_ability_mutant_is_killed_within_a_few_thousand_scenarios(name, in_tmp):
-    from referee.engines import PythonEngine
-    from referee.harness import CheckOptions, check
+    from referee.engines.transports import PythonEngine
+    from referee.check.harness import CheckOptions, check
 
     report = check(PythonEngine(mutants.load(name).run),
                    CheckOptions(examples=3000, seed=7, database=None, kinds=("ability",), shrink=False))

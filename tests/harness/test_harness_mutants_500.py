@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.examples.engine import run as clean_engine
-from referee.harness import CheckOptions, check
+from referee.check.harness import CheckOptions, check
 from referee.model.combat.ruleset import Ruleset
 from referee.specs.trace import covers
 
@@ -104,7 +104,7 @@ def test_500_9a_a_culled_everlasting_unit_is_back_exactly_ten_seconds_later_and_
     revived = [e for e in due["events"] if e["name"] == "everlasting_revival"]
     assert revived == [{"name": "everlasting_revival", "unit": "a", "amount": 10_000, "other": "x", "detail": "0,0,0"}]
     assert due["board"][0]["alive"] and due["board"][0]["maim"] == 0
-    from referee.harness import model_observation
+    from referee.check.harness import model_observation
 
     model = model_observation(_scenario(board, [cull, {"kind": "advance", "ms": 9_999}, {"kind": "advance", "ms": 1}]))
     assert [e.to_json() for e in model.events] == due["events"]

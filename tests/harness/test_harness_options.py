@@ -1,4 +1,4 @@
-"""Every option declared once (``referee.options``), walked through its four doors.
+"""Every option declared once (``referee.check.options``), walked through its four doors.
 
 Each declared option is given by its flag (``referee check --event-fields``), by the settings file
 (``event_fields = [...]`` in ``referee.toml``), by the pytest plugin (``--referee-event-fields``) and read
@@ -16,10 +16,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.config import ConfigError, load_config
-from referee.options import CHECK, EXPORT, OPTIONS, PLUGIN, RUN, Option, plugin_given, replay_words, resolve
-from referee.plan import check_plan, comparison, engine_spec, selection
+from referee.cli.app import app
+from referee.check.config import ConfigError, load_config
+from referee.check.options import CHECK, EXPORT, OPTIONS, PLUGIN, RUN, Option, plugin_given, replay_words, resolve
+from referee.check.plan import check_plan, comparison, engine_spec, selection
 
 pytest_plugins = ["pytester"]
 RUNNER = CliRunner()
@@ -150,7 +150,7 @@ def _baseline_run(verb: str, option: Option, flagged, baseline, folder: Path):
 
 def _without(option: Option, flagged, baseline):
     """``flagged`` with ``option`` back at its default (its ``needs`` kept)."""
-    from referee.options import Settings
+    from referee.check.options import Settings
 
     return Settings(flagged.verb, {**flagged.values, option.name: baseline.values[option.name]},
                     {**flagged.sources, option.name: "default"})
@@ -250,7 +250,8 @@ def test_the_plugin_reads_known_from_the_file(pytester: pytest.Pytester):
 
 
 def test_the_engine_budget_default_is_the_engines():
-    from referee import engines, options
+    from referee.engines import transports as engines
+    from referee.check import options
 
     assert options.BY_NAME["engine_budget"].default == options.DEFAULT_ENGINE_BUDGET == engines.DEFAULT_ENGINE_BUDGET
 

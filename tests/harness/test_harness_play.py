@@ -12,14 +12,14 @@ from typer.testing import CliRunner
 
 from conftest import compiled
 from referee.actions import ACTION_KINDS, default_kinds, kinds_of
-from referee.cli import app
-from referee.engines import PythonEngine, SubprocessEngine
+from referee.cli.app import app
+from referee.engines.transports import PythonEngine, SubprocessEngine
 from referee.examples import play_engine
 from referee.examples.engine import run as clean_engine
 from referee.examples.mutants import BY_NAME, MUTANTS, load
-from referee.harness import CheckOptions, check, model_observation
+from referee.check.harness import CheckOptions, check, model_observation
 from referee.protocol import ProtocolError, decode_observation, decode_scenario, schema_text
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 
 PLAY_KINDS = ("play_card", "activate")
 PLAY_MUTANTS = [m.name for m in MUTANTS if m.source == "play_engine.py"]

@@ -83,7 +83,7 @@ def test_fixture_takes_a_json_lines_command_string(pytester: pytest.Pytester):
 
 
 def test_callable_spec_and_command_strings_are_told_apart():
-    from referee.pytest_plugin import is_callable_spec
+    from referee.cli.pytest_plugin import is_callable_spec
 
     assert is_callable_spec("mygame.referee_adapter:run")
     assert not is_callable_spec("node examples/node/engine.js")

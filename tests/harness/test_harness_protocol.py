@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conftest import compiled
-from referee.harness import model_observation
+from referee.check.harness import model_observation
 from referee.model.events import EVENT_NAMES
 from referee.protocol import (
     PROTOCOL,
@@ -21,7 +21,7 @@ from referee.protocol import (
     schema_text,
 )
 from referee.rulebooks.combat.codec import encode_observation, encode_scenario
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_SCHEMA = json.loads(schema_text("scenario"))
@@ -129,7 +129,7 @@ def test_protocol_reference_lists_every_event_name():
 def _other_names_in_tables() -> set[str]:
     """Backquoted table rows that are not events: unit fields, action fields, fault kinds."""
     from referee.actions import ACTION_KINDS
-    from referee.engines import FAULT_KINDS
+    from referee.engines.transports import FAULT_KINDS
     from referee.rulebooks.combat.codec import UNIT_FIELDS
 
     names = set(UNIT_FIELDS) | set(FAULT_KINDS) | set(ACTION_KINDS) | {"protocol", "id", "ruleset", "board", "actions", "events"}

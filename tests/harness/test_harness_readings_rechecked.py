@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples.engine import run as clean_engine
-from referee.harness import CheckOptions, check
+from referee.check.harness import CheckOptions, check
 from referee.model.combat.ruleset import Ruleset
 from referee.specs.trace import covers
 

@@ -80,7 +80,7 @@ def test_an_unreachable_redis_database_is_a_usage_error_naming_it(in_tmp):
     from typer.testing import CliRunner
 
     from harness_tools import free_port
-    from referee.cli import app
+    from referee.cli.app import app
 
     url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     result = CliRunner().invoke(app, ["check", "--python", "referee.examples.engine:run", "--in-process",
@@ -93,7 +93,7 @@ def test_an_unreachable_redis_database_is_a_usage_error_naming_it(in_tmp):
 def test_a_database_spec_names_redis_or_a_folder(tmp_path):
     from hypothesis.database import DirectoryBasedExampleDatabase
 
-    from referee.databases import DatabaseError, is_redis, open_database
+    from referee.check.databases import DatabaseError, is_redis, open_database
 
     assert open_database("") is None and open_database(None) is None
     assert isinstance(open_database(str(tmp_path / "db")), DirectoryBasedExampleDatabase)
@@ -106,9 +106,9 @@ def test_a_database_spec_names_redis_or_a_folder(tmp_path):
 def test_a_keep_going_run_replays_the_stored_failures_and_leaves_them_stored(tmp_path):
     """--keep-going lets every example pass: with a writable database Hypothesis took each stored failure
     it replayed for fixed and deleted it, for every worker sharing the database."""
-    from referee.engines import PythonEngine
+    from referee.engines.transports import PythonEngine
     from referee.examples import mutants
-    from referee.harness import CheckOptions, check
+    from referee.check.harness import CheckOptions, check
 
     folder = str(tmp_path / "db")
     engine = PythonEngine(mutants.floor_instead_of_ceil)

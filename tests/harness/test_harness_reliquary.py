@@ -7,10 +7,10 @@ for a revival in the middle of the activation), the mutant ``activation_keeps_re
 
 from __future__ import annotations
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.examples.engine import run as clean_engine
-from referee.harness import CheckOptions, check, model_observation
+from referee.check.harness import CheckOptions, check, model_observation
 from referee.model.combat.abilities import resolve_ability
 from referee.model.combat.ability_text import Ability, Amount, Line
 from referee.model.combat.bloodletting import activate_with_bloodletting

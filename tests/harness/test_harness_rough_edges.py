@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app, no_wrap_off_tty
-from referee.cmd_check import parse_rules, state_locations
-from referee.options import CHECK, replay_command, resolve
-from referee.compare import Comparison
-from referee.engines import SubprocessEngine, add_import_paths
-from referee.harness import CheckOptions, CheckReport, check
+from referee.cli.app import app, no_wrap_off_tty
+from referee.cli.check import parse_rules, state_locations
+from referee.check.options import CHECK, replay_command, resolve
+from referee.check.compare import Comparison
+from referee.engines.transports import SubprocessEngine, add_import_paths
+from referee.check.harness import CheckOptions, CheckReport, check
 from referee.protocol import PROTOCOL, ProtocolError, decode_scenario
 
 from conftest import engine_command, faulty_command
@@ -190,7 +190,7 @@ def test_nothing_is_written_into_the_current_directory(tmp_path, monkeypatch, wo
 def test_a_fresh_process_writes_no_hypothesis_folder_into_the_current_directory(tmp_path, words):
     """Hypothesis writes ``.hypothesis/`` (its constants cache) into the directory the process starts in
     unless told otherwise; ``referee check`` sends it to the state dir, or to the temporary folder."""
-    subprocess.run([sys.executable, "-c", "from referee.cli import main; main()", "check", "--python", "referee.examples.engine:run",
+    subprocess.run([sys.executable, "-c", "from referee.cli.app import main; main()", "check", "--python", "referee.examples.engine:run",
                     "--kinds", "cost", "--examples", "32", "--seed", "1", *words],
                    cwd=tmp_path, check=True, capture_output=True, timeout=300)
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.iterdir())
@@ -375,7 +375,7 @@ def test_the_generator_draws_only_inside_the_domain():
     from hypothesis import HealthCheck, given, settings
 
     from referee.rulebooks import default_kinds
-    from referee.strategies import scenarios
+    from referee.check.strategies import scenarios
 
     @settings(max_examples=300, database=None, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
     @given(scenarios(kinds=default_kinds(), max_actions=2))

@@ -12,7 +12,7 @@ from referee.model.combat import legal
 from referee.model.combat.state import Board, Unit
 from referee.protocol import decode_scenario, scenario_schema
 from referee.seeded import draw_seeded
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 from referee.wire import ProtocolError
 
 #: Loader verdicts the schema cannot reach: comparisons between fields, links, cells, the actions' conditions.

@@ -13,15 +13,15 @@ from typer.testing import CliRunner
 
 import pytest
 
-from referee.cli import app
-from referee.engines import PythonEngine
-from referee.harness import CheckOptions, check
+from referee.cli.app import app
+from referee.engines.transports import PythonEngine
+from referee.check.harness import CheckOptions, check
 from referee.protocol import decode_scenario
 from referee.rulebooks import default_kinds
 from referee.rulebooks.combat.features import FEATURES, features_used
 from referee.rulebooks.combat.kinds import KINDS
 from referee.seeded import UnsupportedStrategy, draw_seeded
-from referee.strategies import scenarios
+from referee.check.strategies import scenarios
 
 ALL_KINDS = tuple(default_kinds())
 

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from referee import seeded
 from referee.rulebooks.combat.features import FEATURES
 from referee.seeded import draw_seeded
-from referee.strategies import scenarios
-from referee.streams import draw_batch
+from referee.check.strategies import scenarios
+from referee.check.streams import draw_batch
 
 from plain_draws import PLAIN_DRAWS
 

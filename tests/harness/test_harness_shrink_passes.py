@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples import mutants
-from referee.harness import CheckOptions, _shrink, compact_scenario, judge
+from referee.check.harness import CheckOptions, _shrink, compact_scenario, judge
 from referee.rulebooks.combat.shrink import _joint_armor_moves, _towards_zero, candidates
-from referee.shrink import describe_sizes, size
+from referee.check.shrink import describe_sizes, size
 from referee.specs.trace import covers
 
 

@@ -1,14 +1,14 @@
-"""``--stats`` counts clauses from a cheap tracer (``referee.clause_tracer``): the same clauses the trail names."""
+"""``--stats`` counts clauses from a cheap tracer (``referee.check.clause_tracer``): the same clauses the trail names."""
 
 from __future__ import annotations
 
 import json
 
 from referee import rulebooks
-from referee.clause_tracer import clauses_applied_in
+from referee.check.clause_tracer import clauses_applied_in
 from referee.protocol import decode_scenario, rulebook_of
-from referee.strategies import scenarios
-from referee.streams import draw_batch
+from referee.check.strategies import scenarios
+from referee.check.streams import draw_batch
 from referee.trail import clauses_applied
 
 
@@ -26,10 +26,10 @@ def test_the_stats_tracer_sees_the_clauses_and_events_the_clause_trail_sees():
 
 
 def test_a_stats_run_finds_the_same_groups_and_puts_every_tagged_function_back():
-    from referee.clause_tracer import _PROBES
-    from referee.engines import PythonEngine
+    from referee.check.clause_tracer import _PROBES
+    from referee.engines.transports import PythonEngine
     from referee.examples import mutants
-    from referee.harness import CheckOptions, check
+    from referee.check.harness import CheckOptions, check
 
     def groups(stats: bool) -> list[tuple]:
         engine = PythonEngine(mutants.load_together(("cap_off_by_one", "thorns_on_nothing", "cost_spends_shield")).run)

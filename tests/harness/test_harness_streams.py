@@ -1,4 +1,4 @@
-"""Independent streams (``referee.streams``): each scenario's seed a hash of (run seed, worker, batch, index).
+"""Independent streams (``referee.check.streams``): each scenario's seed a hash of (run seed, worker, batch, index).
 
 What must hold: batches of one run never overlap, two run seeds (or two workers) share nothing, the
 first batch depends on the seed, the same seed draws the same scenarios, and ``referee check`` sends
@@ -13,11 +13,11 @@ from collections import Counter
 
 import pytest
 
-from referee.engines import PythonEngine
+from referee.engines.transports import PythonEngine
 from referee.examples.engine import run as clean_engine
-from referee.harness import CheckOptions, check
-from referee.strategies import scenarios
-from referee.streams import Stream, draw_batch, scenario_seed
+from referee.check.harness import CheckOptions, check
+from referee.check.strategies import scenarios
+from referee.check.streams import Stream, draw_batch, scenario_seed
 
 
 def _lines(seed: int, batches: int, worker: int = 0, kinds: tuple[str, ...] | None = None) -> list[str]:

@@ -1,4 +1,4 @@
-"""A failing vector fails one clause: the clause of the model step at fault (``referee.at_fault``, the machinery
+"""A failing vector fails one clause: the clause of the model step at fault (``referee.check.at_fault``, the machinery
 ``check`` uses), not every clause the pipeline passed on the way; a state divergence, at the step that last set
 its field; a mismatch no step explains, at the vector's primary clause."""
 
@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee import vectors as vectors_module
-from referee.cli import app
+from referee.vectors import suite as vectors_module
+from referee.cli.app import app
 from referee.rulebooks.combat.vectors import boundary_vectors
 from referee.specs.trace import covers
 from referee.trail import Step, window
-from referee.vectors import Generated, clause_at_fault
+from referee.vectors.suite import Generated, clause_at_fault
 
 EQUAL = "vitality-equal-to-damage"
 
@@ -42,7 +42,7 @@ def _run(folder: Path, mutant: str, *extra: str) -> dict:
 @covers("combat:500.1-13")
 def test_a_divergence_fails_only_the_clause_at_fault(boundary_folder: Path):
     """A death decided on `< 0` instead of `<= 0` diverges at the death event: each failing vector fails the one
-    clause of the model step at fault (``referee.at_fault``), and the table shows FAIL at those clauses only, not
+    clause of the model step at fault (``referee.check.at_fault``), and the table shows FAIL at those clauses only, not
     at the Armor, cap and Shield clauses the vector passed on the way."""
     report = _run(boundary_folder, "death_only_below_zero")
     failure = next(f for f in report["failed"] if f["path"].endswith(EQUAL + ".json"))

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.model.clauses import IMPLEMENTATIONS, load_all_model_modules
 from referee.rulebooks.combat.vectors import BOUNDARY_CASES
-from referee.vectors import VECTORS_FORMAT
+from referee.vectors.suite import VECTORS_FORMAT
 
 from test_harness_at_fault import names_clause
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.require_coverage import EXIT_NOT_COVERED, reachable_clauses
+from referee.cli.app import app
+from referee.vectors.require_coverage import EXIT_NOT_COVERED, reachable_clauses
 
 CHECK = ["check", "--python", "referee.examples.engine:run", "--in-process", "--kinds", "cost", "--seed", "1"]
 
@@ -53,7 +53,7 @@ def test_stats_warn_only_about_what_the_selection_can_reach(in_tmp, state, reach
     import json
 
     from referee.model.events import EVENT_SPECS
-    from referee.require_coverage import reachable as reach_of
+    from referee.vectors.require_coverage import reachable as reach_of
 
     reach = reach_of(("cost",), None, 2, state)
     assert reach["clauses"] == reachable

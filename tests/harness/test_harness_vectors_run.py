@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee import vectors as vectors_module
-from referee.cli import app
+from referee.vectors import suite as vectors_module
+from referee.cli.app import app
 from referee.rulebooks.combat.vectors import boundary_vectors
-from referee.vector_files import VectorFileError, read_vectors
-from referee.vectors import VECTORS_FORMAT, Generated
+from referee.vectors.files import VectorFileError, read_vectors
+from referee.vectors.suite import VECTORS_FORMAT, Generated
 
 RUNNER = CliRunner()
 

@@ -1,4 +1,4 @@
-"""``referee check --workers N`` (``referee.workers``): disjoint streams, one merged report."""
+"""``referee check --workers N`` (``referee.check.workers``): disjoint streams, one merged report."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from collections import Counter
 
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.compare import Comparison
-from referee.groups import Group
-from referee.harness import CheckReport
-from referee.stats import Stats
-from referee.workers import merge_reports
+from referee.cli.app import app
+from referee.check.compare import Comparison
+from referee.check.groups import Group
+from referee.check.harness import CheckReport
+from referee.check.stats import Stats
+from referee.check.workers import merge_reports
 
 
 def _report(status: str, run: int, first: tuple[int, float] | None, groups=(), stats=None) -> CheckReport:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from referee.rulebooks.combat.codec import UNIT_DEFAULTS
 from referee.rulebooks.combat.features import FEATURES
 

@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.changelog import CHANGELOG, older_version_message
-from referee.cli import app
-from referee.compare import Comparison
+from referee.cli.app import app
+from referee.check.compare import Comparison
 from referee.contract import SNAPSHOT, contract
 from referee.emitters import emitters, event_clauses
 from referee.model.events import EVENT_NAMES, EVENTS

@@ -13,9 +13,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.engines import make_engine
-from referee.harness import CheckOptions, check, replay
+from referee.cli.app import app
+from referee.engines.transports import make_engine
+from referee.check.harness import CheckOptions, check, replay
 from referee.model.events import EVENTS
 from referee.rulebooks.combat.features import CORE, FEATURES
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 
 RUNNER = CliRunner()
 MUTANT = "referee.examples.mutants:armor_floored_at_zero"

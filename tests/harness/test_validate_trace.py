@@ -11,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.rulebooks.combat.battles import battle
-from referee.cli import app
-from referee.compare import Comparison
+from referee.cli.app import app
+from referee.check.compare import Comparison
 from referee.examples import engine, mutants
-from referee.harness import judge
-from referee.validate import validate
+from referee.check.harness import judge
+from referee.check.validate import validate
 
 
 def _trace(scenario: dict, module=engine) -> list[str]:
@@ -118,7 +118,7 @@ def test_an_unreadable_line_is_named_and_exits_2(tmp_path):
 def test_every_line_of_a_trace_is_valid_under_the_published_trace_schema():
     import jsonschema
 
-    from referee.validate import trace_schema
+    from referee.check.validate import trace_schema
 
     validator = jsonschema.Draft202012Validator(trace_schema())
     for line in _trace(battle(9, 100)):
@@ -153,7 +153,7 @@ def test_a_feature_the_engines_profile_leaves_out_is_not_compared(tmp_path, monk
 
 
 def _profile(folder):
-    from referee.validate import profile_from_config
+    from referee.check.validate import profile_from_config
 
     return profile_from_config(folder)
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import app
+from referee.cli.app import app
 from vector_fuzz import copy_folder, damage, snapshot
 
 RUNNER = CliRunner()
@@ -56,7 +56,7 @@ def bounded(args: list[str], seconds: int = 30):
 def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A folder of four exported vectors (hand-written boundary cases: no Z3 search) and its receipt."""
     from referee.rulebooks.combat.vectors import boundary_vectors
-    from referee.vectors import Generated, export
+    from referee.vectors.suite import Generated, export
 
     root = tmp_path_factory.mktemp("fuzzbase")
     chosen = boundary_vectors()[:4]

@@ -536,7 +536,7 @@ def settle(coverage: Coverage, shut: set[str]) -> None:
 def generate(progress: Callable[[str], None] | None = None, only: str | None = None,
              profile: Any = None) -> tuple[list[Vector], Coverage]:
     """Every branch vector Z3 can find across the templates, searched inside ``profile`` (a
-    :class:`referee.vectors.Selection`; None: everything), one vector per board shape, then the boundary cases."""
+    :class:`referee.vectors.suite.Selection`; None: everything), one vector per board shape, then the boundary cases."""
     say = progress or (lambda text: None)
     vectors: list[Vector] = []
     coverage = Coverage()

@@ -50,7 +50,7 @@ def _set(root: Any, path: tuple[Any, ...], value: Any) -> None:
 
 
 def candidates(scenario: dict[str, Any]):
-    """Simpler versions of a play scenario, coarsest first (used by :mod:`referee.shrink`)."""
+    """Simpler versions of a play scenario, coarsest first (used by :mod:`referee.check.shrink`)."""
     actions = scenario["actions"]
     for i in range(len(actions)):
         if len(actions) > 1:

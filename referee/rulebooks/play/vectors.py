@@ -2,7 +2,7 @@
 
 Method (said in the manifest too): the play model is written with the single-source
 arithmetic helpers and its zones are numbers, but the Z3 branch discovery of
-:mod:`referee.vectors` has no play templates yet. Until it does, the play vectors are the
+:mod:`referee.vectors.suite` has no play templates yet. Until it does, the play vectors are the
 cases below, written by hand to take every check of the play process (354, 355.2,
 358.2 with each cause: 357.1 unpaid resources, 444.2.a declined, 414.4/414.1.b exhaust
 impossible, 416.3 recycle impossible, 203.3 kill/discard impossible, 357.2 invalid plan),
@@ -11,7 +11,7 @@ recycling from an empty trash, 357.2 killing and discarding in either order, 414
 exhausted friendly unit as an additional cost, the Basic Rune abilities 164.2.a/b,
 activation 399/403.1.a) and the cost arithmetic (356.3, 356.4, 356.6). Only the
 scenario is typed by hand: the expected observation and the clause list come from
-running the model (:func:`referee.harness.model_observation`, the clause trail).
+running the model (:func:`referee.check.harness.model_observation`, the clause trail).
 """
 
 from __future__ import annotations

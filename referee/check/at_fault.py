@@ -1,0 +1,362 @@
+"""The steps at fault: the model's explanation around the first divergence, for a failure report.
+
+``referee check`` and ``vectors run`` show, instead of the whole clause trail, the explain
+step that produced the first diverging event or field (with its clause and numbers) and
+the step before it (:func:`referee.explain.steps_around_event`). A state divergence
+(``board.t.maim``) is placed at the model's last event about that unit (``t``); one with no
+such event, at the end of the explanation. :func:`state_step` names, for a state divergence, the
+step that last changed its field in the model's run (a part of its group key, ``referee.check.groups``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .groups import identity_index
+from ..rulebook import Divergence
+
+_STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
+
+
+def state_owner(path: str) -> str | None:
+    """The unit, object or part a state path is about: ``board.a.vitality`` -> ``a``, ``state.objects.r1.zone`` ->
+    ``r1``, ``state.pool.energy`` -> ``pool`` (None: not a state path)."""
+    parts = path.split(".")
+    at = identity_index(parts)
+    owner = parts[at] if at is not None else (parts[1] if len(parts) > 1 else None)
+    return owner if owner and "[" not in owner else None
+
+
+def state_field(path: str) -> str | None:
+    """The ``owner.field`` of a state path as ``Step.touches`` and an action's ``changes`` spell it (``a.vitality``,
+    ``r1.zone``, ``pool.energy``; ``state.pool.power.calm``: ``pool.power``); None for a whole unit (``board.c``)."""
+    parts = path.split(".")
+    at = identity_index(parts)
+    at = at if at is not None else 1
+    return f"{parts[at]}.{parts[at + 1]}" if state_owner(path) is not None and len(parts) > at + 1 else None
+
+
+def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | None:
+    """Where in the model's events a divergence falls: its own index, or the last event about its unit."""
+    if divergence.where == "events":
+        return divergence.event_index
+    match = _STATE_PATH.match(divergence.path)
+    if match is None:
+        return None
+    uid = match.group(1)  # state.objects.<oid>: "objects", no event about it (the placement the table measured)
+    about = [i for i, e in enumerate(events) if uid in (e.unit, e.other)]
+    return about[-1] if about else None
+
+
+def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
+    """The step that produced the first divergence and the one before it, as JSON (empty: no explanation)."""
+    from ..explain import explain_actions
+
+    actions = explain_actions(scenario)
+    action, found = fault_step(actions, divergence)
+    if action is None:
+        steps = [s for action in actions for s in action.steps][-2:]
+    else:
+        steps = action.steps[-2:] if found is None else action.steps[max(0, found - 1): found + 1]
+    return [s.to_json() for s in steps]
+
+
+def state_step(scenario: dict[str, Any], divergence: Divergence) -> str | None:
+    """The model step that last changed a state divergence's field, as a group key names it: its step and clause
+    (``vitality[combat:500.8i]``, ``armor_debuff[combat:500.2e]``, ``finish[play:350.1]``); None when no action
+    is about the field's unit or object (see :func:`changing_step`) or the path names no field (a unit absent)."""
+    from ..explain import explain_actions
+
+    step = changing_step(explain_actions(scenario), divergence, scenario.get("actions", []))
+    return None if step is None else f"{step.step}[{step.clause}]"
+
+
+def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = ()) -> Any:
+    """The step that last changed a state divergence's field in the model's run (None: not found).
+
+    The action is the last one whose run changed the field (``ExplainedAction.changes``), else (the
+    engine changed a field the model left alone) the one that passed the field through: the last with
+    a step that sets such a field (``Step.touches``: a play's payment for its pool), else the last naming
+    its unit or object (``sent``, the scenario's actions). In it, the last step that sets the field
+    (``Step.touches``), else the step behind the last event about the unit (:func:`referee.explain.locate_event`;
+    the listeners' echo of a loss: the loss's own step), else the action's first step. No number-driven
+    move (the at-fault placement's producer, rounding and deciding steps, or a step's ``before``/``after``
+    equal to the change: another quantity may have the same numbers): a key must not depend on the numbers.
+    Which action changed it last, not where the engine went wrong: an engine that got an earlier change
+    wrong and a later one right is keyed by the later one.
+    """
+    field = state_field(divergence.path)
+    if field is None or divergence.where == "events":
+        return None
+    owner, name = field.split(".", 1)
+    changed = [a for a in actions if name in a.changes.get(owner, {})]
+    touching = [a for a in actions if any(field in step.touches for step in a.steps)]
+    named = [a for a, data in zip(actions, sent) if _names(data, owner)]
+    action = next((found[-1] for found in (changed, touching, named) if found), None)
+    if action is None or not action.steps:
+        return None
+    hits = [i for i, step in enumerate(action.steps) if field in step.touches]
+    return action.steps[hits[-1] if hits else _event_step(action, owner)]
+
+
+def _event_step(action: Any, owner: str) -> int:
+    """The step behind an action's last event about ``owner`` (its first step: no such event or step); a
+    :data:`ECHO_STEPS` step (the listeners announcing a loss) stands for the loss it echoes, the nearest
+    earlier :data:`RESULT_STEPS` step at its depth (the Vitality step that made the loss)."""
+    from ..explain import locate_event
+
+    about = [i for i, e in enumerate(action.events) if owner in (e.unit, e.other)]
+    found = locate_event([action], about[-1])[1] if about else None
+    if found is None:
+        return 0
+    if action.steps[found].step in ECHO_STEPS:
+        depth = action.steps[found].depth
+        return next((i for i in range(found - 1, -1, -1) if action.steps[i].step in RESULT_STEPS
+                     and action.steps[i].depth == depth), found)
+    return found
+
+
+def _names(data: Any, owner: str) -> bool:
+    """Whether an action (its JSON, nested actions included) names ``owner`` anywhere."""
+    if isinstance(data, dict):
+        return any(_names(v, owner) for v in data.values())
+    if isinstance(data, list):
+        return any(_names(v, owner) for v in data)
+    return data == owner
+
+
+def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | None]:
+    """The action and the index of its step at fault (``(None, None)``: the end of the explanation).
+
+    In order: a state field is placed at the first step of the last action that sets it
+    (``Step.touches``); an event the engine emitted where the model emitted another (or none)
+    at the step that explains its absence (``Step.absent``: a layer not reached, a payer not
+    refused), or, when only the unit differs, at the step that chose the unit (``Step.chooses``);
+    an outcome (an event named by a step after the deciding steps) at the last step that
+    decided it (``Step.decides``); otherwise at the step behind the model's event, or the last
+    event about the diverging unit, moved back to the step that produced its number (or, when no step changed
+    it, to the step that decided to carry it on unchanged).
+    """
+    from ..explain import locate_event
+
+    events = [e for action in actions for e in action.events]
+    if divergence.where != "events":
+        touched = touching_step(actions, divergence.path)
+        if touched is not None:
+            return touched
+    else:
+        by_event = step_for_engine_event(actions, divergence)
+        if by_event is not None:
+            return by_event[0], engine_only(by_event[0], by_event[1], divergence)
+    index = divergence_event_index(divergence, events)
+    if index is None:
+        return None, None
+    action, found = locate_event(actions, index)
+    if found is not None:
+        decided = deciding_step(action, found)
+        if decided is not None:
+            return action, decided
+        found = loss_step(action, found, divergence)
+        if divergence.engine is None and isinstance(divergence.model, dict):
+            passed = passing_step(action, found)
+            if passed is not None:
+                return action, passed
+        produced = producer(action, found, model_number(divergence))
+        found = carrier(action, found, model_number(divergence)) if produced == found else produced
+        found = rounding_step(action, found, divergence)
+    return action, found
+
+
+def passing_step(action: Any, found: int) -> int | None:
+    """For a model event the engine did not emit at all, the last step of the instance that decided the amount
+    goes on (``Step.decides``: a Dormant recipient a tick still reaches, Armor a Burn skips, a cost skipping the
+    pipeline); ``None`` when no such step is there."""
+    if action.steps[found].step not in RESULT_STEPS + CREDIT_STEPS:
+        return None
+    hits = [i for i in range(instance_start(action, found), found) if action.steps[i].decides]
+    return hits[-1] if hits else None
+
+
+def instance_start(action: Any, found: int) -> int:
+    """The first step of the instance ``found`` belongs to: its ``incoming`` step at the same depth (else 0)."""
+    depth = action.steps[found].depth
+    for i in range(found, -1, -1):
+        step = action.steps[i]
+        if step.depth < depth:
+            return i + 1
+        if step.step == "incoming" and step.depth == depth:
+            return i
+    return 0
+
+
+def engine_only(action: Any, found: int, divergence: Divergence) -> int:
+    """An engine event the model does not emit, placed at the model step that names such events: a number one
+    away at the rounding step, else at the step that made the model's own number there (``lost``)."""
+    rounded = rounding_step(action, found, divergence)
+    if rounded != found:
+        return rounded
+    return producer(action, found, action.steps[found].quantities.get("lost"))
+
+
+#: Steps that announce again a loss an earlier step made (the listeners of 500.6c, 500.8d): a divergence there is
+#: placed at the loss itself.
+ECHO_STEPS = ("listeners",)
+ECHO_EVENTS = ("vitality_lost",)
+
+
+def loss_step(action: Any, found: int, divergence: Divergence) -> int:
+    """The loss step a :data:`ECHO_STEPS` step re-announces (the nearest earlier result step with the same loss),
+    for a divergence on the echo itself (``vitality_lost``), not on what the listeners did (a rune reset)."""
+    step = action.steps[found]
+    model = divergence.model if isinstance(divergence.model, dict) else {}
+    if step.step not in ECHO_STEPS or model.get("name") not in ECHO_EVENTS:
+        return found
+    lost = step.quantities.get("lost")
+    return next((i for i in range(found - 1, -1, -1) if action.steps[i].step in RESULT_STEPS
+                 and action.steps[i].quantities.get("lost") == lost), found)
+
+
+def rounding_step(action: Any, found: int, divergence: Divergence) -> int:
+    """A number one away from the model's, landed by a result step, is placed at the rounding step of the same
+    instance (the step with an exact value, 500.2c): an off-by-one downstream of a rounding is that rounding's."""
+    step = action.steps[found]
+    engine = divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
+    model = model_number(divergence)
+    if divergence.engine is None and type(model) is int and divergence.where == "events":
+        engine = 0  # the engine reports nothing where the model reports an amount: as if 0 landed
+    if model is None and step.step in RESULT_STEPS:
+        model = step.quantities.get("lost")
+    if type(engine) is not int or type(model) is not int or abs(engine - model) != 1:
+        return found
+    if step.step not in RESULT_STEPS and "after" not in step.quantities:
+        return found
+    for i in range(found - 1, -1, -1):
+        if action.steps[i].step == "incoming" or action.steps[i].depth != step.depth:
+            break
+        if "exact" in action.steps[i].quantities:
+            return i
+    return found
+
+
+_FIELD_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)\.([^.\[\]]+)")
+
+
+def touching_step(actions: list[Any], path: str) -> tuple[Any, int] | None:
+    """The first step that sets a state field (``board.a.vessels``: ``a.vessels``), in the last action that does."""
+    match = _FIELD_PATH.match(path)
+    if match is None:
+        return None
+    key = f"{match.group(1)}.{match.group(2)}"
+    for action in reversed(actions):
+        hits = [i for i, step in enumerate(action.steps) if key in step.touches]
+        if hits:
+            return action, hits[0]
+    return None
+
+
+def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """The step behind an engine event the model does not emit there: the step explaining its absence, or the
+    step that chose a different unit for the same event."""
+    engine, model = divergence.engine, divergence.model
+    if not isinstance(engine, dict) or "name" not in engine:
+        return None
+    name = engine["name"]
+    same = isinstance(model, dict) and model.get("name") == name
+    if same and (model.get("unit"), model.get("detail")) != (engine.get("unit"), engine.get("detail")):
+        return last_step_with(actions, lambda step: name in step.chooses)
+    if same:
+        return None
+    absent = last_step_with(actions, lambda step: name in step.absent)
+    if absent is None and model is not None and comes_later(actions, divergence):
+        return last_step_with(actions, lambda step: name in step.chooses)  # the engine's order, not the model's
+    if absent is not None or model is not None:
+        return absent
+    return last_step_with(actions, lambda step: name in step.events)  # past the model's last event: its own step
+
+
+def comes_later(actions: list[Any], divergence: Divergence) -> bool:
+    """Whether the model emits the engine's diverging event too, after the place it diverges (an order swapped:
+    the step that chose the order is at fault, ``Step.chooses``)."""
+    engine, index = divergence.engine, divergence.event_index
+    events = [e for action in actions for e in action.events]
+    if not isinstance(engine, dict) or index is None:
+        return False
+    return any((e.name, e.unit, e.detail) == (engine.get("name"), engine.get("unit"), engine.get("detail"))
+               for e in events[index + 1:])
+
+
+def last_step_with(actions: list[Any], test: Any) -> tuple[Any, int] | None:
+    for action in reversed(actions):
+        hits = [i for i, step in enumerate(action.steps) if test(step)]
+        if hits:
+            return action, hits[-1]
+    return None
+
+
+def deciding_step(action: Any, found: int) -> int | None:
+    """For a step that announces an outcome, the last step before it that decided it (``Step.decides``)."""
+    if not action.steps[found].step in OUTCOME_STEPS:
+        return None
+    hits = [i for i in range(found) if action.steps[i].decides]
+    return hits[-1] if hits else None
+
+
+#: Steps that announce what earlier steps decided (a play's finish or undo): an event they name is placed at the
+#: last deciding step before them.
+OUTCOME_STEPS = ("finish", "undo")
+
+
+#: Steps that land a number earlier steps made (a damage instance's Vitality step): an event they name is
+#: placed at the step that produced its number instead.
+RESULT_STEPS = ("vitality", "gate")
+#: Steps that credit what an instance landed (500.5a): a credit the engine never gave is placed, like a missing
+#: loss, at the step that decided the amount goes on (a Reflect skipping Armor, 500.7j).
+CREDIT_STEPS = ("credit",)
+
+
+def model_number(divergence: Divergence) -> Any:
+    """The model's diverging number: the value itself, or the amount of the model's diverging event."""
+    value = divergence.model
+    if isinstance(value, dict):
+        value = value.get("amount")
+    return value if type(value) is int else None
+
+
+def producer(action: Any, found: int, value: Any) -> int:
+    """The step that produced the model's number, for an event a :data:`RESULT_STEPS` step names: the first step
+    of the same instance (since its ``incoming`` step) whose result (``after``) is that number; else the step
+    that names the event.
+
+    A damage event is named by the Vitality step, but its amount was made earlier (the Armor
+    step that rounded it, the cap, the Shield); that step is the one an engine author needs.
+    """
+    if value is None or action.steps[found].step not in RESULT_STEPS:
+        return found
+    start = instance_start(action, found)
+    for i in range(start, found + 1):
+        quantities = action.steps[i].quantities
+        if quantities.get("after") == value and quantities.get("before") != value:
+            return i
+    return found
+
+
+def carrier(action: Any, found: int, value: Any) -> int:
+    """For a number no step of the instance produced, the last step of the instance that decided to carry it on
+    unchanged (``Step.decides`` with that ``after``: Armor a Burn or a Reflect skips, 500.1d, 500.7j); else
+    ``found``."""
+    if value is None or action.steps[found].step not in RESULT_STEPS:
+        return found
+    hits = [i for i in range(instance_start(action, found), found)
+            if action.steps[i].decides and action.steps[i].quantities.get("after") == value]
+    return hits[-1] if hits else found
+
+
+def describe_steps(steps: list[dict[str, Any]]) -> list[str]:
+    """The steps as report lines: the one before, then the one at fault, each with its clause and numbers."""
+    out = []
+    for n, step in enumerate(steps):
+        label = "at fault" if n == len(steps) - 1 else "before  "
+        numbers = ", ".join(f"{k}={v}" for k, v in step["quantities"].items() if not isinstance(v, (dict, list)))
+        out.append(f"  {label} [{step['clause']}] {step['text']}" + (f"  ({numbers})" if numbers else ""))
+    return out

@@ -1,0 +1,115 @@
+"""The clauses a model run applied, for ``--stats``: cheaply, as a set, without a tracer.
+
+The clause trail (``referee.trail.record``) runs the model under ``sys.setprofile``; a call-only ``sys.settrace``
+hook was the cheaper way to learn *which* tagged functions ran. Both cost the same two things on Python 3.11:
+a traced run is the single-source pipeline, not its fast twin (``model/combat/fast.py`` steps aside for a
+tracer; on a campaign's fresh scenarios ~560 us a scenario against the twin's ~140), and the interpreter runs
+every instruction of a traced thread unspecialised, with a callback at every call. ``--stats`` was 2.5-3x
+slower for it, and ran the model a second time besides.
+
+So no tracer here: while a campaign with ``--stats`` runs (:func:`probes_installed`), each tagged function's
+``__code__`` is a *probe*, a two-line body that notes the function's code and calls a copy of the function
+made with its own code (one extra call per tagged call); a recorded run (:func:`clauses_applied_in`)
+switches the fast twin off (``arith.single_source``), as a tracer did, so the same tagged functions run and the
+same clause set comes out (``tests/harness/test_harness_stats_cost.py`` holds it equal to the trail's). The
+probes stay for the whole campaign: swapping 208 codes in and out around every scenario cost ~30 us, and more
+in the call sites it despecialised each time. To what else runs in the campaign, a probe is one more untagged
+frame: the clause trail maps each tagged function's ``__code__`` as it finds it (the probe, whose frame it
+records as the step; the copy's frame inside is no tagged code) and reads the locals of ``emit`` frames only,
+which have no probe. Every original is put back when the campaign ends, whatever happened. A function with
+free variables cannot take a probe's code (none is tagged today): one such raises, never goes uncounted.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+#: The probe's body; the strings are placeholders, replaced in its constants by the objects named.
+_PROBE_SOURCE = '''
+def probe(*args, **kwargs):
+    "NOTE"("CODE")
+    return "COPY"(*args, **kwargs)
+'''
+
+_CODES: dict[Any, tuple[str, ...]] = {}
+#: (function, its code, its probe's code) of every tagged function; the codes the probes noted; probes in place.
+_PROBES: list[tuple[Any, Any, Any]] = []
+_CALLED: set[Any] = set()
+_SIZE = [-1]
+_INSTALLED = [0]
+
+
+def _probe_template() -> types.CodeType:
+    with warnings.catch_warnings():  # '"COPY"(...)' reads as calling a str: placeholders, never run
+        warnings.simplefilter("ignore", SyntaxWarning)
+        module = compile(_PROBE_SOURCE, "<referee clause probe>", "exec")
+    return next(c for c in module.co_consts if isinstance(c, types.CodeType))
+
+
+def _probe(template: types.CodeType, function: Any) -> types.CodeType:
+    """``function``'s probe: the template with its placeholders bound, named after the function."""
+    code = function.__code__
+    if code.co_freevars:
+        raise TypeError(f"{function.__qualname__} has free variables: --stats cannot probe it")
+    copy = types.FunctionType(code, function.__globals__, function.__name__, function.__defaults__)
+    copy.__kwdefaults__ = function.__kwdefaults__
+    # a probe's code is hashed (the trail keys a dict by codes): its constants must be, so the set's ``add``
+    bound = {"COPY": copy, "CODE": code, "NOTE": _CALLED.add}
+    consts = tuple(bound.get(c, c) if isinstance(c, str) else c for c in template.co_consts)
+    return template.replace(co_consts=consts, co_name=code.co_name, co_qualname=code.co_qualname)
+
+
+def tagged_codes() -> dict[Any, tuple[str, ...]]:
+    """Every tagged model function's code -> its clause ids (rebuilt, with the probes, when more are tagged)."""
+    from referee.model.clauses import IMPLEMENTATIONS
+
+    from ..trail import _tagged_codes
+
+    size = sum(len(f) for f in IMPLEMENTATIONS.values())
+    if (_SIZE[0] != size or not _CODES) and not _INSTALLED[0]:
+        codes = {code: ids for code, (_, ids) in _tagged_codes().items()}
+        functions = {id(f): f for fs in IMPLEMENTATIONS.values() for f in fs if getattr(f, "__code__", None) in codes}
+        template = _probe_template()
+        _PROBES[:] = [(f, f.__code__, _probe(template, f)) for f in functions.values()]
+        _CODES.clear()
+        _CODES.update(codes)
+        _SIZE[0] = size
+    return _CODES
+
+
+@contextmanager
+def probes_installed() -> Iterator[None]:
+    """While the block runs, every tagged function is its probe (see the module docstring); nested blocks share them."""
+    tagged_codes()
+    if not _INSTALLED[0]:
+        for function, _, probe in _PROBES:
+            function.__code__ = probe
+    _INSTALLED[0] += 1
+    try:
+        yield
+    finally:
+        _INSTALLED[0] -= 1
+        if not _INSTALLED[0]:
+            for function, code, _ in _PROBES:
+                function.__code__ = code
+
+
+@contextmanager
+def clauses_applied_in(seen: set[str]) -> Iterator[None]:
+    """While the block runs, add to ``seen`` the clause ids of every tagged model function called."""
+    from referee.model.arith import single_source
+
+    with probes_installed():
+        codes = tagged_codes()
+        _CALLED.clear()
+        try:
+            with single_source():
+                yield
+        finally:
+            for code in _CALLED:
+                seen.update(codes[code])
+            _CALLED.clear()

@@ -1,0 +1,295 @@
+"""``referee check``: differential testing of an engine against the model."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+
+from ..check.plan import state_locations  # noqa: F401  (its one definition; callers import it from here)
+
+from ..check import interrupts
+from ..vectors import require_coverage  # noqa: F401  (--stats is handed its reachable set)
+
+
+def parse_rules(options: list[str] | None) -> dict[str, object]:
+    """``--ruleset name=value`` pairs to each rulebook's readings (by the rulebook that owns the name);
+    the one parser of every command's ``--ruleset`` (``referee.rulebooks.parse_rule_words``)."""
+    from ..rulebooks import parse_rule_words
+
+    return parse_rule_words(options)
+
+
+def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
+    """JUnit XML: one test case per report (per action kind or per run)."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    from ..report.junit import xml_text
+
+    cases = [(r, g) for r in reports for g in (r.groups or [None])]
+    failures = sum(1 for r, g in cases if (g is None and not r.ok) or (g is not None and g.known is None))
+    seconds = sum(r.seconds for r in reports)
+    lines = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        f"<testsuites><testsuite name={quoteattr(suite)} tests=\"{len(cases)}\" failures=\"{failures}\" "
+        f'time="{seconds:.3f}">',
+    ]
+    for r, group in cases:
+        if group is not None:  # --keep-going: one test case per distinct divergence
+            name = quoteattr(xml_text(f"{r.engine} [{group.key}]", 1000))
+            lines.append(f'<testcase classname="referee.check" name={name} time="0">')
+            if group.known is not None:
+                lines.append(f"<skipped message={quoteattr(xml_text('known: ' + group.known.reason, 1000))}/>")
+            else:
+                detail = group.divergences[0].describe() if group.divergences else group.key
+                body = f"{detail}\nscenario: {json.dumps(group.scenario)}\nreplay: {group.replay}"
+                lines.append(f"<failure message={quoteattr(xml_text(detail, 1000))}>{escape(xml_text(body))}</failure>")
+            lines.append("</testcase>")
+            continue
+        name = quoteattr(xml_text(f"{r.engine} [{', '.join(r.kinds)}]", 1000))
+        lines.append(f'<testcase classname="referee.check" name={name} time="{r.seconds:.3f}">')
+        if not r.ok:
+            lines.append(f"<failure message={quoteattr(r.status)}>{escape(xml_text(r.text()))}</failure>")
+        lines.append("</testcase>")
+    lines.append("</testsuite></testsuites>")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+def register(app: typer.Typer) -> None:
+    from ..check.options import CHECK, typer_command
+
+    app.command("check")(typer_command(CHECK, check_command))
+
+
+def _usage_exit(message: str, verb: str = "check") -> typer.Exit:
+    """Print a usage error (exit 2); the exception to raise."""
+    typer.echo(f"referee {verb}: {message}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+def check_command(given: dict) -> None:
+    """Check an engine against the model on generated scenarios; shrink and explain the first mismatch."""
+    from ..check.options import CHECK
+
+    settings = settings_of(CHECK, given)
+    engine_spec, options = _plan(settings)
+    the_engine = _make(engine_spec)
+    hypothesis_home(options.state_dir)
+    progress = _progress_bar(bool(settings["json"]))
+    options.progress = progress.update if progress else None
+    if options.seed is None:  # chosen here, so that a run stopped at any point still prints it
+        import random
+
+        options.seed = random.SystemRandom().randrange(2**32)
+    report = _run(the_engine, engine_spec, options, settings["replay"], progress)
+    report.show_trail = bool(settings["trail"])
+    _write_reports(report, settings)
+    code = exit_code(report)
+    if settings["require_coverage"] and code == EXIT_PASS and not settings["replay"]:
+        code = _require_coverage(report, options, bool(settings["json"]))
+    if report.status == "interrupted" or interrupts.received() is not None:
+        interrupts.mark_reported()  # the seed, the counts and the replay command are printed
+    raise typer.Exit(code)
+
+
+def _require_coverage(report, options, json_out: bool) -> int:
+    """``--require-coverage``: exit 5 naming every clause reachable under the profile the run never exercised."""
+    from ..vectors.require_coverage import EXIT_NOT_COVERED, describe, unexercised
+
+    missing = unexercised(report, options.kinds, options.features, options.max_actions, options.state_dir)
+    if not missing:
+        return EXIT_PASS
+    typer.echo(describe(missing, report.stats.scenarios if report.stats else 0), err=json_out)
+    return EXIT_NOT_COVERED
+
+
+def settings_of(verb: str, given: dict):
+    """The settings of ``verb``: the flags ``given``, else the config file, else the defaults (exit 2 on a bad file)."""
+    from ..check.config import load_config
+    from ..check.options import resolve
+
+    try:
+        return resolve(verb, given, load_config(verb=verb))
+    except ValueError as error:  # a ConfigError, or a flag's value that names nothing
+        raise _usage_exit(str(error), verb) from None
+
+
+def _plan(settings):
+    """The engine and the options of the run, every value checked (exit 2 on a bad one)."""
+    from ..check.harness import GENERATIONS
+    from ..check.plan import check_plan
+
+    values = settings.values
+    problem = usage_problem(examples=values["examples"], batch=values["batch"], max_actions=values["max_actions"],
+                            backend=values["backend"])
+    if problem is None and values["generation"] not in GENERATIONS:
+        problem = f"--generation {values['generation']!r}: expected one of {', '.join(GENERATIONS)}"
+    if problem is None and values["workers"] < 1:
+        problem = f"--workers {values['workers']}: expected a whole number >= 1"
+    if problem is None and values["backend"] != "hypothesis" and not values["python"]:
+        problem = "--backend crosshair needs a --python engine"
+    if problem:
+        raise _usage_exit(problem)
+    try:
+        return check_plan(settings, Path.cwd())
+    except ValueError as error:
+        raise _usage_exit(str(error)) from None
+
+
+def _make(engine_spec):
+    """The engine (not started); exit 2 on a bad choice."""
+    try:
+        return engine_spec.make()
+    except ValueError as error:
+        raise _usage_exit(str(error)) from None
+
+
+def _run(the_engine, engine_spec, options, replay_file: str | None, progress):
+    """Run the check (or replay one stored scenario; or spread over --workers processes, each making the engine
+    again: ``referee.check.workers``); its report. Exit 2 on a usage error found while running."""
+    from ..engines.transports import EngineStartError
+    from ..check.harness import check, interrupted_report, replay
+
+    try:
+        with the_engine:
+            if replay_file:
+                return replay(the_engine, _replay_scenario(replay_file), options)
+            if options.workers > 1:
+                from ..check.workers import check_workers
+
+                return check_workers(engine_spec.make, options, options.workers)
+            with progress or _nothing():
+                return check(the_engine, options)
+    except (ValueError, EngineStartError) as error:
+        raise _usage_exit(str(error)) from None
+    except KeyboardInterrupt:  # a signal outside the run's own handling (starting or closing the engine)
+        return interrupted_report(the_engine, options)
+
+
+def _replay_scenario(replay_file: str) -> dict:
+    try:
+        return read_replay(replay_file)
+    except ValueError as error:
+        raise _usage_exit(f"--replay {error}") from None
+
+
+def _write_reports(report, settings) -> None:
+    """The report: JUnit and HTML files when asked, then JSON or text on standard output."""
+    if settings["junit"]:
+        write_junit(settings["junit"], [report])
+    if settings["html"]:
+        from ..report.html import write_html
+
+        try:
+            write_html(settings["html"], report)
+        except OSError as error:
+            raise _usage_exit(f"--html {settings['html']}: cannot write: {error}") from None
+    if settings["json"]:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        typer.echo(report.text())
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _ProgressBar:
+    """A Rich progress bar on stderr (scenarios, rate, elapsed, failures found), only on a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("referee check"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[rate]:.0f}/s"), TimeElapsedColumn(),
+                            TextColumn("failures: {task.fields[failures]}"), console=Console(stderr=True),
+                            transient=True)
+        self.task = None
+        self.failures = 0
+
+    def __enter__(self) -> "_ProgressBar":
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def update(self, done: int, total: int, failed: int) -> None:
+        if self.task is None:
+            self.task = self.bar.add_task("check", total=total, rate=0.0, failures=0)
+        self.failures += failed
+        elapsed = self.bar.tasks[0].elapsed or 1e-9
+        self.bar.update(self.task, completed=min(done, total), rate=done / elapsed, failures=self.failures)
+
+
+def _progress_bar(json_out: bool) -> _ProgressBar | None:
+    """A progress bar when stderr is a terminal and the output is for people; nothing when piped or --json."""
+    return _ProgressBar() if sys.stderr.isatty() and not json_out else None
+
+
+def read_replay(path: str) -> dict:
+    """The scenario of a ``--replay`` file: a replay file (``.json`` or its one-line ``.jsonl``), a bare
+    scenario or a conformance vector (its ``scenario``); a ValueError naming the file otherwise
+    (unreadable, not JSON, nested too deep, not an object)."""
+    from ..vectors.files import read_json
+
+    data = read_json(Path(path))
+    if isinstance(data, dict) and "protocol" not in data and isinstance(data.get("scenario"), dict):
+        data = data["scenario"]  # a vector: {scenario, expected, clauses}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a scenario (a JSON object), got a JSON {type(data).__name__}")
+    return data
+
+
+BACKENDS = ("hypothesis", "crosshair")
+
+
+def usage_problem(*, examples: int, batch: int, max_actions: int, backend: str) -> str | None:
+    """What is wrong with the numeric and named options of ``check`` (a usage error, exit 2), or None."""
+    for name, value in (("--examples", examples), ("--batch", batch), ("--max-actions", max_actions)):
+        if value < 1:
+            return f"{name} {value}: expected a whole number >= 1"
+    if backend not in BACKENDS:
+        return f"--backend {backend!r}: expected one of {', '.join(BACKENDS)}"
+    return None
+
+
+#: Exit codes of ``referee check``: pass, divergence, usage error, engine fault, model defect.
+EXIT_PASS, EXIT_DIVERGENCE, EXIT_USAGE, EXIT_ENGINE_FAULT, EXIT_MODEL = 0, 1, 2, 3, 4
+#: Ctrl-C: the report so far is printed, with the seed and the command that replays the run.
+EXIT_INTERRUPTED = 130
+
+
+def exit_code(report) -> int:
+    """0 pass; 1 the engine disagrees with the model; 2 an invalid input scenario (``--replay``);
+    3 an engine fault (a non-deterministic engine is one); 4 the model could not run a scenario."""
+    if report.ok:
+        return EXIT_PASS
+    if report.status == "interrupted":
+        return EXIT_INTERRUPTED
+    if report.status == "stale-known":
+        return EXIT_DIVERGENCE
+    if report.status in ("fault", "nondeterministic"):
+        return EXIT_ENGINE_FAULT
+    if report.status == "model-error":
+        return EXIT_USAGE if report.error.startswith("invalid scenario") else EXIT_MODEL
+    return EXIT_DIVERGENCE
+
+
+def hypothesis_home(state_dir: str | None) -> None:
+    """Hypothesis' own files (its constants cache) go to ``STATE_DIR/hypothesis``, or to the system's temporary
+    folder without a state dir: by default Hypothesis writes ``.hypothesis/`` into the current directory."""
+    import tempfile
+
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(Path(state_dir) / "hypothesis" if state_dir else Path(tempfile.gettempdir()) / "referee-hypothesis")

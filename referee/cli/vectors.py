@@ -1,0 +1,314 @@
+"""``referee vectors export DIR`` and ``referee vectors run DIR --engine CMD``."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    from ..check.options import EXPORT, RUN, typer_command
+
+    vectors_app = typer.Typer(help="Conformance vectors: export them, or replay them through an engine.", no_args_is_help=True)
+    app.add_typer(vectors_app, name="vectors")
+    export_folder = inspect.Parameter("folder", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str, default=typer.Argument(
+        ..., metavar="FOLDER", help="the folder to write (manifest.json and one file per vector)"))
+    run_folder = inspect.Parameter("folder", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Path, default=typer.Argument(
+        ..., metavar="FOLDER", help="a folder written by `referee vectors export`"))
+    vectors_app.command("export")(typer_command(EXPORT, export_command, [export_folder]))
+    vectors_app.command("run")(typer_command(RUN, run_command, [run_folder]))
+    vectors_app.command("check-receipt")(check_receipt_command)
+
+
+def _usage_exit(verb: str, message: str) -> typer.Exit:
+    typer.echo(f"referee {verb}: {message}", err=True)
+    return typer.Exit(2)
+
+
+def export_command(given: dict, folder: str) -> None:
+    """Find a vector for every branch of every modeled clause (Z3), add the boundary cases, write them."""
+    from ..check.config import ConfigError, load_config
+    from ..check.options import EXPORT, resolve
+    from ..check.plan import selection
+    from ..vectors.files import VectorFileError, check_destination, previous_paths, remove_stale
+    from ..vectors.suite import VECTORS_FORMAT, Selection, export, generate
+
+    try:  # before minutes of generation: a destination that cannot take the vectors is a usage error
+        folder = check_destination(folder, VECTORS_FORMAT)
+        settings = resolve(EXPORT, given, load_config(verb=EXPORT))
+        kinds, features = selection(settings)
+        chosen = Selection(frozenset(kinds) if kinds else None, features)
+    except (VectorFileError, ConfigError, ValueError) as error:
+        raise _usage_exit(EXPORT, str(error)) from None
+    say = (lambda text: None) if settings["quiet"] else (lambda text: typer.echo(text, err=True))
+    generated = generate(progress=say, only=settings["only"], profile=chosen if chosen != Selection() else None)
+    old = previous_paths(folder, VECTORS_FORMAT)
+    manifest = export(folder, generated, chosen)
+    _say_exported(folder, manifest)
+    stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
+    if stale:
+        typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
+    unknown = _print_branches(manifest)
+    if unknown:
+        typer.echo("unknown branches (no answer within the resource limit):", err=True)
+        for branch in unknown:
+            typer.echo(f"  {branch}", err=True)
+        raise typer.Exit(1)
+
+
+def _say_exported(folder: str, manifest: dict) -> None:
+    typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses")
+    if manifest["left_out"]["vectors"]:
+        typer.echo(f"  left out {manifest['left_out']['vectors']} vectors outside the selection: "
+                   + "; ".join(f"{n} {reason}" for reason, n in manifest["left_out"]["by_reason"].items()))
+
+
+def run_command(given: dict, folder: Path) -> None:
+    """Replay exported vectors through an engine and report per clause."""
+    from ..check.options import RUN
+
+    if not os.path.lexists(folder / "manifest.json"):  # there but unreadable (a FIFO, a folder): read_manifest says why
+        raise _usage_exit(RUN, f"{folder}/manifest.json not found (run `referee vectors export` first)")
+    settings, comparison, chosen, engine_name, run = _run_vectors(given, folder)
+    if settings["receipt"]:
+        from ..vectors.suite import write_receipt
+
+        write_receipt(Path(settings["receipt"]), engine_name, chosen, run)
+    raise typer.Exit(_report(run, folder, engine_name, comparison, chosen, bool(settings["json"]), settings["junit"]))
+
+
+def _run_vectors(given: dict, folder: Path):
+    """Resolve the settings, make the engine and replay the selected vectors through it (exit 2 on a usage error;
+    a signal before the first vector: nothing was checked)."""
+    from ..check.config import ConfigError, load_config
+    from ..engines.transports import EngineStartError
+    from ..check.options import RUN, resolve
+
+    try:
+        from ..check.plan import comparison as comparison_of, engine_spec, selection
+        from ..vectors.suite import Selection, replay
+
+        settings = resolve(RUN, given, load_config(verb=RUN))
+        if settings["max_restarts"] < 0:
+            raise ValueError(f"--max-restarts {settings['max_restarts']}: expected a whole number >= 0")
+        kinds, features = selection(settings)
+        chosen = Selection(frozenset(kinds) if kinds else None, features)
+        comparison = comparison_of(settings).under_profile(chosen.features)
+        the_engine = engine_spec(settings).make()
+        with the_engine:
+            the_engine.start()
+            run = replay(folder, the_engine, comparison, chosen, settings["max_restarts"])
+    except (ValueError, EngineStartError, ConfigError) as error:
+        raise _usage_exit(RUN, str(error)) from None
+    except KeyboardInterrupt:  # before the first vector (the replay itself reports what ran)
+        from ..check import interrupts
+
+        interrupts.mark_reported()
+        typer.echo(f"referee vectors run: interrupted ({interrupts.stopped_by()}) before any vector ran: nothing was "
+                   f"checked; rerun: {interrupts.command_line(f'referee vectors run {folder}')}", err=True)
+        raise typer.Exit(_interrupted_status()) from None
+    return settings, comparison, chosen, the_engine.name, run
+
+
+def check_receipt_command(
+    receipt: Path = typer.Argument(..., help="a receipt written by `referee vectors run --receipt`"),
+    folder: Path = typer.Argument(..., help="the vectors folder it is a receipt for"),
+) -> None:
+    """Check that a receipt shows every vector of a folder run (or skipped with a written reason) on these bytes."""
+    from ..vectors.files import VectorFileError, read_json
+    from ..vectors.suite import check_receipt
+
+    try:
+        data = read_json(receipt)
+        if not isinstance(data, dict) or not str(data.get("format", "")).startswith("referee-vectors-receipt/"):
+            raise VectorFileError(f"{receipt}: not a referee vectors receipt")
+        problems = check_receipt(data, folder)
+    except VectorFileError as error:
+        typer.echo(f"referee vectors check-receipt: {error}", err=True)
+        raise typer.Exit(2) from None
+    for problem in problems[:50]:
+        typer.echo(f"  {problem}")
+    if len(problems) > 50:
+        typer.echo(f"  ... and {len(problems) - 50} more")
+    typer.echo(f"referee vectors check-receipt: {'FAIL' if problems else 'ok'}: "
+               f"{len(problems)} problems ({receipt} against {folder})")
+    raise typer.Exit(1 if problems else 0)
+
+
+def _print_branches(manifest: dict[str, Any]) -> list[str]:
+    """Each rulebook's vectors and branch coverage, as ``vectors export`` prints them; the unknown branches."""
+    unknown: list[str] = []
+    for name, book in manifest["rulebooks"].items():
+        branches = book["branches"]
+        if branches is None:
+            typer.echo(f"  {name}: {book['vectors']} vectors ({book['method'].split(',')[0]})")
+            continue
+        typer.echo(
+            f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
+            + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
+            + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
+            + (f"{len(branches['outside_profile'])} taken only outside the profile, "
+               if branches.get("outside_profile") else "")
+            + f"of {branches['total']}"
+        )
+        if branches.get("outside_profile"):
+            typer.echo(f"    the profile makes {len(branches['outside_profile'])} branches unreachable "
+                       f"({len(branches['templates_outside_profile'])} board shapes left out); "
+                       f"manifest.json lists them under rulebooks.{name}.branches.outside_profile")
+        unknown += branches["unknown"]
+    return unknown
+
+
+#: ``vectors run`` stopped by Ctrl-C: what ran is reported, never a verdict of pass (another signal: 128 + it).
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted_status() -> int:
+    from ..check import interrupts
+
+    signum = interrupts.received()
+    return EXIT_INTERRUPTED if signum is None else 128 + signum
+
+
+def _report(run: Any, folder: Path, engine: str, comparison: Any, selection: Any, json_out: bool,
+            junit: str | None) -> int:
+    """Print a run's results (text or JSON), write its JUnit file; its exit code."""
+    from ..vectors.suite import clause_table
+
+    table = clause_table(run.results, run.manifest)
+    ran = run.ran()
+    if not ran and not run.interrupted:
+        typer.echo(f"referee vectors run: no vector ran ({len(run.skipped)} skipped"
+                   + (f"; {run.stopped}" if run.stopped else "") + "): nothing was checked", err=True)
+        return 2
+    if json_out:
+        typer.echo(json.dumps(_json_report(run, comparison, selection, table), indent=2))
+    else:
+        _print_report(run, folder, engine, comparison, table)
+    if junit:
+        _write_junit(junit, {}, table, run.results)
+    if run.interrupted:
+        _say_interrupted(run, folder, err=json_out)
+    return _exit_code(run)
+
+
+def _say_interrupted(run: Any, folder: Path, err: bool) -> None:
+    """The last line of an interrupted run: what stopped it, the counts, what was found, how to run it again."""
+    from ..check import interrupts
+
+    ran = run.ran()
+    bad = [r for r in ran if r.status in ("mismatch", "fault")]
+    found = sorted({c for r in bad for c in r.failed_clauses})
+    faults = sum(r.status == "fault" for r in bad)
+    said = (f"{len(bad) - faults} mismatches" + (f" (at {', '.join(found[:10])})" if found else "")
+            + f", {faults} engine faults") if bad else "nothing"
+    interrupts.mark_reported()
+    typer.echo(f"referee vectors run: INTERRUPTED ({interrupts.stopped_by()}): {len(ran)} vectors ran, "
+               f"{sum(r.status == 'pass' for r in ran)} passed, {len(bad)} failed, {len(run.results) - len(ran)} not run; "
+               f"found: {said}; rerun: {interrupts.command_line(f'referee vectors run {folder}')}", err=err)
+
+
+def _exit_code(run: Any) -> int:
+    """128 + the signal (130: Ctrl-C): interrupted; 1: some vector diverges; 3: no divergence, but the engine faulted
+    or vectors did not run."""
+    if run.interrupted:  # before any verdict: what ran is reported, the run is not one
+        return _interrupted_status()
+    if any(r.status == "mismatch" for r in run.results):
+        return 1
+    return 3 if any(r.status in ("fault", "not run") for r in run.results) else 0
+
+
+def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any]) -> dict[str, Any]:
+    failed = [r for r in run.results if r.status in ("mismatch", "fault")]
+    return {
+        "compared": comparison.to_json(),
+        "vectors": len(run.ran()),
+        "not_run": sum(r.status == "not run" for r in run.results),
+        "stopped": run.stopped,
+        "interrupted": run.interrupted,
+        "restarts": run.restarts,
+        "selection": selection.to_json(),
+        "skipped": len(run.skipped),
+        "skipped_by_reason": _by_reason(run.skipped),
+        "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses,
+                    "failed_clauses": r.failed_clauses, "explain": r.explain} for r in failed],
+        "clauses": table,
+    }
+
+
+def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: dict[str, Any]) -> None:
+    from ..check.at_fault import describe_steps
+    from ..vectors.suite import row_text
+
+    ran, failed = run.ran(), [r for r in run.results if r.status in ("mismatch", "fault")]
+    not_run = len(run.results) - len(ran)
+    typer.echo(f"referee vectors run: {sum(r.status == 'pass' for r in ran)}/{len(ran)} vectors pass "
+               f"({engine}; compared: {comparison.describe()})")
+    if run.stopped:
+        typer.echo(f"  STOPPED: {run.stopped}; {not_run} vectors not run (counted nowhere in the table)")
+    if run.skipped:
+        typer.echo(f"  skipped {len(run.skipped)} vectors outside the selection: "
+                   + "; ".join(f"{n} {reason}" for reason, n in _by_reason(run.skipped).items()))
+    for clause, row in table.items():
+        typer.echo(row_text(clause, row))
+    for n, r in enumerate(failed[:20]):
+        at = f" [at fault: {r.failed_clauses[0]}]" if r.failed_clauses else ""
+        typer.echo(f"  {r.status}: {r.path}{at}: {r.detail}")
+        if r.explain and n < 5:
+            for line in describe_steps(r.explain):
+                typer.echo("  " + line)
+            typer.echo(f"      the whole explanation: referee explain {folder / r.path}")
+    if len(failed) > 20:
+        typer.echo(f"  ... and {len(failed) - 20} more")
+
+
+def _fail_message(bad: int, ran: int) -> str:
+    return f"{bad} of {ran} vectors fail here"
+
+
+def _by_reason(skipped: list[tuple]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for _, reason, *_ in skipped:
+        counts[reason] = counts.get(reason, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: -item[1]))
+
+
+def _write_junit(path: str, per_clause: dict[str, list], table: dict[str, Any] | None = None,
+                 results: list | None = None) -> None:
+    """One test case per clause (``FAIL``: a failure; ``not covered``/``not run``: skipped) and, when the engine
+    faulted, one ``engine faults`` case listing them. ``per_clause`` (clause: its results) stands for ``table``
+    and ``results`` when they are not given."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    from ..report.junit import xml_text
+    from ..vectors.suite import clause_row
+
+    results = results if results is not None else list({id(r): r for rs in per_clause.values() for r in rs}.values())
+    table = table if table is not None else {c: clause_row(c, rs, set()) for c, rs in per_clause.items()}
+    faults = [r for r in results if r.status == "fault"]
+    failures = sum(row["status"] == "FAIL" for row in table.values()) + bool(faults)
+    lines = ['<?xml version="1.0" encoding="utf-8"?>',
+             f'<testsuites><testsuite name="referee vectors" tests="{len(table) + bool(faults)}" failures="{failures}">']
+    for clause, row in sorted(table.items()):
+        lines.append(f'<testcase classname="referee.vectors" name={quoteattr(clause)}>')
+        bad = [r for r in results if r.fails(clause)]
+        if bad:
+            text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
+            lines.append(f"<failure message={quoteattr(_fail_message(len(bad), row['vectors']))}>"
+                         f"{escape(xml_text(text))}</failure>")
+        elif row["status"] in ("not covered", "not run"):
+            lines.append(f"<skipped message={quoteattr(row['status'])}/>")
+        lines.append("</testcase>")
+    if faults:
+        text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in faults)
+        lines.append('<testcase classname="referee.vectors" name="engine faults">'
+                     f"<failure message={quoteattr(f'{len(faults)} vectors: engine fault')}>{escape(xml_text(text))}"
+                     "</failure></testcase>")
+    lines.append("</testsuite></testsuites>")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(lines) + "\n")
