@@ -21,11 +21,13 @@ from .emitters import event_clauses
 from .wire import shown
 from .wire import (  # noqa: F401 - the protocol's public names
     EVENT_FIELDS,
+    INTEGER_LIMIT,
     PROTOCOL,
     Observation,
     ProtocolError,
     Scenario,
     check_event_contracts,
+    check_integer_range,
     check_protocol,
     check_value,
     event_from_json,
@@ -56,11 +58,13 @@ def _check_kinds(path: str, data: dict[str, Any], rulebook: str) -> None:
 
 
 def decode_scenario(data: Any, path: str = "scenario") -> Scenario:
-    """Check and decode a scenario of any rulebook; every error names its field path."""
+    """Check and decode a scenario of any rulebook; every error names its field path. Every integer in it is
+    within the protocol's range (:data:`~referee.wire.INTEGER_LIMIT`), whatever its field."""
     data = require_object(path, data)
     check_protocol(path, data)
     rulebook = rulebooks.of_scenario(data, path)
     _check_kinds(path, data, rulebook.name)
+    check_integer_range(path, data)
     return rulebook.decode_scenario(data, path)
 
 
@@ -109,15 +113,44 @@ def scenario_schema() -> dict[str, Any]:
         defs[f"{name}_scenario"] = scenario
         defs.update(more)
         branches.append({"$ref": f"#/$defs/{name}_scenario"})
-    return {
+    return bounded_integers({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://referee.invalid/schema/scenario.schema.json",
         "title": f"referee scenario ({PROTOCOL})",
         "description": "A rulebook's starting state (a combat board, a play state), the options and the actions "
-        "to run, with every chance roll explicit.",
+        "to run, with every chance roll explicit. Every integer in it is within -(2^53 - 1)..2^53 - 1, the "
+        "protocol's integer range (a field's own range may be narrower).",
         "oneOf": branches,
         "$defs": defs,
-    }
+    })
+
+
+#: The keywords whose value is a subschema, a list of them, or a map of them (the ones the schemas use).
+#: Not ``if`` or ``not``: a bound there would change what the condition says rather than what is accepted.
+_SUBSCHEMA, _SUBSCHEMAS, _SUBSCHEMA_MAPS = ("items", "additionalProperties", "then", "else"), \
+    ("allOf", "anyOf", "oneOf", "prefixItems"), ("properties", "$defs")
+
+
+def bounded_integers(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every integer it accepts held to the protocol's range, as the loader holds a scenario's
+    (:func:`~referee.wire.check_integer_range`): each subschema of type integer gets ``minimum`` and
+    ``maximum`` within +-:data:`~referee.wire.INTEGER_LIMIT` (a field's own narrower range kept; an ``enum``
+    or a ``const`` is a bound already)."""
+    out = dict(schema)
+    for key in _SUBSCHEMA:
+        if isinstance(out.get(key), dict):
+            out[key] = bounded_integers(out[key])
+    for key in _SUBSCHEMAS:
+        if key in out:
+            out[key] = [bounded_integers(item) for item in out[key]]
+    for key in _SUBSCHEMA_MAPS:
+        if key in out:
+            out[key] = {name: bounded_integers(item) for name, item in out[key].items()}
+    kind = out.get("type")
+    if (kind == "integer" or (isinstance(kind, list) and "integer" in kind)) and not ("enum" in out or "const" in out):
+        out["minimum"] = max(out.get("minimum", -INTEGER_LIMIT), -INTEGER_LIMIT)
+        out["maximum"] = min(out.get("maximum", INTEGER_LIMIT), INTEGER_LIMIT)
+    return out
 
 
 def observation_schema() -> dict[str, Any]:

@@ -37,6 +37,10 @@ class Field:
     description: str
     default: Any = ...
     items: tuple[Field, ...] = ()
+    #: An integer field's own range (None: the protocol's, ``referee.wire.INTEGER_LIMIT``), stated in the schema;
+    #: the kind's ``decode`` hook refuses a value outside it (:func:`check_field_range`).
+    minimum: int | None = None
+    maximum: int | None = None
 
     @property
     def required(self) -> bool:
@@ -179,6 +183,16 @@ def decode_field(where: str, f: Field, data: dict[str, Any], state: HasIds) -> A
     return value
 
 
+def check_field_range(where: str, f: Field, value: int) -> None:
+    """Raise naming ``where`` if ``value`` is outside ``f``'s own range (``minimum``, ``maximum``)."""
+    if f.minimum is not None and value < f.minimum or f.maximum is not None and value > f.maximum:
+        if f.maximum is None:
+            raise ProtocolError(where, f"must be >= {f.minimum} (got {value})")
+        if f.minimum is None:
+            raise ProtocolError(where, f"must be <= {f.maximum} (got {value})")
+        raise ProtocolError(where, f"must be between {f.minimum} and {f.maximum} (got {value})")
+
+
 def _nested(path: str, f: Field, item: Any, state: HasIds) -> dict[str, Any]:
     item = require_object(path, item)
     names, _, known = _names_of(f.items)
@@ -211,6 +225,7 @@ def field_schema(f: Field) -> dict[str, Any]:
     else:
         prop = dict(_FIELD_SCHEMAS[f.type])
     prop["description"] = f.description
+    prop.update({bound: value for bound, value in (("minimum", f.minimum), ("maximum", f.maximum)) if value is not None})
     if not f.required and f.type != "objects":
         prop["default"] = list(f.default) if isinstance(f.default, tuple) else f.default
     return prop

@@ -119,6 +119,58 @@ def shown(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+#: The protocol's integer range: every integer in a scenario is within ``-INTEGER_LIMIT..INTEGER_LIMIT``, 2^53 - 1,
+#: the largest range a JSON number keeps exactly in every language an engine may be written in (a JavaScript
+#: or TypeScript ``Number``, ``Number.MAX_SAFE_INTEGER``; a C# or Java ``double``; Python's ``int`` has no limit).
+#: A field's own legal range (``referee.model.combat.legal``) may be narrower; never wider.
+INTEGER_LIMIT = 2**53 - 1
+
+
+def integer_range_error(path: str, value: int) -> ProtocolError:
+    """The error for an integer at ``path`` outside the protocol's range."""
+    return ProtocolError(path, f"expected an integer in -{INTEGER_LIMIT}..{INTEGER_LIMIT} (+-(2^53 - 1), the "
+                               f"protocol's integer range), got {shown(value)}")
+
+
+def check_integer_range(path: str, data: Any) -> None:
+    """Raise naming the first integer of ``data`` (at any depth, in document order) outside the protocol's range.
+
+    Every integer of a scenario, whatever its field or rulebook, is held to :data:`INTEGER_LIMIT` here, before
+    its rulebook decodes it; a boolean is not an integer. The quick walk only says whether one is outside (no
+    path is built); :func:`_first_outside` then finds it. Iterative: a deeply nested value never recurses.
+    """
+    stack = [data]
+    pop, push = stack.pop, stack.append
+    while stack:
+        for value in _children(pop()):
+            kind = type(value)
+            if kind is int:
+                if not -INTEGER_LIMIT <= value <= INTEGER_LIMIT:
+                    where, found = _first_outside(path, data)
+                    raise integer_range_error(where, found)
+            elif kind is dict or kind is list:
+                push(value)
+
+
+def _children(value: Any) -> Any:
+    return value.values() if type(value) is dict else value if type(value) is list else ()
+
+
+def _first_outside(path: str, data: Any) -> tuple[str, int]:
+    """The path and value of the first integer (in document order) outside the protocol's range."""
+    stack: list[tuple[str, Any]] = [(path, data)]
+    while stack:
+        where, value = stack.pop()
+        kind = type(value)
+        if kind is int and not -INTEGER_LIMIT <= value <= INTEGER_LIMIT:
+            return where, value
+        if kind is dict:
+            stack.extend(reversed([(f"{where}.{key}", item) for key, item in value.items()]))
+        elif kind is list:
+            stack.extend(reversed([(f"{where}[{i}]", item) for i, item in enumerate(value)]))
+    raise AssertionError("check_integer_range found an integer outside the range that _first_outside did not")
+
+
 def check_protocol(path: str, data: dict[str, Any]) -> None:
     version = require(path, data, "protocol")
     if version != PROTOCOL:

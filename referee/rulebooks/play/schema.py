@@ -112,7 +112,8 @@ def state_schema(complete: bool) -> dict[str, Any]:
     if complete:
         power["required"] = list(DOMAINS)
     return {"type": "object", "properties": {
-        "pool": {"type": "object", "properties": {"energy": {"type": "integer"}, "power": power},
+        "pool": {"type": "object", "properties": {"energy": {"type": "integer", **({} if complete else {"minimum": 0})},
+                                                  "power": power},
                  "required": ["energy", "power"] if complete else [], "additionalProperties": False},
         "objects": {"type": "array", "items": {"type": "object", "properties": obj_props,
                                                "required": list(OBJECT_FIELDS) if complete else ["oid"],

@@ -32,26 +32,25 @@ from referee.model.combat.state import Board
 from referee.model.combat.vitality import EVERLASTING_DELAY_MS
 from referee.model.events import EventLog
 
-from ....rulebook import ActionKind, Field, decode_plain_fields
-from ....wire import ProtocolError
+from ....rulebook import ActionKind, Field, check_field_range, decode_plain_fields
 
 #: The largest half a scenario may state (rows x cols), and the largest step of time.
 MAX_ROWS, MAX_COLS, MAX_MS = 8, 8, 10_000_000
 
 ADVANCE_FIELDS = (
-    Field("ms", "integer", "how many milliseconds time moves on (>= 0; a tick is 100 ms)"),
+    Field("ms", "integer", "how many milliseconds time moves on (>= 0; a tick is 100 ms)", minimum=0, maximum=MAX_MS),
     Field("rows", "integer", f"rows of slots on each board half, for the revival slot search (1..{MAX_ROWS})",
-          clock.DEFAULT_ROWS),
-    Field("cols", "integer", f"columns of slots on each board half (1..{MAX_COLS})", clock.DEFAULT_COLS),
+          clock.DEFAULT_ROWS, minimum=1, maximum=MAX_ROWS),
+    Field("cols", "integer", f"columns of slots on each board half (1..{MAX_COLS})", clock.DEFAULT_COLS,
+          minimum=1, maximum=MAX_COLS),
 )
 
 
 def decode_advance(path: str, data: Any, board: Any) -> dict[str, Any]:
     """The generic field check, then the ranges: time never runs backwards, a half has at least one slot."""
     action = decode_plain_fields(path, KINDS[0], data, board)
-    for name, low, high in (("ms", 0, MAX_MS), ("rows", 1, MAX_ROWS), ("cols", 1, MAX_COLS)):
-        if not low <= action[name] <= high:
-            raise ProtocolError(f"{path}.{name}", f"must be between {low} and {high} (got {action[name]})")
+    for f in ADVANCE_FIELDS:
+        check_field_range(f"{path}.{f.name}", f, action[f.name])
     return action
 
 

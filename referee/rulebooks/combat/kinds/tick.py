@@ -29,7 +29,7 @@ from referee.model.events import EventLog
 from referee.proofs.combat.symbolic import symbolic_unit
 from referee.proofs.core import Vars
 
-from ....rulebook import ActionKind, Field, decode_plain_fields
+from ....rulebook import ActionKind, Field, check_field_range, decode_plain_fields
 from ....wire import ProtocolError
 from ..strategies import pick
 from ..templates import Template
@@ -38,7 +38,7 @@ LANES = ("burn", "venom")
 
 APPLIER_FIELDS = (
     Field("unit", "unit", "uid of a unit that applied this Burn or Venom"),
-    Field("applied", "integer", "how much of it that unit applied (> 0): its weight in the split"),
+    Field("applied", "integer", "how much of it that unit applied (> 0): its weight in the split", minimum=1),
 )
 FIELDS = (
     Field("target", "unit", "uid of the unit the tick lands on"),
@@ -56,8 +56,7 @@ def decode(path: str, data: Any, board: Any) -> dict[str, Any]:
     if not action["appliers"]:
         raise ProtocolError(f"{path}.appliers", "expected at least one applier")
     for i, applier in enumerate(action["appliers"]):
-        if applier["applied"] <= 0:
-            raise ProtocolError(f"{path}.appliers[{i}].applied", f"must be > 0 (got {applier['applied']})")
+        check_field_range(f"{path}.appliers[{i}].applied", APPLIER_FIELDS[1], applier["applied"])
     return action
 
 
