@@ -89,6 +89,14 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "grid, an overtime tick with no source (500.1c), no hit, Tremor or AoE from a dead unit, no overtime "
                "hit in a Bloodletting activation and no dead Bloodletting caster; an illegal scenario is refused "
                "naming the unit, the field and the clause", breaking=False),
+        Change("scenario: every integer within +-(2^53 - 1) (issue 25)", "any integer, 10^300 included",
+               "every integer of a scenario, whatever its field or rulebook, within -(2^53 - 1)..2^53 - 1 "
+               "(9,007,199,254,740,991, JavaScript's Number.MAX_SAFE_INTEGER), a field's own legal range narrower; "
+               "referee schema states the bound on every integer; one outside is refused naming the field. Not "
+               "breaking: it narrows what an engine may receive (the harness never drew such values) and changes "
+               "nothing an engine sends (an answer is compared exactly at any size, a scenario at the edge may have "
+               "results outside the range); only a hand-written scenario or vector holding one is now refused",
+               breaking=False),
         Change("a Vessel revival at 0 maximum Vitality (INT-120)", "the unit revived at 0 of 0, alive",
                "a unit whose maximum Vitality an Interest payment took to 0 stays dead and keeps its Vessel (the "
                "default reading, zero_maximum_revival = stays_dead)"),

@@ -172,7 +172,8 @@ def observation_schema() -> dict[str, Any]:
         "$id": "https://referee.invalid/schema/observation.schema.json",
         "title": f"referee observation ({PROTOCOL})",
         "description": "The final state (a combat board, a play state) and the ordered events an engine reports "
-        "for one scenario.",
+        "for one scenario. Its integers are compared exactly at any size: a scenario's integers are within "
+        "-(2^53 - 1)..2^53 - 1, but what it produces may leave that range.",
         "type": "object",
         "properties": properties,
         "required": ["protocol"],
