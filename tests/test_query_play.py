@@ -45,7 +45,8 @@ def test_358_5_the_query_finds_a_model_that_keeps_a_cancelled_plays_partial_acti
     (["first.played", "--action", "play_card", "--ruleset", "negative_armor=reciprocal"], "only --ruleset defaults"),
     (["first.played", "--action", "play_card", "--maximize", "first.location"], "--minimize/--maximize"),
     (["first.outcome.died", "--action", "play_card"], "no field 'outcome'"),
-    (["first.played", "--action", "play_card", "--without", "shield"], "a play query takes neither"),
+    (["first.played", "--action", "play_card", "--without", "shield"], "a play query takes none"),
+    (["first.played", "--action", "activate", "--whole-domain"], "a play query takes none"),  # was silently ignored
 ])
 def test_invalid_play_query_is_a_usage_error_naming_why(argv, named) -> None:
     result = run(*argv, "--json")

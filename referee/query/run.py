@@ -121,8 +121,9 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
 
         if minimize is not None or maximize is not None:
             raise QueryError("--minimize/--maximize: not searched over the play rulebook yet")
-        if split or without:
-            raise QueryError("--compare-split and --without/--features are combat options: a play query takes neither")
+        if split or without or whole_domain:
+            raise QueryError("--compare-split, --without/--features and --whole-domain are combat options: a play "
+                             "query takes none (its space is the play theorems' own, with no narrower legal space)")
         return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget)
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
