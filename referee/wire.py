@@ -139,7 +139,7 @@ def check_integer_range(path: str, data: Any) -> None:
     its rulebook decodes it; a boolean is not an integer. The quick walk only says whether one is outside (no
     path is built); :func:`_first_outside` then finds it. Iterative: a deeply nested value never recurses.
     """
-    stack = [data]
+    stack, seen = [data], {id(data)}  # a list or dict held in two places (a caller's own objects) is walked once
     pop, push = stack.pop, stack.append
     while stack:
         for value in _children(pop()):
@@ -148,7 +148,8 @@ def check_integer_range(path: str, data: Any) -> None:
                 if not -INTEGER_LIMIT <= value <= INTEGER_LIMIT:
                     where, found = _first_outside(path, data)
                     raise integer_range_error(where, found)
-            elif kind is dict or kind is list:
+            elif (kind is dict or kind is list) and id(value) not in seen:
+                seen.add(id(value))
                 push(value)
 
 

@@ -94,3 +94,16 @@ def test_the_range_is_javascripts_safe_integers():
     from referee import wire
 
     assert wire.INTEGER_LIMIT == INTEGER_LIMIT == 2**53 - 1
+
+
+def test_a_value_held_in_many_places_is_walked_once():
+    """The loader fuzz builds scenarios from Python objects that share lists; walking each place anew took the
+    range check exponential time (2^60 visits here). Each list or dict is now checked once."""
+    from referee.wire import ProtocolError, check_integer_range
+
+    shared: list = [1]
+    for _ in range(60):
+        shared = [shared, shared]
+    check_integer_range("scenario", {"board": shared})  # returns at once: nothing outside
+    with pytest.raises(ProtocolError, match=r"scenario\.late: expected an integer"):
+        check_integer_range("scenario", {"board": [[1]] * 3, "late": 2**53})
