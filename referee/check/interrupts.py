@@ -80,13 +80,15 @@ def install_run_handlers() -> None:
 
 def _quiet_when_recorded(previous: Any) -> Any:
     """Python prints an exception raised where it cannot propagate (a finaliser, a garbage-collection
-    callback) as "Exception ignored" with a traceback; an :class:`Interrupted` there is not lost (it is
-    recorded, and raised again at the next stage boundary), so it is not printed either."""
+    callback) as "Exception ignored" with a traceback. Once a signal is recorded, none is printed: an
+    :class:`Interrupted` there is not lost (it is recorded, and raised again at the next stage boundary), and
+    any other is the interrupt's own wake: an object whose constructor it cut short failing in its finaliser
+    (z3's ``Context.__del__`` reads an ``owner`` its ``__init__`` never set)."""
     if getattr(previous, "_referee_quiet", False):
         return previous
 
     def hook(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, Interrupted) and _received:
+        if _received:
             return
         previous(unraisable)
 
