@@ -97,6 +97,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "nothing an engine sends (an answer is compared exactly at any size, a scenario at the edge may have "
                "results outside the range); only a hand-written scenario or vector holding one is now refused",
                breaking=False),
+        Change("play scenario: a legal play state (model/play/legal.py, issue 20)", "an object on the board at any "
+               "location >= 0", "an object on the board at one of the board's locations, below location_count "
+               "(355.2, 359.2.c); a scenario's state outside it is refused naming the object's field and the clause. "
+               "Not breaking: it narrows what an engine may receive (the harness never drew such a state)",
+               breaking=False),
         Change("a Vessel revival at 0 maximum Vitality (INT-120)", "the unit revived at 0 of 0, alive",
                "a unit whose maximum Vitality an Interest payment took to 0 stays dead and keeps its Vessel (the "
                "default reading, zero_maximum_revival = stays_dead)"),

@@ -6,13 +6,14 @@ from dataclasses import replace
 
 from referee.model.arith import and_, not_
 from referee.model.play import actions, process
+from referee.model.play.legal import is_legal_play_state
 from referee.model.play.payment import PayCost
 from referee.model.play.process import Choices
 from referee.model.play.state import BOARD, MAIN_DECK, TRASH, count_in_zone, is_friendly, is_in_zone, states_equal
 from referee.proofs.core import Mutant, Obligation, Vars, theorem
 
 from .process_theorems import VI_DESTRUCTIVE
-from .scenario import PLANS, is_well_formed_card, is_well_formed_state, symbolic_card, symbolic_state
+from .scenario import PLANS, is_well_formed_card, symbolic_card, symbolic_state
 
 # --------------------------------------------------------------------------------------
 # Mutants
@@ -89,7 +90,7 @@ def exhausted_object_never_pays_exhaust_cost(v: Vars) -> Obligation:
         state.get("ally").exhausted, state.get("rune_a").exhausted, state.get("foe").exhausted, state.get("card").exhausted
     )
     return Obligation(
-        assume=and_(is_well_formed_state(state), is_well_formed_card(text, modifiers), exhausted), claim=and_(*claims)
+        assume=and_(is_legal_play_state(state), is_well_formed_card(text, modifiers), exhausted), claim=and_(*claims)
     )
 
 
@@ -114,4 +115,4 @@ def empty_trash_never_pays_recycle_cost(v: Vars) -> Obligation:
     vi = process.process_activate(state, "ally", VI_DESTRUCTIVE, (PayCost(0, ("trash_card",)),))
     claims += [not_(vi.legal), vi.state.get("ally").might_bonus == state.get("ally").might_bonus]
     empty = count_in_zone(state, TRASH) == 0
-    return Obligation(assume=and_(is_well_formed_state(state), empty), claim=and_(*claims))
+    return Obligation(assume=and_(is_legal_play_state(state), empty), claim=and_(*claims))

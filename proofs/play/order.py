@@ -30,6 +30,7 @@ from typing import Any
 from referee.model.arith import and_, not_, or_
 from referee.model.play import actions
 from referee.model.play.cost import NonStandardCost
+from referee.model.play.legal import is_legal_play_state
 from referee.model.play.state import (
     MAIN_DECK,
     TRASH,
@@ -41,7 +42,7 @@ from referee.model.play.state import (
 )
 from referee.proofs.core import Mutant, Obligation, Vars, theorem
 
-from .scenario import is_well_formed_state, symbolic_state
+from .scenario import symbolic_state
 
 #: The cast of the order question. ``u1`` is the source of "this" costs.
 ORDER_CAST = (
@@ -155,7 +156,7 @@ def nonstandard_costs_in_either_order_reach_the_same_state(v: Vars) -> Obligatio
     for a, b in PAIRS:
         s_ab, ok_ab, s_ba, ok_ba = both_orders(state, a, b)
         claims.append(or_(not_(and_(ok_ab, ok_ba)), states_equal(s_ab, s_ba)))
-    return Obligation(assume=is_well_formed_state(state), claim=and_(*claims))
+    return Obligation(assume=is_legal_play_state(state), claim=and_(*claims))
 
 
 @theorem(
@@ -174,7 +175,7 @@ def costs_on_different_objects_commute(v: Vars) -> Obligation:
             continue
         s_ab, ok_ab, s_ba, ok_ba = both_orders(state, a, b)
         claims += [ok_ab == ok_ba, states_equal(s_ab, s_ba)]
-    return Obligation(assume=is_well_formed_state(state), claim=and_(*claims))
+    return Obligation(assume=is_legal_play_state(state), claim=and_(*claims))
 
 
 # --------------------------------------------------------------------------------------
@@ -206,7 +207,7 @@ def find_order_dependent_pairs(rlimit: int = 5_000_000) -> list[OrderWitness]:
             _, ok_ab, _, ok_ba = both_orders(state, a, b)
             solver = z3.Solver()
             solver.set("rlimit", rlimit)
-            solver.add(is_well_formed_state(state), ok_ab != ok_ba)
+            solver.add(is_legal_play_state(state), ok_ab != ok_ba)
             answer = solver.check()
         if answer == z3.unknown:
             raise RuntimeError(f"order query for {a.label!r} / {b.label!r}: unknown within rlimit {rlimit}")

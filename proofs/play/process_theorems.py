@@ -12,6 +12,7 @@ from dataclasses import replace
 from referee.model.arith import and_, not_, or_
 from referee.model.play import process
 from referee.model.play.cost import CostComponent, Modifiers, NonStandardCost, ResourceCost
+from referee.model.play.legal import is_legal_play_state
 from referee.model.play.payment import PayCost, PayResources, UseRune
 from referee.model.play.process import Ability, Effect, PlayResult
 from referee.model.play.rules import DEFAULT_PLAY_RULES
@@ -34,7 +35,6 @@ from .scenario import (
     Prefixed,
     PLANS,
     is_well_formed_card,
-    is_well_formed_state,
     symbolic_card,
     symbolic_choices,
     symbolic_state,
@@ -56,7 +56,7 @@ def play_under_every_plan(v: Vars) -> tuple[object, list[tuple[PlayState, PlayRe
         state = symbolic_state(copy)
         text, modifiers = symbolic_card(copy)
         result = process.process_play(state, "card", text, symbolic_choices(copy), plan, modifiers)
-        assumptions.append(and_(is_well_formed_state(state), is_well_formed_card(text, modifiers)))
+        assumptions.append(and_(is_legal_play_state(state), is_well_formed_card(text, modifiers)))
         results.append((state, result, copy))
     return and_(*assumptions), results
 
@@ -299,4 +299,4 @@ def linked_effect_happens_only_if_cost_paid(v: Vars) -> Obligation:
             _implies(r.legal, exact),
             _implies(not_(r.legal), states_equal(r.state, state)),
         ]
-    return Obligation(assume=is_well_formed_state(state), claim=and_(*claims))
+    return Obligation(assume=is_legal_play_state(state), claim=and_(*claims))

@@ -14,7 +14,7 @@ from referee.model.arith import and_
 from referee.model.play.cost import CostComponent, Discount, Modifiers, NonStandardCost, ResourceCost
 from referee.model.play.payment import PayCost, PayResources, UseRune
 from referee.model.play.process import CardText, Choices
-from referee.model.play.state import DOMAINS, RUNE_DECK, GameObject, PlayState, Pool
+from referee.model.play.state import DOMAINS, GameObject, PlayState, Pool
 from referee.proofs.core import Vars
 
 #: The cast: (id, kind, controller, domain). Player 0 acts; ``foe`` belongs to the opponent.
@@ -84,24 +84,9 @@ def symbolic_cost(v: Vars, prefix: str) -> ResourceCost:
     )
 
 
-def is_well_formed_pool(pool: Pool) -> Any:
-    """A pool never holds negative resources."""
-    return and_(pool.energy >= 0, *(p >= 0 for p in pool.power))
-
-
 def is_well_formed_cost(cost: ResourceCost) -> Any:
     """Printed costs, increases: no negative part."""
     return and_(cost.energy >= 0, cost.any_power >= 0, *(p >= 0 for p in cost.power))
-
-
-def is_well_formed_object(obj: GameObject) -> Any:
-    """A zone code that exists."""
-    return and_(obj.zone >= 0, obj.zone <= RUNE_DECK)
-
-
-def is_well_formed_state(state: PlayState) -> Any:
-    """Every zone exists and the pool is not negative."""
-    return and_(is_well_formed_pool(state.pool), *(is_well_formed_object(o) for o in state.objects))
 
 
 def symbolic_discount(v: Vars, prefix: str, applies_to: str, either: bool) -> Discount:

@@ -135,16 +135,16 @@ class PlayRun:
 
 def run_play_cell(v: Any, rules: Any, plan: Any) -> PlayRun:
     """The proofs' scenario (``proofs/play/scenario.py``) played under ``plan``: ``process_play`` (350-359)."""
+    from referee.model.play.legal import is_legal_play_state
     from referee.model.play.process import process_play
-    from referee.proofs.play.scenario import is_well_formed_card, is_well_formed_state, symbolic_card, \
+    from referee.proofs.play.scenario import is_well_formed_card, symbolic_card, \
         symbolic_choices, symbolic_state
 
     state = symbolic_state(v)
     text, modifiers = symbolic_card(v)
     choices = symbolic_choices(v)
     result = process_play(state, "card", text, choices, plan, modifiers, rules)
-    legal = and_(is_well_formed_state(state), is_well_formed_card(text, modifiers),
-                 *[o.location >= 0 for o in state.objects])
+    legal = and_(is_legal_play_state(state), is_well_formed_card(text, modifiers))
     return PlayRun(state, result, legal, play_namespace(state, text, modifiers, choices, result),
                    lambda: play_action_json(text, modifiers, choices, plan))
 
@@ -163,13 +163,14 @@ def activation_entries() -> dict[str, tuple[str, Any, tuple[Any, ...]]]:
 
 def run_activate_cell(v: Any, rules: Any, entry: tuple[str, Any, tuple[Any, ...]]) -> PlayRun:
     """The proofs' cast, one ability activated (399, 403.1.a): ``process_activate``."""
+    from referee.model.play.legal import is_legal_play_state
     from referee.model.play.process import process_activate
-    from referee.proofs.play.scenario import is_well_formed_state, symbolic_state
+    from referee.proofs.play.scenario import symbolic_state
 
     source, ability, plan = entry
     state = symbolic_state(v)
     result = process_activate(state, source, ability, plan, rules=rules)
-    legal = and_(is_well_formed_state(state), *[o.location >= 0 for o in state.objects])
+    legal = is_legal_play_state(state)
     return PlayRun(state, result, legal, activate_namespace(state, source, result),
                    lambda: activate_action_json(source, ability, plan))
 

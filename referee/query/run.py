@@ -123,7 +123,8 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
             raise QueryError("--minimize/--maximize: not searched over the play rulebook yet")
         if split or without or whole_domain:
             raise QueryError("--compare-split, --without/--features and --whole-domain are combat options: a play "
-                             "query takes none (its space is the play theorems' own, with no narrower legal space)")
+                             "query takes none (it searches the legal play states of model/play/legal.py only; "
+                             "widening them is not offered for the play rulebook)")
         return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget)
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,

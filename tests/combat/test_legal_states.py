@@ -21,8 +21,8 @@ from referee.wire import PROTOCOL
 LEGALITY = sorted((t for t in THEOREMS.values() if t.module.endswith("legality_theorems")), key=lambda t: t.name)
 #: Minutes of solver time on two busy cores: run with --runslow (none since the damage theorem was split by lane).
 SLOW: tuple[str, ...] = ()
-#: One legality theorem per action kind of the combat rulebook at least (the play rulebook's kinds act on no
-#: combat board: the definition of a legal state is the combat board's).
+#: One legality theorem per action kind of the combat rulebook at least (the play rulebook's kinds, which act on
+#: a play state, have theorems of their own: tests/play/test_play_legal_states.py).
 KINDS_COVERED = {"ability": "ability_keeps_the_board_legal_damage", "damage": "damage_keeps_the_board_legal_hit", "hit": "hit_answers_keep_the_board_legal",
                  "tick": "tick_keeps_the_board_legal", "cost": "cost_keeps_the_board_legal",
                  "cull": "cull_keeps_the_board_legal", "recover": "recovery_keeps_the_board_legal",

@@ -22,7 +22,7 @@ from referee.wire import INTEGER_LIMIT, ProtocolError
 
 #: Loader verdicts the schema cannot reach: comparisons between fields, links, cells, the actions' conditions.
 LOADER_ONLY = ("must be <= max_vitality", "cannot name itself", "is an enemy", "not on the board", "already holds",
-               "overtime tick", "dead unit deals", "no unit with uid")
+               "overtime tick", "dead unit deals", "no unit with uid", "one of the board's locations")
 
 
 def test_every_range_is_what_the_conditions_say_of_that_field():

@@ -36,6 +36,6 @@ def test_play_model_does_not_import_the_combat_model():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert ast.literal_eval(loaded) == sorted(
         ["referee.model", "referee.model.arith", "referee.model.clauses"]
-        + [f"referee.model.play.{m}" for m in ("actions", "cost", "examples", "payment", "process", "rules", "state")]
+        + [f"referee.model.play.{m}" for m in ("actions", "cost", "examples", "legal", "payment", "process", "rules", "state")]
         + ["referee.model.play"]
     )

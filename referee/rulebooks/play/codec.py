@@ -14,6 +14,7 @@ from typing import Any
 from referee.model.events import Event
 from referee.model.play import cost as play_cost
 from referee.model.play import process as play_process
+from referee.model.play.legal import play_state_violation
 from referee.model.play.payment import PayCost, PayResources, UseRune
 from referee.model.play.rules import PlayRules
 from referee.model.play.state import DOMAINS, KINDS as OBJECT_KINDS, ZONE_NAMES, GameObject, PlayState, Pool
@@ -139,7 +140,19 @@ def state_from_json(path: str, data: Any, *, complete: bool = False) -> PlayStat
     if player not in (0, 1) or type(player) is not int:
         raise ProtocolError(f"{path}.player", f"expected 0 or 1, got {shown(player)}")
     count = _int(f"{path}.location_count", data.get("location_count", 3), 1)
-    return PlayState(pool, objects, player, count)
+    state = PlayState(pool, objects, player, count)
+    if not complete:  # a scenario: only a legal state is run (an engine's answer is compared, never refused)
+        check_play_state_domain(path, state)
+    return state
+
+
+def check_play_state_domain(path: str, state: PlayState) -> None:
+    """Raise a :class:`ProtocolError` naming the field and the clause of the first illegal field of a scenario's
+    state (``referee.model.play.legal``: the states the play theorems are proved for)."""
+    broken = play_state_violation(state)
+    if broken is not None:
+        raise ProtocolError(f"{path}.{broken.where}", f"{broken.says} (play:{broken.clause}; not a legal state, "
+                            "referee.model.play.legal)")
 
 
 def object_to_json(o: GameObject) -> dict[str, Any]:

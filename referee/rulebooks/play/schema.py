@@ -103,7 +103,9 @@ def state_schema(complete: bool) -> dict[str, Any]:
     obj_props: dict[str, Any] = {
         "oid": {"type": "string"}, "kind": {"type": "string", "enum": list(OBJECT_KINDS)},
         "controller": {"type": "integer", "enum": [0, 1]}, "domain": {"type": "string", "enum": list(DOMAINS)},
-        "zone": {"type": "string", "enum": list(ZONE_NAMES)}, "location": {"type": "integer", "minimum": 0},
+        "zone": {"type": "string", "enum": list(ZONE_NAMES)}, "location": {"type": "integer", "minimum": 0, "description": (
+            "on the board, one of its locations: below location_count (355.2, 359.2.c); elsewhere not read "
+            "(PLAY-010)")},
         "exhausted": {"type": "boolean"}, "might_bonus": {"type": "integer"},
     }
     for name, default in OBJECT_DEFAULTS.items():
