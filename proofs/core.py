@@ -256,20 +256,10 @@ def theorem(
     def register(build: Callable[[Vars], Obligation]) -> Theorem:
         check_registrable(build, mutants, target)
         check_solvers(build, solver, mutants)
-        ids = tuple(parse_clause_id(c) for c in clauses)
-        thm = Theorem(
-            name=build.__name__,
-            clauses=ids,
-            statement=" ".join(build.__doc__.split()),
-            build=build,
-            mutants=tuple(mutants),
-            bound=bound,
-            rlimit=rlimit,
-            module=build.__module__,
-            lemmas=tuple(lemma.name for lemma in lemmas),
-            abstract=tuple(abstract),
-            solver=solver,
-        )
+        thm = Theorem(name=build.__name__, clauses=tuple(parse_clause_id(c) for c in clauses),
+                      statement=" ".join(build.__doc__.split()), build=build, mutants=tuple(mutants), bound=bound,
+                      rlimit=rlimit, module=build.__module__, lemmas=tuple(lemma.name for lemma in lemmas),
+                      abstract=tuple(abstract), solver=solver)
         target[thm.name] = thm
         return thm
 

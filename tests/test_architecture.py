@@ -110,3 +110,21 @@ def test_no_import_cycle_among_the_projects_modules(package_root: Path, monkeypa
     assert len(graph.modules) > 100  # the whole tree was read, the mapped folders included
     assert {"referee.model.combat.damage", "referee.proofs.core", "referee.rulebooks.play.codec"} <= graph.modules
     assert _cycles(graph) == []
+
+
+#: The longest function the code may hold (the standard: small functions named for what they do).
+LONGEST_FUNCTION = 40
+
+
+def test_no_function_of_the_tools_the_model_or_the_proofs_is_over_40_lines():
+    import ast
+
+    over = []
+    for folder in ("referee", "model", "proofs"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > LONGEST_FUNCTION:
+                        over.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not over, over
