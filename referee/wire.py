@@ -158,13 +158,20 @@ def _children(value: Any) -> Any:
 
 
 def _first_outside(path: str, data: Any) -> tuple[str, int]:
-    """The path and value of the first integer (in document order) outside the protocol's range."""
+    """The path and value of the first integer (in document order) outside the protocol's range. A list or dict
+    held in several places is walked at its first place only: had it held the integer, the walk would have
+    ended there (walking it again at each place is exponential in a value that nests shared lists)."""
     stack: list[tuple[str, Any]] = [(path, data)]
+    seen: set[int] = set()
     while stack:
         where, value = stack.pop()
         kind = type(value)
         if kind is int and not -INTEGER_LIMIT <= value <= INTEGER_LIMIT:
             return where, value
+        if kind is dict or kind is list:
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
         if kind is dict:
             stack.extend(reversed([(f"{where}.{key}", item) for key, item in value.items()]))
         elif kind is list:
