@@ -69,8 +69,10 @@ def tagged_codes() -> dict[Any, tuple[str, ...]]:
 
     from ..trail import _tagged_codes
 
+    if _INSTALLED[0]:  # the probes in place were built from these codes; none is rebuilt while they stand
+        return _CODES
     size = sum(len(f) for f in IMPLEMENTATIONS.values())
-    if (_SIZE[0] != size or not _CODES) and not _INSTALLED[0]:
+    if _SIZE[0] != size or not _CODES:
         codes = {code: ids for code, (_, ids) in _tagged_codes().items()}
         functions = {id(f): f for fs in IMPLEMENTATIONS.values() for f in fs if getattr(f, "__code__", None) in codes}
         template = _probe_template()
@@ -81,35 +83,51 @@ def tagged_codes() -> dict[Any, tuple[str, ...]]:
     return _CODES
 
 
-@contextmanager
-def probes_installed() -> Iterator[None]:
-    """While the block runs, every tagged function is its probe (see the module docstring); nested blocks share them."""
-    tagged_codes()
+def _install() -> None:
+    """One more holder of the probes: the first puts every tagged function's probe in place."""
     if not _INSTALLED[0]:
+        tagged_codes()
         for function, _, probe in _PROBES:
             function.__code__ = probe
     _INSTALLED[0] += 1
-    try:
-        yield
-    finally:
-        _INSTALLED[0] -= 1
-        if not _INSTALLED[0]:
-            for function, code, _ in _PROBES:
-                function.__code__ = code
+
+
+def _uninstall() -> None:
+    """One holder fewer: the last puts every original back."""
+    _INSTALLED[0] -= 1
+    if not _INSTALLED[0]:
+        for function, code, _ in _PROBES:
+            function.__code__ = code
 
 
 @contextmanager
-def clauses_applied_in(seen: set[str]) -> Iterator[None]:
-    """While the block runs, add to ``seen`` the clause ids of every tagged model function called."""
-    from referee.model.arith import single_source
+def probes_installed() -> Iterator[None]:
+    """While the block runs, every tagged function is its probe (see the module docstring); nested blocks share them."""
+    _install()
+    try:
+        yield
+    finally:
+        _uninstall()
 
-    with probes_installed():
-        codes = tagged_codes()
+
+class clauses_applied_in:
+    """While the block runs, add to ``seen`` the clause ids of every tagged model function called (the fast twin
+    off: ``arith.single_source``). A class, not a generator: ``--stats`` enters it once a scenario."""
+
+    def __init__(self, seen: set[str]) -> None:
+        self.seen = seen
+
+    def __enter__(self) -> None:
+        from referee.model import arith
+
+        _install()
         _CALLED.clear()
-        try:
-            with single_source():
-                yield
-        finally:
-            for code in _CALLED:
-                seen.update(codes[code])
-            _CALLED.clear()
+        self.token = arith._SINGLE_SOURCE.set(True)
+
+    def __exit__(self, *exc: object) -> None:
+        from referee.model import arith
+
+        arith._SINGLE_SOURCE.reset(self.token)
+        self.seen.update(*map(_CODES.__getitem__, _CALLED))
+        _CALLED.clear()
+        _uninstall()

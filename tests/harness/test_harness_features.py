@@ -187,3 +187,12 @@ def test_referee_features_says_where_each_feature_is_carried():
     assert lines["negative_armor"].endswith("; Armor below 0)")
     assert [name for name, line in lines.items() if "Armor below 0)" in line] == ["negative_armor"]
     assert not [name for name, line in lines.items() if line.endswith("; )")]
+
+
+def test_features_used_reads_a_field_away_from_its_default_whatever_its_value():
+    """The quick path compares (field, value) pairs as a set; an unhashable value takes the field-by-field path."""
+    from referee.rulebooks.combat.features import features_used
+
+    assert features_used({"board": [{"uid": "a", "thorns": 0, "alive": 1}], "actions": []}) == set()
+    assert features_used({"board": [{"uid": "a", "thorns": 3}], "actions": []}) == {"thorns"}
+    assert features_used({"board": [{"uid": "a", "thorns": 3, "cap": [1]}], "actions": []}) == {"thorns", "cap"}

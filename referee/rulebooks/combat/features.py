@@ -12,6 +12,7 @@ no draws), and :func:`neutralize` puts back at their default whatever an alignme
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .codec import UNIT_DEFAULTS
@@ -170,15 +171,30 @@ def _instances(scenario: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+@cache
+def _owners() -> tuple[dict[str, str], dict[str, str], frozenset[tuple[str, Any]]]:
+    """Each owned unit field's feature (those with a default), each damage lane's, and the owned fields at their
+    defaults as (name, value) pairs (built once: ``--stats`` asks per scenario)."""
+    by_field = {name: f.name for f in FEATURES.values() for name in f.fields if name in UNIT_DEFAULTS}
+    at_default = frozenset((name, UNIT_DEFAULTS[name]) for name in by_field)
+    return by_field, {lane: f.name for f in FEATURES.values() for lane in f.lanes}, at_default
+
+
+def _unit_features(unit: dict[str, Any], by_field: dict[str, str], at_default: frozenset) -> Any:
+    """The features of the fields of a unit away from their defaults."""
+    try:
+        changed = unit.items() - at_default  # one pass in C; a field's value is a scalar
+    except TypeError:  # an unhashable value (a hand-written scenario): field by field
+        changed = [(name, value) for name, value in unit.items() if name in by_field and value != UNIT_DEFAULTS[name]]
+    return (by_field[name] for name, _ in changed if name in by_field)
+
+
 def features_used(scenario: dict[str, Any]) -> set[str]:
     """The features a scenario (JSON) uses."""
     used: set[str] = set()
-    by_field = {name: f.name for f in FEATURES.values() for name in f.fields}
-    by_lane = {lane: f.name for f in FEATURES.values() for lane in f.lanes}
+    by_field, by_lane, at_default = _owners()
     for unit in scenario.get("board", []):
-        for name, value in unit.items():
-            if name in by_field and value != UNIT_DEFAULTS.get(name, value):
-                used.add(by_field[name])
+        used.update(_unit_features(unit, by_field, at_default))
         if isinstance(unit.get("armor"), int) and unit["armor"] < 0:
             used.add("negative_armor")
     for instance in _instances(scenario):
