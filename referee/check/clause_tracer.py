@@ -8,8 +8,9 @@ every instruction of a traced thread unspecialised, with a callback at every cal
 slower for it, and ran the model a second time besides.
 
 So no tracer here: while a campaign with ``--stats`` runs (:func:`probes_installed`), each tagged function's
-``__code__`` is a *probe*, a two-line body that notes the function's code and calls a copy of the function
-made with its own code (one extra call per tagged call); a recorded run (:func:`clauses_applied_in`)
+``__code__`` is a *probe*, a two-line body with the function's own parameters that notes the function's code and
+calls a copy of the function made with its own code, each argument passed on as it came (one extra call per
+tagged call, no tuple or dict packed); a recorded run (:func:`clauses_applied_in`)
 switches the fast twin off (``arith.single_source``), as a tracer did, so the same tagged functions run and the
 same clause set comes out (``tests/harness/test_harness_stats_cost.py`` holds it equal to the trail's). The
 probes stay for the whole campaign: swapping 208 codes in and out around every scenario cost ~30 us, and more
@@ -22,17 +23,19 @@ free variables cannot take a probe's code (none is tagged today): one such raise
 
 from __future__ import annotations
 
+import inspect
 import types
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-#: The probe's body; the strings are placeholders, replaced in its constants by the objects named.
-_PROBE_SOURCE = '''
-def probe(*args, **kwargs):
+#: The probe's body, with the function's own parameters (``_probe_source``); the strings are placeholders,
+#: replaced in its constants by the objects named. Each argument is forwarded as it came: a ``*args, **kwargs``
+#: probe packed a tuple and a dict at every tagged call, most of what ``--stats`` cost beyond the pipeline.
+_PROBE_BODY = '''def probe({params}):
     "NOTE"("CODE")
-    return "COPY"(*args, **kwargs)
+    return "COPY"({arguments})
 '''
 
 _CODES: dict[Any, tuple[str, ...]] = {}
@@ -43,16 +46,33 @@ _SIZE = [-1]
 _INSTALLED = [0]
 
 
-def _probe_template() -> types.CodeType:
+def _probe_source(code: types.CodeType) -> str:
+    """The probe of a function of ``code``: the same parameters (positional-only, positional, ``*args``,
+    keyword-only, ``**kwargs``), each passed on in the same form. Defaults stay on the function object."""
+    names, count, keywords = code.co_varnames, code.co_argcount, code.co_kwonlyargcount
+    positional, keyword = list(names[:count]), list(names[count:count + keywords])
+    star = names[count + keywords] if code.co_flags & inspect.CO_VARARGS else None
+    stars = names[count + keywords + bool(star)] if code.co_flags & inspect.CO_VARKEYWORDS else None
+    only = code.co_posonlyargcount
+    params = positional[:only] + (["/"] if only else []) + positional[only:]
+    params += [f"*{star}"] if star else (["*"] if keyword else [])
+    params += keyword + ([f"**{stars}"] if stars else [])
+    arguments = positional + ([f"*{star}"] if star else []) + [f"{k}={k}" for k in keyword]
+    arguments += [f"**{stars}"] if stars else []
+    return _PROBE_BODY.format(params=", ".join(params), arguments=", ".join(arguments))
+
+
+def _probe_template(code: types.CodeType) -> types.CodeType:
     with warnings.catch_warnings():  # '"COPY"(...)' reads as calling a str: placeholders, never run
         warnings.simplefilter("ignore", SyntaxWarning)
-        module = compile(_PROBE_SOURCE, "<referee clause probe>", "exec")
+        module = compile(_probe_source(code), "<referee clause probe>", "exec")
     return next(c for c in module.co_consts if isinstance(c, types.CodeType))
 
 
-def _probe(template: types.CodeType, function: Any) -> types.CodeType:
-    """``function``'s probe: the template with its placeholders bound, named after the function."""
+def _probe(function: Any) -> types.CodeType:
+    """``function``'s probe: its template with the placeholders bound, named after the function."""
     code = function.__code__
+    template = _probe_template(code)
     if code.co_freevars:
         raise TypeError(f"{function.__qualname__} has free variables: --stats cannot probe it")
     copy = types.FunctionType(code, function.__globals__, function.__name__, function.__defaults__)
@@ -75,8 +95,7 @@ def tagged_codes() -> dict[Any, tuple[str, ...]]:
     if _SIZE[0] != size or not _CODES:
         codes = {code: ids for code, (_, ids) in _tagged_codes().items()}
         functions = {id(f): f for fs in IMPLEMENTATIONS.values() for f in fs if getattr(f, "__code__", None) in codes}
-        template = _probe_template()
-        _PROBES[:] = [(f, f.__code__, _probe(template, f)) for f in functions.values()]
+        _PROBES[:] = [(f, f.__code__, _probe(f)) for f in functions.values()]
         _CODES.clear()
         _CODES.update(codes)
         _SIZE[0] = size

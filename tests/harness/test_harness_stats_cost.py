@@ -43,3 +43,25 @@ def test_a_stats_run_finds_the_same_groups_and_puts_every_tagged_function_back()
 
     assert groups(True) == groups(False)
     assert _PROBES and all(function.__code__ is code for function, code, _ in _PROBES)
+
+
+def _every_kind(a, b, /, c, d=4, *more, e, f=6, **rest):
+    return a, b, c, d, more, e, f, rest
+
+
+def test_a_probe_takes_and_passes_on_every_kind_of_parameter_as_the_function_does():
+    """A probe has the function's own parameters (no ``*args, **kwargs`` packing): installed as the function's code,
+    with the function's defaults, it answers every call as the function does and notes the call."""
+    from referee.check import clause_tracer
+
+    original = _every_kind.__code__
+    try:
+        _every_kind.__code__ = clause_tracer._probe(_every_kind)
+        clause_tracer._CALLED.clear()
+        assert _every_kind(1, 2, 3, e=5) == (1, 2, 3, 4, (), 5, 6, {})
+        assert _every_kind(1, 2, c=3, d=0, e=5, f=0, g=7) == (1, 2, 3, 0, (), 5, 0, {"g": 7})
+        assert _every_kind(1, 2, 3, 4, 8, 9, e=5) == (1, 2, 3, 4, (8, 9), 5, 6, {})
+        assert clause_tracer._CALLED == {original}
+    finally:
+        _every_kind.__code__ = original
+        clause_tracer._CALLED.clear()
