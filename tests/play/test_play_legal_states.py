@@ -17,6 +17,7 @@ from referee.model.play.state import BOARD, HAND, GameObject, PlayState, Pool
 from referee.proofs.core import THEOREMS, check_mutant, check_vacuity, prove
 from referee.rulebooks.play.run import decode_scenario, run_play
 from referee.seeded import draw_seeded
+from referee.specs.trace import covers
 from referee.wire import PROTOCOL
 
 #: The legality theorem of each action kind of the play rulebook.
@@ -31,6 +32,7 @@ def _scenario(**unit: object) -> dict:
                          "plan": []}]}
 
 
+@covers("play:355.2", "play:359.2.c")
 @pytest.mark.parametrize(("unit", "field"), [({"location": 3}, "scenario.state.objects[0].location"),
                                              ({"location": 7, "zone": "board"}, "scenario.state.objects[0].location")])
 @pytest.mark.parametrize("command", [["explain"], ["check", "--python", "referee.examples.engine:run", "--replay"]])
@@ -42,6 +44,7 @@ def test_a_unit_off_the_boards_locations_exits_2_naming_the_field_and_clause(tmp
     assert field in result.output and "355.2" in result.output, result.output
 
 
+@covers("play:355.2")
 def test_a_location_is_read_only_on_the_board():
     """In the hand a location is not read (PLAY-010): the same number is legal there."""
     in_hand = PlayState(Pool(1), (GameObject("u", zone=HAND, location=7),))
@@ -50,6 +53,7 @@ def test_a_location_is_read_only_on_the_board():
     assert play_state_violation(on_board).where == "objects[0].location"
 
 
+@covers("play:357.1")
 def test_a_negative_pool_is_named_by_its_domain():
     state = PlayState(Pool(0, (0, 0, -1, 0, 0, 0)), ())
     broken = play_state_violation(state)
