@@ -194,19 +194,19 @@ def symbolic() -> Iterator[SymbolicContext]:
 _SINGLE_SOURCE: contextvars.ContextVar[bool] = contextvars.ContextVar("referee_single_source", default=False)
 
 
-@contextlib.contextmanager
-def single_source() -> Iterator[None]:
+class single_source:
     """Within the block a concrete run takes the single-source code only, never a fast twin.
 
     A fast twin (``model/combat/fast.py``) is plain-Python code held equal to the single-source
     rules; a proof's replay and a mutant (which patches a single-source function) must run the
-    rules themselves.
+    rules themselves. A class rather than a generator: ``--stats`` enters one for every scenario.
     """
-    token = _SINGLE_SOURCE.set(True)
-    try:
-        yield
-    finally:
-        _SINGLE_SOURCE.reset(token)
+
+    def __enter__(self) -> None:
+        self.token = _SINGLE_SOURCE.set(True)
+
+    def __exit__(self, *exc: object) -> None:
+        _SINGLE_SOURCE.reset(self.token)
 
 
 def least_such_that(

@@ -32,7 +32,7 @@ from typing import Any
 
 #: The probe's body, with the function's own parameters (``_probe_source``); the strings are placeholders,
 #: replaced in its constants by the objects named. Each argument is forwarded as it came: a ``*args, **kwargs``
-#: probe packed a tuple and a dict at every tagged call, most of what ``--stats`` cost beyond the pipeline.
+#: probe packed a tuple and a dict at every tagged call.
 _PROBE_BODY = '''def probe({params}):
     "NOTE"("CODE")
     return "COPY"({arguments})
@@ -72,9 +72,9 @@ def _probe_template(code: types.CodeType) -> types.CodeType:
 def _probe(function: Any) -> types.CodeType:
     """``function``'s probe: its template with the placeholders bound, named after the function."""
     code = function.__code__
-    template = _probe_template(code)
     if code.co_freevars:
         raise TypeError(f"{function.__qualname__} has free variables: --stats cannot probe it")
+    template = _probe_template(code)
     copy = types.FunctionType(code, function.__globals__, function.__name__, function.__defaults__)
     copy.__kwdefaults__ = function.__kwdefaults__
     # a probe's code is hashed (the trail keys a dict by codes): its constants must be, so the set's ``add``
@@ -137,16 +137,15 @@ class clauses_applied_in:
         self.seen = seen
 
     def __enter__(self) -> None:
-        from referee.model import arith
+        from referee.model.arith import single_source
 
         _install()
         _CALLED.clear()
-        self.token = arith._SINGLE_SOURCE.set(True)
+        self.single = single_source()
+        self.single.__enter__()
 
     def __exit__(self, *exc: object) -> None:
-        from referee.model import arith
-
-        arith._SINGLE_SOURCE.reset(self.token)
+        self.single.__exit__(*exc)
         self.seen.update(*map(_CODES.__getitem__, _CALLED))
         _CALLED.clear()
         _uninstall()
