@@ -146,9 +146,9 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
         if touched is not None:
             return touched
     else:
-        by_event = step_for_engine_event(actions, divergence)
-        if by_event is not None:
-            return by_event[0], engine_only(by_event[0], by_event[1], divergence)
+        placed = _event_fault(actions, divergence)
+        if placed is not None:
+            return placed
     index = divergence_event_index(divergence, events)
     if index is None:
         return None, None
@@ -166,6 +166,45 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
         found = carrier(action, found, model_number(divergence)) if produced == found else produced
         found = rounding_step(action, found, divergence)
     return action, found
+
+
+def _event_fault(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """An event divergence placed before its model event is looked up: at the step that chose to open
+    the answers the engine skipped (:func:`skipped_block`), or at the step behind the engine's own event."""
+    skipped = skipped_block(actions, divergence)
+    if skipped is not None:
+        return skipped
+    by_event = step_for_engine_event(actions, divergence)
+    if by_event is not None:
+        return by_event[0], engine_only(by_event[0], by_event[1], divergence)
+    return None
+
+
+#: The events by which a recipient answers one attacker (500.6, 500.7): a payment, a miss, a refusal, a rune's save.
+ANSWER_EVENTS = ("thorns", "riposte", "retort", "riposte_missed", "cost_refused", "defy_death")
+
+
+def skipped_block(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """An attacker the engine did not answer at all, where an earlier step chose to answer it (``Step.opens``, with
+    the attacker as its ``applier``: a tick's later applier, 500.7e): that step. The model's event is the first answer
+    to that attacker in its action, and the engine's event there (if any) is not about the attacker: an answer the
+    engine began is the answer's own step."""
+    model, engine = divergence.model, divergence.engine
+    if not isinstance(model, dict) or model.get("name") not in ANSWER_EVENTS or divergence.event_index is None:
+        return None
+    attacker = model.get("unit")
+    if isinstance(engine, dict) and engine.get("unit") == attacker:
+        return None
+    offset = 0
+    for action in actions:
+        if divergence.event_index < offset + len(action.events):
+            earlier = action.events[: divergence.event_index - offset]
+            if any(e.unit == attacker and e.name in ANSWER_EVENTS for e in earlier):
+                return None
+            opener = [i for i, step in enumerate(action.steps) if step.opens and step.quantities.get("applier") == attacker]
+            return (action, opener[0]) if opener else None
+        offset += len(action.events)
+    return None
 
 
 def passing_step(action: Any, found: int) -> int | None:

@@ -15,8 +15,12 @@ difference**:
 * ``order``: the engine emitted the model's two events swapped (``Divergence.shape == "swap"``);
 * ``event``: any other missing, extra or differently aimed event (a layer not reached, a payer not refused);
 
-``amount@armor_percentage[combat:500.2c]``, ``event@thorns[combat:500.6d]``. A divergence of the final state
-alone keeps :func:`referee.check.groups.group_key`'s key, which already names the field and the step that last
+``amount@armor_percentage[combat:500.2c]``, ``event@thorns[combat:500.6d]``. The step is named by the decision it
+takes (``Step.decision``) where the rules say one decision under several names or clauses: a death on any road is
+the ordinary death (``death[combat:500.4a]``; 500.6d, 500.8j and 800.4j say so), Thorns and Riposte silenced by a
+hit that reached nothing are one rule (``silenced[combat:500.7d]``). A tick's later applier the engine did not
+answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer the model opens
+with. A divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s key, which already names the field and the step that last
 wrote it on the model's side (``board[].vitality#vitality[combat:500.8i]``). Where the scenario cannot be
 explained, or no step is at fault, the symptom key is the key.
 
@@ -58,21 +62,65 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
     if action is None or found is None:
         return symptom
     step = action.steps[found]
-    return f"{difference_kind(first, step)}@{step.step}[{step.clause}]"
+    return f"{difference_kind(first, step)}@{decision(step)}"
 
 
-def merge_groups(groups: list[Any], settled: dict[str, str]) -> list[Any]:
+def decision(step: Any) -> str:
+    """The decision an explain step takes, as a fault key names it: ``armor_percentage[combat:500.1-5]``, or the
+    step's ``decision`` where the rules say one decision under several names (``death[combat:500.4a]``)."""
+    return step.decision or f"{step.step}[{step.clause}]"
+
+
+def decisions_exercised(scenario: dict[str, Any]) -> frozenset[str] | None:
+    """Every decision (:func:`decision`) the model's explanation of a scenario takes; None: it cannot be explained."""
+    from ..explain import explain_actions
+
+    try:
+        return frozenset(decision(step) for action in explain_actions(scenario) for step in action.steps)
+    except Exception:  # an unexplainable scenario exercises nothing a merge may rely on
+        return None
+
+
+def key_decision(key: str) -> str | None:
+    """The decision a key names (``amount@armor_percentage[combat:500.1-5]``, ``board[].armor#armor_debuff[...]``:
+    the part after ``@`` or ``#`` when it is a step and its clause); None: a symptom key naming no step."""
+    for mark in ("#", "@"):
+        if mark in key:
+            tail = key.rsplit(mark, 1)[1]
+            return tail if tail.endswith("]") and "[" in tail else None
+    return None
+
+
+def merge_target(key: str, settled: str, exercised: frozenset[str] | None) -> str:
+    """The group a group of ``key`` merges into: the key it ``settled`` on, when the group's representative (shrunk
+    with its key held) took that key's decision (``exercised``: :func:`decisions_exercised` of it); else its own key.
+
+    The guard is against drift: a settling shrink holds no key, so a Reflect off by one, shrunk until a unit lands on
+    exactly 0, can settle on a death-at-0 bug the same engine also has. The bug behind a group is a decision its
+    minimal scenario takes; a death that scenario did not have is another bug's.
+    """
+    target = key_decision(settled)
+    return settled if target is not None and exercised is not None and target in exercised else key
+
+
+def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str, frozenset[str] | None] | None = None
+                 ) -> list[Any]:
     """Groups whose shrunk representatives diverge the same way at the same step, as one.
 
     ``settled``: each group's key -> the key of its representative shrunk once more with no key held (the
     divergence a minimal scenario of it shows: ``referee.check.harness._settled_key``). Groups that settle on the same
     key are one bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the
     Armor step once the Shield is shrunk away): merged, counts added, symptoms joined, the representative the
-    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key.
+    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key; one
+    whose scenarios did not all take the settled key's decision (``exercised``: :func:`merge_target`) keeps its key.
     """
+    exercised = exercised or {}
     by_target: dict[str, list[Any]] = {}
     for group in groups:
-        by_target.setdefault(settled.get(group.key, group.key), []).append(group)
+        target = settled.get(group.key, group.key)
+        if target != group.key:
+            target = merge_target(group.key, target, exercised.get(group.key))
+        by_target.setdefault(target, []).append(group)
     merged = []
     for target, members in by_target.items():
         head = next((g for g in members if g.key == target), members[0])

@@ -43,6 +43,10 @@ def explain_answers(
         recipient = board.unit(landed.target)
         attackers = retaliation.compute_attackers(instance)
         for n, attacker in enumerate(attackers, 1):
+            if n > 1:
+                s.say("applier", "500.7e", f"{recipient.uid} answers {attacker} too: a tick attributed to several "
+                      f"enemies is answered once per damaging source (applier {n} of {len(attackers)}).", opens=True,
+                      applier=attacker)
             part = EventLog()
             board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset)
             log.extend(part)
@@ -100,10 +104,10 @@ def explain_silent_answers(s: Steps, r: Unit, landed: DamageOutcome) -> None:
     event = retaliation.is_answerable_event(landed)
     if r.thorns > 0 and not event:
         s.say("thorns", "500.7d", f"Thorns on {r.uid} does not fire: no damage event (Armor or Shield left nothing).",
-              absent=("thorns", "cost_refused"))
+              absent=("thorns", "cost_refused"), decision="silenced[combat:500.7d]")
     if r.riposte > 0 and not event:
         s.say("riposte", "500.7d", f"Riposte on {r.uid} does not fire: no damage event.",
-              absent=("riposte", "riposte_missed", "cost_refused"))
+              absent=("riposte", "riposte_missed", "cost_refused"), decision="silenced[combat:500.7d]")
     if r.retort > 0 and not retaliation.is_landed(landed):
         s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: it answers only damage that landed on Vitality, "
               "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))

@@ -140,7 +140,7 @@ def _say_death(t: _Tail) -> None:
     how = ("it is destroyed outright by Cull (500.4a)" if "culled" in t.host.events else
            "its Vitality reached 0 (500.1-13, 500.4a)")
     t.say("death", t.death, f"{t.uid} dies: {how}; its living-effect state is captured, its combat state cleared and "
-          "the death announced (500.4b).", names(t.group), touches=(f"{t.uid}.alive",))
+          "the death announced (500.4b).", names(t.group), touches=(f"{t.uid}.alive",), decision="death[combat:500.4a]")
     if t.following is None or t.following[0] != "macabre" or t.following[1][0].other != t.uid:
         t.say("macabre", "500.4c", unheard_macabre(t.uid, t.board), (), absent=("macabre",), quantities={"heard": []})
 

@@ -34,6 +34,13 @@ class Step:
     absent: tuple[str, ...] = field(default=(), compare=False)
     chooses: tuple[str, ...] = field(default=(), compare=False)
     decides: bool = field(default=False, compare=False)
+    #: For the fault key (``referee.check.fault_keys``): the one decision this step takes, as ``step[clause]``,
+    #: where the rules say that decision under several names or clauses (a death on any road is the ordinary
+    #: death of 500.4a: 500.6d, 500.8j and 800.4j say so); empty: the step's own name and clause.
+    decision: str = field(default="", compare=False)
+    #: The steps after this one at its depth run because it chose to run them (a tick's later applier answered,
+    #: 500.7e): a model event opening them that the engine left out is this step's (``at_fault.skipped_block``).
+    opens: bool = field(default=False, compare=False)
 
     def line(self) -> str:
         return f"{'    ' * self.depth}[{self.clause}] {self.text}"
@@ -64,9 +71,11 @@ class Steps:
         self.rulebook = rulebook
 
     def say(self, step: str, clause: str, text: str, events: tuple[str, ...] = (), *, touches: tuple[str, ...] = (),
-            absent: tuple[str, ...] = (), chooses: tuple[str, ...] = (), decides: bool = False, **quantities: Any) -> None:
+            absent: tuple[str, ...] = (), chooses: tuple[str, ...] = (), decides: bool = False, decision: str = "",
+            opens: bool = False, **quantities: Any) -> None:
         cid = clause if ":" in clause else f"{self.rulebook}:{clause}"
-        self.items.append(Step(step, cid, text, quantities, self.depth, events, touches, absent, chooses, decides))
+        self.items.append(Step(step, cid, text, quantities, self.depth, events, touches, absent, chooses, decides,
+                               decision, opens))
 
     def extend(self, steps: list[Step]) -> None:
         self.items.extend(steps)

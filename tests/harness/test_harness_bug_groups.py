@@ -13,7 +13,7 @@ from referee.check.compare import first_event_divergence
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.explain.steps import Step
-from referee.check.fault_keys import difference_kind, merge_groups
+from referee.check.fault_keys import difference_kind, merge_groups, merge_target
 from referee.check.groups import Group, KnownEntry
 from referee.check.harness import CheckOptions, check
 from referee.model.events import Event
@@ -43,9 +43,26 @@ def test_groups_that_settle_on_one_key_merge_into_the_group_of_that_key():
 
     a, b, c = group("amount@armor_percentage[combat:500.2c]", 5), group("amount@shield[combat:500.1-10]", 2), \
         group("event@thorns[combat:500.6d]", 1)
-    merged = merge_groups([b, a, c], {b.key: a.key, a.key: a.key, c.key: c.key})
+    took = frozenset({"armor_percentage[combat:500.2c]", "shield[combat:500.1-10]"})
+    merged = merge_groups([b, a, c], {b.key: a.key, a.key: a.key, c.key: c.key}, {b.key: took, a.key: took})
     assert [g.key for g in merged] == [a.key, c.key]
     assert merged[0].count == 7 and b.key in merged[0].symptoms
+
+
+def test_a_group_whose_scenarios_did_not_all_take_the_settled_decision_keeps_its_own_key():
+    """The drift guard: a Reflect bug whose representative, shrunk once more with no key held, lands on a death at
+    exactly 0 (another bug of the same engine) stays a group of its own unless its representative had that death."""
+    def group(key, count):
+        return Group(key, count, {"board": [], "actions": [key]}, [])
+
+    death, reflect = group("event@death[combat:500.4a]", 9), group("amount@reflect[combat:500.7h]", 3)
+    settled = {death.key: death.key, reflect.key: death.key}
+    some = {reflect.key: frozenset({"reflect[combat:500.7h]", "vitality[combat:500.1-13]"})}
+    assert [g.key for g in merge_groups([death, reflect], settled, some)] == [death.key, reflect.key]
+    assert [g.key for g in merge_groups([death, reflect], settled, {})] == [death.key, reflect.key]
+    every = {reflect.key: some[reflect.key] | {"death[combat:500.4a]"}}
+    assert [g.key for g in merge_groups([death, reflect], settled, every)] == [death.key]
+    assert merge_target(reflect.key, "events[]@extra:culled", every[reflect.key]) == reflect.key  # names no step
 
 
 def test_a_known_entry_written_against_a_symptom_key_still_matches_its_group():
@@ -73,3 +90,42 @@ def test_three_bugs_applied_together_are_three_groups_one_per_bug(in_tmp):
                              20261202)
     assert result["found"] == set(result["names"]), result["reproduces"]
     assert result["equal"], [(g.key, g.count) for g in result["report"].groups]
+
+
+def _key_under(mutant: str, scenario: dict) -> str:
+    """The group key of a mutant's first divergence on a scenario (the mutant alone)."""
+    from referee.check.compare import Comparison
+    from referee.check.harness import _group_key_of, judge
+
+    sent = {**scenario, "id": "k"}
+    verdict, divergences = judge(sent, mutants.load_together((mutant,)).run(dict(sent)), Comparison())
+    assert verdict == "mismatch"
+    return _group_key_of(scenario, divergences)
+
+
+def _one_unit(action: dict, **unit) -> dict:
+    return {"protocol": "referee/2", "board": [{"uid": "a", "vitality": 5, "max_vitality": 5, **unit}],
+            "actions": [action]}
+
+
+def test_a_later_applier_left_unanswered_is_the_step_that_chose_to_answer_it():
+    """500.7e: the engine that answers only a tick's first applier is keyed at that choice, whichever of Thorns,
+    Riposte, Retort or a refusal the model's answer to the second applier opens with."""
+    board = [{"uid": "b", "side": 1, "vitality": 50, "max_vitality": 50, "thorns": 3},
+             {"uid": "a", "row": 1, "vitality": 40, "max_vitality": 40},
+             {"uid": "c", "row": 1, "col": 1, "vitality": 40, "max_vitality": 40}]
+    tick = {"kind": "tick", "target": "b", "amount": 4, "appliers": [{"unit": "a", "applied": 1},
+                                                                    {"unit": "c", "applied": 1}]}
+    thorns = {"protocol": "referee/2", "board": board, "actions": [tick]}
+    retort = {**thorns, "board": [{**board[0], "thorns": 0, "retort": 2}, *board[1:]]}
+    ally = {**thorns, "board": [board[0], board[1], {**board[2], "side": 1}]}
+    keys = {_key_under("tick_answers_the_first_applier_only", s) for s in (thorns, retort, ally)}
+    assert keys == {"event@applier[combat:500.7e]"}
+
+
+def test_a_death_at_exactly_0_is_one_decision_on_every_road():
+    """500.4a: a cost's death (500.8j) and a hit's death are the ordinary death; one bug, one key."""
+    damage = _one_unit({"kind": "damage", "target": "a", "amount": 5})
+    cost = _one_unit({"kind": "cost", "payer": "a", "amount": 5, "cost_kind": "bloodletting"})
+    keys = {_key_under("death_only_below_zero", s) for s in (damage, cost)}
+    assert keys == {"event@death[combat:500.4a]"}
