@@ -171,13 +171,28 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
 def _event_fault(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
     """An event divergence placed before its model event is looked up: at the step that chose to open
     the answers the engine skipped (:func:`skipped_block`), or at the step behind the engine's own event."""
-    skipped = skipped_block(actions, divergence)
-    if skipped is not None:
-        return skipped
+    placed = skipped_block(actions, divergence) or line_order(actions, divergence)
+    if placed is not None:
+        return placed
     by_event = step_for_engine_event(actions, divergence)
     if by_event is not None:
         return by_event[0], engine_only(by_event[0], by_event[1], divergence)
-    return None
+    return inserted_event(actions, divergence)
+
+
+def inserted_event(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """An event the engine inserted (``Divergence.shape == "extra"``: its next event is the model's) is the
+    step's just before it that emits such events and did not emit this one (a Feast of 0 the credit step leaves
+    out, 500.5c): the step behind the model's previous event, when it names the engine's event."""
+    from ..explain import locate_event
+
+    engine, index = divergence.engine, divergence.event_index
+    if divergence.shape != "extra" or not isinstance(engine, dict) or not index:
+        return None
+    action, found = locate_event(actions, index - 1)
+    if found is None or engine.get("name") not in action.steps[found].events:
+        return None
+    return action, found
 
 
 #: The events by which a recipient answers one attacker (500.6, 500.7): a payment, a miss, a refusal, a rune's save.
@@ -207,6 +222,49 @@ def skipped_block(actions: list[Any], divergence: Divergence) -> tuple[Any, int]
     return None
 
 
+#: The events that open an ability line where it resolves, one per line (400.8-3, 400.8-4): ``line_resolved``
+#: names the line's effect, ``condition_failed`` its condition.
+LINE_HEADS = {"line_resolved": "effect", "condition_failed": "condition"}
+
+
+def line_order(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """An engine that opens another line of the activation where the model opens this one: the order the lines
+    resolve in is at fault (the ``lanes`` step, 400.8-2), whichever of the two lines' events first differ. Only
+    when both events open a line, and the engine's opens one the model resolves later (the same line, opened
+    differently, is its own condition or amount)."""
+    from ..explain import locate_event
+
+    model, engine = divergence.model, divergence.engine
+    if not (isinstance(model, dict) and isinstance(engine, dict) and divergence.event_index is not None
+            and model.get("name") in LINE_HEADS and engine.get("name") in LINE_HEADS):
+        return None
+    action, found = locate_event(actions, divergence.event_index)
+    lanes = next((i for i, step in enumerate(action.steps) if step.step == "lanes"), None)
+    if found is None or lanes is None:
+        return None
+    lines = [i for i, step in enumerate(action.steps) if step.step == "line" and step.depth == action.steps[lanes].depth]
+    current = [i for i in lines if i <= found]
+    if not current or _opens_line(action, current[-1], engine):
+        return None
+    later = [i for i in lines if i > current[-1]]
+    return (action, lanes) if any(_opens_line(action, i, engine) for i in later) else None
+
+
+def _opens_line(action: Any, line: int, event: dict[str, Any]) -> bool:
+    """Whether ``event`` (a :data:`LINE_HEADS` event) is the one that opens the line whose ``line`` step is
+    ``action.steps[line]``: its detail is the line's effect (and its amount the line's amount: two lines of one
+    effect) or its condition (the ``line``, ``condition`` and ``count`` steps)."""
+    field = LINE_HEADS[event["name"]]
+    end = next((i for i in range(line + 1, len(action.steps)) if action.steps[i].step in ("line", "answer")),
+               len(action.steps))
+    steps = action.steps[line:end]
+    if not any(step.quantities.get(field) == event.get("detail") for step in steps if step.quantities.get(field)):
+        return False
+    counted = [step.quantities["amount"] for step in steps if step.step == "count"]
+    amount = counted[0] if counted else action.steps[line].quantities.get("base")
+    return field == "condition" or event.get("amount") == amount
+
+
 def passing_step(action: Any, found: int) -> int | None:
     """For a model event the engine did not emit at all, the last step of the instance that decided the amount
     goes on (``Step.decides``: a Dormant recipient a tick still reaches, Armor a Burn skips, a cost skipping the
@@ -218,13 +276,14 @@ def passing_step(action: Any, found: int) -> int | None:
 
 
 def instance_start(action: Any, found: int) -> int:
-    """The first step of the instance ``found`` belongs to: its ``incoming`` step at the same depth (else 0)."""
+    """The first step of the instance ``found`` belongs to: its ``incoming`` step at the same depth (else the
+    ability line it is part of, 400.8-3: a line's number is never another line's; else 0)."""
     depth = action.steps[found].depth
     for i in range(found, -1, -1):
         step = action.steps[i]
         if step.depth < depth:
             return i + 1
-        if step.step == "incoming" and step.depth == depth:
+        if step.step in ("incoming", "line") and step.depth == depth:
             return i
     return 0
 

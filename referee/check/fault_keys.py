@@ -12,7 +12,9 @@ difference**:
 
 * ``amount``: the step at fault made a number (its quantities hold an ``after``, an ``exact`` or a ``lost``):
   a wrong amount, and an event missing or extra because the wrong amount crossed 0 or a threshold;
-* ``order``: the engine emitted the model's two events swapped (``Divergence.shape == "swap"``);
+* ``order``: the engine emitted the model's two events swapped (``Divergence.shape == "swap"``), or the step at
+  fault is one whose choice is an order (an activation's lines in their lanes, 400.8-2; a payer search's reading
+  order, 800.4b);
 * ``event``: any other missing, extra or differently aimed event (a layer not reached, a payer not refused);
 
 ``amount@armor_percentage[combat:500.2c]``, ``event@thorns[combat:500.6d]``. The step is named by the decision it
@@ -40,8 +42,8 @@ NUMBER_QUANTITIES = ("after", "exact", "lost")
 
 def difference_kind(divergence: Divergence, step: Any) -> str:
     """``order``, ``amount`` or ``event`` (see the module docstring)."""
-    if getattr(divergence, "shape", None) == "swap":
-        return "order"
+    if getattr(divergence, "shape", None) == "swap" or "order" in step.quantities:
+        return "order"  # two events swapped, or anything placed at a step whose choice is an order
     if any(name in step.quantities for name in NUMBER_QUANTITIES):
         return "amount"
     return "event"

@@ -112,11 +112,12 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
     base = f"{line.amount} = {o.base}" if line.amount.ref else f"{o.base}"
     s.say("line", "400.8-3", f"line {number} \"{line_text(line)}\" resolves in the {o.lane.replace('_', ' ')} lane; "
           f"its amount is {base} (400.2).", () if o.count is not None and o.condition_held is not False
-          else ("line_resolved",), line=number, base=o.base)
+          else ("line_resolved",), line=number, base=o.base, effect=line.effect)
     if line.condition is not None:
         s.say("condition", "400.8-4", f"the condition \"{line.condition.replace('_', ' ')}\" is checked now, on the board "
               f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}.",
-              ("condition_failed",), absent=("condition_failed",) if o.condition_held else (), held=o.condition_held)
+              ("condition_failed",), absent=("condition_failed",) if o.condition_held else (), held=o.condition_held,
+              condition=line.condition)
         if not o.condition_held:
             return
     if o.count is not None:
@@ -154,13 +155,17 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
               after=getattr(d.after, field))
 
 
+#: A gate's reason (``line_refused``'s detail, 400.8-5) in words.
+REFUSED_WORDS = {"tool_or_hub": "a Tool or a Hub"}
+
+
 def _explain_refused(s: Steps, start: Board, effect: str, uid: str, d: Any) -> None:
     """A recipient the gates refuse (400.8-5): dead (killed by this activation?), or not targetable."""
     killed = d.refused == "dead" and start.unit(uid).alive
     why = "; it was killed by this activation, so it is gone for every later clause (400.8b)" if killed else ""
     if effect not in ("damage", "restore") and d.refused == "dead":
         why += "; a status is never applied to a dead unit (700.3)"
-    s.say("gate", "400.8-5", f"{uid} is {d.refused.replace('_', ' or ')}: it receives nothing{why}.", ("line_refused",),
+    s.say("recipient_gate", "400.8-5", f"{uid} is {REFUSED_WORDS.get(d.refused, d.refused)}: it receives nothing{why}.", ("line_refused",),
           recipient=uid, reason=d.refused, killed_by_this_activation=killed)
 
 

@@ -80,7 +80,8 @@ def explain_cull(board: Board, action: dict[str, Any], ruleset: Ruleset, depth: 
               ("culled", *LOSS_TAIL, "vessel_batch", "revival_self", "revival_ally", "revival_focus"),
               vitality=unit.vitality)
     else:
-        s.say("cull", "500.4a", f"Cull leaves {unit.uid} untouched: it is dead, a Tool or a Hub.")
+        s.say("cull", "500.4a", f"Cull leaves {unit.uid} untouched: it is dead, a Tool or a Hub.",
+              absent=("culled", "death"))
     return after, log, s.items
 
 

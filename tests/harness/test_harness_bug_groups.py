@@ -129,3 +129,45 @@ def test_a_death_at_exactly_0_is_one_decision_on_every_road():
     cost = _one_unit({"kind": "cost", "payer": "a", "amount": 5, "cost_kind": "bloodletting"})
     keys = {_key_under("death_only_below_zero", s) for s in (damage, cost)}
     assert keys == {"event@death[combat:500.4a]"}
+
+
+def _ability(caster: str, targets: list, lines: list, board: list) -> dict:
+    ability = {"name": "drawn", "numbers": {"power": 0}, "lines": lines}
+    return {"protocol": "referee/2", "board": board,
+            "actions": [{"kind": "ability", "caster": caster, "targets": targets, "ability": ability}]}
+
+
+def test_an_engine_that_resolves_another_line_first_is_keyed_at_the_resolution_order():
+    """400.8-2: whichever two lines' events first differ (a Crush resolved after the hit, a second Restore of
+    another amount resolved first), the bug is the order the lanes give, one key."""
+    unit = {"uid": "a", "vitality": 1, "max_vitality": 1}
+    crush = _ability("a", ["b"], [{"effect": "damage", "amount": 1, "kind": "keyword"},
+                                  {"effect": "crush", "amount": 1, "kind": "rider"}],
+                     [unit, {"uid": "b", "side": 1, "vitality": 5, "max_vitality": 5}])
+    restores = _ability("a", [], [{"effect": "restore", "amount": 0, "kind": "rider"},
+                                  {"effect": "restore", "amount": 1, "kind": "rider", "lane": "activation"}], [unit])
+    assert _key_under("crush_after_the_hit", crush) == "order@lanes[combat:400.8-2]"
+    assert _key_under("lanes_out_of_order", restores) == "order@lanes[combat:400.8-2]"
+
+
+def test_a_line_refused_at_a_dead_recipient_is_the_recipient_gate_not_the_death_before_it():
+    """400.8-5: the engine that resolves a rider against a unit the activation killed is keyed at the gate, even
+    where a step earlier in the activation (a Bloodletting's Vitality step) left a 0 the refusal also carries."""
+    board = [{"uid": "a", "vitality": 9, "max_vitality": 100},
+             {"uid": "c", "col": 1, "vitality": 100, "max_vitality": 100}]
+    scenario = _ability("c", [], [{"effect": "restore", "amount": "{power}", "kind": "rider", "to": "allies"},
+                                  {"effect": "bloodletting", "amount": 9, "kind": "rider"}], board)
+    assert _key_under("rider_resolved_against_dead_target", scenario) == "event@recipient_gate[combat:400.8-5]"
+
+
+def test_an_event_the_engine_inserts_is_the_step_that_left_it_out():
+    """500.5c: a Feast of the Shield-absorbed part, inserted after a redirected instance's credit, is the credit
+    step's, not the redirect's that made the next model number; a Cull on a Hub is the Cull's (500.4a)."""
+    board = [{"uid": "a", "vitality": 1, "max_vitality": 1, "shield": 2500},
+             {"uid": "c", "side": 0, "col": 1, "vitality": 100, "max_vitality": 100, "redirect_to": "a",
+              "redirect_cap": 8}]
+    moved = {"protocol": "referee/2", "board": board,
+             "actions": [{"kind": "damage", "target": "c", "amount": 27, "source": "a"}]}
+    cull = _one_unit({"kind": "cull", "target": "a", "source": None}, is_hub=True, vitality=1, max_vitality=1)
+    assert _key_under("feast_on_absorbed_damage", moved) == "event@credit[combat:500.5a]"
+    assert _key_under("cull_destroys_tools", cull) == "event@cull[combat:500.4a]"
