@@ -171,7 +171,7 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
 def _event_fault(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
     """An event divergence placed before its model event is looked up: at the step that chose to open
     the answers the engine skipped (:func:`skipped_block`), or at the step behind the engine's own event."""
-    placed = skipped_block(actions, divergence) or line_order(actions, divergence)
+    placed = skipped_block(actions, divergence) or line_order(actions, divergence) or early_layer(actions, divergence)
     if placed is not None:
         return placed
     by_event = step_for_engine_event(actions, divergence)
@@ -219,6 +219,34 @@ def skipped_block(actions: list[Any], divergence: Divergence) -> tuple[Any, int]
             opener = [i for i, step in enumerate(action.steps) if step.opens and step.quantities.get("applier") == attacker]
             return (action, opener[0]) if opener else None
         offset += len(action.events)
+    return None
+
+
+#: The clauses of the damage pipeline's layers, in the order it meets them (the cap .. the defy-death rune).
+LAYER_CLAUSES = tuple(f"combat:500.1-{n}" for n in range(7, 13))
+
+
+def early_layer(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """An engine whose event, where the model's layer reports, is a later layer's of the same instance (Shield
+    before the Insurance points, 500.1-9): the layers met out of order, at the layer the engine met too early
+    (its step in the model: ``absent`` where the model never reaches it), whether the model's later layer
+    absorbed anything or not."""
+    from ..explain import locate_event
+
+    model, engine = divergence.model, divergence.engine
+    if not (isinstance(model, dict) and isinstance(engine, dict) and divergence.event_index is not None
+            and model.get("name") != engine.get("name")):
+        return None
+    action, found = locate_event(actions, divergence.event_index)
+    if found is None or action.steps[found].clause not in LAYER_CLAUSES:
+        return None
+    depth = action.steps[found].depth
+    for i in range(found + 1, len(action.steps)):
+        step = action.steps[i]
+        if step.depth < depth or (step.depth == depth and step.step == "incoming"):
+            return None
+        if step.depth == depth and step.clause in LAYER_CLAUSES and engine["name"] in step.events + step.absent:
+            return action, i
     return None
 
 

@@ -42,11 +42,20 @@ NUMBER_QUANTITIES = ("after", "exact", "lost")
 
 def difference_kind(divergence: Divergence, step: Any) -> str:
     """``order``, ``amount`` or ``event`` (see the module docstring)."""
-    if getattr(divergence, "shape", None) == "swap" or "order" in step.quantities:
-        return "order"  # two events swapped, or anything placed at a step whose choice is an order
+    if getattr(divergence, "shape", None) == "swap" or "order" in step.quantities or _layer_met_early(divergence, step):
+        return "order"  # two events swapped, anything placed at a step whose choice is an order, layers out of order
     if any(name in step.quantities for name in NUMBER_QUANTITIES):
         return "amount"
     return "event"
+
+
+def _layer_met_early(divergence: Divergence, step: Any) -> bool:
+    """Whether the engine's event is this layer step's while the model's is another's (``at_fault.early_layer``)."""
+    from .at_fault import LAYER_CLAUSES
+
+    engine, model = divergence.engine, divergence.model
+    return (step.clause in LAYER_CLAUSES and isinstance(engine, dict) and isinstance(model, dict)
+            and engine.get("name") != model.get("name") and engine.get("name") in step.events + step.absent)
 
 
 def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: str) -> str:

@@ -171,3 +171,25 @@ def test_an_event_the_engine_inserts_is_the_step_that_left_it_out():
     cull = _one_unit({"kind": "cull", "target": "a", "source": None}, is_hub=True, vitality=1, max_vitality=1)
     assert _key_under("feast_on_absorbed_damage", moved) == "event@credit[combat:500.5a]"
     assert _key_under("cull_destroys_tools", cull) == "event@cull[combat:500.4a]"
+
+
+def test_a_shield_met_before_the_insurance_points_is_one_order_whichever_points_come_first():
+    """500.1-8, 500.1-9: Subrogated, then plain Insurance, then Shield. The engine that meets Shield first reports a
+    Shield event where the model reports the points, Subrogated or plain: one order, at the layer met too early."""
+    plain = _one_unit({"kind": "damage", "target": "a", "amount": 1}, insurance=1, shield=1)
+    subrogated = _one_unit({"kind": "damage", "target": "a", "amount": 2}, subrogated=1, shield=2)
+    keys = {_key_under("shield_before_insurance", s) for s in (plain, subrogated)}
+    assert keys == {"order@shield[combat:500.1-10]"}
+
+
+def test_an_engine_reporting_layers_as_it_meets_them_is_keyed_at_the_early_layer_when_the_model_meets_it_too():
+    """500.1-9 again, for an engine whose events follow the order it met the layers in: its Shield event stands where
+    the model's Insurance points report, and the model's Shield is met later in the same instance."""
+    from referee.check.fault_keys import fault_key
+
+    met = _one_unit({"kind": "damage", "target": "a", "amount": 30}, vitality=40, max_vitality=40, insurance=1,
+                    shield=10)
+    divergence = Divergence("events", "events[0]", {"name": "insurance_prevented", "unit": "a", "amount": 25,
+                                                    "other": None, "detail": "plain"},
+                            {"name": "shield_damaged", "unit": "a", "amount": 10, "other": None, "detail": None}, 0)
+    assert fault_key(met, [divergence], "symptom") == "order@shield[combat:500.1-10]"
