@@ -99,8 +99,9 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
         if a.armor != 0:
             why = ("a Reflect skips the attacker's Armor (500.7j)" if instance.kind == "reflect"
                    else "Burn and Venom ignore Armor (500.1d)")
+            rule = "combat:500.7j" if instance.kind == "reflect" else "combat:500.1d"
             s.say("armor_percentage", "500.1-5", f"{why}: Armor {a.armor} is not applied; {out.after_armor} goes on.",
-                  decides=True, before=out.amount, after=out.after_armor)
+                  decides=True, decision=f"armor_skipped[{rule}]", before=out.amount, after=out.after_armor)
         return
     if a.armor == 0:
         return
@@ -118,7 +119,8 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
     else:
         s.say("armor_percentage", "500.1-5", f"negative Armor {a.armor} amplifies (500.2d; {ruleset.negative_armor} reading, "
               f"INT-001): {formula} = {shown}, rounded up: {out.amount} -> {rounded}; no flat change.",
-              before=out.amount, exact=value if exact else shown, after=rounded, armor=a.armor)
+              decision="negative_armor[combat:500.2d]", before=out.amount, exact=value if exact else shown, after=rounded,
+              armor=a.armor)
 
 
 def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> None:

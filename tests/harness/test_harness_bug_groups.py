@@ -193,3 +193,13 @@ def test_an_engine_reporting_layers_as_it_meets_them_is_keyed_at_the_early_layer
                                                     "other": None, "detail": "plain"},
                             {"name": "shield_damaged", "unit": "a", "amount": 10, "other": None, "detail": None}, 0)
     assert fault_key(met, [divergence], "symptom") == "order@shield[combat:500.1-10]"
+
+
+def test_two_armor_bugs_are_two_keys_named_by_the_rule_that_decided_the_number():
+    """500.1d (Burn ignores Armor) and 500.2d (negative Armor amplifies) are decided at the same Armor step but by
+    different rules: an engine with both bugs has two groups, not one that hides the Burn bug."""
+    burn = _one_unit({"kind": "damage", "target": "a", "amount": 21, "damage_kind": "burn"}, vitality=21,
+                     max_vitality=21, armor=1)
+    amplified = _one_unit({"kind": "damage", "target": "a", "amount": 1}, vitality=3, max_vitality=3, armor=-1)
+    assert _key_under("burn_meets_armor", burn) == "amount@armor_skipped[combat:500.1d]"
+    assert _key_under("negative_armor_flat_amplifies", amplified) == "amount@negative_armor[combat:500.2d]"
