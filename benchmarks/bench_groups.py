@@ -11,6 +11,10 @@ there are as many groups as bugs and each bug has a group of its own (a matching
 combination, the bugs, the groups (each key, and the bugs that reproduce it), whether the cap was
 reached; per size, in how many combinations groups equal bugs and every bug was found (target: at
 least 9 of 10 each).
+
+``--merges`` also audits every merge: each group that settles on another key, where the drift guard lets it, is printed with the bugs that alone
+give its representative its key and the settled scenario the settled key; a merge whose two sets share no bug is
+a drift (two bugs made one group), and the totals say how many merges were made and how many drifted.
 """
 
 from __future__ import annotations
@@ -94,23 +98,66 @@ def describe(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def audit_merges(names: list[tuple[str, ...]], tally: dict[str, int]) -> None:
+    """Wrap the harness' settling step so that each merge it allows is checked against the mutants alone."""
+    from referee.check import harness
+    from referee.check.fault_keys import decisions_exercised, merge_target
+
+    settle = harness._settled_key
+
+    def audited(campaign: Any, group: Any) -> str:
+        target = settle(campaign, group)
+        if merge_target(group.key, target, decisions_exercised(group.scenario)) != group.key:
+            smaller, divergences, _ = harness._shrink(campaign.engine, group.scenario, group.divergences,
+                                                      campaign.options)
+            own, settled = keyed_by(names[-1], group.scenario, group.key), keyed_by(names[-1], smaller, target)
+            tally["merges"] += 1
+            tally["drifts"] += not own & settled
+            print(f"      merge {group.key} -> {target}: {sorted(own)} / {sorted(settled)}"
+                  + ("" if own & settled else "  DRIFT"), flush=True)
+        return target
+
+    harness._settled_key = audited
+
+
+def keyed_by(names: tuple[str, ...], scenario: dict[str, Any], key: str) -> set[str]:
+    """The mutants of the set that, alone, give ``scenario`` the group key ``key``."""
+    from referee.check.harness import _group_key_of, _public
+
+    sent = {**_public(scenario), "id": "g"}
+    found = set()
+    for name in names:
+        verdict, divergences = judge(sent, mutants.load_together((name,)).run(dict(sent)), Comparison())
+        if verdict == "mismatch" and _group_key_of(_public(scenario), divergences) == key:
+            found.add(name)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="3,5")
     parser.add_argument("--combinations", type=int, default=10)
     parser.add_argument("--examples", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=20261202)
+    parser.add_argument("--merges", action="store_true", help="audit every merge against the mutants alone")
     args = parser.parse_args()
+    current: list[tuple[str, ...]] = []
+    tally = {"merges": 0, "drifts": 0}
+    if args.merges:
+        audit_merges(current, tally)
     for size in map(int, args.sizes.split(",")):
         rng = random.Random(args.seed * 100 + size)
         results = []
         for n in range(args.combinations):
-            results.append(run_combination(combination(rng, size), args.examples, args.seed + n))
+            current.append(combination(rng, size))
+            results.append(run_combination(current[-1], args.examples, args.seed + n))
             print("\n".join(describe(results[-1])), flush=True)
         equal = sum(r["equal"] for r in results)
         all_found = sum(len(r["found"]) == size for r in results)
         print(f"size {size}: groups equal bugs in {equal} of {len(results)}; every bug found in {all_found} of "
               f"{len(results)}", flush=True)
+    if args.merges:
+        print(f"merges: {tally['merges']}, of which {tally['drifts']} drifted (their bugs and the settled one's differ)")
 
 
 if __name__ == "__main__":

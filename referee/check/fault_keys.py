@@ -14,16 +14,17 @@ difference**:
   a wrong amount, and an event missing or extra because the wrong amount crossed 0 or a threshold;
 * ``order``: the engine emitted the model's two events swapped (``Divergence.shape == "swap"``), or the step at
   fault is one whose choice is an order (an activation's lines in their lanes, 400.8-2; a payer search's reading
-  order, 800.4b);
+  order, 800.4b), or a later layer of the hit reports where the model's layer does (Shield before Insurance);
 * ``event``: any other missing, extra or differently aimed event (a layer not reached, a payer not refused);
 
 ``amount@armor_percentage[combat:500.2c]``, ``event@thorns[combat:500.6d]``. The step is named by the decision it
 takes (``Step.decision``) where the rules say one decision under several names or clauses: a death on any road is
 the ordinary death (``death[combat:500.4a]``; 500.6d, 500.8j and 800.4j say so), Thorns and Riposte silenced by a
-hit that reached nothing are one rule (``silenced[combat:500.7d]``). A tick's later applier the engine did not
-answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer the model opens
-with. A divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s key, which already names the field and the step that last
-wrote it on the model's side (``board[].vitality#vitality[combat:500.8i]``). Where the scenario cannot be
+hit that reached nothing are one rule (``silenced[combat:500.7d]``), and the Armor step is named by the rule that
+made its number (``armor_skipped[combat:500.1d]``, ``negative_armor[combat:500.2d]``). A tick's later applier the
+engine did not answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer
+the model opens with. A divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s key,
+which already names the field and the step that last wrote it on the model's side (``board[].vitality#vitality[combat:500.8i]``). Where the scenario cannot be
 explained, or no step is at fault, the symptom key is the key.
 
 A group also keeps its symptom keys (``Group.symptoms``), so a known-divergence entry written against a
