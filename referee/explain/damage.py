@@ -123,6 +123,11 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
               armor=a.armor)
 
 
+#: The one rule that decides how many Insurance points a hit spends and what they absorb, Subrogated or plain:
+#: up to 25 each, spent whole (500.1a). The fault key's name for both layers' numbers (``Step.decision``).
+POINTS_SPENT = "points[combat:500.1a]"
+
+
 def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> None:
     """500.1-7 .. 500.1-13 and the credit (500.5a), each layer only when the recipient has it."""
     left = out.after_armor
@@ -130,23 +135,7 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
         s.say("cap", "500.1-7", f"the printed cap of {a.cap} leaves {out.after_cap}; anything above it is gone.",
               before=left, cap=a.cap, after=out.after_cap)
     left = out.after_cap
-    if a.subrogated > 0 and left > 0:
-        s.say("subrogated", "500.1-8", f"{out.subrogated_spent} Subrogated Insurance point(s) of {a.subrogated} absorb "
-              f"{out.subrogated_absorbed} (up to 25 each, spent whole, 500.1a): {left} -> {left - out.subrogated_absorbed}.",
-              ("insurance_prevented",), before=left, points=out.subrogated_spent, absorbed=out.subrogated_absorbed,
-              after=left - out.subrogated_absorbed)
-        explain_payback(s, board, a, instance, out)
-        left -= out.subrogated_absorbed
-    if a.insurance > 0 and left > 0:
-        s.say("insurance", "500.1-9", f"{out.insurance_spent} plain Insurance point(s) of {a.insurance} absorb "
-              f"{out.insurance_absorbed} (up to 25 each, spent whole, 500.1a) from what the Subrogated points did not: {left} -> "
-              f"{left - out.insurance_absorbed}; plain points retaliate for nothing (500.7g).", ("insurance_prevented",), before=left, points=out.insurance_spent,
-              absorbed=out.insurance_absorbed, after=left - out.insurance_absorbed)
-        left -= out.insurance_absorbed
-    absorbed = out.subrogated_absorbed + out.insurance_absorbed
-    if absorbed:
-        s.say("insurance_credit", "500.1b", f"the {absorbed} damage Insurance absorbed is credited to nobody: it scores "
-              f"{instance.source or 'nobody'} nothing and feeds no Feast.", absorbed=absorbed)
+    left = explain_insurance(s, board, a, instance, out, left)
     explain_shield(s, board, a, instance, out, left)
     left -= out.shield_absorbed
     if out.receiver_outcome is not None and out.redirected:
@@ -162,6 +151,30 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
               before=left, prevented=out.defy_prevented, after=left - out.defy_prevented)
         left -= out.defy_prevented
     explain_vitality(s, a, instance, out, left, ruleset)
+
+
+def explain_insurance(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, left: int) -> int:
+    """500.1-8, 500.1-9: Subrogated, then plain Insurance points (500.1a), and their credit to nobody (500.1b);
+    what goes on past them."""
+    if a.subrogated > 0 and left > 0:
+        s.say("subrogated", "500.1-8", f"{out.subrogated_spent} Subrogated Insurance point(s) of {a.subrogated} absorb "
+              f"{out.subrogated_absorbed} (up to 25 each, spent whole, 500.1a): {left} -> {left - out.subrogated_absorbed}.",
+              ("insurance_prevented",), decision=POINTS_SPENT, before=left, points=out.subrogated_spent,
+              absorbed=out.subrogated_absorbed, after=left - out.subrogated_absorbed)
+        explain_payback(s, board, a, instance, out)
+        left -= out.subrogated_absorbed
+    if a.insurance > 0 and left > 0:
+        s.say("insurance", "500.1-9", f"{out.insurance_spent} plain Insurance point(s) of {a.insurance} absorb "
+              f"{out.insurance_absorbed} (up to 25 each, spent whole, 500.1a) from what the Subrogated points did not: {left} -> "
+              f"{left - out.insurance_absorbed}; plain points retaliate for nothing (500.7g).", ("insurance_prevented",),
+              decision=POINTS_SPENT, before=left, points=out.insurance_spent, absorbed=out.insurance_absorbed,
+              after=left - out.insurance_absorbed)
+        left -= out.insurance_absorbed
+    absorbed = out.subrogated_absorbed + out.insurance_absorbed
+    if absorbed:
+        s.say("insurance_credit", "500.1b", f"the {absorbed} damage Insurance absorbed is credited to nobody: it scores "
+              f"{instance.source or 'nobody'} nothing and feeds no Feast.", absorbed=absorbed)
+    return left
 
 
 def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome) -> None:

@@ -203,3 +203,13 @@ def test_two_armor_bugs_are_two_keys_named_by_the_rule_that_decided_the_number()
     amplified = _one_unit({"kind": "damage", "target": "a", "amount": 1}, vitality=3, max_vitality=3, armor=-1)
     assert _key_under("burn_meets_armor", burn) == "amount@armor_skipped[combat:500.1d]"
     assert _key_under("negative_armor_flat_amplifies", amplified) == "amount@negative_armor[combat:500.2d]"
+
+
+def test_insurance_points_spent_wrong_are_one_rule_subrogated_or_plain():
+    """500.1a decides what both kinds of Insurance points spend and absorb: a part of 25 that spends no point is one
+    key whether the points are Subrogated or plain."""
+    plain = _one_unit({"kind": "damage", "target": "a", "amount": 30}, vitality=40, max_vitality=40, insurance=2)
+    subrogated = _one_unit({"kind": "damage", "target": "a", "amount": 30}, vitality=40, max_vitality=40,
+                           subrogated=2)
+    keys = {_key_under("insurance_point_not_spent_whole", s) for s in (plain, subrogated)}
+    assert keys == {"amount@points[combat:500.1a]"}
