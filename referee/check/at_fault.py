@@ -245,9 +245,15 @@ def early_layer(actions: list[Any], divergence: Divergence) -> tuple[Any, int] |
         step = action.steps[i]
         if step.depth < depth or (step.depth == depth and step.step == "incoming"):
             return None
-        if step.depth == depth and step.clause in LAYER_CLAUSES and engine["name"] in step.events + step.absent:
+        if step.depth == depth and layer_reports(step, engine["name"]):
             return action, i
     return None
+
+
+def layer_reports(step: Any, name: Any) -> bool:
+    """Whether ``step`` is a layer of the damage pipeline (:data:`LAYER_CLAUSES`) whose events, met or not, include
+    ``name``."""
+    return step.clause in LAYER_CLAUSES and name in step.events + step.absent
 
 
 #: The events that open an ability line where it resolves, one per line (400.8-3, 400.8-4): ``line_resolved``

@@ -25,8 +25,9 @@ made its number (``armor_skipped[combat:500.1d]``, ``negative_armor[combat:500.2
 numbers are by 500.1a (``points[combat:500.1a]``). A tick's later applier the
 engine did not answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer
 the model opens with. A divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s key,
-which already names the field and the step that last wrote it on the model's side (``board[].vitality#vitality[combat:500.8i]``). Where the scenario cannot be
-explained, or no step is at fault, the symptom key is the key.
+which already names the field and the step that last wrote it on the model's side
+(``board[].vitality#vitality[combat:500.8i]``). Where the scenario cannot be explained, or no step is at fault,
+the symptom key is the key.
 
 A group also keeps its symptom keys (``Group.symptoms``), so a known-divergence entry written against a
 symptom key still matches (``referee.check.groups.KnownEntry.matches``).
@@ -53,11 +54,11 @@ def difference_kind(divergence: Divergence, step: Any) -> str:
 
 def _layer_met_early(divergence: Divergence, step: Any) -> bool:
     """Whether the engine's event is this layer step's while the model's is another's (``at_fault.early_layer``)."""
-    from .at_fault import LAYER_CLAUSES
+    from .at_fault import layer_reports
 
     engine, model = divergence.engine, divergence.model
-    return (step.clause in LAYER_CLAUSES and isinstance(engine, dict) and isinstance(model, dict)
-            and engine.get("name") != model.get("name") and engine.get("name") in step.events + step.absent)
+    return (isinstance(engine, dict) and isinstance(model, dict) and engine.get("name") != model.get("name")
+            and layer_reports(step, engine.get("name")))
 
 
 def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: str) -> str:
@@ -124,14 +125,15 @@ def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str
     divergence a minimal scenario of it shows: ``referee.check.harness._settled_key``). Groups that settle on the same
     key are one bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the
     Armor step once the Shield is shrunk away): merged, counts added, symptoms joined, the representative the
-    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key; one
-    whose scenarios did not all take the settled key's decision (``exercised``: :func:`merge_target`) keeps its key.
+    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key.
+    With ``exercised`` (each group's representative's decisions), a group whose representative did not take the
+    settled key's decision keeps its key (:func:`merge_target`); without it, ``settled`` is taken as guarded already
+    (the harness guards each key once, as it settles it).
     """
-    exercised = exercised or {}
     by_target: dict[str, list[Any]] = {}
     for group in groups:
         target = settled.get(group.key, group.key)
-        if target != group.key:
+        if exercised is not None and target != group.key:
             target = merge_target(group.key, target, exercised.get(group.key))
         by_target.setdefault(target, []).append(group)
     merged = []

@@ -909,7 +909,7 @@ def _record_group(groups: dict[str, dict[str, Any]], scenario: dict[str, Any], d
 def _report_groups(campaign: Campaign) -> None:
     """Shrink one representative per group (its key held), merge the groups whose shrunk representatives
     diverge the same way at the same step, match the known divergences, and set the verdict."""
-    from .fault_keys import decisions_exercised, merge_groups
+    from .fault_keys import merge_groups
     from .groups import match_known
 
     options, report = campaign.options, campaign.report
@@ -918,8 +918,7 @@ def _report_groups(campaign: Campaign) -> None:
     for key, entry in campaign.groups.items():  # scenarios met since a group was shrunk still count
         settled[key][0].count, settled[key][0].symptoms = entry["count"], tuple(entry["symptoms"])
     report.groups = merge_groups([group for group, _ in settled.values()],
-                                 {key: target for key, (_, target) in settled.items()},
-                                 {key: decisions_exercised(group.scenario) for key, (group, _) in settled.items()})
+                                 {key: target for key, (_, target) in settled.items()})
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -933,27 +932,27 @@ def _report_groups(campaign: Campaign) -> None:
 def _merged_count(campaign: Campaign) -> int:
     """How many groups are left after merging (``referee.check.fault_keys.merge_groups``): every group not shrunk yet is
     shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
-    from .fault_keys import decisions_exercised, merge_target
-
     found, settled = campaign.groups, campaign.settled
     budget = max(200, campaign.options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         if key not in settled:
             group = _shrunk_group(campaign, key, entry, budget)
             settled[key] = (group, _settled_key(campaign, group))
-    return len({merge_target(key, target, decisions_exercised(group.scenario)) if target != key else key
-                for key, (group, target) in settled.items()})
+    return len({target for _, target in settled.values()})
 
 
 def _settled_key(campaign: Campaign, group: Any) -> str:
-    """The key of a group's shrunk representative shrunk once more with no key held, with the whole shrink budget
-    (a part of it does not reach the minimum: a Shield of 625 takes hundreds of calls): the key a minimal scenario
-    of it shows (its own key: unshrinkable)."""
+    """The key a group merges into: the key of its shrunk representative shrunk once more with no key held, with the
+    whole shrink budget (a part of it does not reach the minimum: a Shield of 625 takes hundreds of calls), where
+    the drift guard allows it (``referee.check.fault_keys.merge_target``); its own key: unshrinkable, or no merge."""
+    from .fault_keys import decisions_exercised, merge_target
+
     options = campaign.options
     if not (options.shrink and group.reproducible and group.divergences) or interrupts.received() is not None:
         return group.key
     smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options)
-    return _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
+    settled = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
+    return settled if settled == group.key else merge_target(group.key, settled, decisions_exercised(group.scenario))
 
 
 def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:

@@ -97,9 +97,8 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
     """500.1-5 and 500.1-6: the exact value before 500.2c rounds it, then the flat reduction."""
     if is_ignoring_armor(instance):
         if a.armor != 0:
-            why = ("a Reflect skips the attacker's Armor (500.7j)" if instance.kind == "reflect"
-                   else "Burn and Venom ignore Armor (500.1d)")
-            rule = "combat:500.7j" if instance.kind == "reflect" else "combat:500.1d"
+            why, rule = (("a Reflect skips the attacker's Armor (500.7j)", "combat:500.7j") if instance.kind == "reflect"
+                         else ("Burn and Venom ignore Armor (500.1d)", "combat:500.1d"))
             s.say("armor_percentage", "500.1-5", f"{why}: Armor {a.armor} is not applied; {out.after_armor} goes on.",
                   decides=True, decision=f"armor_skipped[{rule}]", before=out.amount, after=out.after_armor)
         return
