@@ -40,6 +40,11 @@ def explain_recover(board: Board, action: dict[str, Any], ruleset: Ruleset, dept
         s.say("recovery_gate", "500.3g", f"the gate refuses {lane} on {unit.uid}: {reasons[0]}.", ("recovery_refused",),
               reason=reasons[0])
         return after, log, s.items
+    bypassed = [why for why, holds in (("Entrapped", unit.entrapped), ("Dormant", unit.dormant)) if holds is True]
+    if lane == "repair" and bypassed:
+        s.say("recovery_gate", "500.3g", f"{unit.uid} is {' and '.join(bypassed)}, which refuses any other recovery, but "
+              f"a living Tool's repair bypasses the gate (500.3g): it goes on.", absent=("recovery_refused",),
+              decides=True, bypassed=tuple(bypassed))
     s.say("forge_core_bonus", "500.3b", f"the Forge Core bonus is added to the requested amount first, before the cap "
           f"(500.3b): {amount} + {r.boosted - amount} = {r.boosted}.", requested=amount, bonus=r.boosted - amount,
           boosted=r.boosted)

@@ -213,3 +213,15 @@ def test_insurance_points_spent_wrong_are_one_rule_subrogated_or_plain():
                            subrogated=2)
     keys = {_key_under("insurance_point_not_spent_whole", s) for s in (plain, subrogated)}
     assert keys == {"amount@points[combat:500.1a]"}
+
+
+def test_a_tool_repair_refused_is_the_gate_it_bypasses_whatever_it_would_have_healed():
+    """500.3g: a living Tool's repair bypasses the gate that refuses an Entrapped or Dormant unit. The bypass is a
+    decision the explanation states, so an engine that refuses the repair is keyed there, whether the Tool is
+    damaged (the model heals it: before, the Maim step) or whole (the model says nothing: before, whatever came next)."""
+    repair = {"kind": "recover", "target": "a", "amount": 1, "lane": "repair"}
+    damaged = _one_unit(repair, vitality=3, is_tool=True, entrapped=True)
+    whole = {**_one_unit(repair, is_tool=True, dormant=True),
+             "actions": [repair, {"kind": "damage", "target": "a", "amount": 1}]}
+    keys = {_key_under("tool_repair_meets_the_gate", s) for s in (damaged, whole)}
+    assert keys == {"event@recovery_gate[combat:500.3g]"}
