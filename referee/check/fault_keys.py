@@ -16,6 +16,9 @@ difference**:
   fault is one whose choice is an order (an activation's lines in their lanes, 400.8-2; a payer search's reading
   order, 800.4b), or a later layer of the hit reports where the model's layer does (Shield before Insurance);
 * ``event``: any other missing, extra or differently aimed event (a layer not reached, a payer not refused);
+* ``state``: a unit's final field written by a step that writes several of its fields in one decision (a revival
+  clearing every status, 500.9c; the listeners resetting the runes keyed to losing Vitality, 500.8d), whichever
+  of them the scenario set (a field written alone keeps the symptom key, which names it);
 
 ``amount@armor_percentage[combat:500.2c]``, ``event@thorns[combat:500.6d]``. The step is named by the decision it
 takes (``Step.decision``) where the rules say one decision under several names or clauses: a death on any road is
@@ -24,8 +27,8 @@ hit that reached nothing are one rule (``silenced[combat:500.7d]``), and the Arm
 made its number (``armor_skipped[combat:500.1d]``, ``negative_armor[combat:500.2d]``), as both Insurance layers'
 numbers are by 500.1a (``points[combat:500.1a]``). A tick's later applier the
 engine did not answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer
-the model opens with. A divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s key,
-which already names the field and the step that last wrote it on the model's side
+the model opens with. Any other divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s
+key, which already names the field and the step that last wrote it on the model's side
 (``board[].vitality#vitality[combat:500.8i]``). Where the scenario cannot be explained, or no step is at fault,
 the symptom key is the key.
 
@@ -68,7 +71,7 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
 
     first = divergences[0]
     if first.where != "events":
-        return symptom
+        return _state_key(scenario, first) or symptom
     try:
         action, found = fault_step(explain_actions(scenario), first)
     except Exception:  # an unexplainable scenario: the symptom is all there is to key by
@@ -77,6 +80,27 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
         return symptom
     step = action.steps[found]
     return f"{difference_kind(first, step)}@{decision(step)}"
+
+
+def _state_key(scenario: dict[str, Any], first: Divergence) -> str | None:
+    """A final-state field written by a step that writes several fields of the unit in one decision (a revival
+    clearing every status, 500.9c): ``state@`` that decision, whichever of the fields the scenario happened to
+    set; None (the symptom key, which names the field) where the step writes that field alone or none is found."""
+    from .at_fault import changing_step, state_field
+    from ..explain import explain_actions
+
+    field = state_field(first.path)
+    if not first.path.startswith("board."):  # a play's payment writes pool fields of different rules: keep the field
+        return None
+    try:
+        step = changing_step(explain_actions(scenario), first, scenario.get("actions", []))
+    except Exception:  # an unexplainable scenario: the symptom is all there is to key by
+        return None
+    if step is None or field is None or field not in step.touches:
+        return None
+    owner = field.split(".", 1)[0]
+    written = [name for name in step.touches if name.split(".", 1)[0] == owner]
+    return f"state@{decision(step)}" if len(written) > 1 else None
 
 
 def decision(step: Any) -> str:
@@ -105,16 +129,41 @@ def key_decision(key: str) -> str | None:
     return None
 
 
-def merge_target(key: str, settled: str, exercised: frozenset[str] | None) -> str:
+def merge_target(key: str, settled: str, exercised: frozenset[str] | None, went_on: bool = False) -> str:
     """The group a group of ``key`` merges into: the key it ``settled`` on, when the group's representative (shrunk
-    with its key held) took that key's decision (``exercised``: :func:`decisions_exercised` of it); else its own key.
+    with its key held) took that key's decision (``exercised``: :func:`decisions_exercised` of it), or when the
+    settled key is a wrong number and the representative's engine ``went_on`` (:func:`engine_went_on`) past where the
+    model stopped; else its own key.
 
     The guard is against drift: a settling shrink holds no key, so a Reflect off by one, shrunk until a unit lands on
     exactly 0, can settle on a death-at-0 bug the same engine also has. The bug behind a group is a decision its
-    minimal scenario takes; a death that scenario did not have is another bug's.
+    minimal scenario takes; a death that scenario did not have is another bug's. An engine that went on where the
+    model stopped (a hit discarded at a Hub, spent on an ignore charge, aimed at the dead, or a tick reduced to
+    nothing) computed a number at steps the model never reached, so no decision of them can be asked of it: the
+    number step its settled scenario names is where that number went wrong (negative Armor amplifying a 0 it
+    should have left alone).
     """
     target = key_decision(settled)
-    return settled if target is not None and exercised is not None and target in exercised else key
+    if target is None or exercised is None:
+        return key
+    return settled if target in exercised or (went_on and settled.startswith("amount@")) else key
+
+
+def engine_went_on(divergences: list[Divergence]) -> bool:
+    """Whether the first divergence is an event the engine emitted after the model's last (the model stopped)."""
+    first = divergences[0] if divergences else None
+    return first is not None and first.where == "events" and first.model is None and isinstance(first.engine, dict)
+
+
+def final_target(key: str, settled: dict[str, str]) -> str:
+    """Where a group ends up when the key it settles on settles on another in turn (a Shield multiplier bug seen at
+    the Shield settles at the Vitality step, whose group settles at the credit): the end of that chain; in a
+    cycle, the least key of it, so every member ends up in one place."""
+    seen: list[str] = []
+    while key not in seen and settled.get(key, key) != key:
+        seen.append(key)
+        key = settled[key]
+    return min(seen[seen.index(key):]) if key in seen else key
 
 
 def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str, frozenset[str] | None] | None = None
@@ -125,17 +174,17 @@ def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str
     divergence a minimal scenario of it shows: ``referee.check.harness._settled_key``). Groups that settle on the same
     key are one bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the
     Armor step once the Shield is shrunk away): merged, counts added, symptoms joined, the representative the
-    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key.
-    With ``exercised`` (each group's representative's decisions), a group whose representative did not take the
+    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key; one
+    that settles on a key that settles on another follows the chain (:func:`final_target`). With ``exercised`` (each group's representative's decisions), a group whose representative did not take the
     settled key's decision keeps its key (:func:`merge_target`); without it, ``settled`` is taken as guarded already
     (the harness guards each key once, as it settles it).
     """
+    if exercised is not None:
+        settled = {key: merge_target(key, target, exercised.get(key)) if target != key else key
+                   for key, target in settled.items()}
     by_target: dict[str, list[Any]] = {}
     for group in groups:
-        target = settled.get(group.key, group.key)
-        if exercised is not None and target != group.key:
-            target = merge_target(group.key, target, exercised.get(group.key))
-        by_target.setdefault(target, []).append(group)
+        by_target.setdefault(final_target(group.key, settled), []).append(group)
     merged = []
     for target, members in by_target.items():
         head = next((g for g in members if g.key == target), members[0])

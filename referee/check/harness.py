@@ -932,27 +932,32 @@ def _report_groups(campaign: Campaign) -> None:
 def _merged_count(campaign: Campaign) -> int:
     """How many groups are left after merging (``referee.check.fault_keys.merge_groups``): every group not shrunk yet is
     shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
+    from .fault_keys import final_target
+
     found, settled = campaign.groups, campaign.settled
     budget = max(200, campaign.options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         if key not in settled:
             group = _shrunk_group(campaign, key, entry, budget)
             settled[key] = (group, _settled_key(campaign, group))
-    return len({target for _, target in settled.values()})
+    targets = {key: target for key, (_, target) in settled.items()}
+    return len({final_target(key, targets) for key in targets})
 
 
 def _settled_key(campaign: Campaign, group: Any) -> str:
     """The key a group merges into: the key of its shrunk representative shrunk once more with no key held, with the
     whole shrink budget (a part of it does not reach the minimum: a Shield of 625 takes hundreds of calls), where
     the drift guard allows it (``referee.check.fault_keys.merge_target``); its own key: unshrinkable, or no merge."""
-    from .fault_keys import decisions_exercised, merge_target
+    from .fault_keys import decisions_exercised, engine_went_on, merge_target
 
     options = campaign.options
     if not (options.shrink and group.reproducible and group.divergences) or interrupts.received() is not None:
         return group.key
     smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options)
     settled = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
-    return settled if settled == group.key else merge_target(group.key, settled, decisions_exercised(group.scenario))
+    if settled == group.key:
+        return settled
+    return merge_target(group.key, settled, decisions_exercised(group.scenario), engine_went_on(group.divergences))
 
 
 def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:

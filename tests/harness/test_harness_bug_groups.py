@@ -225,3 +225,48 @@ def test_a_tool_repair_refused_is_the_gate_it_bypasses_whatever_it_would_have_he
              "actions": [repair, {"kind": "damage", "target": "a", "amount": 1}]}
     keys = {_key_under("tool_repair_meets_the_gate", s) for s in (damaged, whole)}
     assert keys == {"event@recovery_gate[combat:500.3g]"}
+
+
+def test_statuses_a_revival_keeps_are_one_decision_whichever_status_the_scenario_set():
+    """500.9c: a revival clears every status in one decision; an engine that keeps them is one key whether the
+    scenario's unit was Prismbroken or Entrapped (before: one key per field)."""
+    vessel = {"vitality": 2, "max_vitality": 5, "vessels": 1}
+    hit = {"kind": "damage", "target": "a", "amount": 5}
+    keys = {_key_under("revival_keeps_statuses", _one_unit(hit, **vessel, **status))
+            for status in ({"prismbroken": True}, {"entrapped": True})}
+    assert keys == {"state@revival[combat:500.9c]"}
+
+
+def test_an_engine_that_went_on_where_the_model_stopped_merges_into_the_number_step_it_settles_on():
+    """500.2d at a Hub: the model discards the hit (500.1-1) and says no more; an engine that amplifies the 0 by
+    negative Armor emits a damage past the model's last event. The model never reached the Armor step, so the
+    guard cannot ask that its decision was taken: a wrong number settled at that step is merged, an event is not."""
+    from referee.check.compare import Comparison
+    from referee.check.fault_keys import engine_went_on
+    from referee.check.harness import judge
+
+    hub = _one_unit({"kind": "damage", "target": "a", "amount": 2}, vitality=2, max_vitality=100, is_hub=True,
+                    armor=-3)
+    verdict, divergences = judge({**hub, "id": "h"}, mutants.load_together(("negative_armor_flat_amplifies",)).run(
+        {**hub, "id": "h"}), Comparison())
+    assert verdict == "mismatch" and engine_went_on(divergences)
+    took = frozenset({"gate[combat:500.1-1]"})
+    amplified, death = "amount@negative_armor[combat:500.2d]", "event@death[combat:500.4a]"
+    assert merge_target("event@gate[combat:500.1-1]", amplified, took, went_on=True) == amplified
+    assert merge_target("event@gate[combat:500.1-1]", amplified, took) == "event@gate[combat:500.1-1]"
+    assert merge_target("event@gate[combat:500.1-1]", death, took, went_on=True) == "event@gate[combat:500.1-1]"
+
+
+def test_a_group_settling_on_a_key_that_settles_on_another_follows_the_chain():
+    """A Shield multiplier bug seen at the Shield settles at the Vitality step, whose group settles at the credit:
+    one group, not two (before: the Shield group stayed apart, its target merged away)."""
+    def group(key, count):
+        return Group(key, count, {"board": [], "actions": [key]}, [])
+
+    shield, vitality, credit = (group("amount@shield[combat:500.1-10]", 30), group("amount@vitality[combat:500.1-13]", 4),
+                                group("event@credit[combat:500.5a]", 7))
+    settled = {shield.key: vitality.key, vitality.key: credit.key, credit.key: credit.key}
+    merged = merge_groups([shield, vitality, credit], settled)
+    assert [(g.key, g.count) for g in merged] == [(credit.key, 41)]
+    a, b = group("amount@cap[combat:500.1-7]", 1), group("amount@shield[combat:500.1-10]", 2)
+    assert len(merge_groups([a, b], {a.key: b.key, b.key: a.key})) == 1  # a cycle ends in one place
