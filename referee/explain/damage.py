@@ -38,7 +38,7 @@ def explain_instance(board: Board, instance: DamageInstance, out: DamageOutcome,
     moved = " (moved damage: it is never redirected again)" if instance.redirected else ""
     s.say("incoming", "500.1", f"{who} {instance.kind} of {instance.amount} at {a.uid}{moved}.",
           target=a.uid, source=instance.source, kind=instance.kind, amount=instance.amount)
-    if not explain_gates(s, a, instance, out, ruleset):
+    if not explain_gates(s, a, instance, out, ruleset, board):
         return s.items
     if out.interceptor_outcome is not None and out.intercepted:
         s.items.extend(explain_instance(board, moved_to(instance, a.intercept_by, out.amount), out.interceptor_outcome,
@@ -55,7 +55,7 @@ def explain_instance(board: Board, instance: DamageInstance, out: DamageOutcome,
     return s.items
 
 
-def explain_gates(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> bool:
+def explain_gates(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset, board: Board) -> bool:
     """The tick adjustment and the gates (500.1h, 500.1-1..3, 500.1f); whether the instance goes on."""
     if instance.amount <= 0:
         s.say("gate", "500.1-3", "the amount is 0 or less: nothing happens.", amount=instance.amount)
@@ -83,14 +83,35 @@ def explain_gates(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
         s.say("gate", "500.1-2", f"{a.uid} is Dormant, but {reason}.", decides=True)
     if out.interceptor_outcome is not None:
         test = "would kill it through steps 4-13" if ruleset.lethal_redirect_test == "would_kill" else "is at least its Vitality"
+        tests = lethal_test_decisions(board, a, instance, ruleset)
         if out.intercepted:
             s.say("lethal_redirect", "500.1f", f"the hit {test} ({a.vitality} Vitality): all {out.amount} moves to the "
                   f"interceptor {a.intercept_by} before mitigation, as its own instance (500.1g).", ("lethal_redirect",),
-                  moved=out.amount, interceptor=a.intercept_by)
+                  moved=out.amount, interceptor=a.intercept_by, tests=tests)
         else:
             s.say("lethal_redirect", "500.1f", f"a lethal redirect to {a.intercept_by} is armed, but it does not apply: "
-                  f"the hit is not lethal (the test: it {test}) or {a.intercept_by} cannot take it.")
+                  f"the hit is not lethal (the test: it {test}) or {a.intercept_by} cannot take it.", tests=tests)
     return True
+
+
+#: The clauses of steps 4-13 of the pipeline, which the lethal test runs (500.1f).
+TESTED_CLAUSES = tuple(f"combat:500.1-{n}" for n in range(4, 14))
+
+
+def lethal_test_decisions(board: Board, a: Unit, instance: DamageInstance, ruleset: Ruleset) -> tuple[str, ...]:
+    """The decisions the lethal test takes when it asks whether the hit would kill through steps 4-13 (500.1f): the
+    recipient's own steps 4-13 for the hit with no redirect or intercept armed; none for the raw-amount test (INT-006).
+    A lethal redirect that fires or not because Armor, a layer or the defy-death rune was met wrongly is that
+    decision's bug, taken inside the test."""
+    from referee.model.combat.damage import resolve_damage
+
+    if ruleset.lethal_redirect_test != "would_kill":
+        return ()
+    alone = board.with_unit(a.evolve(intercept_by=None, redirect_to=None, redirect_cap=0))
+    _, _, out = resolve_damage(alone, instance, ruleset)
+    steps = explain_instance(alone, instance, out, ruleset)
+    return tuple(dict.fromkeys(step.decision or f"{step.step}[{step.clause}]" for step in steps
+                               if step.depth == 0 and step.clause in TESTED_CLAUSES))
 
 
 def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> None:

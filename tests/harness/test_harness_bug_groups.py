@@ -270,3 +270,18 @@ def test_a_group_settling_on_a_key_that_settles_on_another_follows_the_chain():
     assert [(g.key, g.count) for g in merged] == [(credit.key, 41)]
     a, b = group("amount@cap[combat:500.1-7]", 1), group("amount@shield[combat:500.1-10]", 2)
     assert len(merge_groups([a, b], {a.key: b.key, b.key: a.key})) == 1  # a cycle ends in one place
+
+
+def test_a_decision_the_lethal_test_takes_is_exercised_by_a_hit_that_runs_the_test():
+    """500.1f: the lethal test asks whether the hit would kill through steps 4-13, so it meets the defy-death rune.
+    An engine whose rune misses an exact lethal fires the lethal redirect there: that group merges into the
+    rune's own group, whose decision the test took (before: a group of its own, the guard saw no rune step)."""
+    from referee.check.fault_keys import decisions_exercised
+
+    scenario = {"protocol": "referee/2", "actions": [{"kind": "damage", "target": "a", "amount": 21}],
+                "board": [{"uid": "a", "vitality": 21, "max_vitality": 100, "defy_death": True, "redirect_to": "b",
+                           "redirect_cap": 1, "intercept_by": "b"},
+                          {"uid": "b", "col": 1, "vitality": 50, "max_vitality": 100}]}
+    own, rune = _key_under("defy_death_misses_exact_lethal", scenario), "amount@defy_death[combat:500.1-12]"
+    assert own != rune
+    assert merge_target(own, rune, decisions_exercised(scenario)) == rune
