@@ -169,6 +169,17 @@ def final_target(key: str, settled: dict[str, str]) -> str:
     return min(seen[seen.index(key):]) if key in seen else key
 
 
+def resolve_chains(settled: dict[str, str], allowed: Any) -> dict[str, str]:
+    """Each key's group: the end of its chain (:func:`final_target`) where ``allowed(key, end)`` (the drift guard
+    asked again of the chain's end: one key can be two bugs' settled key, and a chain through it would carry one
+    bug's group into the other's), else the key it settled on itself."""
+    resolved = {}
+    for key, target in settled.items():
+        end = final_target(key, settled)
+        resolved[key] = end if end == target or allowed(key, end) else target
+    return resolved
+
+
 def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str, frozenset[str] | None] | None = None
                  ) -> list[Any]:
     """Groups whose shrunk representatives diverge the same way at the same step, as one.
@@ -177,8 +188,8 @@ def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str
     divergence a minimal scenario of it shows: ``referee.check.harness._settled_key``). Groups that settle on the same
     key are one bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the
     Armor step once the Shield is shrunk away): merged, counts added, symptoms joined, the representative the
-    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key; one
-    that settles on a key that settles on another follows the chain (:func:`final_target`). With ``exercised`` (each group's representative's decisions), a group whose representative did not take the
+    group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key (a
+    chain of settled keys is resolved before: :func:`resolve_chains`). With ``exercised`` (each group's representative's decisions), a group whose representative did not take the
     settled key's decision keeps its key (:func:`merge_target`); without it, ``settled`` is taken as guarded already
     (the harness guards each key once, as it settles it).
     """
@@ -187,7 +198,7 @@ def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str
                    for key, target in settled.items()}
     by_target: dict[str, list[Any]] = {}
     for group in groups:
-        by_target.setdefault(final_target(group.key, settled), []).append(group)
+        by_target.setdefault(settled.get(group.key, group.key), []).append(group)
     merged = []
     for target, members in by_target.items():
         head = next((g for g in members if g.key == target), members[0])

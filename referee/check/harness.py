@@ -917,8 +917,7 @@ def _report_groups(campaign: Campaign) -> None:
     settled = campaign.settled
     for key, entry in campaign.groups.items():  # scenarios met since a group was shrunk still count
         settled[key][0].count, settled[key][0].symptoms = entry["count"], tuple(entry["symptoms"])
-    report.groups = merge_groups([group for group, _ in settled.values()],
-                                 {key: target for key, (_, target) in settled.items()})
+    report.groups = merge_groups([group for group, _ in settled.values()], _resolved_targets(campaign))
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -932,16 +931,27 @@ def _report_groups(campaign: Campaign) -> None:
 def _merged_count(campaign: Campaign) -> int:
     """How many groups are left after merging (``referee.check.fault_keys.merge_groups``): every group not shrunk yet is
     shrunk (its key held) and settled now, and kept for the report, so the cap counts bugs, not keys."""
-    from .fault_keys import final_target
-
     found, settled = campaign.groups, campaign.settled
     budget = max(200, campaign.options.shrink_budget // max(1, len(found)))
     for key, entry in found.items():
         if key not in settled:
             group = _shrunk_group(campaign, key, entry, budget)
             settled[key] = (group, _settled_key(campaign, group))
-    targets = {key: target for key, (_, target) in settled.items()}
-    return len({final_target(key, targets) for key in targets})
+    return len(set(_resolved_targets(campaign).values()))
+
+
+def _resolved_targets(campaign: Campaign) -> dict[str, str]:
+    """Each group's key -> the group it merges into: its settled key, or the end of a chain of settled keys where the
+    drift guard allows the end too (``referee.check.fault_keys.resolve_chains``)."""
+    from .fault_keys import decisions_exercised, engine_went_on, merge_target, resolve_chains
+
+    settled = campaign.settled
+
+    def allowed(key: str, end: str) -> bool:
+        group = settled[key][0]
+        return merge_target(key, end, decisions_exercised(group.scenario), engine_went_on(group.divergences)) == end
+
+    return resolve_chains({key: target for key, (_, target) in settled.items()}, allowed)
 
 
 def _settled_key(campaign: Campaign, group: Any) -> str:

@@ -257,19 +257,29 @@ def test_an_engine_that_went_on_where_the_model_stopped_merges_into_the_number_s
     assert merge_target("event@gate[combat:500.1-1]", death, took, went_on=True) == "event@gate[combat:500.1-1]"
 
 
-def test_a_group_settling_on_a_key_that_settles_on_another_follows_the_chain():
-    """A Shield multiplier bug seen at the Shield settles at the Vitality step, whose group settles at the credit:
-    one group, not two (before: the Shield group stayed apart, its target merged away)."""
+def test_a_group_settling_on_a_key_that_settles_on_another_follows_the_chain_where_the_guard_allows_its_end():
+    """A flat-before-percentage bug seen at the gate settles at the Armor step, whose group settles at the Vitality
+    step: one group, not two. But one key can be two bugs' settled key: a Shield-multiplier group settling on
+    ``amount@shield``, where a Burn group keyed ``amount@shield`` settles on the Burn's Armor skip, stays apart
+    unless its own representative took that skip (before the guard, the Shield-multiplier bug was merged away)."""
+    from referee.check.fault_keys import resolve_chains
+
     def group(key, count):
         return Group(key, count, {"board": [], "actions": [key]}, [])
 
-    shield, vitality, credit = (group("amount@shield[combat:500.1-10]", 30), group("amount@vitality[combat:500.1-13]", 4),
-                                group("event@credit[combat:500.5a]", 7))
-    settled = {shield.key: vitality.key, vitality.key: credit.key, credit.key: credit.key}
-    merged = merge_groups([shield, vitality, credit], settled)
-    assert [(g.key, g.count) for g in merged] == [(credit.key, 41)]
-    a, b = group("amount@cap[combat:500.1-7]", 1), group("amount@shield[combat:500.1-10]", 2)
-    assert len(merge_groups([a, b], {a.key: b.key, b.key: a.key})) == 1  # a cycle ends in one place
+    gate, armor, vitality = "event@gate[combat:500.1-1]", "amount@armor_percentage[combat:500.1-5]", \
+        "amount@vitality[combat:500.1-13]"
+    chain = {gate: armor, armor: vitality, vitality: vitality}
+    assert resolve_chains(chain, lambda key, end: True) == {gate: vitality, armor: vitality, vitality: vitality}
+    credit, shield, skipped = "event@credit[combat:500.5a]", "amount@shield[combat:500.1-10]", \
+        "amount@armor_skipped[combat:500.1d]"
+    shared = {credit: shield, shield: skipped, skipped: skipped}
+    resolved = resolve_chains(shared, lambda key, end: key != credit)
+    assert resolved == {credit: shield, shield: skipped, skipped: skipped}
+    merged = merge_groups([group(skipped, 70), group(shield, 109), group(credit, 15)], resolved)
+    assert [(g.key, g.count) for g in merged] == [(skipped, 179), (credit, 15)]
+    a, b = "amount@cap[combat:500.1-7]", "amount@shield[combat:500.1-10]"
+    assert len(set(resolve_chains({a: b, b: a}, lambda key, end: True).values())) == 1  # a cycle ends in one place
 
 
 def test_a_decision_the_lethal_test_takes_is_exercised_by_a_hit_that_runs_the_test():
