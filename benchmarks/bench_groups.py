@@ -6,8 +6,9 @@ For each size, ``--combinations`` random sets of that many combat mutants (each 
 of ``examples/engine.py``, applied together by ``referee.examples.mutants.load_together``; mutants
 that need a ruleset option are left out of the pool) are checked with ``--keep-going`` over the union
 of their action kinds. Each group's shrunk scenario is run through every mutant of the set alone: a
-bug is *found* when some group's scenario makes it diverge, and the groups *equal the bugs* when
-there are as many groups as bugs and each bug has a group of its own (a matching). Printed: per
+bug is *found* when some scenario of the report makes it diverge (a group's representative, or the
+representative a group merged into it kept: ``Group.merged_with``), and the groups *equal the bugs* when
+there are as many groups as bugs and each bug has a group of its own whose representative shows it (a matching). Printed: per
 combination, the bugs, the groups (each key, and the bugs that reproduce it), whether the cap was
 reached; per size, in how many combinations groups equal bugs and every bug was found (target: at
 least 9 of 10 each).
@@ -75,16 +76,18 @@ def run_combination(names: tuple[str, ...], examples: int, seed: int) -> dict[st
     report = check(PythonEngine(mutants.load_together(names).run), options)
     seconds = time.perf_counter() - start
     reproduces: dict[str, set[str]] = {name: set() for name in names}
+    merged: dict[str, set[str]] = {name: set() for name in names}
     for name in names:
         alone = mutants.load_together((name,)).run
         for group in report.groups:
-            sent = {**group.scenario, "id": "g"}
-            if judge(sent, alone(dict(sent)), Comparison())[0] == "mismatch":
-                reproduces[name].add(group.key)
-    found = {name for name, keys in reproduces.items() if keys}
+            for scenario, into in [(group.scenario, reproduces), *((m["scenario"], merged) for m in group.merged_with)]:
+                sent = {**scenario, "id": "g"}
+                if judge(sent, alone(dict(sent)), Comparison())[0] == "mismatch":
+                    into[name].add(group.key)
+    found = {name for name in names if reproduces[name] or merged[name]}
     equal = len(report.groups) == len(names) and matching(reproduces) is not None
-    return {"names": names, "report": report, "reproduces": reproduces, "found": found, "equal": equal,
-            "seconds": seconds}
+    return {"names": names, "report": report, "reproduces": reproduces, "merged": merged, "found": found,
+            "equal": equal, "seconds": seconds}
 
 
 def describe(result: dict[str, Any]) -> list[str]:
@@ -94,7 +97,9 @@ def describe(result: dict[str, Any]) -> list[str]:
              f"{result['seconds']:.1f} s" + (f"; CAP REACHED after {report.cap['after']} scenarios" if report.cap else "")]
     for group in report.groups:
         bugs = [n for n, keys in result["reproduces"].items() if group.key in keys]
-        lines.append(f"      {group.key} ({group.count}): {', '.join(bugs) or 'no single bug'}")
+        inside = [n for n, keys in result["merged"].items() if group.key in keys and n not in bugs]
+        lines.append(f"      {group.key} ({group.count}): {', '.join(bugs) or 'no single bug'}"
+                     + (f"; merged into it: {', '.join(inside)}" if inside else ""))
     return lines
 
 

@@ -163,9 +163,20 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
             if passed is not None:
                 return action, passed
         produced = producer(action, found, model_number(divergence))
-        found = carrier(action, found, model_number(divergence)) if produced == found else produced
-        found = rounding_step(action, found, divergence)
+        placed = carrier(action, found, model_number(divergence)) if produced == found else produced
+        found = skipped_rule(action, placed, found, divergence) or rounding_step(action, placed, divergence)
     return action, found
+
+
+def skipped_rule(action: Any, start: int, end: int, divergence: Divergence) -> int | None:
+    """A number the engine made by applying a rule the model's step skipped (Armor met by a Burn, 500.1d): the
+    engine's amount is exactly what that step says the skipped rule would have made (``unskipped``), whatever step
+    produced the number it carried; that step, between the producer ``start`` and the model's event's ``end``."""
+    engine = divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
+    if type(engine) is not int or engine == model_number(divergence):
+        return None
+    hits = [i for i in range(start, end + 1) if action.steps[i].quantities.get("unskipped") == engine]
+    return hits[0] if hits else None
 
 
 def _event_fault(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:

@@ -206,5 +206,19 @@ def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str
             if other is not head:
                 head.count += other.count
                 head.symptoms = tuple(dict.fromkeys([*head.symptoms, other.key, *other.symptoms]))
+                head.merged_with = joined(head.merged_with, (absorbed(other), *other.merged_with))
         merged.append(head)
     return merged
+
+
+def absorbed(group: Any) -> dict[str, Any]:
+    """What a group merged into another keeps of its own (``Group.merged_with``): its key, count, first divergence,
+    shrunk representative and replay, so that a merge that joined two bugs loses neither."""
+    first = group.divergences[0].describe() if group.divergences else ""
+    return {"key": group.key, "count": group.count, "first": first, "scenario": group.scenario, "replay": group.replay}
+
+
+def joined(kept: Any, more: Any) -> tuple[dict[str, Any], ...]:
+    """Two lists of merged groups as one, each key once (the first representative of a key is kept)."""
+    by_key = {m["key"]: m for m in reversed([*kept, *more])}
+    return tuple(by_key[k] for k in dict.fromkeys(m["key"] for m in [*kept, *more]))

@@ -118,6 +118,9 @@ class Group:
     #: The symptom keys (:func:`group_key`) its scenarios showed, when ``key`` names the step at fault instead
     #: (``referee.check.fault_keys``): a known entry written against one of them still matches.
     symptoms: tuple[str, ...] = ()
+    #: The groups merged into this one (``referee.check.fault_keys.merge_groups``), each with its own key, count,
+    #: first divergence, shrunk representative and replay: a merge can join two bugs (a drift), and neither is lost.
+    merged_with: tuple[dict[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "count": self.count, "scenario": self.scenario,
@@ -125,7 +128,8 @@ class Group:
                 "explain": self.explain,
                 "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
                 "shrink_sizes": None if self.shrink_sizes is None else [list(self.shrink_sizes[0]), list(self.shrink_sizes[1])],
-                "symptoms": list(self.symptoms), "known": self.known.to_json() if self.known else None}
+                "symptoms": list(self.symptoms), "merged_with": list(self.merged_with),
+                "known": self.known.to_json() if self.known else None}
 
 
 class KnownError(ValueError):

@@ -147,9 +147,6 @@ class CheckReport:
         for n, group in enumerate(self.groups, 1):
             mark = f" KNOWN: {group.known.reason}" if group.known else ""
             lines.append(f"[{n}] {group.key} ({group.count} scenarios){mark}")
-            merged = [k for k in getattr(group, "symptoms", ()) if "#" not in k and k != group.key and "@" in k]
-            if merged:
-                lines.append(f"    merged with the groups first keyed {', '.join(merged)} (shrunk, they settle here)")
             lines.append(f"    first divergence: {group.divergences[0].describe()}" if group.divergences else "    (no divergence)")
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
@@ -162,6 +159,7 @@ class CheckReport:
             if group.clauses:
                 lines.append(f"    clauses applied: {', '.join(group.clauses)}")
             lines.append(f"    replay: {group.replay}")
+            lines.extend(_merged_text(group))
         for entry in self.stale_known:
             lines.append(f"stale known divergence (matched nothing): {entry.key or entry.clause}: {entry.reason} ({entry.source})")
         return lines
@@ -349,6 +347,18 @@ class CheckReport:
         lines.append(f"the whole explanation: referee explain {replay_file}")
         lines.append(f"clauses applied: {', '.join(self.clauses)}")
         return lines
+
+
+def _merged_text(group: Any) -> list[str]:
+    """The groups merged into a group, each with its own shrunk scenario and replay: shrunk, it settled here, but a
+    merge can join two bugs, so each stays replayable."""
+    lines = []
+    for m in group.merged_with:
+        lines.append(f"    merged: {m['key']} ({m['count']} scenarios; shrunk, it settles here; replay it to tell "
+                     f"whether it is another bug): {m['first']}")
+        lines.append("      scenario (shrunk): " + json.dumps(compact_scenario(m["scenario"]), separators=(", ", ": ")))
+        lines.append(f"      replay: {m['replay']}")
+    return lines
 
 
 def compact_scenario(scenario: dict[str, Any]) -> dict[str, Any]:

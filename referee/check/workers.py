@@ -61,6 +61,8 @@ def merge_reports(reports: list[Any]) -> Any:
 
 def _merged_groups(reports: list[Any]) -> list[Any]:
     """Groups of every worker merged by key: the first worker's representative, the counts added."""
+    from .fault_keys import joined
+
     by_key: dict[str, Any] = {}
     for report in reports:
         for group in report.groups:
@@ -70,6 +72,7 @@ def _merged_groups(reports: list[Any]) -> list[Any]:
             head = by_key[group.key]
             head.count += group.count
             head.symptoms = tuple(dict.fromkeys([*head.symptoms, *group.symptoms]))
+            head.merged_with = joined(head.merged_with, group.merged_with)
     return list(by_key.values())
 
 

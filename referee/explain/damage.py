@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.model.combat.costs import is_defied
 from referee.model.combat.attribution import compute_applied, compute_credited, compute_feast_weights, compute_shares
-from referee.model.combat.armor import apply_armor_percentage, compute_flat_reduction
+from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage, compute_flat_reduction
 from referee.model.combat.damage import DamageInstance, DamageOutcome, is_direct_damage, is_ignoring_armor
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.shield import compute_multiplier
@@ -120,8 +120,10 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
         if a.armor != 0:
             why, rule = (("a Reflect skips the attacker's Armor (500.7j)", "combat:500.7j") if instance.kind == "reflect"
                          else ("Burn and Venom ignore Armor (500.1d)", "combat:500.1d"))
-            s.say("armor_percentage", "500.1-5", f"{why}: Armor {a.armor} is not applied; {out.after_armor} goes on.",
-                  decides=True, decision=f"armor_skipped[{rule}]", before=out.amount, after=out.after_armor)
+            unskipped = apply_armor_flat(apply_armor_percentage(out.amount, a.armor, ruleset), a.armor)
+            s.say("armor_percentage", "500.1-5", f"{why}: Armor {a.armor} is not applied; {out.after_armor} goes on "
+                  f"(Armor applied would have made it {unskipped}).", decides=True, decision=f"armor_skipped[{rule}]",
+                  before=out.amount, after=out.after_armor, unskipped=unskipped)
         return
     if a.armor == 0:
         return

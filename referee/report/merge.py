@@ -82,6 +82,8 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _merged_groups(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Groups of every report merged by key: the first report's representative, the counts added."""
+    from ..check.fault_keys import joined
+
     by_key: dict[str, dict[str, Any]] = {}
     for report in reports:
         for group in report["groups"]:
@@ -91,6 +93,7 @@ def _merged_groups(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
             head = by_key[group["key"]]
             head["count"] += group["count"]
             head["symptoms"] = list(dict.fromkeys([*head.get("symptoms", []), *group.get("symptoms", [])]))
+            head["merged_with"] = list(joined(head.get("merged_with", []), group.get("merged_with", [])))
     return list(by_key.values())
 
 
@@ -146,7 +149,7 @@ def _group(data: dict[str, Any]) -> Any:
                      for d in data.get("divergences", [])],
         replay=data.get("replay", ""), known=SimpleNamespace(reason=known.get("reason", "")) if known else None,
         reproducible=data.get("reproducible", True), shrink_calls=data.get("shrink_calls", 0),
-        explain=data.get("explain", []))
+        explain=data.get("explain", []), merged_with=tuple(data.get("merged_with", ())))
 
 
 def _stats(data: dict[str, Any], kinds: tuple[str, ...]) -> Any:

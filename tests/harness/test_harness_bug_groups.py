@@ -295,3 +295,44 @@ def test_a_decision_the_lethal_test_takes_is_exercised_by_a_hit_that_runs_the_te
     own, rune = _key_under("defy_death_misses_exact_lethal", scenario), "amount@defy_death[combat:500.1-12]"
     assert own != rune
     assert merge_target(own, rune, decisions_exercised(scenario)) == rune
+
+
+def test_a_merged_group_keeps_its_own_representative_and_replay_so_a_drift_loses_no_bug():
+    """A merge can join two bugs (a drift the guard lets through): the group it merged into lists it with its own
+    key, count, first divergence, shrunk scenario and replay, in the text, the JSON and a merged CI report."""
+    from referee.check.harness import _merged_text
+    from referee.report.merge import _merged_groups
+
+    def group(key, count, actions):
+        return Group(key, count, {"board": [], "actions": actions}, [], replay=f"referee check ... # {key}")
+
+    death, vitality = group("event@death[combat:500.4a]", 9, ["death"]), group("amount@vitality[combat:500.1-13]", 3, ["v"])
+    head, = merge_groups([death, vitality], {death.key: death.key, vitality.key: death.key})
+    kept, = head.merged_with
+    assert (kept["key"], kept["count"], kept["scenario"], kept["replay"]) == \
+        (vitality.key, 3, {"board": [], "actions": ["v"]}, vitality.replay)
+    text = "\n".join(_merged_text(head))
+    assert vitality.key in text and vitality.replay in text and '"actions": ["v"]' in text
+    as_json = head.to_json()
+    assert as_json["merged_with"][0]["replay"] == vitality.replay
+    other = {**as_json, "count": 1, "merged_with": [{**kept, "key": "amount@cap[combat:500.1-7]"}]}
+    joined, = _merged_groups([{"groups": [as_json]}, {"groups": [other]}])
+    assert [m["key"] for m in joined["merged_with"]] == [vitality.key, "amount@cap[combat:500.1-7]"]
+    from referee.report.html import render_html
+    from referee.report.merge import as_check_report
+
+    page = render_html(as_check_report({"status": "mismatch", "engine": "e", "seed": 1, "action_kinds": ["damage"],
+                                        "compared": {}, "scenarios_run": 12, "seconds": 1.0,
+                                        "first_failure_after": 1, "first_failure_seconds": 0.1, "workers": 1,
+                                        "groups": [joined]}))
+    assert 'class="merged"' in page and vitality.key in page and vitality.replay in page
+
+
+def test_a_number_the_engine_made_by_applying_a_skipped_rule_is_that_skip_whatever_made_the_number_before():
+    """500.1d: a Prismbroken Burn's tick makes 17 (500.1h) and Armor is skipped; an engine that meets Armor makes
+    the 22 that Armor -10 would have made. The skip is at fault, not the tick that made 17 (before: the tick, a group
+    of its own); a tick rounded the wrong way, with the same Armor, is still the tick's."""
+    burn = _one_unit({"kind": "damage", "target": "a", "amount": 11, "damage_kind": "burn"}, vitality=100,
+                     max_vitality=100, armor=-10, prismbroken=True)
+    assert _key_under("burn_meets_armor", burn) == "amount@armor_skipped[combat:500.1d]"
+    assert _key_under("prismbreak_rounds_down", burn) == "amount@tick[combat:500.1h]"
