@@ -410,12 +410,19 @@ def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[A
         return last_step_with(actions, lambda step: name in step.chooses)
     if same:
         return None
-    absent = last_step_with(actions, lambda step: name in step.absent)
+    absent = last_step_with(actions, lambda step: name in step.absent and accounts_for(step, engine))
     if absent is None and model is not None and comes_later(actions, divergence):
         return last_step_with(actions, lambda step: name in step.chooses)  # the engine's order, not the model's
     if absent is not None or model is not None:
         return absent
     return last_step_with(actions, lambda step: name in step.events)  # past the model's last event: its own step
+
+
+def accounts_for(step: Any, event: dict[str, Any]) -> bool:
+    """Whether a step that explains an event's absence explains this one: a Passive line's step (400.8-1) only a
+    line of a Passive line's effect (``effects``), not another line the engine resolved where the model's failed."""
+    effects = step.quantities.get("effects")
+    return effects is None or event.get("detail") in effects
 
 
 def comes_later(actions: list[Any], divergence: Divergence) -> bool:

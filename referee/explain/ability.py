@@ -103,7 +103,8 @@ def explain_lanes(s: Steps, ability: Ability, outcome: AbilityOutcome) -> None:
     if outcome.passives:
         s.say("passive", "400.8-1", f"Passive line(s) {', '.join(str(i + 1) for i in outcome.passives)}: a Passive is a "
               "standing effect, not part of the activation; it does not resolve (400.8-1, INT-202).",
-              absent=("line_resolved",), passives=[i + 1 for i in outcome.passives])
+              absent=("line_resolved",), passives=[i + 1 for i in outcome.passives],
+              effects=[ability.lines[i].effect for i in outcome.passives])
 
 
 def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset, rolls: tuple) -> None:

@@ -336,3 +336,15 @@ def test_a_number_the_engine_made_by_applying_a_skipped_rule_is_that_skip_whatev
                      max_vitality=100, armor=-10, prismbroken=True)
     assert _key_under("burn_meets_armor", burn) == "amount@armor_skipped[combat:500.1d]"
     assert _key_under("prismbreak_rounds_down", burn) == "amount@tick[combat:500.1h]"
+
+
+def test_a_line_the_engine_resolved_where_the_model_failed_its_condition_is_not_a_passive_lines_absence():
+    """400.8-1 and 400.8-4: a Passive line's step explains only a line of its own effect the engine resolved. A
+    conditional Crush whose condition the engine read on an Entrapped enemy is the condition's, whether or not the
+    ability also prints a Passive line (before: keyed at the Passive line, a group of its own)."""
+    crush = {"effect": "crush", "amount": 0, "kind": "conditional_rider", "condition": "enemy_burning"}
+    passive = {"effect": "restore", "amount": 0, "kind": "passive"}
+    board = [{"uid": "a", "vitality": 3, "max_vitality": 100},
+             {"uid": "b", "side": 1, "vitality": 50, "max_vitality": 100, "entrapped": True, "burn": 2}]
+    keys = {_key_under("dead_units_still_counted", _ability("a", [], lines, board)) for lines in ([crush], [passive, crush])}
+    assert keys == {"event@condition[combat:400.8-4]"}
