@@ -13,9 +13,10 @@ combination, the bugs, the groups (each key, and the bugs that reproduce it), wh
 reached; per size, in how many combinations groups equal bugs and every bug was found (target: at
 least 9 of 10 each).
 
-``--merges`` also audits every merge: each group that settles on another key, where the drift guard lets it, is printed with the bugs that alone
-give its representative its key and the settled scenario the settled key; a merge whose two sets share no bug is
-a drift (two bugs made one group), and the totals say how many merges were made and how many drifted.
+``--merges`` also audits every merge: each group that settles on another key, where the drift guard lets it, is
+printed with the bugs that alone give its representative its key and the settled scenario the settled key; a merge
+whose two sets share no bug is a drift (two bugs made one group), and the totals say how many merges were made and
+how many drifted.
 """
 
 from __future__ import annotations

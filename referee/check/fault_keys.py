@@ -105,8 +105,9 @@ def _state_key(scenario: dict[str, Any], first: Divergence) -> str | None:
 
 def decision(step: Any) -> str:
     """The decision an explain step takes, as a fault key names it: ``armor_percentage[combat:500.1-5]``, or the
-    step's ``decision`` where the rules say one decision under several names (``death[combat:500.4a]``)."""
-    return step.decision or f"{step.step}[{step.clause}]"
+    step's ``decision`` where the rules say one decision under several names (``death[combat:500.4a]``):
+    ``Step.taken``, which the explanation also uses to name the decisions a step takes inside a test it runs."""
+    return step.taken()
 
 
 def decisions_exercised(scenario: dict[str, Any]) -> frozenset[str] | None:
@@ -189,9 +190,10 @@ def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str
     key are one bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the
     Armor step once the Shield is shrunk away): merged, counts added, symptoms joined, the representative the
     group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key (a
-    chain of settled keys is resolved before: :func:`resolve_chains`). With ``exercised`` (each group's representative's decisions), a group whose representative did not take the
-    settled key's decision keeps its key (:func:`merge_target`); without it, ``settled`` is taken as guarded already
-    (the harness guards each key once, as it settles it).
+    chain of settled keys is resolved before: :func:`resolve_chains`). With ``exercised`` (each group's
+    representative's decisions), a group whose representative did not take the settled key's decision keeps its
+    key (:func:`merge_target`); without it, ``settled`` is taken as guarded already (the harness guards each key
+    as it settles it, and each chain's end as it resolves it).
     """
     if exercised is not None:
         settled = {key: merge_target(key, target, exercised.get(key)) if target != key else key

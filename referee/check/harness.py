@@ -953,31 +953,31 @@ def _merged_count(campaign: Campaign) -> int:
 def _resolved_targets(campaign: Campaign) -> dict[str, str]:
     """Each group's key -> the group it merges into: its settled key, or the end of a chain of settled keys where the
     drift guard allows the end too (``referee.check.fault_keys.resolve_chains``)."""
-    from .fault_keys import decisions_exercised, engine_went_on, merge_target, resolve_chains
+    from .fault_keys import resolve_chains
 
     settled = campaign.settled
+    return resolve_chains({key: target for key, (_, target) in settled.items()},
+                          lambda key, end: _guarded(settled[key][0], end) == end)
 
-    def allowed(key: str, end: str) -> bool:
-        group = settled[key][0]
-        return merge_target(key, end, decisions_exercised(group.scenario), engine_went_on(group.divergences)) == end
 
-    return resolve_chains({key: target for key, (_, target) in settled.items()}, allowed)
+def _guarded(group: Any, target: str) -> str:
+    """The drift guard asked of a group's representative about a key it would merge into
+    (``referee.check.fault_keys.merge_target``): that key, or the group's own."""
+    from .fault_keys import decisions_exercised, engine_went_on, merge_target
+
+    return merge_target(group.key, target, decisions_exercised(group.scenario), engine_went_on(group.divergences))
 
 
 def _settled_key(campaign: Campaign, group: Any) -> str:
     """The key a group merges into: the key of its shrunk representative shrunk once more with no key held, with the
     whole shrink budget (a part of it does not reach the minimum: a Shield of 625 takes hundreds of calls), where
     the drift guard allows it (``referee.check.fault_keys.merge_target``); its own key: unshrinkable, or no merge."""
-    from .fault_keys import decisions_exercised, engine_went_on, merge_target
-
     options = campaign.options
     if not (options.shrink and group.reproducible and group.divergences) or interrupts.received() is not None:
         return group.key
     smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options)
     settled = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
-    if settled == group.key:
-        return settled
-    return merge_target(group.key, settled, decisions_exercised(group.scenario), engine_went_on(group.divergences))
+    return settled if settled == group.key else _guarded(group, settled)
 
 
 def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:

@@ -110,8 +110,7 @@ def lethal_test_decisions(board: Board, a: Unit, instance: DamageInstance, rules
     alone = board.with_unit(a.evolve(intercept_by=None, redirect_to=None, redirect_cap=0))
     _, _, out = resolve_damage(alone, instance, ruleset)
     steps = explain_instance(alone, instance, out, ruleset)
-    return tuple(dict.fromkeys(step.decision or f"{step.step}[{step.clause}]" for step in steps
-                               if step.depth == 0 and step.clause in TESTED_CLAUSES))
+    return tuple(dict.fromkeys(step.taken() for step in steps if step.depth == 0 and step.clause in TESTED_CLAUSES))
 
 
 def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, ruleset: Ruleset) -> None:

@@ -42,6 +42,10 @@ class Step:
     #: 500.7e): a model event opening them that the engine left out is this step's (``at_fault.skipped_block``).
     opens: bool = field(default=False, compare=False)
 
+    def taken(self) -> str:
+        """The decision this step takes, as a fault key names it: its ``decision``, else ``step[clause]``."""
+        return self.decision or f"{self.step}[{self.clause}]"
+
     def line(self) -> str:
         return f"{'    ' * self.depth}[{self.clause}] {self.text}"
 
