@@ -674,7 +674,19 @@ def send_and_expect(engine: Engine, batch_scenarios: list[dict[str, Any]],
     ``stats``: ``--stats`` notes what each of these model runs applied."""
     engine.submit(batch_scenarios)
     expected = [expect(scenario, stats) for scenario in batch_scenarios]
-    return engine.run_batch(batch_scenarios), expected
+    return engine_answers(engine, batch_scenarios), expected
+
+
+def engine_answers(engine: Engine, batch_scenarios: list[dict[str, Any]]) -> list[Any]:
+    """The engine's answers to a batch, never those of an engine a signal killed.
+
+    A SIGTERM kills every engine process at once (``referee.check.interrupts``); its exception can be lost (raised
+    inside a finaliser), and the killed engine's answers then read as a crash. Once a signal is recorded, the
+    answers are not judged: the signal is raised again, and the run reports itself interrupted, not an engine fault.
+    """
+    answers = engine.run_batch(batch_scenarios)
+    interrupts.raise_if_received()
+    return answers
 
 
 def judge_one(campaign: Campaign, scenario: dict[str, Any], answer: Any, model: Any,
@@ -1023,7 +1035,7 @@ def _report_first_group(report: CheckReport, first: Any) -> None:
 def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> bool:
     """Run the scenario once more: does it still diverge?"""
     sent = {**_public(scenario), "id": "again"}
-    verdict, _ = judge(sent, engine.run_batch([sent])[0], options.comparison)
+    verdict, _ = judge(sent, engine_answers(engine, [sent])[0], options.comparison)
     return verdict == "mismatch"
 
 
@@ -1036,7 +1048,7 @@ def _report_nondeterministic(campaign: Campaign) -> None:
     public = _public(scenario)
     seen = [(sent, answer) for sent, answer in campaign.answers if _public(sent) == public]
     again = {**public, "id": scenario.get("id")}
-    seen.append((again, engine.run_batch([again])[0]))
+    seen.append((again, engine_answers(engine, [again])[0]))
     report.status = "nondeterministic"
     report.scenario = public
     report.divergences = divergences
@@ -1068,7 +1080,7 @@ def _shrink(
 
     def still_fails(batch_scenarios: list[dict[str, Any]]) -> int | None:
         sent = [{**s, "id": f"shrink{i}"} for i, s in enumerate(batch_scenarios)]
-        for i, (scenario_i, answer) in enumerate(zip(sent, engine.run_batch(sent))):
+        for i, (scenario_i, answer) in enumerate(zip(sent, engine_answers(engine, sent))):
             verdict, detail = judge(scenario_i, answer, options.comparison)
             if verdict == "mismatch" and (key is None or _group_key_of(scenario_i, detail) == key):
                 found["divergences"] = detail
@@ -1165,7 +1177,7 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
         report.status, report.error = "model-error", f"invalid scenario: {error}"
         report.seconds = time.perf_counter() - start
         return report
-    answer = engine.run_batch([sent])[0]
+    answer = engine_answers(engine, [sent])[0]
     verdict, detail = judge(sent, answer, options.comparison)
     report.scenarios_run = 1
     report.seconds = time.perf_counter() - start

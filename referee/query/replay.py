@@ -86,13 +86,14 @@ def outside_legal_states(scenario: dict[str, Any]) -> str:
 def replay_on_engine(answer: Any, engine: Any) -> dict[str, Any]:
     """Run the witness's scenarios through an engine; whether it agrees with the model, field by field."""
     from referee.check.compare import Comparison, compare
+    from referee.check.harness import engine_answers
     from referee.engines.transports import EngineFault, check_answer
     from referee.protocol import decode_observation
 
     scenarios = answer.scenarios or {"main": answer.scenario}
     report: dict[str, Any] = {"engine": getattr(engine, "name", "engine"), "agrees": True, "divergences": []}
     engine.start()
-    raw = engine.run_batch(list(scenarios.values()))
+    raw = engine_answers(engine, list(scenarios.values()))
     for (name, scenario), got in zip(scenarios.items(), raw):
         checked = check_answer(got, scenario, fields_needed=None, events_needed=True)
         if isinstance(checked, EngineFault):

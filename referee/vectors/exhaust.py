@@ -27,7 +27,7 @@ from typing import Any
 from .. import rulebooks
 from ..check.compare import Comparison
 from ..check.groups import Group, group_key
-from ..check.harness import expect, judge
+from ..check.harness import engine_answers, expect, judge
 from ..scope import Enumerated, Family, enumerate_scope
 from ..wire import Observation
 
@@ -210,7 +210,7 @@ def check(engine: Any, found: Scope, comparison: Comparison, batch: int = 64,
         sent = [s for _, s in chunk]
         engine.submit(sent)  # the same list to run_batch: an engine collects what it was handed, by identity
         expected = [_expected(s, expectations) for s in sent]
-        for (family, scenario), answer, model in zip(chunk, engine.run_batch(sent), expected):
+        for (family, scenario), answer, model in zip(chunk, engine_answers(engine, sent), expected):
             _judge_one(report, family, scenario, judge(scenario, answer, comparison, model))
         if progress:
             progress(min(start + batch, len(todo)), len(todo))

@@ -24,6 +24,7 @@ from typing import Any
 from ..check import interrupts
 from .. import rulebooks
 from ..check.compare import compare
+from ..check.harness import engine_answers
 from ..engines.transports import EngineFault, check_answer
 from ..protocol import PROTOCOL, decode_observation, rulebook_of
 from ..rulebook import Vector
@@ -312,7 +313,7 @@ def replay(folder: Path, engine: Any, comparison: Any, selection: Selection | No
         while pending and not run.stopped:
             interrupts.raise_if_received()  # a signal whose exception an engine swallowed stops the run here
             chunk, pending = pending[:size], pending[size:]
-            answers = engine.run_batch([scenario for _, scenario, _ in chunk])
+            answers = engine_answers(engine, [scenario for _, scenario, _ in chunk])
             redo = _take(run, chunk, answers, comparison)
             if redo and _may_restart(engine, run, max_restarts):
                 last = run.results[-1]  # the fault of the vector the fresh engine crashed on: that vector's own

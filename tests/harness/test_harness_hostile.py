@@ -791,3 +791,40 @@ def test_a_signal_while_a_found_divergence_is_shrunk_keeps_the_divergence(tmp_pa
     assert done.returncode == 130, (done.stdout[-2000:], done.stderr[-2000:])
     assert "FAIL: the engine disagrees" in done.stdout and "first divergence:" in done.stdout
     assert "--replay" in done.stdout and list((tmp_path / ".referee" / "failures").glob("*.json"))
+
+
+def killed_by_sigterm():
+    """An engine whose second batch is cut short the way a SIGTERM cuts it: the handler records the signal and kills
+    the engine's process, and the signal's exception is lost (raised inside a finaliser); what the harness then
+    reads is a crash."""
+    from referee.check import interrupts
+    from referee.engines.transports import EngineFault, PythonEngine
+    from referee.examples.engine import run
+
+    class KilledBySigterm(PythonEngine):
+        batches = 0
+
+        def run_batch(self, scenarios):
+            self.batches += 1
+            if self.batches < 2:
+                return super().run_batch(scenarios)
+            interrupts._received.append(signal.SIGTERM)  # the handler's record, its exception lost
+            return [EngineFault("crash", "the engine process exited (code -9)", s) for s in scenarios]
+
+    return KilledBySigterm(run)
+
+
+def test_an_engine_killed_by_a_sigterm_is_an_interruption_not_an_engine_fault(in_tmp):
+    """CI saw ``FAIL: engine fault`` printed for a run stopped by SIGTERM: the engine a signal kills must not read
+    as a crash. Its answers are not judged once a signal is recorded, and the run reports itself interrupted."""
+    from referee.check import interrupts
+    from referee.check.harness import CheckOptions, check
+
+    engine = killed_by_sigterm()
+    try:
+        report = check(engine, CheckOptions(examples=200, seed=9, database=None))
+        said = report.text()
+    finally:
+        interrupts.reset()
+    assert engine.batches == 2 and report.status == "interrupted" and report.fault is None, report.status
+    assert "INTERRUPTED (SIGTERM)" in said and "engine fault" not in said, said
