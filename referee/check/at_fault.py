@@ -411,7 +411,7 @@ def step_for_engine_event(actions: list[Any], divergence: Divergence) -> tuple[A
     if same:
         return None
     absent = last_step_with(actions, lambda step: name in step.absent and accounts_for(step, engine))
-    if absent is None and model is not None and comes_later(actions, divergence):
+    if absent is None and model is not None and divergence.shape != "left_out" and comes_later(actions, divergence):
         return last_step_with(actions, lambda step: name in step.chooses)  # the engine's order, not the model's
     if absent is not None or model is not None:
         return absent

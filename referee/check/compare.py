@@ -241,10 +241,12 @@ def first_event_divergence(
             if found is not None:
                 return found
         return None
-    return _sequence_divergence(ours, theirs, len(model), "events")
+    return _sequence_divergence(ours, theirs, len(model), "events", whole=True)
 
 
-def _sequence_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: int, where: str) -> Divergence | None:
+def _sequence_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: int, where: str,
+                         whole: bool = False) -> Divergence | None:
+    """The first differing event of two sequences; ``whole``: they are the scenario's whole compared events."""
     for k in range(max(len(ours), len(theirs))):
         if k >= len(ours):
             return Divergence("events", f"{where}[{k}]", None, theirs[k], end)
@@ -252,20 +254,38 @@ def _sequence_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: 
         if k >= len(theirs):
             return Divergence("events", f"{where}[{k}]", mine, None, index)
         if mine != theirs[k]:
-            return Divergence("events", f"{where}[{k}]", mine, theirs[k], index, _shape(ours, theirs, k))
+            return Divergence("events", f"{where}[{k}]", mine, theirs[k], index, _shape(ours, theirs, k, whole))
     return None
 
 
-def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> str | None:
-    """Where the names differ at ``k``: the engine inserted an event (``extra``) or left one out (``missing``)."""
+def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int, whole: bool = False) -> str | None:
+    """Where the names differ at ``k``: the engine inserted an event (``extra``) or left one out (``missing``).
+    Where they agree and ``whole``: ``alone`` when every other event agrees (the engine took the model's road, and
+    this event's fields are the only difference in the events)."""
     if ours[k][1].get("name") == theirs[k].get("name"):
-        return None
+        alone = whole and len(ours) == len(theirs) and all(e == theirs[i] for i, (_, e) in enumerate(ours) if i > k)
+        return "alone" if alone else None
     if k + 1 < len(theirs) and k + 1 < len(ours) and theirs[k + 1] == ours[k][1] and ours[k + 1][1] == theirs[k]:
         return "swap"
     if k + 1 < len(theirs) and theirs[k + 1] == ours[k][1]:
         return "extra"
     if k + 1 < len(ours) and ours[k + 1][1] == theirs[k]:
         return "missing"
+    return _skipped_run(ours, theirs, k)
+
+
+def _skipped_run(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> str | None:
+    """Several events left out at ``k`` (``left_out``: the engine's event is a later one of the model's, and none of
+    the model's events before it comes anywhere later in the engine's: not an order, no event of the engine's comes
+    before its place; a cull the engine let Defy Death answer leaves out the cull, the death and its batch), or
+    inserted (``extra``: everything after them agrees)."""
+    model = [event for _, event in ours]
+    later = theirs[k:]
+    for n in range(2, len(model) - k):
+        if model[k + n] == theirs[k] and not any(event in later for event in model[k:k + n]):
+            return "left_out"
+    if any(model[k:] == theirs[k + n:] for n in range(2, len(theirs) - k)):
+        return "extra"
     return None
 
 

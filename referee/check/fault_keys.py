@@ -103,6 +103,32 @@ def _state_key(scenario: dict[str, Any], first: Divergence) -> str | None:
     return f"state@{decision(step)}" if len(written) > 1 else None
 
 
+def skipped_before_fault(scenario: dict[str, Any], first: Divergence, later: Divergence) -> bool:
+    """Whether the engine left ``later``'s final-state field as it was before the model's last change of it, a change
+    the model made at a step before the step at fault of ``first``, an event divergence (in the model's explanation
+    of ``scenario``; False where the model never changed the field or either step cannot be found). An engine that
+    changed the field itself, or a field the model changed after the step at fault, may be carrying a wrong number on.
+    """
+    from .at_fault import changing_step, fault_step, state_field
+    from ..explain import explain_actions
+
+    field = state_field(later.path)
+    if field is None:
+        return False
+    owner, name = field.split(".", 1)
+    try:
+        actions = explain_actions(scenario)
+        action, found = fault_step(actions, first)
+        writer = changing_step(actions, later, scenario.get("actions", []))
+    except Exception:  # an unexplainable scenario: nothing is known to come before
+        return False
+    changed = [each.changes[owner][name] for each in actions if name in each.changes.get(owner, {})]
+    if not changed or later.engine != changed[-1][0] or action is None or found is None or writer is None:
+        return False
+    order = {id(step): n for n, step in enumerate(step for each in actions for step in each.steps)}
+    return order[id(writer)] < order[id(action.steps[found])]
+
+
 def decision(step: Any) -> str:
     """The decision an explain step takes, as a fault key names it: ``armor_percentage[combat:500.1-5]``, or the
     step's ``decision`` where the rules say one decision under several names (``death[combat:500.4a]``):

@@ -89,7 +89,7 @@ def _event_key(model: Any, engine: Any, shape: str | None = None) -> str:
     the first differing field (only the first: which others differ too depends on the scenario, not the bug)."""
     if not isinstance(model, dict) or shape == "extra":
         return f"events[]@extra:{engine.get('name') if isinstance(engine, dict) else engine}"
-    if not isinstance(engine, dict) or shape == "missing":
+    if not isinstance(engine, dict) or shape in ("missing", "left_out"):
         return f"events[]@missing:{model.get('name')}"
     if model.get("name") != engine.get("name"):
         return f"events[]@{model.get('name')}->{engine.get('name')}"
@@ -121,6 +121,9 @@ class Group:
     #: The groups merged into this one (``referee.check.fault_keys.merge_groups``), each with its own key, count,
     #: first divergence, shrunk representative and replay: a merge can join two bugs (a drift), and neither is lost.
     merged_with: tuple[dict[str, Any], ...] = ()
+    #: The key of the group whose divergence comes first in this group's scenarios (None: this group's comes first):
+    #: this group's difference is a later one the first cannot have caused (``referee.check.harness._behind_first``).
+    behind: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "count": self.count, "scenario": self.scenario,
@@ -128,7 +131,7 @@ class Group:
                 "explain": self.explain,
                 "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
                 "shrink_sizes": None if self.shrink_sizes is None else [list(self.shrink_sizes[0]), list(self.shrink_sizes[1])],
-                "symptoms": list(self.symptoms), "merged_with": list(self.merged_with),
+                "symptoms": list(self.symptoms), "merged_with": list(self.merged_with), "behind": self.behind,
                 "known": self.known.to_json() if self.known else None}
 
 

@@ -148,6 +148,8 @@ class CheckReport:
             mark = f" KNOWN: {group.known.reason}" if group.known else ""
             lines.append(f"[{n}] {group.key} ({group.count} scenarios){mark}")
             lines.append(f"    first divergence: {group.divergences[0].describe()}" if group.divergences else "    (no divergence)")
+            if getattr(group, "behind", None):
+                lines.append(f"    seen behind {group.behind}: in every scenario of it that divergence comes first")
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
             lines.append("    scenario (shrunk): " + json.dumps(compact_scenario(group.scenario), separators=(", ", ": ")))
@@ -917,15 +919,56 @@ def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> st
 
 
 def _record_group(groups: dict[str, dict[str, Any]], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
-    """The group stage: file a divergence under its group key; the first scenario of a key is its representative."""
+    """The group stage: file a divergence under its group key, and each later difference the first cannot have caused
+    under its own (:func:`_behind_first`); the first scenario of a key is its representative."""
     from .fault_keys import fault_key
 
     symptom = _symptom_key_of(scenario, divergences)
     key = fault_key(_public(scenario), divergences, symptom)
+    _file(groups, key, scenario, divergences, symptom)
+    for further, ordered in _behind_first(scenario, divergences, key).items():
+        _file(groups, further, scenario, ordered, _symptom_key_of(scenario, ordered), behind=key)
+
+
+def _file(groups: dict[str, dict[str, Any]], key: str, scenario: dict[str, Any], divergences: list[Divergence],
+          symptom: str, behind: str | None = None) -> None:
     if key not in groups:
-        groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0, "symptoms": {}}
+        groups[key] = {"scenario": scenario, "divergences": divergences, "count": 0, "symptoms": {}, "behind": behind}
     groups[key]["count"] += 1
     groups[key]["symptoms"][symptom] = None
+
+
+def _behind_first(scenario: dict[str, Any], divergences: list[Divergence], key: str) -> dict[str, list[Divergence]]:
+    """The bugs a scenario shows behind its first divergence: each key -> the divergences with its own first.
+
+    Where the engine's events differ from the model's in one event's fields alone (``Divergence.shape == "alone"``:
+    the engine took the model's road), a final-state field the engine left as it was where the model changed it, before
+    the step at fault and at another decision, is a difference the first cannot have caused (a Phylactery revival
+    keeping its Vessel, 500.4d, behind a Vessel Point batch counted wrong, 500.4e: every scenario that revives also
+    counts the batch). A field changed after the step at fault may carry its wrong number on (a Maim consumed wrong,
+    then another heal), and one the engine changed where the model did not may have been changed anywhere. Its key
+    is the one the field would have alone, so the scenario of a bug hidden so is also filed under that bug's own key.
+    """
+    from .fault_keys import fault_key, key_decision, skipped_before_fault
+
+    first, public = divergences[0], _public(scenario)
+    if first.where != "events" or first.shape != "alone" or key_decision(key) is None:
+        return {}
+    found: dict[str, list[Divergence]] = {}
+    for later in divergences[1:]:
+        if later.where != "state" or not skipped_before_fault(public, first, later):
+            continue
+        ordered = [later, *(d for d in divergences if d is not later)]
+        further = fault_key(public, ordered, _symptom_key_of(scenario, ordered))
+        if key_decision(further) not in (None, key_decision(key)):
+            found.setdefault(further, ordered)
+    return found
+
+
+def _keys_of(scenario: dict[str, Any], divergences: list[Divergence]) -> dict[str, list[Divergence]]:
+    """Every key a scenario is filed under (:func:`_record_group`) -> its divergences with that key's first."""
+    key = _group_key_of(scenario, divergences)
+    return {key: divergences, **_behind_first(scenario, divergences, key)}
 
 
 def _report_groups(campaign: Campaign) -> None:
@@ -987,6 +1030,8 @@ def _settled_key(campaign: Campaign, group: Any) -> str:
     options = campaign.options
     if not (options.shrink and group.reproducible and group.divergences) or interrupts.received() is not None:
         return group.key
+    if group.behind is not None:  # shrunk with no key held, it settles on the first divergence in front of it
+        return group.key
     smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options)
     settled = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
     return settled if settled == group.key else _guarded(group, settled)
@@ -1007,7 +1052,7 @@ def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: i
 
         before = size(_public(scenario))
         scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
-                                               key)
+                                               key, behind=entry.get("behind") is not None)
         sizes = (before, size(_public(scenario)))
     try:
         clauses = clauses_applied(model_trail(scenario))
@@ -1016,7 +1061,7 @@ def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: i
     explain = explain_at_fault(scenario, divergences[0]) if divergences else []
     group = Group(key, entry["count"], _public(scenario), divergences, clauses,
                   _replay(options, campaign.seed, _public(scenario)), None, reproducible, calls, explain, sizes)
-    group.symptoms = tuple(entry.get("symptoms", ()))
+    group.symptoms, group.behind = tuple(entry.get("symptoms", ())), entry.get("behind")
     return group
 
 
@@ -1067,12 +1112,13 @@ def _report_nondeterministic(campaign: Campaign) -> None:
 
 def _shrink(
     engine: Engine, scenario: dict[str, Any], divergences: list[Divergence], options: CheckOptions,
-    key: str | None = None,
+    key: str | None = None, behind: bool = False,
 ) -> tuple[dict[str, Any], list[Divergence], int]:
     """Shrink a failing scenario through the engine, in batches; its new divergences.
 
     With a group ``key`` (``--keep-going``), a smaller scenario is kept only if its first divergence
-    still has that key: the shrink never drifts into another group's divergence.
+    still has that key: the shrink never drifts into another group's divergence. ``behind``: the group's
+    difference lies behind another's first divergence (:func:`_behind_first`), and must still lie there.
     """
     from .shrink import shrink
 
@@ -1082,8 +1128,13 @@ def _shrink(
         sent = [{**s, "id": f"shrink{i}"} for i, s in enumerate(batch_scenarios)]
         for i, (scenario_i, answer) in enumerate(zip(sent, engine_answers(engine, sent))):
             verdict, detail = judge(scenario_i, answer, options.comparison)
-            if verdict == "mismatch" and (key is None or _group_key_of(scenario_i, detail) == key):
+            if verdict != "mismatch":
+                continue
+            if key is None or (not behind and _group_key_of(scenario_i, detail) == key):
                 found["divergences"] = detail
+                return i
+            if behind and key in (keys := _keys_of(scenario_i, detail)):
+                found["divergences"] = keys[key]
                 return i
         return None
 

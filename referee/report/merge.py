@@ -149,7 +149,8 @@ def _group(data: dict[str, Any]) -> Any:
                      for d in data.get("divergences", [])],
         replay=data.get("replay", ""), known=SimpleNamespace(reason=known.get("reason", "")) if known else None,
         reproducible=data.get("reproducible", True), shrink_calls=data.get("shrink_calls", 0),
-        explain=data.get("explain", []), merged_with=tuple(data.get("merged_with", ())))
+        explain=data.get("explain", []), merged_with=tuple(data.get("merged_with", ())),
+        behind=data.get("behind"))
 
 
 def _stats(data: dict[str, Any], kinds: tuple[str, ...]) -> Any:

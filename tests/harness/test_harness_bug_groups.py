@@ -348,3 +348,86 @@ def test_a_line_the_engine_resolved_where_the_model_failed_its_condition_is_not_
              {"uid": "b", "side": 1, "vitality": 50, "max_vitality": 100, "entrapped": True, "burn": 2}]
     keys = {_key_under("dead_units_still_counted", _ability("a", [], lines, board)) for lines in ([crush], [passive, crush])}
     assert keys == {"event@condition[combat:400.8-4]"}
+
+
+def _filed_under(names: tuple[str, ...], scenario: dict) -> dict[str, dict]:
+    """The groups one scenario is filed under, with the mutants together (``harness._record_group``)."""
+    from referee.check.compare import Comparison
+    from referee.check.harness import _record_group, judge
+
+    sent = {**scenario, "id": "k"}
+    verdict, divergences = judge(sent, mutants.load_together(names).run(dict(sent)), Comparison())
+    assert verdict == "mismatch"
+    groups: dict[str, dict] = {}
+    _record_group(groups, sent, divergences)
+    return groups
+
+
+def test_an_event_whose_fields_are_the_only_difference_in_the_events_is_alone():
+    a, b = Event("death", unit="a"), Event("vessel_batch", unit="a", amount=2, detail="death")
+    names = frozenset({"death", "vessel_batch"})
+    assert first_event_divergence((a, b), (a, Event("vessel_batch", unit="a", amount=1, detail="death")),
+                                  names).shape == "alone"
+    later = first_event_divergence((b, a), (Event("vessel_batch", unit="a", amount=1, detail="death"), b), names)
+    assert later.shape is None  # another event differs too: the engine left the model's road
+
+
+def test_a_bug_behind_another_in_every_scenario_that_reaches_it_is_filed_under_its_own_key():
+    """500.4d behind 500.4e: every Phylactery revival also counts the Vessel Point batch, so an engine that keeps the
+    Vessel and counts the batch wrong shows the batch first in every scenario. The Vessel field was last written
+    (the revival) before the batch step at fault, and the events differ in the batch's count alone: the scenario is
+    also filed under the key the Vessel field has alone, behind the batch's."""
+    revived = _one_unit({"kind": "cost", "payer": "a", "amount": 1, "cost_kind": "bloodletting"}, vitality=1,
+                        max_vitality=1, vessels=1)
+    groups = _filed_under(("vessel_not_spent", "batch_leaves_out_the_death"), revived)
+    vessel = _key_under("vessel_not_spent", revived)
+    assert set(groups) == {_key_under("batch_leaves_out_the_death", revived), vessel}
+    assert groups[vessel]["behind"] == "event@batch[combat:500.4e]"
+    assert groups[vessel]["divergences"][0].path == "board.a.vessels"
+
+
+def test_a_field_written_after_the_step_at_fault_carries_its_number_on_and_is_not_filed_apart():
+    """500.3d: a Maim consumed wrong by a heal, then a second heal of 0. The events differ in the Maim's count alone,
+    but Vitality was last written after the Maim step, by the second heal: the same bug's number carried on, not
+    another bug behind it."""
+    heal = {"kind": "recover", "target": "a", "amount": 33, "lane": "heal"}
+    scenario = {**_one_unit(heal, vitality=73, max_vitality=74, maim=3),
+                "actions": [heal, {**heal, "amount": 0}]}
+    groups = _filed_under(("maim_meets_the_requested_amount",), scenario)
+    first = groups["event@maim[combat:500.3d]"]["divergences"]
+    assert first[0].shape == "alone" and any(d.path == "board.a.vitality" for d in first[1:])
+    assert list(groups) == ["event@maim[combat:500.3d]"], groups
+
+
+def test_a_field_the_engine_changed_where_the_model_did_not_is_not_filed_apart():
+    """400.8a: a count of 0 floored to 1 restores 1 where the model restores 0, and the engine's restore spends a Maim
+    the model never touched. The Maim field's model-side step comes before the count, but the model never changed
+    it: the engine changed it, and where is not known, so nothing is filed behind the count."""
+    restore = {"kind": "ability", "caster": "c", "targets": ["a"], "ability": {
+        "name": "drawn", "numbers": {"power": 0},
+        "lines": [{"effect": "restore", "amount": 1, "kind": "keyword", "per": "ally"}]}}
+    scenario = {"protocol": "referee/2", "actions": [restore],
+                "board": [{"uid": "a", "side": 1, "vitality": 1, "max_vitality": 12, "maim": 1}, {"uid": "c"}]}
+    groups = _filed_under(("zero_count_floored_to_one",), scenario)
+    first = groups["event@count[combat:400.8a]"]["divergences"]
+    assert first[0].shape == "alone" and any(d.path == "board.a.maim" for d in first[1:])
+    assert list(groups) == ["event@count[combat:400.8a]"], groups
+
+
+@pytest.mark.parametrize("cost", [0, 1])
+def test_events_the_engine_left_out_are_not_an_order(cost):
+    """500.4a: an engine that lets Defy Death answer a Cull leaves out the cull, the death and its batch, and the next
+    action's line comes first (a Bloodletting of 1, paid by the living unit, differs after it too). The engine's
+    first event comes later in the model, but none of the events it skipped comes later in the engine's: events
+    left out (the Cull), not the lanes' order (400.8-2), which a Crush bug of the same engine is keyed at."""
+    bloodletting = {"kind": "ability", "caster": "a", "targets": [], "ability": {
+        "name": "drawn", "numbers": {"power": 0}, "lines": [{"effect": "bloodletting", "amount": cost, "kind": "keyword"}]}}
+    scenario = {**_one_unit({"kind": "cull", "target": "a"}, vitality=1, max_vitality=1, defy_death=True)}
+    scenario["actions"] = [*scenario["actions"], bloodletting]
+    assert _key_under("cull_answered_by_defy_death", scenario) == "event@cull[combat:500.4a]"
+
+
+@pytest.mark.slow
+def test_with_the_vessel_and_batch_bugs_together_both_are_groups_of_their_own():
+    found = run_combination(("vessel_not_spent", "batch_leaves_out_the_death"), 1500, 11)
+    assert found["equal"] and found["found"] == {"vessel_not_spent", "batch_leaves_out_the_death"}, found
