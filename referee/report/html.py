@@ -55,7 +55,7 @@ def _group_view(group: Any) -> dict[str, Any]:
             "reproducible": group.reproducible, "divergences": [d.to_json() for d in group.divergences],
             "first": group.divergences[0].describe() if group.divergences else "", "scenario": group.scenario,
             "compact": _compact(group.scenario), "explain": group.explain, "clauses": group.clauses,
-            "replay": group.replay, "shrink_calls": group.shrink_calls,
+            "replay": group.replay, "shrink_calls": group.shrink_calls, "behind": getattr(group, "behind", None),
             "merged_with": [{**m, "compact": _compact(m.get("scenario"))} for m in getattr(group, "merged_with", ())]}
 
 

@@ -113,3 +113,15 @@ def test_check_html_writes_the_page_of_a_passing_run_and_an_unwritable_file_is_a
     result = runner.invoke(app, ["check", "--python", "referee.examples.engine:run", "--in-process", "--examples", "3",
                                  "--seed", "1", "--database", "", "--html", "blocked/report.html"])
     assert result.exit_code == 2 and "--html blocked/report.html: cannot write" in result.output
+
+
+def test_a_group_seen_behind_another_says_so_in_the_text_the_json_and_the_page(failing):
+    """A bug filed behind another's first divergence (``Group.behind``) is read as such wherever the report is read."""
+    report, _ = failing
+    group = dataclasses.replace(report.groups[0], key="board[].vessels#vessel[combat:500.4d]",
+                                behind="event@batch[combat:500.4e]")
+    shown = dataclasses.replace(report, groups=[*report.groups, group])
+    assert "seen behind event@batch[combat:500.4e]" in shown.text()
+    assert [g.get("behind") for g in json.loads(json.dumps(shown.to_json()))["groups"]][-1] == group.behind
+    assert '<code class="behind-key">event@batch[combat:500.4e]</code>' in render_html(shown)
+    assert "seen behind" not in render_html(report)
