@@ -259,9 +259,10 @@ def _sequence_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: 
 
 
 def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int, whole: bool = False) -> str | None:
-    """Where the names differ at ``k``: the engine inserted an event (``extra``) or left one out (``missing``).
-    Where they agree and ``whole``: ``alone`` when every other event agrees (the engine took the model's road, and
-    this event's fields are the only difference in the events)."""
+    """Where the names differ at ``k``: the engine inserted an event (``extra``) or left events out (``left_out``
+    where none of them comes later in its stream, else ``missing`` for one). Where they agree and ``whole``:
+    ``alone`` when every other event agrees (the engine took the model's road, and this event's fields are the only
+    difference in the events)."""
     if ours[k][1].get("name") == theirs[k].get("name"):
         alone = whole and len(ours) == len(theirs) and all(e == theirs[i] for i, (_, e) in enumerate(ours) if i > k)
         return "alone" if alone else None
@@ -269,21 +270,26 @@ def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int, whole: bool
         return "swap"
     if k + 1 < len(theirs) and theirs[k + 1] == ours[k][1]:
         return "extra"
+    if _left_out(ours, theirs, k):
+        return "left_out"
     if k + 1 < len(ours) and ours[k + 1][1] == theirs[k]:
         return "missing"
-    return _skipped_run(ours, theirs, k)
+    return _inserted_run(ours, theirs, k)
 
 
-def _skipped_run(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> str | None:
-    """Several events left out at ``k`` (``left_out``: the engine's event is a later one of the model's, and none of
-    the model's events before it comes anywhere later in the engine's: not an order, no event of the engine's comes
-    before its place; a cull the engine let Defy Death answer leaves out the cull, the death and its batch), or
-    inserted (``extra``: everything after them agrees)."""
+def _left_out(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> bool:
+    """The engine's event at ``k`` is a later one of the model's, and none of the model's events it skipped comes
+    anywhere later in the engine's stream: events left out, not an order (no event of the engine's comes before
+    its place). A cull the engine let Defy Death answer leaves out the cull, the death and its batch; a conditional
+    line resolved where the model's condition failed leaves out the failure, whatever line follows."""
+    model, later = [event for _, event in ours], theirs[k:]
+    return any(model[k + n] == theirs[k] and not any(event in later for event in model[k:k + n])
+               for n in range(1, len(model) - k))
+
+
+def _inserted_run(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> str | None:
+    """Several events inserted at ``k`` (``extra``), where everything after them agrees."""
     model = [event for _, event in ours]
-    later = theirs[k:]
-    for n in range(2, len(model) - k):
-        if model[k + n] == theirs[k] and not any(event in later for event in model[k:k + n]):
-            return "left_out"
     if any(model[k:] == theirs[k + n:] for n in range(2, len(theirs) - k)):
         return "extra"
     return None

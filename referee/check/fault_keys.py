@@ -103,30 +103,43 @@ def _state_key(scenario: dict[str, Any], first: Divergence) -> str | None:
     return f"state@{decision(step)}" if len(written) > 1 else None
 
 
-def skipped_before_fault(scenario: dict[str, Any], first: Divergence, later: Divergence) -> bool:
-    """Whether the engine left ``later``'s final-state field as it was before the model's last change of it, a change
-    the model made at a step before the step at fault of ``first``, an event divergence (in the model's explanation
-    of ``scenario``; False where the model never changed the field or either step cannot be found). An engine that
-    changed the field itself, or a field the model changed after the step at fault, may be carrying a wrong number on.
-    """
-    from .at_fault import changing_step, fault_step, state_field
+def skipped_before_fault(scenario: dict[str, Any], first: Divergence, later: list[Divergence]) -> list[Divergence]:
+    """The final-state divergences of ``later`` whose field the engine left as it was before the model's last change
+    of it, a change the model made at a step before the step at fault of ``first``, an event divergence (in the
+    model's explanation of ``scenario``; none where it cannot be explained). A field the model never changed (the
+    engine changed it, somewhere), or changed after the step at fault, may be carrying a wrong number on."""
+    from .at_fault import fault_step
     from ..explain import explain_actions
 
-    field = state_field(later.path)
-    if field is None:
-        return False
-    owner, name = field.split(".", 1)
     try:
         actions = explain_actions(scenario)
         action, found = fault_step(actions, first)
-        writer = changing_step(actions, later, scenario.get("actions", []))
     except Exception:  # an unexplainable scenario: nothing is known to come before
-        return False
-    changed = [each.changes[owner][name] for each in actions if name in each.changes.get(owner, {})]
-    if not changed or later.engine != changed[-1][0] or action is None or found is None or writer is None:
-        return False
+        return []
+    if action is None or found is None:
+        return []
     order = {id(step): n for n, step in enumerate(step for each in actions for step in each.steps)}
-    return order[id(writer)] < order[id(action.steps[found])]
+    at_fault = order[id(action.steps[found])]
+    return [d for d in later if d.where == "state" and _engine_kept(actions, d, scenario, order) < at_fault]
+
+
+def _engine_kept(actions: list[Any], divergence: Divergence, scenario: dict[str, Any], order: dict[int, int]) -> float:
+    """Where in ``order`` the model last changed a state divergence's field, when the engine's value is the field's
+    value before that change (the engine left it as it was); infinity otherwise."""
+    from .at_fault import changing_step, state_field
+
+    field = state_field(divergence.path)
+    if field is None:
+        return float("inf")
+    owner, name = field.split(".", 1)
+    changed = [each.changes[owner][name] for each in actions if name in each.changes.get(owner, {})]
+    if not changed or divergence.engine != changed[-1][0]:
+        return float("inf")
+    try:
+        writer = changing_step(actions, divergence, scenario.get("actions", []))
+    except Exception:  # the step cannot be found: nothing is known to come before
+        return float("inf")
+    return float("inf") if writer is None else order[id(writer)]
 
 
 def decision(step: Any) -> str:

@@ -955,9 +955,7 @@ def _behind_first(scenario: dict[str, Any], divergences: list[Divergence], key: 
     if first.where != "events" or first.shape != "alone" or key_decision(key) is None:
         return {}
     found: dict[str, list[Divergence]] = {}
-    for later in divergences[1:]:
-        if later.where != "state" or not skipped_before_fault(public, first, later):
-            continue
+    for later in skipped_before_fault(public, first, divergences[1:]):
         ordered = [later, *(d for d in divergences if d is not later)]
         further = fault_key(public, ordered, _symptom_key_of(scenario, ordered))
         if key_decision(further) not in (None, key_decision(key)):

@@ -420,11 +420,26 @@ def test_events_the_engine_left_out_are_not_an_order(cost):
     action's line comes first (a Bloodletting of 1, paid by the living unit, differs after it too). The engine's
     first event comes later in the model, but none of the events it skipped comes later in the engine's: events
     left out (the Cull), not the lanes' order (400.8-2), which a Crush bug of the same engine is keyed at."""
-    bloodletting = {"kind": "ability", "caster": "a", "targets": [], "ability": {
-        "name": "drawn", "numbers": {"power": 0}, "lines": [{"effect": "bloodletting", "amount": cost, "kind": "keyword"}]}}
+    line = {"effect": "bloodletting", "amount": cost, "kind": "keyword"}
+    bloodletting = {"kind": "ability", "caster": "a", "targets": [],
+                    "ability": {"name": "drawn", "numbers": {"power": 0}, "lines": [line]}}
     scenario = {**_one_unit({"kind": "cull", "target": "a"}, vitality=1, max_vitality=1, defy_death=True)}
     scenario["actions"] = [*scenario["actions"], bloodletting]
     assert _key_under("cull_answered_by_defy_death", scenario) == "event@cull[combat:500.4a]"
+
+
+def test_a_condition_failure_the_engine_left_out_is_the_condition_whatever_line_follows():
+    """400.8-4: the model's condition fails (the only burning enemy is Entrapped: not reachable, not counted), the
+    engine resolves the line; its event is the same as the next line's (both a Burn of 0), so the engine's stream
+    looks like the model's one step on. The failure it left out comes nowhere later in the engine's stream: left
+    out, the condition's, not the lanes' order."""
+    lines = [{"effect": "burn", "amount": "{power}", "kind": "conditional_rider", "condition": "enemy_burning"},
+             {"effect": "burn", "amount": 0, "kind": "rider"}]
+    burn = {"kind": "ability", "caster": "a", "targets": [],
+            "ability": {"name": "drawn", "numbers": {"power": 0}, "lines": lines}}
+    board = [{"uid": "a", "side": 1, "vitality": 1}, {"uid": "b", "vitality": 50, "entrapped": True, "burn": 2}]
+    scenario = {"protocol": "referee/2", "actions": [burn], "board": board}
+    assert _key_under("dead_units_still_counted", scenario) == "event@condition[combat:400.8-4]"
 
 
 @pytest.mark.slow
