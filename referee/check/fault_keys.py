@@ -120,26 +120,26 @@ def skipped_before_fault(scenario: dict[str, Any], first: Divergence, later: lis
         return []
     order = {id(step): n for n, step in enumerate(step for each in actions for step in each.steps)}
     at_fault = order[id(action.steps[found])]
-    return [d for d in later if d.where == "state" and _engine_kept(actions, d, scenario, order) < at_fault]
+    kept = [(d, _engine_kept(actions, d, scenario)) for d in later if d.where == "state"]
+    return [d for d, writer in kept if writer is not None and order[id(writer)] < at_fault]
 
 
-def _engine_kept(actions: list[Any], divergence: Divergence, scenario: dict[str, Any], order: dict[int, int]) -> float:
-    """Where in ``order`` the model last changed a state divergence's field, when the engine's value is the field's
-    value before that change (the engine left it as it was); infinity otherwise."""
+def _engine_kept(actions: list[Any], divergence: Divergence, scenario: dict[str, Any]) -> Any:
+    """The step where the model last changed a state divergence's field, when the engine's value is the field's value
+    before that change (the engine left it as it was); None otherwise."""
     from .at_fault import changing_step, state_field
 
     field = state_field(divergence.path)
     if field is None:
-        return float("inf")
+        return None
     owner, name = field.split(".", 1)
     changed = [each.changes[owner][name] for each in actions if name in each.changes.get(owner, {})]
     if not changed or divergence.engine != changed[-1][0]:
-        return float("inf")
+        return None
     try:
-        writer = changing_step(actions, divergence, scenario.get("actions", []))
+        return changing_step(actions, divergence, scenario.get("actions", []))
     except Exception:  # the step cannot be found: nothing is known to come before
-        return float("inf")
-    return float("inf") if writer is None else order[id(writer)]
+        return None
 
 
 def decision(step: Any) -> str:

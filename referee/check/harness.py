@@ -1128,10 +1128,9 @@ def _shrink(
             verdict, detail = judge(scenario_i, answer, options.comparison)
             if verdict != "mismatch":
                 continue
-            if key is None or (not behind and _group_key_of(scenario_i, detail) == key):
-                found["divergences"] = detail
-                return i
-            if behind and key in (keys := _keys_of(scenario_i, detail)):
+            keys = {None: detail} if key is None else _keys_of(scenario_i, detail) if behind else \
+                {_group_key_of(scenario_i, detail): detail}
+            if key in keys:
                 found["divergences"] = keys[key]
                 return i
         return None
