@@ -2,8 +2,8 @@
 
 Three phases, each with its own handler for ``SIGINT`` and ``SIGTERM``:
 
-* **starting** (:func:`install_early`, the console entry point's first instruction, before the
-  heavy imports): nothing has run, so a signal writes one line and ends the process with
+* **starting** (``referee.cli.entry``, installed by the console entry point's first statements, before
+  the heavy imports): nothing has run, so a signal writes one line and ends the process with
   ``128 + signal``: never a ``KeyboardInterrupt`` traceback out of an import.
 * **running** (:func:`install_run_handlers`): the signal is *recorded* (:func:`received`) and an
   :class:`Interrupted` (a ``KeyboardInterrupt``) is raised where the program is, so the verb stops
@@ -54,19 +54,6 @@ def signal_name(signum: int) -> str:
 
 def _on_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
-
-
-def install_early() -> None:
-    """The first phase: a signal before the run began ends the process with one line, no traceback."""
-    if not _on_main_thread():
-        return
-    for signum in HANDLED:
-        signal.signal(signum, _while_starting)
-
-
-def _while_starting(signum: int, frame: Any) -> None:
-    os.write(2, f"referee: stopped by {signal_name(signum)} while starting; nothing was run\n".encode())
-    _REAL_EXIT(128 + signum)
 
 
 def install_run_handlers() -> None:

@@ -265,6 +265,27 @@ def check_signal_outcome(code: int, out: str, err: str, signum: int, seed: int) 
         assert "while starting" in err or "interrupted by" in err, err[-2000:]
 
 
+STARTING = """
+import os, signal, sys, time
+import referee.cli.entry
+print(sorted(name for name in sys.modules if name.startswith("referee")), flush=True)
+os.kill(os.getpid(), signal.{signum})
+time.sleep(30)
+"""
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_the_console_entry_handles_signals_before_it_imports_anything_else_of_referee(signum):
+    """The console script's first import is ``referee.cli.entry``; by the time its import returns, a signal ends
+    the process with one line and ``128 + signal``, and nothing of referee but the entry module and the two package
+    docstrings above it has run (a Ctrl-C while ``entry`` imported the signal module printed a traceback in CI)."""
+    done = subprocess.run([sys.executable, "-c", STARTING.format(signum=signum)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "['referee', 'referee.cli', 'referee.cli.entry']", done.stdout
+    assert done.returncode == 128 + getattr(signal, signum), (done.returncode, done.stderr)
+    assert done.stderr == f"referee: stopped by {signum} while starting; nothing was run\n", done.stderr
+
+
 LONG_CHECK = ["check", "--python", "referee.examples.engine:run", "-n", "100000", "--seed", "9", "--database", ""]
 
 
