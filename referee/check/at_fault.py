@@ -427,13 +427,15 @@ def accounts_for(step: Any, event: dict[str, Any]) -> bool:
 
 def comes_later(actions: list[Any], divergence: Divergence) -> bool:
     """Whether the model emits the engine's diverging event too, after the place it diverges (an order swapped:
-    the step that chose the order is at fault, ``Step.chooses``)."""
+    the step that chose the order is at fault, ``Step.chooses``). An event that opens a line (:data:`LINE_HEADS`)
+    is that later line's only with its amount too: two lines of one effect differ by their amounts, and a line
+    resolved where the model's condition failed is that line, not the next line of its effect."""
     engine, index = divergence.engine, divergence.event_index
     events = [e for action in actions for e in action.events]
     if not isinstance(engine, dict) or index is None:
         return False
-    return any((e.name, e.unit, e.detail) == (engine.get("name"), engine.get("unit"), engine.get("detail"))
-               for e in events[index + 1:])
+    same = ("name", "unit", "detail", "amount") if engine.get("name") in LINE_HEADS else ("name", "unit", "detail")
+    return any(all(getattr(e, field) == engine.get(field) for field in same) for e in events[index + 1:])
 
 
 def last_step_with(actions: list[Any], test: Any) -> tuple[Any, int] | None:

@@ -25,7 +25,8 @@ takes (``Step.decision``) where the rules say one decision under several names o
 the ordinary death (``death[combat:500.4a]``; 500.6d, 500.8j and 800.4j say so), Thorns and Riposte silenced by a
 hit that reached nothing are one rule (``silenced[combat:500.7d]``), and the Armor step is named by the rule that
 made its number (``armor_skipped[combat:500.1d]``, ``negative_armor[combat:500.2d]``), as both Insurance layers'
-numbers are by 500.1a (``points[combat:500.1a]``). A tick's later applier the
+numbers are by 500.1a (``points[combat:500.1a]``), and a count or condition a unit gone since before the activation
+would change by the legal-units rule (``gone[combat:400.8b]``: one key for a count and a condition). A tick's later applier the
 engine did not answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer
 the model opens with. Any other divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s
 key, which already names the field and the step that last wrote it on the model's side

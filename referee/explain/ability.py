@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model.combat.abilities import AbilityOutcome, LineOutcome, resolve_ability_outcome
+from referee.model.combat.abilities import COUNTED_STATUS, AbilityOutcome, LineOutcome, resolve_ability_outcome
 from referee.model.combat.ability_text import Ability, Line, place_line
 from referee.model.combat.damage import DamageInstance, resolve_damage
+from referee.model.combat.keywords import is_legal_recipient
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import EventLog
@@ -115,22 +116,55 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
           f"its amount is {base} (400.2).", () if o.count is not None and o.condition_held is not False
           else ("line_resolved",), line=number, base=o.base, effect=line.effect)
     if line.condition is not None:
+        gone = gone_all_along(start, o.board, caster, "burning_enemy") if line.condition == "enemy_burning" else []
+        gone = gone if o.condition_held is False else []
         s.say("condition", "400.8-4", f"the condition \"{line.condition.replace('_', ' ')}\" is checked now, on the board "
-              f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}.",
-              ("condition_failed",), absent=("condition_failed",) if o.condition_held else (), held=o.condition_held,
-              condition=line.condition)
+              f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}"
+              f"{_gone_words(gone)}.", ("condition_failed",),
+              absent=("condition_failed",) if o.condition_held else (), decision=GONE if gone else "",
+              held=o.condition_held, condition=line.condition, gone=gone, **_also_taken(gone, "condition[combat:400.8-4]"))
         if not o.condition_held:
             return
     if o.count is not None:
         floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
+        gone = gone_all_along(start, o.board, caster, line.per)
         s.say("count", "400.8a", f"\"per {PER_WORDS[line.per]}\" is sampled now (not at the start of the activation): "
-              f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, 400.8b), so {o.base} x {o.count} = {o.amount}{floor}.",
-              ("line_resolved",), count=o.count, base=o.base, amount=o.amount)
+              f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, 400.8b"
+              f"{_gone_words(gone)}), so {o.base} x {o.count} = {o.amount}{floor}.",
+              ("line_resolved",), decision=GONE if gone else "", count=o.count, base=o.base, amount=o.amount, gone=gone,
+              **_also_taken(gone, "count[combat:400.8a]"))
     if o.bloodletting is not None:
         explain_bloodletting_step(s, o.board, caster, o.amount, ruleset, EventLog())
         return
     for d in o.deliveries:
         explain_delivery(s, start, o, d, caster, ruleset, rolls)
+
+
+#: The decision of a count or condition that left out a unit gone all along (:func:`gone_all_along`).
+GONE = "gone[combat:400.8b]"
+
+
+def gone_all_along(start: Board, now: Board | None, caster: str, per: str) -> list[str]:
+    """The units a "per" would count but for being gone (dead, Entrapped, Dormant or untargetable) both when the
+    activation began and when the line resolves (INT-203, 400.8b). A count or condition that left them out is made
+    by the legal-units rule, not by its sampling point (400.8a): a count read too early leaves them out too."""
+    if now is None or not now.has(caster):
+        return []
+    side, status = now.unit(caster).side, COUNTED_STATUS.get(per)
+    return [u.uid for u in now.units
+            if (u.side != side) == (per != "ally") and u.uid != caster and (status is None or getattr(u, status) > 0)
+            and not is_legal_recipient(u) and not (start.has(u.uid) and is_legal_recipient(start.unit(u.uid)))]
+
+
+def _also_taken(gone: list[str], own: str) -> dict[str, Any]:
+    """A count or condition named by the legal-units rule still took its own decision too (``tests``, as
+    ``referee.check.fault_keys.decisions_exercised`` reads it): a zero count floored to 1 whose scenario also had a
+    gone unit settles on the count's key once that unit is shrunk away, and may merge there."""
+    return {"tests": [own]} if gone else {}
+
+
+def _gone_words(gone: list[str]) -> str:
+    return f"; left out as gone since before the activation: {', '.join(gone)}" if gone else ""
 
 
 def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str, ruleset: Ruleset, rolls: tuple) -> None:

@@ -341,13 +341,14 @@ def test_a_number_the_engine_made_by_applying_a_skipped_rule_is_that_skip_whatev
 def test_a_line_the_engine_resolved_where_the_model_failed_its_condition_is_not_a_passive_lines_absence():
     """400.8-1 and 400.8-4: a Passive line's step explains only a line of its own effect the engine resolved. A
     conditional Crush whose condition the engine read on an Entrapped enemy is the condition's, whether or not the
-    ability also prints a Passive line (before: keyed at the Passive line, a group of its own)."""
+    ability also prints a Passive line (before: keyed at the Passive line, a group of its own). The condition failed
+    because its only burning enemy was gone all along: the legal-units rule's decision (400.8b)."""
     crush = {"effect": "crush", "amount": 0, "kind": "conditional_rider", "condition": "enemy_burning"}
     passive = {"effect": "restore", "amount": 0, "kind": "passive"}
     board = [{"uid": "a", "vitality": 3, "max_vitality": 100},
              {"uid": "b", "side": 1, "vitality": 50, "max_vitality": 100, "entrapped": True, "burn": 2}]
     keys = {_key_under("dead_units_still_counted", _ability("a", [], lines, board)) for lines in ([crush], [passive, crush])}
-    assert keys == {"event@condition[combat:400.8-4]"}
+    assert keys == {"event@gone[combat:400.8b]"}
 
 
 def _filed_under(names: tuple[str, ...], scenario: dict) -> dict[str, dict]:
@@ -432,17 +433,63 @@ def test_a_condition_failure_the_engine_left_out_is_the_condition_whatever_line_
     """400.8-4: the model's condition fails (the only burning enemy is Entrapped: not reachable, not counted), the
     engine resolves the line; its event is the same as the next line's (both a Burn of 0), so the engine's stream
     looks like the model's one step on. The failure it left out comes nowhere later in the engine's stream: left
-    out, the condition's, not the lanes' order."""
+    out, the condition's (the legal-units rule that failed it, 400.8b), not the lanes' order."""
     lines = [{"effect": "burn", "amount": "{power}", "kind": "conditional_rider", "condition": "enemy_burning"},
              {"effect": "burn", "amount": 0, "kind": "rider"}]
     burn = {"kind": "ability", "caster": "a", "targets": [],
             "ability": {"name": "drawn", "numbers": {"power": 0}, "lines": lines}}
     board = [{"uid": "a", "side": 1, "vitality": 1}, {"uid": "b", "vitality": 50, "entrapped": True, "burn": 2}]
     scenario = {"protocol": "referee/2", "actions": [burn], "board": board}
-    assert _key_under("dead_units_still_counted", scenario) == "event@condition[combat:400.8-4]"
+    assert _key_under("dead_units_still_counted", scenario) == "event@gone[combat:400.8b]"
+
+
+def test_a_line_resolved_where_its_condition_failed_is_that_line_not_the_next_line_of_its_effect():
+    """400.8-2 and 400.8-4: the engine resolves the conditional Burn of 1 where the model's condition fails; the next
+    line is a Burn of 0. The engine's event names the same effect as the next line's but not its amount: the line
+    the condition stopped, not the lanes' order (before: ``order@lanes``, a group of its own beside the count's)."""
+    lines = [{"effect": "burn", "amount": "{power}", "kind": "conditional_rider", "condition": "enemy_burning"},
+             {"effect": "burn", "amount": 0, "kind": "rider"}]
+    burn = {"kind": "ability", "caster": "a", "targets": [],
+            "ability": {"name": "drawn", "numbers": {"power": 1}, "lines": lines}}
+    board = [{"uid": "a", "vitality": 12}, {"uid": "b", "side": 1, "vitality": 100, "entrapped": True, "burn": 2}]
+    scenario = {"protocol": "referee/2", "actions": [burn], "board": board}
+    assert _key_under("dead_units_still_counted", scenario) == "event@gone[combat:400.8b]"
+
+
+def test_a_unit_gone_all_along_is_one_decision_in_a_count_and_in_a_condition():
+    """400.8b, INT-203: an engine that counts units gone since before the activation (Entrapped, Dormant, dead) is
+    one bug whether a "per" count or an "enemy burning" condition shows it: the legal-units rule left the unit out.
+    A unit this activation killed is left out by the sampling point too (400.8a): there the count's own decision."""
+    per = {"effect": "damage", "amount": 1, "kind": "rider", "to": "enemies", "per": "enemy"}
+    board = [{"uid": "a", "vitality": 12}, {"uid": "b", "side": 1, "vitality": 50, "dormant": True},
+             {"uid": "c", "side": 1, "col": 1, "vitality": 50}]
+    assert _key_under("dead_units_still_counted", _ability("a", [], [per], board)) == "event@gone[combat:400.8b]"
+    killer = {"effect": "damage", "amount": 5, "kind": "keyword", "to": "enemies"}
+    counted = {"effect": "restore", "amount": 1, "kind": "rider", "to": "caster", "per": "enemy"}
+    killed = [{"uid": "a", "vitality": 12, "max_vitality": 100}, {"uid": "b", "side": 1, "vitality": 5},
+              {"uid": "c", "side": 1, "col": 1, "vitality": 50}]
+    assert _key_under("dead_units_still_counted", _ability("a", [], [killer, counted], killed)) \
+        == "event@count[combat:400.8a]"
 
 
 @pytest.mark.slow
 def test_with_the_vessel_and_batch_bugs_together_both_are_groups_of_their_own():
     found = run_combination(("vessel_not_spent", "batch_leaves_out_the_death"), 1500, 11)
     assert found["equal"] and found["found"] == {"vessel_not_spent", "batch_leaves_out_the_death"}, found
+
+
+
+def test_a_count_named_by_the_legal_units_rule_still_took_the_counts_own_decision():
+    """A zero count floored to 1 (400.8c) on a board whose only enemy was Entrapped all along is keyed at the
+    legal-units rule (counting the gone unit makes the same 1); the count's own decision is taken there too, so its
+    group, settling on the count's key once that unit is shrunk away, may merge into the count's group."""
+    from referee.check.fault_keys import decisions_exercised
+
+    per = {"effect": "damage", "amount": 1, "kind": "rider", "to": "enemies", "per": "enemy"}
+    board = [{"uid": "a", "vitality": 12}, {"uid": "b", "side": 1, "vitality": 50, "entrapped": True}]
+    scenario = _ability("a", [], [per], board)
+    assert _key_under("zero_count_floored_to_one", scenario) == "event@gone[combat:400.8b]"
+    assert {"gone[combat:400.8b]", "count[combat:400.8a]"} <= decisions_exercised(scenario)
+    alone = _ability("a", [], [per], board[:1] + [{**board[1], "entrapped": False, "side": 0, "col": 1}])
+    assert _key_under("zero_count_floored_to_one", alone) == "event@count[combat:400.8a]"
+    assert "gone[combat:400.8b]" not in decisions_exercised(alone)
