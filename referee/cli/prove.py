@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from referee.check import interrupts
 from referee.report.junit import write_junit
 from referee.proofs import runner
 from referee.proofs.core import Verdict
@@ -230,6 +231,7 @@ def _run_with_progress(theorems: list[Any], options: dict[str, Any], err: Consol
     announce = not quiet and not err.is_terminal
 
     def on_verdict(task: runner.Task, verdict: Verdict) -> None:
+        interrupts.raise_if_received()  # a stage boundary: a signal whose exception was lost stops the run here
         progress.update(bar, advance=1, description=f"{task} {verdict.status}")
         remaining[task.theorem] -= 1
         if announce and remaining[task.theorem] == 0:
