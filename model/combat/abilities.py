@@ -90,14 +90,23 @@ class AbilityOutcome:
 @combat.implements("400.8-3", "400.8a", "400.8b")
 def count_per(board: Board, caster: str, per: str) -> int:
     """How many legal units the "per" names, on the board as it is when the line resolves (400.8-3, 400.8a)."""
+    return sum((ite(and_(is_legal_recipient(u), has_counted_status(u, per)), 1, 0)
+                for u in compute_per_pool(board, caster, per)), 0)
+
+
+@combat.implements("400.8-3")
+def compute_per_pool(board: Board, caster: str, per: str) -> tuple[Unit, ...]:
+    """The units a "per" names before the legal-units rule: the caster's enemies, or its allies for "per ally";
+    never the caster itself (400.8-3, INT-203)."""
     side = board.unit(caster).side
-    enemies = per != "ally"
+    return tuple(u for u in board.units if (u.side != side) == (per != "ally") and u.uid != caster)
+
+
+@combat.implements("400.8-3")
+def has_counted_status(unit: Unit, per: str) -> Bool:
+    """Whether ``unit`` has the status a "per" names (every unit, for "per enemy" and "per ally") (400.8-3)."""
     status = COUNTED_STATUS.get(per)
-    return sum(
-        (ite(and_(is_legal_recipient(u), True if status is None else getattr(u, status) > 0), 1, 0)
-         for u in board.units if (u.side != side) == enemies and u.uid != caster),
-        0,
-    )
+    return True if status is None else getattr(unit, status) > 0
 
 
 @combat.implements("400.8-3", "400.8c")

@@ -151,16 +151,16 @@ def decision(step: Any) -> str:
 
 
 def decisions_exercised(scenario: dict[str, Any]) -> frozenset[str] | None:
-    """Every decision (:func:`decision`) the model's explanation of a scenario takes, with those a step takes inside a
-    test it runs (``tests``: the lethal test's steps 4-13, 500.1f); None: it cannot be explained."""
+    """Every decision the model's explanation of a scenario takes (``Step.decisions``: each step's :func:`decision`,
+    with those it takes inside a test it runs, the lethal test's steps 4-13, 500.1f, or as its own step where another
+    rule names it, a count named by the legal-units rule, 400.8b); None: it cannot be explained."""
     from ..explain import explain_actions
 
     try:
         steps = [step for action in explain_actions(scenario) for step in action.steps]
     except Exception:  # an unexplainable scenario exercises nothing a merge may rely on
         return None
-    taken = {decision(step) for step in steps}
-    return frozenset(taken | {tested for step in steps for tested in step.quantities.get("tests", ())})
+    return frozenset(taken for step in steps for taken in step.decisions())
 
 
 def key_decision(key: str) -> str | None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.model.combat.abilities import COUNTED_STATUS, AbilityOutcome, LineOutcome, resolve_ability_outcome
+from referee.model.combat.abilities import (AbilityOutcome, LineOutcome, compute_per_pool, has_counted_status,
+                                            resolve_ability_outcome)
 from referee.model.combat.ability_text import Ability, Line, place_line
 from referee.model.combat.damage import DamageInstance, resolve_damage
 from referee.model.combat.keywords import is_legal_recipient
@@ -116,28 +117,40 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
           f"its amount is {base} (400.2).", () if o.count is not None and o.condition_held is not False
           else ("line_resolved",), line=number, base=o.base, effect=line.effect)
     if line.condition is not None:
-        gone = gone_all_along(start, o.board, caster, "burning_enemy") if line.condition == "enemy_burning" else []
-        gone = gone if o.condition_held is False else []
-        s.say("condition", "400.8-4", f"the condition \"{line.condition.replace('_', ' ')}\" is checked now, on the board "
-              f"as it is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}"
-              f"{_gone_words(gone)}.", ("condition_failed",),
-              absent=("condition_failed",) if o.condition_held else (), decision=GONE if gone else "",
-              held=o.condition_held, condition=line.condition, gone=gone, **_also_taken(gone, "condition[combat:400.8-4]"))
+        explain_condition(s, start, caster, o)
         if not o.condition_held:
             return
     if o.count is not None:
-        floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
-        gone = gone_all_along(start, o.board, caster, line.per)
-        s.say("count", "400.8a", f"\"per {PER_WORDS[line.per]}\" is sampled now (not at the start of the activation): "
-              f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, 400.8b"
-              f"{_gone_words(gone)}), so {o.base} x {o.count} = {o.amount}{floor}.",
-              ("line_resolved",), decision=GONE if gone else "", count=o.count, base=o.base, amount=o.amount, gone=gone,
-              **_also_taken(gone, "count[combat:400.8a]"))
+        explain_count(s, start, caster, o)
     if o.bloodletting is not None:
         explain_bloodletting_step(s, o.board, caster, o.amount, ruleset, EventLog())
         return
     for d in o.deliveries:
         explain_delivery(s, start, o, d, caster, ruleset, rolls)
+
+
+def explain_condition(s: Steps, start: Board, caster: str, o: LineOutcome) -> None:
+    """400.8-4: the condition, read where the line resolves; an "enemy burning" that failed only because its burning
+    enemies were gone all along is named by the legal-units rule (:func:`_legal_units`)."""
+    condition = o.line.condition
+    gone = gone_all_along(start, o.board, caster, "burning_enemy") \
+        if condition == "enemy_burning" and o.condition_held is False else []
+    s.say("condition", "400.8-4", f"the condition \"{condition.replace('_', ' ')}\" is checked now, on the board as it "
+          f"is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}"
+          f"{_gone_words(gone)}.", ("condition_failed",), absent=("condition_failed",) if o.condition_held else (),
+          held=o.condition_held, condition=condition, **_legal_units(gone, "condition[combat:400.8-4]"))
+
+
+def explain_count(s: Steps, start: Board, caster: str, o: LineOutcome) -> None:
+    """400.8a: the "per" count, sampled where the line resolves; one a unit gone all along would change is named by
+    the legal-units rule (:func:`_legal_units`)."""
+    per = o.line.per
+    floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
+    gone = gone_all_along(start, o.board, caster, per)
+    s.say("count", "400.8a", f"\"per {PER_WORDS[per]}\" is sampled now (not at the start of the activation): "
+          f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, "
+          f"400.8b{_gone_words(gone)}), so {o.base} x {o.count} = {o.amount}{floor}.", ("line_resolved",),
+          count=o.count, base=o.base, amount=o.amount, **_legal_units(gone, "count[combat:400.8a]"))
 
 
 #: The decision of a count or condition that left out a unit gone all along (:func:`gone_all_along`).
@@ -150,17 +163,15 @@ def gone_all_along(start: Board, now: Board | None, caster: str, per: str) -> li
     by the legal-units rule, not by its sampling point (400.8a): a count read too early leaves them out too."""
     if now is None or not now.has(caster):
         return []
-    side, status = now.unit(caster).side, COUNTED_STATUS.get(per)
-    return [u.uid for u in now.units
-            if (u.side != side) == (per != "ally") and u.uid != caster and (status is None or getattr(u, status) > 0)
+    return [u.uid for u in compute_per_pool(now, caster, per) if has_counted_status(u, per)
             and not is_legal_recipient(u) and not (start.has(u.uid) and is_legal_recipient(start.unit(u.uid)))]
 
 
-def _also_taken(gone: list[str], own: str) -> dict[str, Any]:
-    """A count or condition named by the legal-units rule still took its own decision too (``tests``, as
-    ``referee.check.fault_keys.decisions_exercised`` reads it): a zero count floored to 1 whose scenario also had a
-    gone unit settles on the count's key once that unit is shrunk away, and may merge there."""
-    return {"tests": [own]} if gone else {}
+def _legal_units(gone: list[str], own: str) -> dict[str, Any]:
+    """A count or condition step's ``gone`` units and, where there are any, its decision: the legal-units rule's
+    (:data:`GONE`), its ``own`` taken too (``Step.also_takes``: a zero count floored to 1 whose scenario also had a
+    gone unit settles on the count's key once that unit is shrunk away, and may merge there)."""
+    return {"gone": gone, "decision": GONE, "also_takes": (own,)} if gone else {"gone": gone}
 
 
 def _gone_words(gone: list[str]) -> str:

@@ -87,10 +87,10 @@ def explain_gates(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
         if out.intercepted:
             s.say("lethal_redirect", "500.1f", f"the hit {test} ({a.vitality} Vitality): all {out.amount} moves to the "
                   f"interceptor {a.intercept_by} before mitigation, as its own instance (500.1g).", ("lethal_redirect",),
-                  moved=out.amount, interceptor=a.intercept_by, tests=tests)
+                  also_takes=tests, moved=out.amount, interceptor=a.intercept_by)
         else:
             s.say("lethal_redirect", "500.1f", f"a lethal redirect to {a.intercept_by} is armed, but it does not apply: "
-                  f"the hit is not lethal (the test: it {test}) or {a.intercept_by} cannot take it.", tests=tests)
+                  f"the hit is not lethal (the test: it {test}) or {a.intercept_by} cannot take it.", also_takes=tests)
     return True
 
 

@@ -41,10 +41,18 @@ class Step:
     #: The steps after this one at its depth run because it chose to run them (a tick's later applier answered,
     #: 500.7e): a model event opening them that the engine left out is this step's (``at_fault.skipped_block``).
     opens: bool = field(default=False, compare=False)
+    #: For the fault key's drift guard (``referee.check.fault_keys.decisions_exercised``): the decisions this step
+    #: takes besides :meth:`taken`: those inside a test it runs (the lethal test's steps 4-13, 500.1f), or its own
+    #: step's where another rule names it (a count the legal-units rule names, 400.8b, still sampled the count).
+    also_takes: tuple[str, ...] = field(default=(), compare=False)
 
     def taken(self) -> str:
         """The decision this step takes, as a fault key names it: its ``decision``, else ``step[clause]``."""
         return self.decision or f"{self.step}[{self.clause}]"
+
+    def decisions(self) -> tuple[str, ...]:
+        """Every decision this step takes: :meth:`taken`, then :attr:`also_takes`."""
+        return (self.taken(), *self.also_takes)
 
     def line(self) -> str:
         return f"{'    ' * self.depth}[{self.clause}] {self.text}"
@@ -76,10 +84,10 @@ class Steps:
 
     def say(self, step: str, clause: str, text: str, events: tuple[str, ...] = (), *, touches: tuple[str, ...] = (),
             absent: tuple[str, ...] = (), chooses: tuple[str, ...] = (), decides: bool = False, decision: str = "",
-            opens: bool = False, **quantities: Any) -> None:
+            opens: bool = False, also_takes: tuple[str, ...] = (), **quantities: Any) -> None:
         cid = clause if ":" in clause else f"{self.rulebook}:{clause}"
         self.items.append(Step(step, cid, text, quantities, self.depth, events, touches, absent, chooses, decides,
-                               decision, opens))
+                               decision, opens, also_takes))
 
     def extend(self, steps: list[Step]) -> None:
         self.items.extend(steps)
