@@ -10,8 +10,9 @@ Here the key is the **model step at fault** (``referee.check.at_fault.fault_step
 diverging number, chose the diverging unit, or explains a missing event), **its clause**, and **the kind of
 difference**:
 
-* ``amount``: the step at fault made a number (its quantities hold an ``after``, an ``exact`` or a ``lost``):
-  a wrong amount, and an event missing or extra because the wrong amount crossed 0 or a threshold;
+* ``amount``: the step at fault made a number (its quantities hold an ``after``, an ``exact``, a ``lost`` or a
+  ``credited``): a wrong amount, and an event missing or extra because the wrong amount crossed 0 or a threshold
+  (or, at the credit step, an event it leaves out at that number: a Feast of 0);
 * ``order``: the engine emitted the model's two events swapped (``Divergence.shape == "swap"``), or the step at
   fault is one whose choice is an order (an activation's lines in their lanes, 400.8-2; a payer search's reading
   order, 800.4b), or a later layer of the hit reports where the model's layer does (Shield before Insurance);
@@ -25,7 +26,9 @@ takes (``Step.decision``) where the rules say one decision under several names o
 the ordinary death (``death[combat:500.4a]``; 500.6d, 500.8j and 800.4j say so), Thorns and Riposte silenced by a
 hit that reached nothing are one rule (``silenced[combat:500.7d]``), and the Armor step is named by the rule that
 made its number (``armor_skipped[combat:500.1d]``, ``negative_armor[combat:500.2d]``), as both Insurance layers'
-numbers are by 500.1a (``points[combat:500.1a]``), and a count or condition a unit gone since before the activation
+numbers are by 500.1a (``points[combat:500.1a]``), a Vitality cost that meets a layer it never spends by 500.8a
+whichever cost it is (``skips_pipeline[combat:500.8a]``: a Bloodletting payment, 800.4f, and a Subrogated payback
+too), and a count or condition a unit gone since before the activation
 would change by the legal-units rule (``gone[combat:400.8b]``: one key for a count and a condition). A tick's later applier the
 engine did not answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer
 the model opens with. Any other divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s
@@ -44,7 +47,7 @@ from typing import Any
 from ..rulebook import Divergence
 
 #: Quantities of an explain step that make it a step that computes a number (its result can be wrong).
-NUMBER_QUANTITIES = ("after", "exact", "lost")
+NUMBER_QUANTITIES = ("after", "exact", "lost", "credited")
 
 
 def difference_kind(divergence: Divergence, step: Any) -> str:
@@ -150,17 +153,81 @@ def decision(step: Any) -> str:
     return step.taken()
 
 
-def decisions_exercised(scenario: dict[str, Any]) -> frozenset[str] | None:
+def decisions_exercised(scenario: dict[str, Any], divergences: list[Divergence] | None = None) -> frozenset[str] | None:
     """Every decision the model's explanation of a scenario takes (``Step.decisions``: each step's :func:`decision`,
     with those it takes inside a test it runs, the lethal test's steps 4-13, 500.1f, or as its own step where another
-    rule names it, a count named by the legal-units rule, 400.8b); None: it cannot be explained."""
+    rule names it, a count named by the legal-units rule, 400.8b); None: it cannot be explained.
+
+    With the scenario's ``divergences``, where the first is an event the model emitted, only the decisions taken up
+    to the steps that made it (:func:`_emitting_position`): a decision the model takes after it cannot have changed it
+    (a death at 0 comes after the Vitality step whose ``damage_taken`` differed)."""
     from ..explain import explain_actions
 
     try:
-        steps = [step for action in explain_actions(scenario) for step in action.steps]
+        actions = explain_actions(scenario)
     except Exception:  # an unexplainable scenario exercises nothing a merge may rely on
         return None
-    return frozenset(taken for step in steps for taken in step.decisions())
+    steps = [step for action in actions for step in action.steps]
+    emitted = _emitting_position(actions, divergences[0]) if divergences else None
+    upstream = steps if emitted is None else steps[:emitted + 1]
+    return frozenset(taken for step in upstream for taken in step.decisions())
+
+
+def decisions_left_out_alike(scenario: dict[str, Any], divergences: list[Divergence]) -> frozenset[str] | None:
+    """The decisions of the step that left out the engine's event with the same number (:func:`_left_out_alike`):
+    the only ones the divergence can be; None: no such step (or the scenario cannot be explained)."""
+    from ..explain import explain_actions
+
+    try:
+        step = _left_out_alike(explain_actions(scenario), divergences[0]) if divergences else None
+    except Exception:  # an unexplainable scenario: nothing narrows it
+        return None
+    return None if step is None else frozenset(step.decisions())
+
+
+def _left_out_alike(actions: list[Any], first: Divergence) -> Any:
+    """For an event the engine emitted after the model's last, the last model step that emits such events when its
+    numbers hold the engine's amount (a Feast of 0 the credit step computed and, 500.1e, does not emit): the engine
+    agreed with every number up to there and decided otherwise at that step, so its decision is the only one the
+    divergence can be. None: no such step, or none with that number."""
+    engine = first.engine
+    if first.where != "events" or first.model is not None or not isinstance(engine, dict):
+        return None
+    amount = engine.get("amount")
+    emitting = [step for action in actions for step in action.steps if engine.get("name") in step.events]
+    if type(amount) is not int or not emitting:
+        return None
+    numbers = [value for value in emitting[-1].quantities.values() if type(value) is int]
+    return emitting[-1] if amount in numbers else None
+
+
+def _nth_naming_step(actions: list[Any], action: Any, event_index: int, name: Any) -> int:
+    """The step of ``action`` that names its n-th event called ``name``, for the event at ``event_index`` (its n-th of
+    that name): a second line's ``line_resolved`` is the second line step's, where ``locate_event`` puts every event on
+    the first step that names it. -1: no step names it."""
+    offset = sum(len(each.events) for each in actions[:actions.index(action)])
+    n = sum(1 for event in action.events[: event_index - offset + 1] if event.name == name)
+    naming = [i for i, step in enumerate(action.steps) if name in step.events]
+    return naming[min(n, len(naming)) - 1] if naming and n else -1
+
+
+def _emitting_position(actions: list[Any], first: Divergence) -> int | None:
+    """Where the steps that made the model's side of an event divergence end among all the steps of ``actions``: the
+    step that names the event and the steps after it that name none (the explanation tells a line's count after the
+    line that announces its amount, 400.8a); None: a state divergence, an event the model did not emit, or one no
+    step names (every step came before)."""
+    from ..explain import locate_event
+
+    if first.where != "events" or not isinstance(first.model, dict) or first.event_index is None:
+        return None
+    action, found = locate_event(actions, first.event_index)
+    if found is None:
+        return None
+    found = max(found, _nth_naming_step(actions, action, first.event_index, first.model.get("name")))
+    while found + 1 < len(action.steps) and not action.steps[found + 1].events:
+        found += 1
+    order = [id(step) for each in actions for step in each.steps]
+    return order.index(id(action.steps[found]))
 
 
 def key_decision(key: str) -> str | None:
@@ -173,30 +240,57 @@ def key_decision(key: str) -> str | None:
     return None
 
 
-def merge_target(key: str, settled: str, exercised: frozenset[str] | None, went_on: bool = False) -> str:
+def merge_target(key: str, settled: str, exercised: frozenset[str] | None, went_on: bool = False,
+                 upstream: frozenset[str] | None = None, alone: frozenset[str] | None = None) -> str:
     """The group a group of ``key`` merges into: the key it ``settled`` on, when the group's representative (shrunk
     with its key held) took that key's decision (``exercised``: :func:`decisions_exercised` of it), or when the
     settled key is a wrong number and the representative's engine ``went_on`` (:func:`engine_went_on`) past where the
-    model stopped; else its own key.
+    model stopped; else its own key. A settled ``event@`` key must have been taken before the first divergence
+    (``upstream``: :func:`decisions_exercised` given the divergences); and where the engine's event is one a model step
+    left out with the engine's own number, only that step's decisions are allowed (``alone``:
+    :func:`decisions_left_out_alike`).
 
     The guard is against drift: a settling shrink holds no key, so a Reflect off by one, shrunk until a unit lands on
     exactly 0, can settle on a death-at-0 bug the same engine also has. The bug behind a group is a decision its
-    minimal scenario takes; a death that scenario did not have is another bug's. An engine that went on where the
-    model stopped (a hit discarded at a Hub, spent on an ignore charge, aimed at the dead, or a tick reduced to
-    nothing) computed a number at steps the model never reached, so no decision of them can be asked of it: the
-    number step its settled scenario names is where that number went wrong (negative Armor amplifying a 0 it
-    should have left alone).
+    minimal scenario takes: a death that scenario did not have is another bug's. So is a yes-or-no decision taken
+    after the event that differs (Vitality not clamped, shrunk from a hit of 2 on 1 Vitality to a hit of 1, settles on
+    a death-at-0 bug: the death comes after the ``damage_taken`` that differed). A number step after it may still be
+    this bug's (a Shield drained without its multiplier shows, once the Shield's own report agrees, at the Vitality
+    step and the credit), and an order may have come first in the engine. An engine that agreed with every number up
+    to a step that left out the event it emitted (a Feast of 0, 500.1e) took that step's decision, and no other.
+    An engine that went on where the model stopped (a hit discarded at a Hub, spent on an ignore charge, aimed at the
+    dead, or a tick reduced to nothing) computed a number at steps the model never reached, so no decision of them
+    can be asked of it: the number step its settled scenario names is where that number went wrong (negative Armor
+    amplifying a 0 it should have left alone).
     """
     target = key_decision(settled)
     if target is None or exercised is None:
         return key
-    return settled if target in exercised or (went_on and settled.startswith("amount@")) else key
+    if alone is not None:
+        return settled if target in alone else key
+    taken = upstream if upstream is not None and settled.startswith("event@") else exercised
+    return settled if target in taken or (went_on and settled.startswith("amount@")) else key
 
 
-def engine_went_on(divergences: list[Divergence]) -> bool:
-    """Whether the first divergence is an event the engine emitted after the model's last (the model stopped)."""
+def engine_went_on(divergences: list[Divergence], scenario: dict[str, Any] | None = None) -> bool:
+    """Whether the first divergence is an event the engine emitted after the model's last (the model stopped), and,
+    given the ``scenario``, one no step of the model's explanation emits: a step that emits such events and left this
+    one out took a decision there (a Feast of 0 the credit step leaves out, 500.1e), it did not stop."""
     first = divergences[0] if divergences else None
-    return first is not None and first.where == "events" and first.model is None and isinstance(first.engine, dict)
+    if first is None or first.where != "events" or first.model is not None or not isinstance(first.engine, dict):
+        return False
+    return scenario is None or not _emitted_by_a_step(scenario, first.engine.get("name"))
+
+
+def _emitted_by_a_step(scenario: dict[str, Any], name: Any) -> bool:
+    """Whether a step of the model's explanation of ``scenario`` emits events named ``name`` (``Step.events``)."""
+    from ..explain import explain_actions
+
+    try:
+        actions = explain_actions(scenario)
+    except Exception:  # an unexplainable scenario: nothing is known to emit it
+        return False
+    return any(name in step.events for action in actions for step in action.steps)
 
 
 def final_target(key: str, settled: dict[str, str]) -> str:

@@ -26,7 +26,7 @@ import time
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .. import __version__, rulebooks
 from . import interrupts
@@ -1016,9 +1016,18 @@ def _resolved_targets(campaign: Campaign) -> dict[str, str]:
 def _guarded(group: Any, target: str) -> str:
     """The drift guard asked of a group's representative about a key it would merge into
     (``referee.check.fault_keys.merge_target``): that key, or the group's own."""
-    from .fault_keys import decisions_exercised, engine_went_on, merge_target
+    return target if _drift_guard(group)(target) else group.key
 
-    return merge_target(group.key, target, decisions_exercised(group.scenario), engine_went_on(group.divergences))
+
+def _drift_guard(group: Any) -> Callable[[str], bool]:
+    """Whether a group may merge into a key (its own, or one ``referee.check.fault_keys.merge_target`` allows it),
+    its representative explained once for every key asked."""
+    from .fault_keys import decisions_exercised, decisions_left_out_alike, engine_went_on, merge_target
+
+    scenario, divergences = group.scenario, group.divergences
+    exercised, upstream = decisions_exercised(scenario), decisions_exercised(scenario, divergences)
+    went_on, alone = engine_went_on(divergences, scenario), decisions_left_out_alike(scenario, divergences)
+    return lambda key: key == group.key or merge_target(group.key, key, exercised, went_on, upstream, alone) == key
 
 
 def _settled_key(campaign: Campaign, group: Any) -> str:
@@ -1030,9 +1039,10 @@ def _settled_key(campaign: Campaign, group: Any) -> str:
         return group.key
     if group.behind is not None:  # shrunk with no key held, it settles on the first divergence in front of it
         return group.key
-    smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options)
+    allowed = _drift_guard(group)
+    smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options, accept=allowed)
     settled = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
-    return settled if settled == group.key else _guarded(group, settled)
+    return settled if allowed(settled) else group.key
 
 
 def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: int) -> Any:
@@ -1110,13 +1120,15 @@ def _report_nondeterministic(campaign: Campaign) -> None:
 
 def _shrink(
     engine: Engine, scenario: dict[str, Any], divergences: list[Divergence], options: CheckOptions,
-    key: str | None = None, behind: bool = False,
+    key: str | None = None, behind: bool = False, accept: Callable[[str], bool] | None = None,
 ) -> tuple[dict[str, Any], list[Divergence], int]:
     """Shrink a failing scenario through the engine, in batches; its new divergences.
 
     With a group ``key`` (``--keep-going``), a smaller scenario is kept only if its first divergence
     still has that key: the shrink never drifts into another group's divergence. ``behind``: the group's
     difference lies behind another's first divergence (:func:`_behind_first`), and must still lie there.
+    With no key, ``accept``: a smaller scenario is kept only if its first divergence's key is one it accepts (a
+    settling shrink kept to the keys the drift guard allows, :func:`_drift_guard`).
     """
     from .shrink import shrink
 
@@ -1128,15 +1140,28 @@ def _shrink(
             verdict, detail = judge(scenario_i, answer, options.comparison)
             if verdict != "mismatch":
                 continue
-            keys = {None: detail} if key is None else _keys_of(scenario_i, detail) if behind else \
+            keys = {None: detail} if key is None and accept is None else _keys_of(scenario_i, detail) if behind else \
                 {_group_key_of(scenario_i, detail): detail}
-            if key in keys:
-                found["divergences"] = keys[key]
+            held = _held_key(keys, key, accept)
+            if held is not _NOT_HELD:
+                found["divergences"] = keys[held]
                 return i
         return None
 
     smaller, calls = shrink(_public(scenario), still_fails, batch=max(1, engine.batch_size), budget=options.shrink_budget)
     return smaller, found.get("divergences", divergences), calls
+
+
+_NOT_HELD = object()
+
+
+def _held_key(keys: dict[Any, list[Divergence]], key: str | None, accept: Callable[[str], bool] | None) -> Any:
+    """Which of a candidate's keys lets a shrink keep it (:func:`_shrink`): the key held, else its own key where
+    ``accept`` takes it; :data:`_NOT_HELD`: none."""
+    if key in keys:
+        return key
+    own = next(iter(keys))
+    return own if accept is not None and accept(own) else _NOT_HELD
 
 
 def _public(scenario: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from referee.model.events import Event, EventLog
 
 from .activation import explain_activation
 from .answers import explain_hit
-from .steps import LOSS_TAIL, Step, Steps
+from .steps import LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, skipped_layers
 
 KIND_NAMES = {"bloodletting": "Bloodletting", "interest": "Interest", "self_destruct": "self-destruct",
               "retaliation": "retaliation"}
@@ -67,12 +67,10 @@ def explain_payer_and_layers(s: Steps, before: Unit, events: tuple[Event, ...], 
     if before.dormant and before.alive and not before.entrapped:
         s.say("payer_accepted", "800.4f" if bl else "500.8e", f"{before.uid} is Dormant, but only dead and Entrapped units "
               "are refused as payers of a Vitality cost (500.8e): it pays.", absent=("cost_refused",))
-    layers = [f"{name} {getattr(before, field)}" for name, field in
-              (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
-               ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(before, field)]
+    layers = skipped_layers(before)
     untouched = f": {', '.join(layers)} {'is' if len(layers) == 1 else 'are'} never met and never spent" if layers else ""
     s.say("skips_pipeline", "800.4f" if bl else "500.8a", f"a Vitality cost is not a damage instance; it skips the whole "
-          f"pipeline (500.8a){untouched}.", decides=bool(layers), layers=layers)
+          f"pipeline (500.8a){untouched}.", decides=bool(layers), decision=SKIPS_PIPELINE, layers=layers)
     if before.discards_combat:
         s.say("tool_or_hub", "800.4d" if bl else "500.8e", f"{before.uid} is a {'Tool' if before.is_tool else 'Hub'}: it "
               "discards every combat interaction and pays nothing.", paid=0)

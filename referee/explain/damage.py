@@ -22,7 +22,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.combat.ticks import is_damage_over_time
 
 from .armor_text import surviving_value, value_text
-from .steps import LOSS_TAIL, Step, Steps, mixed
+from .steps import LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, mixed, skipped_layers
 
 
 def moved_to(instance: DamageInstance, receiver: str | None, amount: Any) -> DamageInstance:
@@ -215,8 +215,8 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
     what = "what the Subrogated points absorbed" if paid == owed else f"of the {owed} the Subrogated points absorbed"
     s.say("payback", "500.7g", f"{source.uid} loses {paid} Vitality, {what}, as a Vitality "
           f"cost: it skips the pipeline (500.8a) and starts no damage reactions (500.6b) ({source.vitality} -> "
-          f"{source.vitality - paid}).", ("subrogation",), payer=source.uid, owed=owed, paid=paid,
-          before=source.vitality, after=source.vitality - paid)
+          f"{source.vitality - paid}).", ("subrogation",), also_takes=(SKIPS_PIPELINE,) if skipped_layers(source) else (),
+          payer=source.uid, owed=owed, paid=paid, before=source.vitality, after=source.vitality - paid)
     if defied:
         s.say("defy_death", "500.6d", f"the payback would be lethal and retaliation opts in: a defy-death rune saves "
               f"{source.uid}: of the {owed} asked it prevents {owed - paid}, so {source.uid} pays {paid} and survives "

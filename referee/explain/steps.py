@@ -93,6 +93,18 @@ class Steps:
         self.items.extend(steps)
 
 
+#: The decision a Vitality cost takes where it meets a layer it never spends (500.8a), under either rule that says it:
+#: a Bloodletting payment is a Vitality cost (800.4f, "See 500.8"), and so is a Subrogated payback (500.1j, 500.7g).
+SKIPS_PIPELINE = "skips_pipeline[combat:500.8a]"
+
+
+def skipped_layers(unit: Any) -> list[str]:
+    """The layers a Vitality cost the unit pays never meets or spends (500.8a): ``["Shield 312", "Armor 4"]``."""
+    return [f"{name} {getattr(unit, field)}" for name, field in
+            (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
+             ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(unit, field)]
+
+
 def mixed(value: Fraction) -> str:
     """A Fraction as a person writes it: ``20 2/3``, ``-1 1/4``, ``7``."""
     if value.denominator == 1:

@@ -169,7 +169,7 @@ def test_an_event_the_engine_inserts_is_the_step_that_left_it_out():
     moved = {"protocol": "referee/2", "board": board,
              "actions": [{"kind": "damage", "target": "c", "amount": 27, "source": "a"}]}
     cull = _one_unit({"kind": "cull", "target": "a", "source": None}, is_hub=True, vitality=1, max_vitality=1)
-    assert _key_under("feast_on_absorbed_damage", moved) == "event@credit[combat:500.5a]"
+    assert _key_under("feast_on_absorbed_damage", moved) == "amount@credit[combat:500.5a]"
     assert _key_under("cull_destroys_tools", cull) == "event@cull[combat:500.4a]"
 
 
@@ -271,7 +271,7 @@ def test_a_group_settling_on_a_key_that_settles_on_another_follows_the_chain_whe
         "amount@vitality[combat:500.1-13]"
     chain = {gate: armor, armor: vitality, vitality: vitality}
     assert resolve_chains(chain, lambda key, end: True) == {gate: vitality, armor: vitality, vitality: vitality}
-    credit, shield, skipped = "event@credit[combat:500.5a]", "amount@shield[combat:500.1-10]", \
+    credit, shield, skipped = "amount@credit[combat:500.5a]", "amount@shield[combat:500.1-10]", \
         "amount@armor_skipped[combat:500.1d]"
     shared = {credit: shield, shield: skipped, skipped: skipped}
     resolved = resolve_chains(shared, lambda key, end: key != credit)
@@ -493,3 +493,89 @@ def test_a_count_named_by_the_legal_units_rule_still_took_the_counts_own_decisio
     alone = _ability("a", [], [per], board[:1] + [{**board[1], "entrapped": False, "side": 0, "col": 1}])
     assert _key_under("zero_count_floored_to_one", alone) == "event@count[combat:400.8a]"
     assert "gone[combat:400.8b]" not in decisions_exercised(alone)
+
+
+def _divergences_under(mutant: str, scenario: dict) -> list:
+    """A mutant's divergences on a scenario (the mutant alone)."""
+    from referee.check.compare import Comparison
+    from referee.check.harness import judge
+
+    sent = {**scenario, "id": "d"}
+    verdict, divergences = judge(sent, mutants.load_together((mutant,)).run(dict(sent)), Comparison())
+    assert verdict == "mismatch"
+    return divergences
+
+
+def test_a_decision_the_model_takes_after_the_event_that_differs_is_not_where_the_group_settles():
+    """500.1-13: Vitality not clamped shows on the hit's own ``damage_taken`` (2 where the model lands 1). Shrunk with
+    no key held, the hit of 2 becomes a hit of 1, and an engine that also kills only below 0 shows a death missing
+    there: the death comes after the number that differed, so it cannot be this group's bug (it was merged away)."""
+    from referee.check.fault_keys import decisions_exercised
+
+    scenario = _one_unit({"kind": "damage", "target": "a", "amount": 2}, vitality=1, max_vitality=2)
+    divergences = _divergences_under("vitality_not_clamped", scenario)
+    own, death = _key_under("vitality_not_clamped", scenario), "event@death[combat:500.4a]"
+    every, upstream = decisions_exercised(scenario), decisions_exercised(scenario, divergences)
+    assert own == "amount@vitality[combat:500.1-13]" and "death[combat:500.4a]" in every - upstream
+    assert merge_target(own, death, every) == death  # what the guard allowed before
+    assert merge_target(own, death, every, upstream=upstream) == own
+    rounding = "amount@armor_percentage[combat:500.1-5]"  # a number before it carries on into the hit's number
+    assert merge_target(own, rounding, every | {"armor_percentage[combat:500.1-5]"}, upstream=upstream) == rounding
+
+
+def test_an_event_a_step_left_out_with_the_engines_own_number_settles_only_on_that_step():
+    """500.1e: a hit the Shield absorbs whole makes a Feast of 0, which the credit step leaves out; an engine that
+    emits it agreed with every number up to there. Shrunk with no key held (the Shield gone), the same engine's
+    unclamped Vitality shows instead: the Feast group stays its own (it was merged into the Vitality group)."""
+    from referee.check.fault_keys import decisions_exercised, decisions_left_out_alike, engine_went_on
+
+    scenario = _one_unit({"kind": "damage", "target": "a", "amount": 347, "source": "a"}, vitality=1,
+                         max_vitality=50, shield=469)
+    divergences = _divergences_under("feast_on_absorbed_damage", scenario)
+    own, vitality = _key_under("feast_on_absorbed_damage", scenario), "amount@vitality[combat:500.1-13]"
+    alone = decisions_left_out_alike(scenario, divergences)
+    assert own == "amount@credit[combat:500.5a]" and alone == {"credit[combat:500.5a]"}
+    assert engine_went_on(divergences) and not engine_went_on(divergences, scenario)  # the model did not stop there
+    every = decisions_exercised(scenario)
+    assert merge_target(own, vitality, every) == vitality
+    assert merge_target(own, vitality, every, alone=alone) == own
+
+
+def test_a_line_events_own_line_and_its_count_are_upstream_of_it():
+    """400.8a: the second line's ``line_resolved`` is that line's (not the first line step's, which names the same
+    event), and its amount is the count the explanation tells after it: a zero count floored to 1 seen there settles
+    on the count's key, so the count's decision is upstream (the group was a second one for the same bug)."""
+    from referee.check.fault_keys import decisions_exercised
+
+    lines = [{"effect": "restore", "amount": 1, "kind": "rider"},
+             {"effect": "burn", "amount": 1, "kind": "keyword", "per": "venomed_enemy"}]
+    scenario = _ability("a", [], lines, [{"uid": "a", "vitality": 12, "max_vitality": 100}])
+    divergences = _divergences_under("zero_count_floored_to_one", scenario)
+    assert divergences[0].model["detail"] == "burn"
+    assert "count[combat:400.8a]" in decisions_exercised(scenario, divergences)
+
+
+def test_a_vitality_cost_meeting_a_layer_takes_one_decision_whichever_cost_it_is():
+    """500.8a, 800.4f ("See 500.8"), 500.1j: a Bloodletting payment and a Subrogated payback are Vitality costs, and
+    a payer holding Shield takes the rule that the cost skips it, ``skips_pipeline[combat:500.8a]``, as a cost does."""
+    from referee.check.fault_keys import decisions_exercised
+
+    skip = "skips_pipeline[combat:500.8a]"
+    bloodletting = _ability("a", [], [{"effect": "bloodletting", "amount": 1, "kind": "rider"}],
+                            [{"uid": "a", "vitality": 5, "max_vitality": 5, "shield": 3}])
+    assert skip in decisions_exercised(bloodletting)
+    payback = _ability("a", ["b"], [{"effect": "damage", "amount": 1, "kind": "keyword"}],
+                       [{"uid": "a", "vitality": 5, "max_vitality": 5, "shield": 3},
+                        {"uid": "b", "side": 1, "vitality": 5, "max_vitality": 5, "subrogated": 1}])
+    assert skip in decisions_exercised(payback)
+    unshielded = _ability("a", ["b"], [{"effect": "damage", "amount": 1, "kind": "keyword"}],
+                          [{"uid": "a", "vitality": 5, "max_vitality": 5}, payback["board"][1]])
+    assert skip not in decisions_exercised(unshielded)
+
+
+def test_an_unclamped_vitality_and_a_death_only_below_zero_are_two_groups(in_tmp):
+    """Measured with benchmarks/bench_groups.py: before a settling shrink kept to the keys the guard allows, the
+    unclamped Vitality's groups settled on the death at 0 and were merged into it."""
+    found = run_combination(("vitality_not_clamped", "death_only_below_zero"), 1500, 20261205)
+    assert found["found"] == set(found["names"]), found["reproduces"]
+    assert found["equal"], [(g.key, g.count) for g in found["report"].groups]
