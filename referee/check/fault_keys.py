@@ -42,7 +42,7 @@ symptom key still matches (``referee.check.groups.KnownEntry.matches``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..rulebook import Divergence
 
@@ -68,22 +68,27 @@ def _layer_met_early(divergence: Divergence, step: Any) -> bool:
             and layer_reports(step, engine.get("name")))
 
 
-def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: str) -> str:
-    """The bug key of a scenario's first divergence; ``symptom`` (its symptom key) where no step is at fault."""
+def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: str | Callable[[], str]) -> str:
+    """The bug key of a scenario's first divergence; ``symptom`` (its symptom key, or a function that makes it: the
+    clause trail it reads is a traced run of the model, made only when needed) where no step is at fault."""
     from .at_fault import fault_step
     from ..explain import explain_actions
 
     first = divergences[0]
     if first.where != "events":
-        return _state_key(scenario, first) or symptom
+        return _state_key(scenario, first) or _made(symptom)
     try:
         action, found = fault_step(explain_actions(scenario), first)
     except Exception:  # an unexplainable scenario: the symptom is all there is to key by
-        return symptom
+        return _made(symptom)
     if action is None or found is None:
-        return symptom
+        return _made(symptom)
     step = action.steps[found]
     return f"{difference_kind(first, step)}@{decision(step)}"
+
+
+def _made(symptom: str | Callable[[], str]) -> str:
+    return symptom if isinstance(symptom, str) else symptom()
 
 
 def _state_key(scenario: dict[str, Any], first: Divergence) -> str | None:

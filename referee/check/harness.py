@@ -915,7 +915,7 @@ def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> st
     """The group key of a scenario's first divergence: what the engine got wrong (``referee.check.fault_keys``)."""
     from .fault_keys import fault_key
 
-    return fault_key(_public(scenario), divergences, _symptom_key_of(scenario, divergences))
+    return fault_key(_public(scenario), divergences, lambda: _symptom_key_of(scenario, divergences))
 
 
 def _record_group(groups: dict[str, dict[str, Any]], scenario: dict[str, Any], divergences: list[Divergence]) -> None:
@@ -957,7 +957,7 @@ def _behind_first(scenario: dict[str, Any], divergences: list[Divergence], key: 
     found: dict[str, list[Divergence]] = {}
     for later in skipped_before_fault(public, first, divergences[1:]):
         ordered = [later, *(d for d in divergences if d is not later)]
-        further = fault_key(public, ordered, _symptom_key_of(scenario, ordered))
+        further = fault_key(public, ordered, lambda: _symptom_key_of(scenario, ordered))
         if key_decision(further) not in (None, key_decision(key)):
             found.setdefault(further, ordered)
     return found
