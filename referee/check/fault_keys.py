@@ -166,28 +166,47 @@ def decisions_exercised(scenario: dict[str, Any], divergences: list[Divergence] 
     With the scenario's ``divergences``, where the first is an event the model emitted, only the decisions taken up
     to the steps that made it (:func:`_emitting_position`): a decision the model takes after it cannot have changed it
     (a death at 0 comes after the Vitality step whose ``damage_taken`` differed)."""
+    actions = _explained(scenario)
+    return None if actions is None else _taken(actions, divergences[0] if divergences else None)
+
+
+def _explained(scenario: dict[str, Any]) -> list[Any] | None:
+    """The model's explanation of a scenario; None: it cannot be explained (nothing a merge may rely on)."""
     from ..explain import explain_actions
 
     try:
-        actions = explain_actions(scenario)
+        return explain_actions(scenario)
     except Exception:  # an unexplainable scenario exercises nothing a merge may rely on
         return None
+
+
+def _taken(actions: list[Any], first: Divergence | None = None) -> frozenset[str]:
+    """The decisions the steps of ``actions`` take: all, or with ``first``, those up to the steps that made it."""
     steps = [step for action in actions for step in action.steps]
-    emitted = _emitting_position(actions, divergences[0]) if divergences else None
-    upstream = steps if emitted is None else steps[:emitted + 1]
-    return frozenset(taken for step in upstream for taken in step.decisions())
+    emitted = _emitting_position(actions, first) if first is not None else None
+    return frozenset(taken for step in (steps if emitted is None else steps[:emitted + 1]) for taken in step.decisions())
 
 
 def decisions_left_out_alike(scenario: dict[str, Any], divergences: list[Divergence]) -> frozenset[str] | None:
     """The decisions of the step that left out the engine's event with the same number (:func:`_left_out_alike`):
     the only ones the divergence can be; None: no such step (or the scenario cannot be explained)."""
-    from ..explain import explain_actions
-
-    try:
-        step = _left_out_alike(explain_actions(scenario), divergences[0]) if divergences else None
-    except Exception:  # an unexplainable scenario: nothing narrows it
-        return None
+    actions = _explained(scenario)
+    step = _left_out_alike(actions, divergences[0]) if actions is not None and divergences else None
     return None if step is None else frozenset(step.decisions())
+
+
+def drift_guard(key: str, scenario: dict[str, Any], divergences: list[Divergence]) -> Callable[[str], bool]:
+    """Whether a group of ``key`` whose shrunk representative is ``scenario`` may merge into a key: its own, or one
+    :func:`merge_target` allows, with the representative explained once for every key asked."""
+    actions = _explained(scenario)
+    if actions is None or not divergences:
+        return lambda settled: settled == key
+    first = divergences[0]
+    every, upstream = _taken(actions), _taken(actions, first)
+    alike = _left_out_alike(actions, first)
+    alone = None if alike is None else frozenset(alike.decisions())
+    went_on = _went_on(first) and not _emitted_by_a_step(actions, first.engine.get("name"))
+    return lambda settled: settled == key or merge_target(key, settled, every, went_on, upstream, alone) == settled
 
 
 def _left_out_alike(actions: list[Any], first: Divergence) -> Any:
@@ -282,19 +301,19 @@ def engine_went_on(divergences: list[Divergence], scenario: dict[str, Any] | Non
     given the ``scenario``, one no step of the model's explanation emits: a step that emits such events and left this
     one out took a decision there (a Feast of 0 the credit step leaves out, 500.1e), it did not stop."""
     first = divergences[0] if divergences else None
-    if first is None or first.where != "events" or first.model is not None or not isinstance(first.engine, dict):
+    if first is None or not _went_on(first):
         return False
-    return scenario is None or not _emitted_by_a_step(scenario, first.engine.get("name"))
+    actions = None if scenario is None else _explained(scenario)
+    return actions is None or not _emitted_by_a_step(actions, first.engine.get("name"))
 
 
-def _emitted_by_a_step(scenario: dict[str, Any], name: Any) -> bool:
-    """Whether a step of the model's explanation of ``scenario`` emits events named ``name`` (``Step.events``)."""
-    from ..explain import explain_actions
+def _went_on(first: Divergence) -> bool:
+    """Whether a divergence is an event the engine emitted after the model's last."""
+    return first.where == "events" and first.model is None and isinstance(first.engine, dict)
 
-    try:
-        actions = explain_actions(scenario)
-    except Exception:  # an unexplainable scenario: nothing is known to emit it
-        return False
+
+def _emitted_by_a_step(actions: list[Any], name: Any) -> bool:
+    """Whether a step of the model's explanation emits events named ``name`` (``Step.events``)."""
     return any(name in step.events for action in actions for step in action.steps)
 
 

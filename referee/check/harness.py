@@ -1008,26 +1008,21 @@ def _resolved_targets(campaign: Campaign) -> dict[str, str]:
     drift guard allows the end too (``referee.check.fault_keys.resolve_chains``)."""
     from .fault_keys import resolve_chains
 
-    settled = campaign.settled
-    return resolve_chains({key: target for key, (_, target) in settled.items()},
-                          lambda key, end: _guarded(settled[key][0], end) == end)
+    settled, guards = campaign.settled, {}
 
+    def allowed(key: str, end: str) -> bool:  # each group's guard made once, for every chain end asked of it
+        if key not in guards:
+            guards[key] = _drift_guard(settled[key][0])
+        return guards[key](end)
 
-def _guarded(group: Any, target: str) -> str:
-    """The drift guard asked of a group's representative about a key it would merge into
-    (``referee.check.fault_keys.merge_target``): that key, or the group's own."""
-    return target if _drift_guard(group)(target) else group.key
+    return resolve_chains({key: target for key, (_, target) in settled.items()}, allowed)
 
 
 def _drift_guard(group: Any) -> Callable[[str], bool]:
-    """Whether a group may merge into a key (its own, or one ``referee.check.fault_keys.merge_target`` allows it),
-    its representative explained once for every key asked."""
-    from .fault_keys import decisions_exercised, decisions_left_out_alike, engine_went_on, merge_target
+    """Whether a group may merge into a key (``referee.check.fault_keys.drift_guard`` of its shrunk representative)."""
+    from .fault_keys import drift_guard
 
-    scenario, divergences = group.scenario, group.divergences
-    exercised, upstream = decisions_exercised(scenario), decisions_exercised(scenario, divergences)
-    went_on, alone = engine_went_on(divergences, scenario), decisions_left_out_alike(scenario, divergences)
-    return lambda key: key == group.key or merge_target(group.key, key, exercised, went_on, upstream, alone) == key
+    return drift_guard(group.key, group.scenario, group.divergences)
 
 
 def _settled_key(campaign: Campaign, group: Any) -> str:
