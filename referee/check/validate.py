@@ -17,7 +17,9 @@ The first divergence is reported with its action index, the clause at fault and 
 With ``keep_going`` the replay goes on: the model's units take the values the engine logged (resynchronising
 to the engine's state, so one bug is not reported again at every later action) and every distinct divergence
 is listed once, with its first action and how many actions showed it. A new header line starts another trace
-in the same file. The file is read a line at a time: memory does not grow with the length of the match.
+in the same file. A header's ``protocol`` is optional; one other than this referee's is refused. A file with no
+action line in any of its traces validated nothing: status ``empty``, exit 5, never a pass. The file is read a
+line at a time: memory does not grow with the length of the match.
 """
 
 from __future__ import annotations
@@ -38,10 +40,12 @@ from ..rulebooks.combat.codec import board_from_json, ruleset_from_json
 from ..rulebooks.combat.domain import check_board_domain
 from ..rulebooks.combat.kinds import KINDS
 from ..rulebooks.combat.run import decode_action
-from ..wire import ProtocolError
+from ..wire import PROTOCOL, ProtocolError, check_protocol
 
 TRACE_FORMAT = "referee-trace/1"
 EVENT_FIELDS = ("name", "unit", "amount", "other", "detail")
+#: The exit code of a trace with no action line (an empty file, blank lines, headers only): nothing was validated.
+EXIT_NOTHING_VALIDATED = 5
 
 
 class TraceError(ValueError):
@@ -107,12 +111,18 @@ class ValidateReport:
 
     @property
     def status(self) -> str:
-        return "error" if self.error else "mismatch" if any(f.known is None for f in self.found.values()) else "pass"
+        """``error`` (a line that cannot be read), ``mismatch``, ``empty`` (no action line: nothing was compared,
+        so nothing passed) or ``pass``."""
+        if self.error:
+            return "error"
+        if any(f.known is None for f in self.found.values()):
+            return "mismatch"
+        return "empty" if self.actions == 0 else "pass"
 
     @property
     def exit_code(self) -> int:
-        """0 pass, 1 a divergence, 2 a trace that cannot be read."""
-        return {"pass": 0, "mismatch": 1, "error": 2}[self.status]
+        """0 pass, 1 a divergence, 2 a trace that cannot be read, 5 nothing validated (like pytest's no tests)."""
+        return {"pass": 0, "mismatch": 1, "error": 2, "empty": EXIT_NOTHING_VALIDATED}[self.status]
 
 
 # --------------------------------------------------------------------------------------
@@ -144,9 +154,11 @@ class Replay:
 
 def start(number: int, header: dict[str, Any], readings: dict[str, Any] | None = None) -> Replay:
     """A header line: its format, readings and starting board, checked like a scenario's (names the line); the
-    readings of the engine's ``referee.toml`` complete the header's, and one it contradicts is an error."""
+    readings of the engine's ``referee.toml`` complete the header's, and one it contradicts is an error; a
+    ``protocol`` other than this referee's is an error."""
     if header.get("trace") != TRACE_FORMAT:
         raise TraceError(f"line {number}.trace: expected {TRACE_FORMAT!r}, got {header.get('trace')!r}")
+    _check_protocol(number, header)
     if header.get("rulebook", "combat") != "combat":
         raise TraceError(f"line {number}.rulebook: only combat matches can be validated")
     ruleset = _with_readings(number, header.get("ruleset", {}), readings or {})
@@ -157,6 +169,16 @@ def start(number: int, header: dict[str, Any], readings: dict[str, Any] | None =
     except ProtocolError as error:
         raise TraceError(str(error)) from None
     return Replay(clock.start_battle(board), rules)
+
+
+def _check_protocol(number: int, header: dict[str, Any]) -> None:
+    """The header's ``protocol``, if it gives one, is this referee's (an older one is told what changed since).
+    It is optional: a header that does not say is read as this referee's protocol, as the schema allows."""
+    if "protocol" in header:
+        try:
+            check_protocol(f"line {number}", header)
+        except ProtocolError as error:
+            raise TraceError(str(error)) from None
 
 
 def _with_readings(number: int, logged: Any, readings: dict[str, Any]) -> Any:
@@ -328,7 +350,6 @@ def _explain(before: Any, action: dict[str, Any], divergence: Divergence,
     are not part of a scenario: an ``advance`` that revives is explained without them); empty if it cannot be."""
     from .at_fault import steps_at_fault
     from ..rulebooks.combat.codec import unit_to_json
-    from ..wire import PROTOCOL
 
     scenario = {"protocol": PROTOCOL, "ruleset": ruleset, "board": [unit_to_json(u) for u in before.board.units],
                 "actions": [action]}
@@ -372,6 +393,8 @@ def report_text(report: ValidateReport) -> str:
     """The report as the command prints it."""
     if report.error:
         return f"referee validate: {report.error}"
+    if report.status == "empty":
+        return f"referee validate {report.path}: nothing validated: {_nothing_read(report)}"
     verdict = "PASS" if report.status == "pass" else "FAIL"
     out = [f"referee validate {report.path}: {verdict}: {report.actions} actions in {report.traces} trace(s), "
            f"{report.compared_events} events and {report.compared_fields} unit fields compared, "
@@ -388,6 +411,13 @@ def report_text(report: ValidateReport) -> str:
     return "\n".join(out)
 
 
+def _nothing_read(report: ValidateReport) -> str:
+    """Why a trace with no action line validated nothing."""
+    if report.traces == 0:
+        return "no header line and no action line (an empty file, or only blank lines)"
+    return f"no action line in {report.traces} trace(s), only header lines"
+
+
 def report_json(report: ValidateReport) -> dict[str, Any]:
     return {"path": report.path, "status": report.status, "error": report.error, "traces": report.traces,
             "actions": report.actions, "compared_events": report.compared_events,
@@ -402,7 +432,9 @@ def trace_schema() -> dict[str, Any]:
     partial_unit = {"type": "object", "required": ["uid"], "properties": {"uid": {"type": "string"}},
                     "description": "a unit's uid and any of its fields; only the fields it holds are compared"}
     header = {"type": "object", "required": ["trace", "board"], "properties": {
-        "trace": {"const": TRACE_FORMAT}, "protocol": {"type": "string"}, "rulebook": {"const": "combat"},
+        "trace": {"const": TRACE_FORMAT}, "protocol": {
+            "const": PROTOCOL, "description": "optional: a header that leaves it out is read as this protocol"},
+        "rulebook": {"const": "combat"},
         "ruleset": {"type": "object"}, "board": {"type": "array", "items": {"type": "object"}}},
         "description": "the start of a match: the starting board (every unit, as in a scenario) and the readings"}
     action = {"type": "object", "required": ["action"], "properties": {

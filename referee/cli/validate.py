@@ -18,7 +18,9 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="print the report as JSON"),
     ) -> None:
         """Replay a logged match through the model and compare what the log holds: events, units, or the final board,
-        under the engine's referee.toml (its features, readings and known divergences, as `check` reads them)."""
+        under the engine's referee.toml (its features, readings and known divergences, as `check` reads them).
+        Exit 0 pass, 1 a divergence, 2 a trace or referee.toml that cannot be read (a header's protocol other than
+        this referee's too), 5 nothing validated (no action line in the file)."""
         from ..check.validate import profile_from_config, report_json, report_text, validate
 
         if not trace.is_file():
