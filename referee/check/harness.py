@@ -23,6 +23,7 @@ import math
 import random
 import shlex
 import time
+import uuid
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,6 +40,11 @@ from ..trail import Step, clauses_applied, cut
 
 DATABASE_DIR = ".referee/examples"
 FAILURES_DIR = ".referee/failures"
+
+
+def new_run_id() -> str:
+    """A fresh run id: 128 random bits, hex (two runs never share one; one report copied keeps its own)."""
+    return uuid.uuid4().hex
 
 
 @dataclass
@@ -133,6 +139,12 @@ class CheckReport:
     cap: dict[str, int] | None = None
     #: Processes the run was spread over (``--workers``, ``referee.check.workers``).
     workers: int = 1
+    #: This run's own id (``new_run_id``): ``referee report merge`` refuses one run given twice.
+    run_id: str = field(default_factory=new_run_id)
+    #: Failures an earlier run stored in the example database, replayed before this run's own stream, and
+    #: whether the failure reported is one of them (not a new draw of this seed).
+    stored_replayed: int = 0
+    failure_stored: bool = False
 
     def _groups_text(self) -> list[str]:
         """The distinct divergences of a ``--keep-going`` run, each shrunk, known ones marked."""
@@ -175,11 +187,10 @@ class CheckReport:
         """The features drawn, in words: all, or which were left out."""
         known = rulebooks.all_features()
         kinds_books = {ACTION_KINDS[k].rulebook for k in self.kinds if k in ACTION_KINDS}
-        relevant = sorted(name for name, book in known.items() if book in kinds_books)
-        if not relevant:
+        if not any(book in kinds_books for book in known.values()):
             return "none defined for these kinds"
-        left_out = [n for n in relevant if self.features is not None and n not in self.features]
-        said = f"all but {', '.join(left_out)} (never drawn)" if left_out else "all"
+        said = "compared " + rulebooks.features_compared(self.features, kinds_books)
+        said += " (never drawn)" if "not compared" in said else ""
         return said + ("; swarm: each scenario draws a random subset" if self.swarm else "")
 
     #: ``--examples`` as given, and the batch size it is rounded up to a multiple of.
@@ -231,6 +242,8 @@ class CheckReport:
             "error": self.error,
             "replay": self.replay,
             "replay_engine": self.replay_engine,
+            "run_id": self.run_id,
+            "stored_failures": {"replayed_first": self.stored_replayed, "failure_is_stored": self.failure_stored},
         }
 
     def _features_json(self) -> dict[str, Any]:
@@ -277,12 +290,24 @@ class CheckReport:
 
     def text(self) -> str:
         """The report for people: the verdict and the run, then what failed, the scenario, the divergences, the replay."""
-        lines = self._head_text() + self._failure_text() + self._scenario_text() + self._divergences_text()
+        lines = (self._stored_text() + self._head_text() + self._failure_text() + self._scenario_text()
+                 + self._divergences_text())
         if self.replay:
             lines.append(f"replay: {self.replay}")
         if self.replay_engine:
             lines.append(f"straight into the engine (one JSON line): {self.replay_engine}")
         return "\n".join(lines)
+
+    def _stored_text(self) -> list[str]:
+        """The first line of a run that replayed stored failures first: how many, and whether the failure is one."""
+        if not self.stored_replayed:
+            return []
+        n = self.stored_replayed
+        line = (f"referee check: {n} stored failure{'s' if n != 1 else ''} (kept by an earlier run in the example "
+                f"database) replayed first, before this run's own scenarios of seed {self.seed}")
+        if self.failure_stored:
+            line += "; the failure below is a stored one, replayed, not a new draw of this seed"
+        return [line]
 
     def _head_text(self) -> list[str]:
         """The verdict, the engine, what ran and was compared, the coverage and the groups."""
@@ -553,6 +578,11 @@ class Campaign:
     capped: int | None = None
     #: The example database the run reads and writes (``_database``).
     database: Any = None
+    #: Entries stored under this run's key by earlier runs (Hypothesis replays them first), the seeded
+    #: generation's stored failing seeds among them, and the Hypothesis examples run so far.
+    stored: int = 0
+    replays: frozenset[int] = frozenset()
+    examples: int = 0
 
 
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
@@ -620,7 +650,9 @@ def _hypothesis_test(campaign: Campaign) -> tuple[Any, Any]:
     # @seed sets it, and the database stays on, so a stored failure is still replayed first.
     run._hypothesis_internal_use_seed = campaign.seed  # type: ignore[attr-defined]
     _key_database(run, _digest(campaign.engine, options, campaign.kinds))
-    strategy = _batch_strategy(one, group, options, campaign.seed, _replays(run, campaign.database, options))
+    campaign.replays = frozenset(_replays(run, campaign.database, options))
+    campaign.stored = campaign.report.stored_replayed = _stored_count(run, campaign.database)
+    strategy = _batch_strategy(one, group, options, campaign.seed, campaign.replays)
     return settings(**config)(given(strategy)(run)), run
 
 
@@ -628,6 +660,7 @@ def _example(campaign: Campaign) -> Any:
     """The function Hypothesis calls with each drawn group: the stages, and a Stop turned into its exception."""
 
     def run(drawn: list[dict[str, Any]]) -> None:
+        campaign.examples += 1
         stop = check_drawn(campaign, drawn)
         if stop is not None:
             raise (_Diverged if stop.reason == "mismatch" else _Halted)(stop)
@@ -704,6 +737,7 @@ def judge_one(campaign: Campaign, scenario: dict[str, Any], answer: Any, model: 
         return None
     if campaign.first is None:
         campaign.first = (campaign.count, time.perf_counter() - campaign.start)
+        campaign.report.failure_stored = _from_stored(campaign, marks[scenario["id"]][1])
     if verdict != "mismatch":
         return Stop(verdict, scenario, detail)
     if campaign.options.keep_going:
@@ -870,6 +904,28 @@ def _replays(run: Any, database: Any, options: CheckOptions) -> list[int]:
     from .streams import stored_seeds
 
     return stored_seeds(database, function_digest(run))
+
+
+def _stored_count(run: Any, database: Any) -> int:
+    """How many entries earlier runs stored under this run's key (each a failure, replayed before the new stream)."""
+    if database is None:
+        return 0
+    from hypothesis.internal.reflection import function_digest
+
+    try:
+        return sum(1 for _ in database.fetch(function_digest(run)))
+    except Exception:  # a courtesy: the run itself reads the database again, and reports what fails there
+        return 0
+
+
+def _from_stored(campaign: Campaign, group: Any) -> bool:
+    """Whether a failing scenario is a stored failure replayed, not a new draw: a stored failing seed (seeded
+    generation), else one of the first Hypothesis examples while the stored entries are replayed."""
+    if not campaign.stored:
+        return False
+    if _is_seeded(campaign.options) and group is not None:
+        return group in campaign.replays
+    return campaign.examples <= campaign.stored
 
 
 def _is_seeded(options: CheckOptions) -> bool:

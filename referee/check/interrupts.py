@@ -86,17 +86,18 @@ def _quiet_when_recorded(previous: Any) -> Any:
 def _while_running(signum: int, frame: Any) -> None:
     if _received:  # a second signal: the first is being handled, and this one says "now"
         os.write(2, f"referee: stopped by a second signal ({signal_name(signum)})\n".encode())
-        _kill_engines()
+        kill_engines()
         _REAL_EXIT(128 + _received[0])
     _received.append(signum)
     if signum != signal.SIGINT:
-        _kill_engines()
+        kill_engines()
         os.write(2, f"referee: stopped by {signal_name(signum)}; engine processes killed\n".encode())
         _watchdog(signum)
     raise Interrupted(signum)
 
 
-def _kill_engines() -> None:
+def kill_engines() -> None:
+    """Kill the process group of every live subprocess engine of this process (also a ``--workers`` worker's way out)."""
     engines = sys.modules.get("referee.engines.transports")
     if engines is not None:
         engines.kill_all()

@@ -26,13 +26,14 @@ def merge_command(
 ) -> None:
     """Merge check reports: groups by their key (one group per bug), counts, scenarios and coverage added,
     the earliest first failure, and the worst verdict (any failed run fails the merge)."""
-    from ..report.merge import ReportError, as_check_report, check_alike, load_report, merge
+    from ..report.merge import ReportError, as_check_report, check_alike, check_distinct, load_report, merge
 
     try:
         if len(reports) < 2:
             raise ReportError("give two or more reports to merge")
         loaded = [load_report(path) for path in reports]
         check_alike(reports, loaded)
+        check_distinct(reports, loaded)
     except ReportError as error:
         typer.echo(f"referee report merge: {error}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

@@ -89,6 +89,9 @@ DEFAULT_ENGINE_BUDGET = 900.0
 MAX_LINE_BYTES = 64 * 1024 * 1024
 #: How often the threads and the waiting loop look up from a pipe (seconds).
 POLL = 0.05
+#: Once the engine has exited, how long the answers it wrote before it died may take to reach the harness: its
+#: stdout is read to its end (or until a process it started, still holding stdout open, keeps it this long).
+EXIT_DRAIN = 1.0
 
 
 @dataclass
@@ -722,15 +725,20 @@ class SubprocessEngine(Engine):
             except queue.Empty:
                 pass
             if self._process is not None and self._process.poll() is not None:
-                # It exited; a process it started may still hold stdout open: do not wait for EOF.
-                try:
-                    line = self._lines.get(timeout=0.2)
-                except queue.Empty:
-                    line = _EOF
+                line = self._line_after_exit()
                 break
         waited = time.monotonic() - started
         self.spent += waited
         return line, waited
+
+    def _line_after_exit(self) -> Any:
+        """The engine exited: the next line it wrote before it died (an answer, however late the reader hands it
+        over, so that a fault is the scenario the engine was answering: the one after its last answer), else
+        ``_EOF``. A process it started may hold stdout open: EOF is awaited at most :data:`EXIT_DRAIN` seconds."""
+        try:
+            return self._lines.get(timeout=EXIT_DRAIN)
+        except queue.Empty:
+            return _EOF
 
     def _no_answer_fault(self, scenario: dict[str, Any], line: Any, fresh: bool, waited: float) -> EngineFault:
         startup = " (a freshly started engine's first answer)" if fresh else ""

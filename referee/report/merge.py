@@ -7,10 +7,16 @@ of ``referee.check.fault_keys``: one group per bug), the counts and the scenario
 the first failure the earliest in time any run met (its seconds and scenarios), and the verdict the worst any
 run reached (a failed run fails the merge). Reports that cannot be merged are refused, naming the file: not a
 check report, written under another protocol or by another referee, or comparing other things.
+
+One run given twice is refused too, naming both files (:func:`check_distinct`): merged, it would be counted twice
+(its scenarios, its groups' counts, its seed). A report is known by its ``run_id`` (``referee check --json`` writes
+one; a merged report lists every run it holds in ``run_ids``, so merging it again with one of its own runs is
+refused as well); a report written before run ids existed is known by a digest of its content.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -62,8 +68,34 @@ def check_alike(paths: list[Path], reports: list[dict[str, Any]]) -> None:
                                   f"{said(first.get(key))}: runs held to different things do not merge")
 
 
+def runs_of(report: dict[str, Any]) -> list[str]:
+    """The runs a report holds: a merged report's ``run_ids``, a check report's ``run_id``, else (a report written
+    before run ids) a digest of its content."""
+    if isinstance(report.get("run_ids"), list) and report["run_ids"]:
+        return [str(run) for run in report["run_ids"]]
+    if isinstance(report.get("run_id"), str) and report["run_id"]:
+        return [report["run_id"]]
+    text = json.dumps(report, sort_keys=True, separators=(",", ":"))
+    return ["content:" + hashlib.sha256(text.encode()).hexdigest()[:32]]
+
+
+def check_distinct(paths: list[Path], reports: list[dict[str, Any]]) -> None:
+    """Refuse one run given twice (the same report twice, or a merged report and one of the runs it holds)."""
+    seen: dict[str, Path] = {}
+    for path, report in zip(paths, reports):
+        for run in runs_of(report):
+            if run in seen:
+                said = "the same content: written before reports had a run id" if run.startswith("content:") \
+                    else f"run id {run}"
+                raise ReportError(f"{path} and {seen[run]} hold the same run ({said}): merged, it would be counted "
+                                  "twice; give each run's report once")
+            seen[run] = path
+
+
 def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
     """One report of many (see the module docstring); the worst run's report is the base."""
+    from ..check.harness import new_run_id
+
     base = min(reports, key=lambda r: SEVERITY.index(r["status"]))
     merged = {**base, "groups": _merged_groups(reports), "stats": _summed_stats(reports)}
     merged["distinct_divergences"] = len(merged["groups"])
@@ -73,6 +105,8 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
     merged["workers"] = sum(r.get("workers") or 1 for r in reports)
     merged["seeds"] = [r["seed"] for r in reports]
     merged["merged_reports"] = len(reports)
+    merged["run_ids"] = [run for r in reports for run in runs_of(r)]
+    merged["run_id"] = new_run_id()
     firsts = [(r.get("first_failure_seconds"), r["first_failure_after"]) for r in reports
               if r.get("first_failure_after") is not None]  # the earliest in time, as --workers keeps it
     earliest = min(firsts, key=lambda f: (float("inf") if f[0] is None else f[0], f[1])) if firsts else (None, None)

@@ -89,6 +89,19 @@ def resolve_features(features: list[str] | None = None, without: list[str] | Non
     return frozenset(features if features is not None else known) - frozenset(without or ())
 
 
+def features_compared(features: frozenset[str] | None, books: Any = None) -> str:
+    """What a profile compares, counted over the features of ``books`` (every rulebook's when None): "all 47
+    features", or "31 of 47 features; not compared: ..." (every verdict's summary says it, so a profile that
+    compares less, an upgrade's narrowed ``features`` list among them, is never silent)."""
+    known = sorted(name for name, book in all_features().items() if books is None or book in set(books))
+    if not known:
+        return "no features defined for these kinds"
+    left_out = [name for name in known if features is not None and name not in features]
+    if not left_out:
+        return f"all {len(known)} features"
+    return f"{len(known) - len(left_out)} of {len(known)} features; not compared: {', '.join(left_out)}"
+
+
 def profile_off(features: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
     """The state fields and the event keys (``name`` or ``name:detail``) of every feature not in ``features``:
     what a profile neither requires from an engine nor compares."""

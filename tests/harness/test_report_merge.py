@@ -68,7 +68,7 @@ def test_the_verdict_is_a_failure_if_any_run_failed_and_a_pass_only_if_all_passe
     passing.update(status="pass", groups=[], first_failure_after=None, first_failure_seconds=None,
                    distinct_divergences=0)
     (tmp_path / "pass.json").write_text(json.dumps(passing))
-    (tmp_path / "pass2.json").write_text(json.dumps({**passing, "seed": 7}))
+    (tmp_path / "pass2.json").write_text(json.dumps({**passing, "seed": 7, "run_id": "another run"}))  # a 2nd run
     mixed = _merge(str(tmp_path / "pass.json"), str(reports[2]))
     assert mixed.exit_code == 1 and json.loads(mixed.stdout)["status"] == "mismatch"
     both = _merge(str(tmp_path / "pass.json"), str(tmp_path / "pass2.json"))
