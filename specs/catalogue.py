@@ -41,6 +41,7 @@ import ast
 import importlib
 import inspect
 import json
+import os
 import pkgutil
 import re
 import tomllib
@@ -534,7 +535,8 @@ def trace(
     """Compute every clause's status from the declarations in model/, proofs/, tests/ and docs/.
 
     ``proofs_file`` is a recorded ``referee prove --json`` run; by default ``proofs.json`` in
-    ``state_dir`` (``referee prove --state-dir``), else ``<repo root>/.referee/proofs.json``, when
+    ``state_dir`` (``referee prove --state-dir``), else in ``$REFEREE_STATE_DIR`` when set, else
+    ``<repo root>/.referee/proofs.json``, when
     it exists (:mod:`referee.specs.proof_record`). A record whose code hash is not the current
     code's adds a note saying it is stale.
     """
@@ -556,10 +558,12 @@ def trace(
     if docs is None:
         notes.append("docs/ not found (not a source checkout): 'documented' is unknown")
 
-    from .proof_record import staleness
+    from .proof_record import STATE_DIR_VARIABLE, staleness
 
     if proofs_file is None:
         folder = state_dir if state_dir is not None else root / PROOFS_FILE.parent if root else Path.cwd() / PROOFS_FILE.parent
+        if state_dir is None and os.environ.get(STATE_DIR_VARIABLE):
+            folder = Path(os.environ[STATE_DIR_VARIABLE])
         candidate = folder / PROOFS_FILE.name
         proofs_file = candidate if candidate.is_file() else None
     results = read_proof_results(proofs_file) if proofs_file is not None else None

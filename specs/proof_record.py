@@ -1,8 +1,9 @@
 """Where ``referee prove`` records its run, and whether that record still describes the code.
 
 One location for writer and reader: ``<state dir>/proofs.json``, the state dir being
-``--state-dir`` when given, else the repository root's ``.referee/`` in a source checkout
-(whatever the current directory), else ``./.referee/`` for a plain install. The record carries
+``--state-dir`` when given, else ``$REFEREE_STATE_DIR`` when set (the test suite sets it, so that no
+test reads or writes the checkout's own), else the repository root's ``.referee/`` in a source
+checkout (whatever the current directory), else ``./.referee/`` for a plain install. The record carries
 the hash of the code it proved (:func:`code_hash`: every ``.py`` source of ``model/`` and
 ``proofs/``), so ``referee clauses`` can say when it is stale; it is written atomically (a
 temporary file in the same folder, then ``os.replace``), so an interrupted ``prove`` leaves
@@ -20,6 +21,8 @@ from typing import Any
 
 RECORD_NAME = "proofs.json"
 STATE_DIR_NAME = ".referee"
+#: The environment variable that sets the default state dir (``--state-dir`` still wins).
+STATE_DIR_VARIABLE = "REFEREE_STATE_DIR"
 #: The packages whose sources a proof run is about.
 CODE_PACKAGES = ("referee.model", "referee.proofs")
 
@@ -28,6 +31,8 @@ def state_dir(explicit: Path | None = None) -> Path:
     """The folder holding referee's records (see the module docstring for the order)."""
     if explicit is not None:
         return Path(explicit)
+    if os.environ.get(STATE_DIR_VARIABLE):
+        return Path(os.environ[STATE_DIR_VARIABLE])
     from .paths import repo_root
 
     root = repo_root()

@@ -1,8 +1,34 @@
-"""Shared pytest configuration: ``slow`` campaigns are deselected unless ``--runslow`` is given."""
+"""Shared pytest configuration: ``slow`` campaigns are deselected unless ``--runslow`` is given, and the session is
+hermetic.
+
+No test reads or writes the checkout's ``.referee/`` (the proof record and cache ``referee prove`` keeps at the
+repository root whatever the current directory; ``referee check``'s examples and failures, kept where it runs) nor
+Hypothesis' default folder (``.hypothesis/`` where it runs), and so no test passes or fails by what the README's
+main command, or any run before, left there. Each pytest process (the controller, each xdist worker) gets a scratch
+folder of its own, and by construction:
+
+* ``REFEREE_STATE_DIR`` points ``prove``'s and ``clauses``' default state folder into it (inherited by every
+  ``referee`` a test starts);
+* Hypothesis' home is moved into it (its example database included);
+* every test starts in it as its current directory (the defaults relative to where a verb runs).
+
+The controller compares the checkout's ``.referee/`` and ``.hypothesis/`` before and after the session, and fails
+the run, naming what changed, when anything did (``tests/test_hermetic.py`` holds the pointers themselves).
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
+
+from hermetic_state import GUARDED, STATE_VARIABLE, changes, guarded_files
+
+_SCRATCH = pytest.StashKey[Path]()
+_BEFORE = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,3 +48,49 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if "slow" not in item.keywords]
+
+
+@pytest.hookimpl(trylast=True)  # after every plugin resolved its own paths (--junitxml, --basetemp) from here
+def pytest_configure(config: pytest.Config) -> None:
+    """This process's scratch folder, referee's default state folder and Hypothesis' home inside it."""
+    from hypothesis import configuration
+
+    scratch = Path(tempfile.mkdtemp(prefix="referee-tests-"))
+    (scratch / "cwd").mkdir()
+    config.stash[_SCRATCH] = scratch
+    os.environ[STATE_VARIABLE] = str(scratch / "state")
+    configuration.set_hypothesis_home_dir(scratch / "hypothesis")
+    if not hasattr(config, "workerinput"):  # the controller, or a run without xdist
+        config.stash[_BEFORE] = guarded_files()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def scratch_directory(pytestconfig: pytest.Config):
+    """Every test starts in this process's scratch folder, not in the checkout."""
+    before = Path.cwd()
+    os.chdir(pytestconfig.stash[_SCRATCH] / "cwd")
+    yield pytestconfig.stash[_SCRATCH]
+    os.chdir(before)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run when the session changed anything under the checkout's ``.referee/`` or ``.hypothesis/``."""
+    before = session.config.stash.get(_BEFORE, None)
+    if before is None:  # an xdist worker: the controller compares, once every worker is done
+        return
+    changed = changes(before, guarded_files())
+    if changed:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = [f"the test session changed the checkout's {' or '.join(GUARDED)} (no test may read or write them; "
+                 f"see tests/conftest.py):", *(f"  {line}" for line in changed[:20])]
+        if reporter is not None:
+            reporter.write("\n")
+            for line in lines:
+                reporter.write_line(line, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    scratch = config.stash.get(_SCRATCH, None)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -29,7 +29,8 @@ def _run_ci(tmp_path: Path, *, uid: int, have_redis: bool) -> tuple[subprocess.C
     (checkout / ".ci").mkdir(parents=True)
     bin_dir.mkdir()
     shutil.copy(CI, checkout / ".ci" / "run")
-    (checkout / "README.md").write_text("<!-- test-command -->\n```sh\ntrue\n```\n<!-- /test-command -->\n")
+    (checkout / "README.md").write_text("<!-- main-command -->\n```sh\ntrue\n```\n<!-- /main-command -->\n"
+                                        "<!-- test-command -->\n```sh\ntrue\n```\n<!-- /test-command -->\n")
     for tool in ("awk", "dirname", "bash"):
         os.symlink(shutil.which(tool), bin_dir / tool)
     log = tmp_path / "apt.log"

@@ -36,6 +36,7 @@ def test_prove_and_clauses_use_the_repository_roots_record_whatever_the_current_
     from referee.specs import proof_record
     from referee.specs.catalogue import repo_root, trace
 
+    monkeypatch.delenv(proof_record.STATE_DIR_VARIABLE, raising=False)  # the test session sets it (tests/conftest.py)
     monkeypatch.chdir(tmp_path)
     assert proof_record.record_path() == repo_root() / ".referee" / "proofs.json"  # not ./.referee
     assert proof_record.record_path(tmp_path / "state") == tmp_path / "state" / "proofs.json"

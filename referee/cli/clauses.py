@@ -25,7 +25,8 @@ MARK = {True: "✓", False: "·", None: "?"}
 SHORT = {"modeled": "mod", "encoded": "enc", "proved": "prv", "tested": "tst", "documented": "doc"}
 STATUS_HELP = "one of: modeled, encoded, proved, tested, documented"
 PROOFS_HELP = "a recorded proof run (default: .referee/proofs.json in the repository, as `referee prove` records it)"
-STATE_DIR_HELP = "the folder `referee prove --state-dir` recorded its run in (default: .referee/ at the repository root)"
+STATE_DIR_HELP = ("the folder `referee prove --state-dir` recorded its run in (default: $REFEREE_STATE_DIR when set, "
+                  "else .referee/ at the repository root)")
 
 
 def _fail(message: str, code: int = 2) -> None:

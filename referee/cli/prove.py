@@ -43,8 +43,8 @@ def _style(status: str) -> str:
 
 _RECORD_HELP = ("Also save the JSON document here. Default: proofs.json in the state dir (where `referee clauses` "
                 "reads 'proved') for a complete run; a -k run is saved only where --record says.")
-_STATE_DIR_HELP = ("Where the run is recorded (default: .referee/ at the repository root, whatever the current "
-                   "directory; ./.referee/ for a plain install).")
+_STATE_DIR_HELP = ("Where the run is recorded (default: $REFEREE_STATE_DIR when set, else .referee/ at the "
+                   "repository root, whatever the current directory; ./.referee/ for a plain install).")
 _PATTERN_HELP = "Only theorems whose name or a clause id contains this text (e.g. 500.2 or rounds_up)."
 _CACHE = typer.Option(
     None, "--cache", help="The proof cache file (default: proof-cache.json in the state dir). Give a path in the "

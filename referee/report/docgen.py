@@ -15,8 +15,9 @@ hand-written documentation of a clause.
 A hand-written page may also hold a *generated region*: the lines between
 ``<!-- begin generated: NAME -->`` and ``<!-- end generated: NAME -->`` are rewritten by
 ``referee docs`` from :data:`REGIONS` and held by ``referee docs --check`` like a page
-(``docs/protocol.md``'s event table, from ``referee.model.events.EVENT_SPECS``; the guide's option table,
-from ``referee.check.options.OPTIONS``).
+(``docs/protocol.md``'s event table, from ``referee.model.events.EVENT_SPECS``; its ruleset table, from both
+rulebooks' ruleset schemas and the register; its refusal tables, from the model's reason lists; the guide's option
+table, from ``referee.check.options.OPTIONS``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from referee.specs.catalogue import GENERATED_MARKER, Trace, repo_root, trace
 from referee.specs.register import Entry, load_register
@@ -248,6 +250,39 @@ def render_refusal_rules() -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_payback_refusals() -> str:
+    """The order of a Subrogation payback's refusal reasons: the retaliation cost's own list, without its side rules
+    (a payback asks nothing of an ally or of the recipient itself: there is none, and no event)."""
+    from referee.model.combat.costs import compute_refusal_reasons
+    from referee.model.combat.state import Unit
+
+    reasons = [reason for reason, _ in compute_refusal_reasons(Unit("x"), "retaliation")]
+    return ("| event | case | reasons, the first that holds is reported |\n|---|---|---|\n"
+            f"| `cost_refused` | Subrogation payback (the source pays) | {', '.join(f'`{r}`' for r in reasons)} |\n")
+
+
+def render_ruleset_table() -> str:
+    """Every reading of both rulebooks, as their schemas declare it: default, the other readings, register entry."""
+    from referee.rulebooks.combat.schema import ruleset_schema
+    from referee.rulebooks.play.schema import rules_schema
+
+    entries = {entry.option: entry.id for entry in load_register() if entry.option}
+    lines = ["| option | rulebook (scenario field) | default | alternatives | register entry |",
+             "|---|---|---|---|---|"]
+    for rulebook, key, schema in (("combat", "ruleset", ruleset_schema()), ("play", "rules", rules_schema())):
+        for name, prop in schema["properties"].items():
+            lines.append(f"| `{name}` | {rulebook} (`{key}`) | `{prop['default']}` | {_alternatives(prop)} "
+                         f"| {entries.get(name, '-')} |")
+    return "\n".join(lines) + "\n"
+
+
+def _alternatives(prop: dict) -> str:
+    """The readings other than the default: the enumeration's others, or an integer's range."""
+    if "enum" in prop:
+        return ", ".join(f"`{value}`" for value in prop["enum"] if value != prop["default"])
+    return f"any integer >= {prop['minimum']}"
+
+
 def render_changelog() -> str:
     """``docs/protocol-changelog.md``: every change of the protocol, old -> new, by version."""
     from ..changelog import CHANGELOG
@@ -260,10 +295,25 @@ def render_changelog() -> str:
              "announces an older version is refused with the list of breaking changes.", ""]
     for version, changes in reversed(list(CHANGELOG.items())):
         lines += [f"## `{version}`", "", "| change | old | new | breaking | since |", "|---|---|---|---|---|"]
-        lines += [f"| {_cell(c.subject)} | {_cell(c.old)} | {_cell(c.new)} | {'**breaking**' if c.breaking else 'no'} "
+        lines += [f"| {_cell(c.subject)} | {_cell(c.old)} | {_cell(c.new)} | {_kind_of_change(c)} "
                   f"| {_cell(c.since) or '-'} |" for c in changes]
-        lines.append("")
+        lines += ["", *_migration(version, changes)]
     return "\n".join(lines)
+
+
+def _kind_of_change(change: Any) -> str:
+    """**breaking**, **narrows a profile** (an older profile compares less, warned of), or no."""
+    return "**breaking**" if change.breaking else "**narrows a profile**" if change.narrows else "no"
+
+
+def _migration(version: str, changes: Any) -> list[str]:
+    """The one-line changes a declaration written for the version before makes (the migration guide)."""
+    steps = [c for c in changes if c.migration]
+    if not steps:
+        return []
+    return [f"### Moving a declaration to `{version}`", "",
+            *[f"- {_cell(c.subject)}: {c.migration}." for c in steps], "",
+            "```toml", f'protocol = "{version}"', "```", ""]
 
 
 def render_option_table() -> str:
@@ -274,8 +324,9 @@ def render_option_table() -> str:
 
 
 #: Generated regions of hand-written pages: page -> region name -> renderer.
-REGIONS = {"docs/protocol.md": {"fields": render_field_table, "events": render_event_table,
-                                "refusals": render_refusal_rules},
+REGIONS = {"docs/protocol.md": {"fields": render_field_table, "ruleset": render_ruleset_table,
+                                "events": render_event_table, "refusals": render_refusal_rules,
+                                "payback-refusals": render_payback_refusals},
            "docs/guide-check-your-engine.md": {"options": render_option_table}}
 
 

@@ -1,0 +1,31 @@
+"""The checkout's state folders no test may touch, and how a session's changes to them are found (tests/conftest.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: The checkout whose state folders the session must leave alone.
+CHECKOUT = Path(__file__).resolve().parent.parent
+#: The checkout's folders no test may touch: referee's state and Hypothesis' default home.
+GUARDED = (".referee", ".hypothesis")
+#: The environment variable that moves ``referee prove``'s and ``clauses``' default state folder.
+STATE_VARIABLE = "REFEREE_STATE_DIR"
+
+
+def guarded_files(root: Path = CHECKOUT) -> dict[str, tuple[int, int]]:
+    """Every file and folder under the guarded folders of ``root``: its path, modification time and size."""
+    found = {}
+    for name in GUARDED:
+        top = root / name
+        for path in [top, *top.rglob("*")] if top.exists() else []:
+            stat = path.lstat()
+            found[path.relative_to(root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+    return found
+
+
+def changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> list[str]:
+    """What differs between two :func:`guarded_files` listings, one line each."""
+    lines = [f"created {path}" for path in sorted(after.keys() - before.keys())]
+    lines += [f"removed {path}" for path in sorted(before.keys() - after.keys())]
+    lines += [f"modified {path}" for path in sorted(before.keys() & after.keys()) if before[path] != after[path]]
+    return lines
