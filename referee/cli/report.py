@@ -26,7 +26,7 @@ def merge_command(
 ) -> None:
     """Merge check reports: groups by their key (one group per bug), counts, scenarios and coverage added,
     the earliest first failure, and the worst verdict (any failed run fails the merge)."""
-    from ..report.merge import ReportError, as_check_report, check_alike, check_distinct, load_report, merge
+    from ..report.merge import ReportError, check_alike, check_distinct, load_report, merge
 
     try:
         if len(reports) < 2:
@@ -47,7 +47,7 @@ def merge_command(
     if html is not None:
         from ..report.html import write_html
 
-        write_html(html, as_check_report(merged))
+        write_html(html, merged)  # the merged JSON itself: its model (referee.report.model) keeps every seed
     _summary(merged, reports, html, out)
     raise typer.Exit(_exit_code(merged["status"]))
 

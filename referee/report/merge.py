@@ -20,7 +20,6 @@ import hashlib
 import json
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from ..check.workers import SEVERITY
@@ -147,7 +146,8 @@ def _summed_stats(reports: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def as_check_report(merged: dict[str, Any]) -> Any:
-    """The merged report as a :class:`referee.check.harness.CheckReport` (what the HTML page renders)."""
+    """The merged report as a :class:`referee.check.harness.CheckReport`: its text, and the words a report model
+    (``referee.report.model.model_of_merged``) takes from it."""
     from ..check.harness import CheckReport
 
     report = CheckReport(merged["status"], merged["engine"], merged["seed"], _comparison(merged["compared"]),
@@ -160,7 +160,23 @@ def as_check_report(merged: dict[str, Any]) -> Any:
     report.features = None if features.get("allowed") is None else frozenset(features["allowed"])
     report.swarm = bool(features.get("swarm"))
     report.stats = _stats(merged["stats"], report.kinds) if merged.get("stats") else None
+    _first_failure(report, merged)
     return report
+
+
+def _first_failure(report: Any, merged: dict[str, Any]) -> None:
+    """The worst run's own failure (a run stopped at its first one has no group): scenario, divergences, fault, replay."""
+    from ..engines.transports import EngineFault
+    from ..rulebook import Divergence
+
+    report.scenario, report.explain = merged.get("scenario"), merged.get("explain") or []
+    report.divergences = [Divergence(d.get("where", ""), d.get("path", ""), d.get("model"), d.get("engine"))
+                          for d in merged.get("divergences") or []]
+    fault = merged.get("fault")
+    report.fault = EngineFault(fault.get("kind", ""), fault.get("message", ""), fault.get("scenario"),
+                               fault.get("detail") or "") if fault else None
+    report.replay, report.replay_engine = merged.get("replay") or "", merged.get("replay_engine") or ""
+    report.stale_known = [_known(e) for e in merged.get("stale_known") or []]
 
 
 def _comparison(data: dict[str, Any]) -> Any:
@@ -174,17 +190,32 @@ def _comparison(data: dict[str, Any]) -> Any:
 
 
 def _group(data: dict[str, Any]) -> Any:
+    """A merged group as the :class:`referee.check.groups.Group` it was written from (its text and JSON as a run's)."""
+    from ..check.groups import Group
     from ..rulebook import Divergence
 
-    known = data.get("known")
-    return SimpleNamespace(
-        key=data["key"], count=data["count"], scenario=data.get("scenario"), clauses=data.get("clauses", []),
-        divergences=[Divergence(d.get("where", ""), d.get("path", ""), d.get("model"), d.get("engine"))
-                     for d in data.get("divergences", [])],
-        replay=data.get("replay", ""), known=SimpleNamespace(reason=known.get("reason", "")) if known else None,
+    known = _known(data["known"]) if data.get("known") else None
+    sizes = data.get("shrink_sizes")
+    return Group(
+        data["key"], data["count"], data.get("scenario"),
+        [Divergence(d.get("where", ""), d.get("path", ""), d.get("model"), d.get("engine"))
+         for d in data.get("divergences", [])],
+        clauses=data.get("clauses", []), replay=data.get("replay", ""), known=known,
         reproducible=data.get("reproducible", True), shrink_calls=data.get("shrink_calls", 0),
-        explain=data.get("explain", []), merged_with=tuple(data.get("merged_with", ())),
+        explain=data.get("explain", []), shrink_sizes=(tuple(sizes[0]), tuple(sizes[1])) if sizes else None,
+        symptoms=tuple(data.get("symptoms", ())), merged_with=tuple(data.get("merged_with", ())),
         behind=data.get("behind"))
+
+
+def _known(data: dict[str, Any]) -> Any:
+    """A known entry as its JSON has it (``KnownEntry.to_json``)."""
+    import datetime
+
+    from ..check.groups import KnownEntry
+
+    until = datetime.date.fromisoformat(data["until"]) if data.get("until") else None
+    return KnownEntry(data.get("reason", ""), data.get("key"), data.get("clause"), until, data.get("issue"),
+                      data.get("source", ""))
 
 
 def _stats(data: dict[str, Any], kinds: tuple[str, ...]) -> Any:

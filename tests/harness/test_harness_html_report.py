@@ -125,3 +125,47 @@ def test_a_group_seen_behind_another_says_so_in_the_text_the_json_and_the_page(f
     assert [g.get("behind") for g in json.loads(json.dumps(shown.to_json()))["groups"]][-1] == group.behind
     assert '<code class="behind-key">event@batch[combat:500.4e]</code>' in render_html(shown)
     assert "seen behind" not in render_html(report)
+
+
+def _check_html(args: list[str]):
+    """``referee check ... --in-process --html report.html`` in the current folder; its CliRunner result."""
+    return CliRunner().invoke(app, ["check", *args, "--in-process", "--state-dir", ".referee", "--html", "report.html"])
+
+
+def test_html_of_a_run_stopped_at_its_first_failure_writes_the_page_and_prints_the_report(in_tmp):
+    """The guide's first run with --html: before, an internal error (exit 4, no page, no replay command)."""
+    result = _check_html(["--python", "referee.examples.mutants:floor_instead_of_ceil", "--seed", "7", "-n", "200"])
+    assert result.exit_code == 1, result.output
+    assert "internal error" not in result.output and "first divergence" in result.output
+    replay = result.output.split("replay: ", 1)[1].splitlines()[0]
+    html = Path("report.html").read_text(encoding="utf-8")
+    assert "<title>referee check: FAIL" in html and html.count('<section class="group') == 1
+    assert str(escape(replay)) in html
+
+
+def test_the_first_failure_page_shows_its_verdict_group_and_replay_in_headless_chromium(in_tmp):
+    result = _check_html(["--python", "referee.examples.mutants:floor_instead_of_ceil", "--seed", "7", "-n", "200"])
+    assert result.exit_code == 1, result.output
+    replay = result.output.split("replay: ", 1)[1].splitlines()[0]
+    require_module("playwright", "playwright")
+    require_program("chromium", "chromium", CHROMIUM)
+    from playwright.sync_api import sync_playwright
+
+    page_file = (in_tmp / "report.html").resolve()
+    problems: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = browser.new_page()
+            page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page.goto(page_file.as_uri())
+            assert page.locator("#verdict").inner_text() == "FAIL: the engine disagrees with the model"
+            shown = " ".join(replay.split())  # as a browser lays a command out: its runs of spaces as one
+            assert page.locator("#replay").inner_text() == shown
+            group = page.locator("section.group")
+            assert group.count() == 1 and group.locator("code.replay").inner_text() == shown
+            assert group.locator("ol.explain li").count() > 0 and json.loads(group.locator("pre.scenario").inner_text())
+        finally:
+            browser.close()
+    assert problems == [], problems
