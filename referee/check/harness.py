@@ -295,8 +295,15 @@ class CheckReport:
         if self.replay:
             lines.append(f"replay: {self.replay}")
         if self.replay_engine:
-            lines.append(f"straight into the engine (one JSON line): {self.replay_engine}")
+            lines.append(f"straight into the engine ({self._replay_lines()}): {self.replay_engine}")
         return "\n".join(lines)
+
+    def _replay_lines(self) -> str:
+        """What the "straight into the engine" input holds: one JSON line, or the batch up to where the engine died."""
+        located = self.fault.located if self.fault is not None else None
+        if located and located["how"] == "sequence":
+            return f"{located['replay_lines']} JSON lines: the batch up to the scenario the engine died on"
+        return "one JSON line"
 
     def _stored_text(self) -> list[str]:
         """The first line of a run that replayed stored failures first: how many, and whether the failure is one."""
@@ -583,6 +590,9 @@ class Campaign:
     stored: int = 0
     replays: frozenset[int] = frozenset()
     examples: int = 0
+    #: A fault that needs the stream (``referee.check.crash_site``): the batch's scenarios up to the one the engine
+    #: died on, which the replay input sends.
+    fault_sequence: list[dict[str, Any]] | None = None
 
 
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
@@ -686,11 +696,30 @@ def check_batch(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> St
     answers, expected = send_and_expect(campaign.engine, batch_scenarios, campaign.report.stats)
     if campaign.failure is not None:  # Hypothesis runs the failing batch again: keep what it sees
         campaign.answers.extend(zip(batch_scenarios, answers))
-    for scenario, answer, model in zip(batch_scenarios, answers, expected):
+    for index, (scenario, answer, model) in enumerate(zip(batch_scenarios, answers, expected)):
         stop = judge_one(campaign, scenario, answer, model, marks)
         if stop is not None:
-            return stop
+            return died_on(campaign, stop, batch_scenarios, index) if stop.reason == "fault" else stop
     return None
+
+
+def died_on(campaign: Campaign, stop: Stop, batch_scenarios: list[dict[str, Any]], index: int) -> Stop:
+    """A fault at ``index`` of a batch; if the engine died there, the scenario it died on, confirmed in fresh engines
+    (``referee.check.crash_site``): the one after its last answer, another of the batch, or the batch's prefix."""
+    if not getattr(stop.detail, "died", False):
+        return stop
+    from .crash_site import locate_death
+
+    located = locate_death(campaign.engine, batch_scenarios, index, stop.detail)
+    if located is None:
+        return stop
+    site, fault = located
+    if campaign.first is not None and campaign.first[0] == campaign.count:  # this fault is the run's first failure
+        campaign.count += site.position - 1 - index  # the scenarios before the one it died on: run, and answered
+        campaign.first = (campaign.count, campaign.first[1])
+    if site.how == "sequence":
+        campaign.fault_sequence = [_public(s) for s in batch_scenarios[:site.prefix]]
+    return Stop("fault", batch_scenarios[site.position - 1], fault)
 
 
 def mark(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> dict[str, tuple[Any, Any]]:
@@ -796,8 +825,8 @@ def close_campaign(campaign: Campaign, stop: Stop | None, run: Any) -> None:
     if degraded:  # the shared database failed mid-run: the report says where the failures went
         report.error = "; ".join(part for part in (report.error, degraded.removeprefix("referee: ")) if part)
     if not report.ok:
-        report.replay = _replay(options, campaign.seed, report.scenario)
-        report.replay_engine = _replay_engine(campaign.engine, options, report.scenario)
+        report.replay = _replay(options, campaign.seed, report.scenario, campaign.fault_sequence)
+        report.replay_engine = _replay_engine(campaign.engine, options, report.scenario, campaign.fault_sequence)
 
 
 def _report_stop(campaign: Campaign, stop: Stop, run: Any) -> None:
@@ -1230,38 +1259,47 @@ def failures_dir(options: CheckOptions) -> Path:
     return Path(tempfile.gettempdir()) / "referee-failures"
 
 
-def _failure_files(options: CheckOptions, scenario: dict[str, Any]) -> tuple[Path, Path] | None:
+def _failure_files(options: CheckOptions, scenario: dict[str, Any],
+                   sequence: list[dict[str, Any]] | None = None) -> tuple[Path, Path] | None:
     """The failing scenario, pretty (``NAME.json``, for ``--replay`` and reading) and as one JSON line
-    (``NAME.jsonl``, for ``engine < NAME.jsonl``); None when they cannot be written."""
-    text = json.dumps(scenario, sort_keys=True)
+    (``NAME.jsonl``, for ``engine < NAME.jsonl``); None when they cannot be written. A fault that needs the
+    stream (``sequence``: the batch up to the scenario it died on): ``NAME.jsonl`` holds one line for each."""
+    text = json.dumps(sequence if sequence else scenario, sort_keys=True)
     name = hashlib.sha256(text.encode()).hexdigest()[:12]
+    ids = [f"replay-{n}" for n in range(1, len(sequence) + 1)] if sequence else ["replay"]
+    lines = "".join(json.dumps({**sent, "id": sid}, separators=(",", ":")) + "\n"
+                    for sent, sid in zip(sequence or [scenario], ids))
     try:
         folder = failures_dir(options)
         folder.mkdir(parents=True, exist_ok=True)
         pretty, line = folder / f"{name}.json", folder / f"{name}.jsonl"
         pretty.write_text(json.dumps(scenario, indent=2) + "\n")
-        line.write_text(json.dumps({**scenario, "id": "replay"}, separators=(",", ":")) + "\n")
+        line.write_text(lines)
         return pretty, line
     except OSError:
         return None
 
 
-def _replay(options: CheckOptions, seed: int, scenario: dict[str, Any] | None) -> str:
+def _replay(options: CheckOptions, seed: int, scenario: dict[str, Any] | None,
+            sequence: list[dict[str, Any]] | None = None) -> str:
     command = f"{options.command} --seed {seed}"
     if scenario is None:
         return command
-    files = _failure_files(options, scenario)
+    files = _failure_files(options, scenario, sequence)
     if files is None:
         return command
-    return f"{command}    # or this scenario alone: {options.command} --replay {shlex.quote(str(files[0]))}"
+    said = "the scenario it died on (alone, it does not crash the engine)" if sequence else "or this scenario alone"
+    return f"{command}    # {said}: {options.command} --replay {shlex.quote(str(files[0]))}"
 
 
-def _replay_engine(engine: Engine, options: CheckOptions, scenario: dict[str, Any] | None) -> str:
-    """The exact shell command feeding the failing scenario's line to a JSON-lines engine (and worker)."""
+def _replay_engine(engine: Engine, options: CheckOptions, scenario: dict[str, Any] | None,
+                   sequence: list[dict[str, Any]] | None = None) -> str:
+    """The exact shell command feeding the failing scenario's line (a fault that needs the stream: the lines of
+    the batch up to it) to a JSON-lines engine (and worker)."""
     argv = getattr(engine, "argv", None)
     if scenario is None or not argv:
         return ""
-    files = _failure_files(options, scenario)
+    files = _failure_files(options, scenario, sequence)
     return f"{shlex.join(argv)} < {shlex.quote(str(files[1]))}" if files else ""
 
 

@@ -102,15 +102,23 @@ class EngineFault:
     message: str
     scenario: dict[str, Any] | None = None
     detail: str = ""  # stderr head and tail, traceback, the offending line
+    #: The program ended its output before answering (it died): the scenario after its last answer is only where
+    #: it died if it wrote each answer as it went (``referee.check.crash_site`` confirms it in fresh processes).
+    died: bool = False
+    #: How ``referee.check.crash_site`` found the scenario it died on (``how``, ``position``, ``note``, ...).
+    located: dict[str, Any] | None = None
 
     def describe(self) -> str:
         text = f"engine fault ({self.kind}): {self.message}"
+        if self.located:
+            text += "\n" + self.located["note"]
         if self.detail:
             text += "\n" + "\n".join("    " + line for line in shown_lines(self.detail))
         return text
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "scenario": self.scenario, "detail": self.detail}
+        return {"kind": self.kind, "message": self.message, "scenario": self.scenario, "detail": self.detail,
+                "located": self.located}
 
 
 def shown_lines(detail: str, first: int = 8, last: int = 12, width: int = 300) -> list[str]:
@@ -147,6 +155,11 @@ class Engine:
 
     def start(self) -> None:
         """Get ready to answer (start a process); raises :class:`EngineStartError` if impossible."""
+
+    def fresh_answers(self, scenarios: list[dict[str, Any]]) -> list[Answer] | None:
+        """The answers of a freshly started engine, sent ``scenarios`` alone, up to its first fault; None: this
+        engine has no process to start afresh (an in-process function, whose every fault is its own call's)."""
+        return None
 
     def close(self) -> None:
         pass
@@ -601,6 +614,23 @@ class SubprocessEngine(Engine):
     def close(self) -> None:
         self._stop()
 
+    def fresh_answers(self, scenarios: list[dict[str, Any]]) -> list[Answer] | None:
+        """A new process of the same program, sent ``scenarios`` alone: its answers up to its first fault (it is
+        not restarted), ``[]`` if it cannot start. Its waiting counts against this engine's ``--engine-budget``."""
+        left = self.engine_budget - self.spent
+        if left <= 0 or not scenarios:
+            return []
+        copy = SubprocessEngine(self.argv, timeout=self.timeout, batch_size=len(scenarios), env=self.env,
+                                cwd=self.cwd, engine_budget=left, startup_grace=self.startup_grace, worker=self.worker)
+        try:
+            copy._send(scenarios)
+            return copy._run_until_fault(scenarios)
+        except EngineStartError:
+            return []
+        finally:
+            copy._stop(graceful=False)
+            self.spent += copy.spent
+
     # -- running --------------------------------------------------------------------------
 
     def submit(self, scenarios: list[dict[str, Any]]) -> None:
@@ -759,7 +789,7 @@ class SubprocessEngine(Engine):
             kind = "hang"
         if fresh and self.spent < self.engine_budget:
             message += "; a dead start: the engine is not restarted for the rest of the run"
-        return EngineFault(kind, message, scenario, self._stderr_text())
+        return EngineFault(kind, message, scenario, self._stderr_text(), died=line is _EOF)
 
 
 # --------------------------------------------------------------------------------------

@@ -174,7 +174,7 @@ def _first_failure(report: Any, merged: dict[str, Any]) -> None:
                           for d in merged.get("divergences") or []]
     fault = merged.get("fault")
     report.fault = EngineFault(fault.get("kind", ""), fault.get("message", ""), fault.get("scenario"),
-                               fault.get("detail") or "") if fault else None
+                               fault.get("detail") or "", located=fault.get("located")) if fault else None
     report.replay, report.replay_engine = merged.get("replay") or "", merged.get("replay_engine") or ""
     report.stale_known = [_known(e) for e in merged.get("stale_known") or []]
 

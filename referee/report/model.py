@@ -230,7 +230,7 @@ def _fault(data: dict[str, Any] | None) -> str | None:
     from ..engines.transports import EngineFault
 
     return EngineFault(data.get("kind", ""), data.get("message", ""), data.get("scenario"),
-                       data.get("detail") or "").describe()
+                       data.get("detail") or "", located=data.get("located")).describe()
 
 
 def _stale(entries: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -22,6 +22,13 @@ the N-th scenario the process reads (default 2), where, by MODE:
 * ``swallowonce``: swallows one interrupt with a bare ``except:``, then keeps sleeping;
 * ``print``: prints chatter to stdout before answering (a worker keeps it off the protocol).
 
+``python faulty_engine.py bufcrash N [FILE]``: an engine that holds its answers until it has read
+the whole batch (no more input waiting, as one that reads the batch first or block-buffers its
+stdout), so that they die with it; it exits with status 3 on the N-th scenario it reads. With
+FILE, the crash follows the scenario's content: the N-th scenario (its id left out) is written to
+FILE, and once FILE exists the engine crashes on any scenario equal to it, and on no other (so it
+also crashes when that scenario is sent alone, to a fresh process).
+
 And, whatever the scenario, at start:
 
 * ``closestdin``: closes its stdin and never answers;
@@ -38,6 +45,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -146,8 +154,54 @@ def start_daemon() -> None:
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
 
 
+def poisoned(scenario: dict, count: int, nth: int, poison: str | None) -> bool:
+    """Whether ``bufcrash`` dies on this scenario: the ``nth`` read, or (with ``poison``) the one recorded there."""
+    content = {k: v for k, v in scenario.items() if k != "id"}
+    if poison is None:
+        return count == nth
+    if os.path.exists(poison):
+        with open(poison) as handle:
+            return json.load(handle) == content
+    if count != nth:
+        return False
+    with open(poison, "w") as handle:
+        json.dump(content, handle)
+    return True
+
+
+def write_held(held: list[str]) -> None:
+    """Write the answers held, all at once, and forget them."""
+    sys.stdout.write("".join(held))
+    sys.stdout.flush()
+    held.clear()
+
+
+def buffered_main(nth: int, poison: str | None) -> None:
+    """``bufcrash``: answers held until no more input is waiting (lost when it dies), a crash on one scenario."""
+    held, pending, count = [], b"", 0
+    while True:
+        if held and not select.select([0], [], [], 0.2)[0]:  # the batch is read: write what was held
+            write_held(held)
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            write_held(held)
+            return
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in filter(bytes.strip, lines):
+            count += 1
+            scenario = json.loads(line)
+            if poisoned(scenario, count, nth, poison):
+                sys.stderr.write(f"faulty engine: deliberate crash on scenario {count} read\n")
+                sys.stderr.flush()
+                os._exit(3)  # what it held is lost
+            held.append(json.dumps(run(scenario)) + "\n")
+
+
 def main() -> None:
     mode = sys.argv[1]
+    if mode == "bufcrash":
+        buffered_main(int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)
+        return
     nth = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     size = float(sys.argv[3]) if len(sys.argv) > 3 else None
     if mode == "exitstart":

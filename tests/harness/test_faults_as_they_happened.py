@@ -8,6 +8,10 @@ under ``--workers``, stored failures replayed before the new stream.
 3. ``--workers 2``: idle pool workers, forked with the running phase's handlers, took the pool's terminate() for a
    user's SIGTERM ("stopped by SIGTERM", ``ForkPoolWorker`` tracebacks) on runs nobody signalled.
 4. A stored failure replayed first, without a word: the first line of the report now says so.
+5. An engine that holds its answers until it has read the batch (or block-buffers stdout) and dies on the batch's
+   second scenario wrote no answer: the fault was the first scenario, which it answers fine, and the printed
+   "straight into the engine" command did not crash it. The death is now confirmed in fresh engines: the scenario
+   that kills one alone, else the batch's prefix that does ("needs the sequence"), else "not confirmed".
 
 The console command runs in a child process where a signal handler matters (``referee`` as installed); every run
 has its own ``--state-dir`` in ``tmp_path``.
@@ -182,3 +186,97 @@ def test_a_run_that_replays_stored_failures_says_so_on_its_first_line(tmp_path):
     assert "the failure below is a stored one, replayed, not a new draw" in head, head
     report = json.loads(RUNNER.invoke(app, [*base, "--seed", "3", "--json"]).stdout)
     assert report["stored_failures"] == {"replayed_first": 1, "failure_is_stored": True}
+
+
+# -- 5. a death confirmed in fresh engines: alone, isolated, the sequence, or not confirmed ---------
+
+FAULTY = Path(__file__).with_name("faulty_engine.py")
+
+
+def _died(tmp_path: Path, engine: list[str], batch: int, *extra: str) -> tuple[int, dict, str]:
+    """The faulty engine (``engine``: its arguments) run over one batch: exit status, --json report, text report."""
+    command = shlex.join([sys.executable, str(FAULTY), *engine])
+    base = ["check", "--engine", command, "-n", str(batch), "--batch", str(batch), "--seed", "1", "--timeout", "3",
+            *extra]
+    # each its own state dir: a second run would replay the first's stored failure first
+    as_json = RUNNER.invoke(app, [*base, "--state-dir", str(tmp_path / "state-json"), "--json"])
+    as_text = RUNNER.invoke(app, [*base, "--state-dir", str(tmp_path / "state-text")])
+    assert as_json.exit_code == as_text.exit_code, (as_json.output[-2000:], as_text.output[-2000:])
+    return as_json.exit_code, json.loads(as_json.stdout), as_text.stdout
+
+
+def _straight(text: str) -> tuple[str, list[dict]]:
+    """The printed "straight into the engine" command, and the JSON lines its input file holds."""
+    line = next(x for x in text.splitlines() if x.startswith("straight into the engine ("))
+    command = line.split("): ", 1)[1]
+    sent = Path(shlex.split(command.rsplit(" < ", 1)[1])[0]).read_text().splitlines()
+    return command, [json.loads(x) for x in sent]
+
+
+def _without_id(scenario: dict) -> dict:
+    return {k: v for k, v in scenario.items() if k != "id"}
+
+
+def test_a_buffering_engine_that_dies_on_the_second_scenario_is_blamed_for_the_second(tmp_path):
+    poison = tmp_path / "died.json"  # the scenario it died on: it dies on that one whenever it gets it, alone too
+    status, report, text = _died(tmp_path, ["bufcrash", "2", str(poison)], 8)
+    assert status == 3, text[-2000:]
+    died_on = json.loads(poison.read_text())
+    fault = report["fault"]
+    assert fault["scenario"] == died_on and report["scenario"] == died_on
+    assert fault["located"]["how"] == "isolated" and fault["located"]["position"] == 2, fault["located"]
+    assert fault["located"]["answered"] == 0 and "dead start" not in fault["message"], fault["message"]
+    assert report["first_failure_after"] == 2
+    assert "isolated among 8" in text and "scenario 1, the one after its last answer, does not crash" in text
+    replay_file = Path(report["replay"].split("--replay ")[-1])
+    assert json.loads(replay_file.read_text()) == died_on
+    for command in (report["replay_engine"], _straight(text)[0]):
+        sent = _straight(f"straight into the engine (x): {command}")[1]
+        assert [_without_id(s) for s in sent] == [died_on], "one line: the scenario it died on"
+        straight = subprocess.run(command, shell=True, capture_output=True, timeout=60)
+        assert straight.returncode == 3, "the printed 'straight into the engine' command crashes the engine"
+
+
+def test_a_crash_on_the_second_scenario_read_whatever_it_is_needs_the_sequence(tmp_path):
+    status, report, text = _died(tmp_path, ["crash", "2"], 4)  # streams its answers: the first one is answered
+    assert status == 3, text[-2000:]
+    located = report["fault"]["located"]
+    assert located["how"] == "sequence" and located["position"] == 2 and located["replay_lines"] == 2, located
+    assert located["tries"] == 4  # scenarios 2, 3, 4 alone, then the batch's first 2
+    assert ("the engine died at position 2 of a batch of 4; no scenario of it faults alone: the fault depends on "
+            "what came before") in text
+    command, sent = _straight(text)
+    assert "straight into the engine (2 JSON lines: the batch up to the scenario the engine died on)" in text
+    assert [s["id"] for s in sent] == ["replay-1", "replay-2"] and _without_id(sent[1]) == report["scenario"]
+    assert Path(command).name == Path(report["replay_engine"]).name  # the same input (named by its content)
+    straight = subprocess.run(command, shell=True, capture_output=True, timeout=60)
+    assert straight.returncode == 3 and b"deliberate crash" in straight.stderr, "the replay input reproduces it"
+    alone = subprocess.run(f"{command.rsplit(' < ', 1)[0]} < {shlex.quote(report['replay'].split('--replay ')[-1])}",
+                           shell=True, capture_output=True, timeout=60)
+    assert "alone, it does not crash the engine" in report["replay"] and alone.returncode != 3
+
+
+def test_a_buffering_engine_dying_on_its_third_scenario_read_is_found_by_bisecting_the_batch(tmp_path):
+    status, report, text = _died(tmp_path, ["bufcrash", "3"], 4)  # no answer reaches referee
+    assert status == 3, text[-2000:]
+    located = report["fault"]["located"]
+    assert (located["how"], located["position"], located["answered"], located["replay_lines"]) == ("sequence", 3, 0, 3)
+    command, sent = _straight(text)
+    assert len(sent) == 3 and _without_id(sent[2]) == report["scenario"] == report["fault"]["scenario"]
+    assert subprocess.run(command, shell=True, capture_output=True, timeout=60).returncode == 3
+    assert report["first_failure_after"] == 3 and report["scenarios_run"] == 3
+
+
+def test_a_death_no_fresh_engine_repeats_is_reported_as_not_confirmed(tmp_path):
+    script = tmp_path / "first_crashes.py"
+    script.write_text(FIRST_PROCESS_CRASHES)  # only the run's first process dies (on its 3rd scenario)
+    engine = shlex.join([sys.executable, str(script), str(tmp_path / "started")])
+    result = RUNNER.invoke(app, ["check", "--engine", engine, "-n", "4", "--batch", "4", "--seed", "1",
+                                 "--state-dir", str(tmp_path / "state"), "--json"])
+    assert result.exit_code == 3, result.output[-2000:]
+    report = json.loads(result.stdout)
+    located = report["fault"]["located"]
+    assert located["how"] == "unconfirmed" and located["position"] == 3 and located["answered"] == 2, located
+    assert "not confirmed" in located["note"] and "not deterministic" in located["note"]
+    assert "status 9" in report["fault"]["message"]  # the engine's own fault, as it happened
+    assert len(Path(report["replay_engine"].rsplit(" < ", 1)[1]).read_text().splitlines()) == 1
