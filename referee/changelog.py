@@ -23,6 +23,11 @@ class Change:
     new: str
     breaking: bool = True
     since: str = ""  # the commit or date the change came in, where the history shows it
+    #: It narrows a profile written before it: a ``features`` list of the version before now compares less,
+    #: silently but for the warning every verb prints (``referee.check.config.upgrade_warnings``).
+    narrows: bool = False
+    #: The one-line change a declaration of the version before makes to keep what it compared.
+    migration: str = ""
 
 
 _OTHER_SOURCE = "null", "the instance's source (null for an instance with no source)"
@@ -122,6 +127,15 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
         Change("an observation under a profile (--without, --features)", "every unit field and every event",
                "only the fields and events of the features the profile keeps (referee features lists each "
                "feature's); the others may be left out and are not compared", breaking=False),
+        Change("features: 13 split out of what referee/1 always compared", "the fields and events of credit, "
+               "macabre, vessel_batch, charge, armor_change, revival_bookkeeping, statuses, untargetable, costs, "
+               "bloodletting, ability_lines, cull, recovery compared under every profile",
+               "each a feature of its own: a `features = [...]` list written for referee/1 leaves them out, so "
+               "cost_paid, bloodletting_paid, credit, feast, macabre, vessel_batch, ... are neither drawn nor "
+               "compared; every verb warns of each one such a list leaves out until it says `protocol = \"referee/2\"`",
+               breaking=False, narrows=True, since="63edf4a",
+               migration='add the new features the engine has to `features` and write `protocol = "referee/2"` in '
+                         "referee.toml (or list none of them and write the protocol, to say the narrower list is meant)"),
         Change("--events", "a,b (only those)", "also -a,-b (every event but those)", breaking=False),
         Change("a blank line among an engine's answers", "a garbage fault", "skipped (a JSON-lines engine may "
                "print an empty line between answers)", breaking=False),

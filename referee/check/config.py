@@ -1,21 +1,34 @@
-"""An engine's own settings, declared once in its repository.
+"""An engine's declaration and its run settings, written once in its repository.
 
-``referee check`` (and ``vectors export``, ``vectors run``, the pytest plugin) read them from ``referee.toml`` in
-the current directory, or else from the ``[tool.referee]`` table of its ``pyproject.toml``:
+Every verb that touches an engine or its expectations (``check``, ``exhaust``, ``vectors export``,
+``vectors run``, ``validate``, ``query``, the pytest plugin) reads ``referee.toml`` in the current directory,
+or else the ``[tool.referee]`` table of its ``pyproject.toml``:
 
 .. code-block:: toml
 
-    [tool.referee]
+    protocol = "referee/2"             # the protocol the declaration was written for
     engine = "node engine.js"          # or python = "my_engine:run"
     kinds = ["damage", "hit"]
     without = ["redirect", "boss"]      # features the engine does not implement yet
     ruleset = { defy_death_leaves = 1 }
-    examples = 2000
+    examples = 2000                     # a run setting: every verb that takes it
 
-Every key is an option declared in ``referee.check.options`` (its file name: ``event_fields`` for
-``--event-fields``). An option given on the command line wins over the file. An unknown key, a value of
-the wrong type, or a key the verb being run does not take (``examples`` for ``vectors run``) is an error
-naming the file and the key (and the verb): never a setting read and ignored.
+    [check]                             # run settings of one verb: they win over the top level
+    seed = 7
+
+    [exhaust]
+    tier = "small"
+
+The top level holds the *declaration* (the options declared with ``declaration=True`` in
+``referee.check.options``: engine, protocol, kinds, features, readings, what is compared, known
+divergences), which each verb reads and honours where it can, and run settings for every verb that takes
+them. A table of :data:`referee.check.options.TABLES` holds run settings of its verbs alone. An option
+given on the command line wins over the file. An unknown key, a value of the wrong type, a declaration key
+inside a verb's table, or a table key its verbs do not take (``examples`` under ``[vectors]``) is an error
+naming the file and the key: never a setting read and ignored.
+
+A declaration written for an earlier protocol (or naming none) whose ``features`` list leaves out features
+added since is warned of on every verb (:func:`upgrade_warnings`): such a list silently compares less.
 """
 
 from __future__ import annotations
@@ -26,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..input_files import InputFileError, read_input_text
-from .options import BY_NAME, file_keys
+from .options import BY_NAME, TABLES, file_keys
 
 #: Every key the file may hold, and the type of its value (from the option declarations).
 KEYS: dict[str, type | tuple[type, ...]] = file_keys()
@@ -38,10 +51,12 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Config:
-    """The settings found, and the file they came from (None: no file)."""
+    """The settings found for one verb, the file they came from (None: no file) and its warnings."""
 
     values: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None
+    #: What the file's declaration may mean that its author did not (:func:`upgrade_warnings`).
+    warnings: tuple[str, ...] = ()
 
     def get(self, key: str, given: Any = None) -> Any:
         """The command line's value when given, else the file's (``None`` when neither)."""
@@ -52,6 +67,8 @@ class Config:
         if given is not None:
             return [w.strip() for w in given.split(",") if w.strip()]
         value = self.values.get(key)
+        if isinstance(value, str):
+            return [w.strip() for w in value.split(",") if w.strip()]
         return None if value is None else list(value)
 
     def ruleset_pairs(self, given: list[str] | None) -> list[str] | None:
@@ -91,37 +108,135 @@ def _type_problem(key: str, value: Any) -> str | None:
     return None
 
 
-def _check(path: Path, where: str, values: dict[str, Any], verb: str | None = None) -> None:
-    for key, value in values.items():
-        if key not in KEYS:
-            only = " (a command-line option only)" if key in BY_NAME else ""
-            raise ConfigError(f"{path}: {where}{key}: unknown setting{only} (known: {', '.join(KEYS)})")
-        problem = _type_problem(key, value)
-        if problem:
-            raise ConfigError(f"{path}: {where}{key}: {problem}")
-        if verb is not None and verb not in BY_NAME[key].verbs:
-            takers = ", ".join(BY_NAME[key].verbs)
-            raise ConfigError(f"{path}: {where}{key}: not a setting of `{_spelled(verb)}` (taken by: {takers}); "
-                              "it would be ignored, so it is refused")
+def _check_key(path: Path, where: str, key: str, value: Any) -> None:
+    """A key the file may hold at all, with a value of its type."""
+    if key not in KEYS:
+        only = " (a command-line option only)" if key in BY_NAME else ""
+        tables = f"; tables: {', '.join(f'[{t}]' for t in TABLES)}" if not where else ""
+        raise ConfigError(f"{path}: {where}{key}: unknown setting{only} (known: {', '.join(KEYS)}{tables})")
+    problem = _type_problem(key, value)
+    if problem:
+        raise ConfigError(f"{path}: {where}{key}: {problem}")
+
+
+def _check_table_key(path: Path, where: str, table: str, key: str, value: Any) -> None:
+    """A run setting of one of ``table``'s verbs (a declaration key belongs at the top level)."""
+    _check_key(path, where, key, value)
+    option, verbs = BY_NAME[key], TABLES[table]
+    if option.declaration:
+        raise ConfigError(f"{path}: {where}{key}: part of the engine's declaration: write it at the top level, "
+                          "where every verb reads it")
+    if not set(verbs) & set(option.verbs):
+        takers = ", ".join(option.verbs)
+        raise ConfigError(f"{path}: {where}{key}: not a setting of {' or '.join(map(_spelled, verbs))} "
+                          f"(taken by: {takers}); it would be ignored, so it is refused")
 
 
 def _spelled(verb: str) -> str:
-    return verb if verb == "pytest plugin" else f"referee {verb}"
+    return f"`{verb}`" if verb == "pytest plugin" else f"`referee {verb}`"
 
 
-def load_config(folder: Path | None = None, verb: str | None = None) -> Config:
-    """The settings of ``folder`` (the current directory): ``referee.toml``, else ``pyproject.toml``'s table;
-    with ``verb``, a key that verb does not take is an error."""
-    folder = folder or Path.cwd()
+def _split(path: Path, prefix: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The file's top-level settings and its verb tables, every key checked."""
+    top, tables = {}, {}
+    for key, value in values.items():
+        if key in TABLES and key not in KEYS:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{path}: [{prefix}{key}] must be a table of run settings")
+            for inner, setting in value.items():
+                _check_table_key(path, f"{prefix}{key}.", key, inner, setting)
+            tables[key] = value
+        else:
+            _check_key(path, prefix, key, value)
+            top[key] = value
+    return top, tables
+
+
+def _for_verb(top: dict[str, Any], tables: dict[str, dict[str, Any]], verb: str | None) -> dict[str, Any]:
+    """What ``verb`` reads: the top level's keys it takes, then its tables' (which win); every key for no verb."""
+    if verb is None:
+        return dict(top)
+    values = {key: value for key, value in top.items() if verb in BY_NAME[key].verbs}
+    for table, settings in tables.items():
+        if verb in TABLES[table]:
+            values.update({key: value for key, value in settings.items() if verb in BY_NAME[key].verbs})
+    return values
+
+
+def _found(folder: Path) -> tuple[Path, str, dict[str, Any]] | None:
+    """The settings file of ``folder``, the prefix its keys are named with, and its table."""
     own = folder / "referee.toml"
     if own.is_file():
-        values = _read(own, ()) or {}
-        _check(own, "", values, verb)
-        return Config(values, own)
+        return own, "", _read(own, ()) or {}
     project = folder / "pyproject.toml"
     if project.is_file():
         values = _read(project, ("tool", "referee"))
         if values is not None:
-            _check(project, "tool.referee.", values, verb)
-            return Config(values, project)
-    return Config()
+            return project, "tool.referee.", values
+    return None
+
+
+def load_config(folder: Path | None = None, verb: str | None = None) -> Config:
+    """The settings of ``folder`` (the current directory) that ``verb`` reads: ``referee.toml``, else
+    ``pyproject.toml``'s table; every key is checked whichever verb reads the file."""
+    found = _found(folder or Path.cwd())
+    if found is None:
+        return Config()
+    path, prefix, raw = found
+    top, tables = _split(path, prefix, raw)
+    config = Config(_for_verb(top, tables, verb), path, upgrade_warnings(top, path, prefix))
+    if verb is not None:
+        _announce(config.warnings, verb)
+    return config
+
+
+#: The warnings already printed by this process (a verb may load its settings more than once).
+_ANNOUNCED: set[str] = set()
+
+
+def _announce(warnings: tuple[str, ...], verb: str) -> None:
+    """Each warning of the declaration on stderr, once a process, whichever verb reads it."""
+    import sys
+
+    for warning in warnings:
+        if warning not in _ANNOUNCED:
+            _ANNOUNCED.add(warning)
+            print(f"{_spelled(verb).strip('`')}: warning: {warning}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------------------
+# A declaration written for an earlier protocol
+# --------------------------------------------------------------------------------------
+
+
+def upgrade_warnings(top: dict[str, Any], path: Path, prefix: str = "") -> tuple[str, ...]:
+    """One warning naming each feature added since the declaration's protocol that its ``features`` list leaves
+    out (a list written before them compares less than the engine's author meant); an unknown protocol is an
+    error naming the key."""
+    from ..wire import OLDER_PROTOCOLS, PROTOCOL
+
+    declared = top.get("protocol")
+    if declared is not None and declared not in (*OLDER_PROTOCOLS, PROTOCOL):
+        raise ConfigError(f"{path}: {prefix}protocol: {declared!r} is not a version this referee knows "
+                          f"(known: {', '.join((*OLDER_PROTOCOLS, PROTOCOL))}; this referee speaks {PROTOCOL})")
+    if declared == PROTOCOL or top.get("features") is None:
+        return ()
+    left_out = _added_since(declared or OLDER_PROTOCOLS[0]) - set(Config(top).words("features") or ())
+    if not left_out:
+        return ()
+    written = f"written for {declared}" if declared else f"names no protocol (read as written for {OLDER_PROTOCOLS[0]})"
+    return (f"{path}: the declaration {written}; its `features` list leaves out {len(left_out)} feature(s) added "
+            f"since, which are therefore neither drawn nor compared: {', '.join(sorted(left_out))}. Add those the "
+            f"engine has to `features`, and write `protocol = \"{PROTOCOL}\"` to say the list is meant "
+            "(docs/protocol-changelog.md, narrowing changes)",)
+
+
+def _added_since(version: str) -> set[str]:
+    """The features of every rulebook added in a protocol version after ``version``."""
+    from ..wire import OLDER_PROTOCOLS, PROTOCOL
+    from ..rulebooks import RULEBOOKS
+
+    order = (*OLDER_PROTOCOLS, PROTOCOL)
+    later = set(order[order.index(version) + 1:])
+    return {name for book in RULEBOOKS.values() for name, feature in book.features.items()
+            if getattr(feature, "since", order[0]) in later}

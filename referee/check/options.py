@@ -1,11 +1,18 @@
 """Every option of ``check``, ``vectors run``, ``vectors export`` and the pytest plugin, declared once.
 
-One :class:`Option` says an option's name, type, default, help, the verbs that take it and whether it
-changes the run. From :data:`OPTIONS` come the command-line flags (``--event-fields``), the keys of
-``referee.toml`` / ``[tool.referee]`` (``event_fields``), the pytest plugin's options
-(``--referee-event-fields``), the replay command printed after a failure and the guide's option table.
-A value is taken from the flag when given, else from the file, else the option's default for the verb
-(:func:`resolve`); a file key the verb does not take is refused naming the verb (``referee.check.config``).
+One :class:`Option` says an option's name, type, default, help, the verbs that take it, whether it
+changes the run and whether it is part of the engine's *declaration*. From :data:`OPTIONS` come the
+command-line flags (``--event-fields``), the keys of ``referee.toml`` / ``[tool.referee]`` (``event_fields``),
+the pytest plugin's options (``--referee-event-fields``), the replay command printed after a failure and
+the guide's option table. A value is taken from the flag when given, else from the file, else the option's
+default for the verb (:func:`resolve`).
+
+The declaration (``declaration=True``: how to start the engine, the protocol it was written for, its kinds,
+features, readings, what is compared, its known divergences) is written at the top level of the file and
+read by every verb that takes it (``exhaust``, ``validate`` and ``query`` too). A run setting (``examples``,
+``seed``, ``batch``, ``tier``...) is written at the top level, for every verb that takes it, or in a verb's
+table (:data:`TABLES`: ``[check]``, ``[vectors]``, ``[exhaust]``...), where it is that verb's alone and wins
+(``referee.check.config``).
 """
 
 from __future__ import annotations
@@ -18,9 +25,19 @@ from typing import Any, Callable, Optional
 #: ``referee.engines.transports.DEFAULT_ENGINE_BUDGET`` (the engines sit above the options; a test holds the two equal).
 DEFAULT_ENGINE_BUDGET = 900.0
 CHECK, RUN, EXPORT, PLUGIN = "check", "vectors run", "vectors export", "pytest plugin"
+EXHAUST, VALIDATE, QUERY = "exhaust", "validate", "query"
 VERBS = (CHECK, RUN, EXPORT, PLUGIN)
 ENGINE_VERBS = (CHECK, RUN, PLUGIN)
 DRAW_VERBS = (CHECK, PLUGIN)
+#: The verbs that start an engine (``exhaust`` runs a tier through one).
+STARTING = (CHECK, RUN, PLUGIN, EXHAUST)
+#: The verbs that read a profile (what is drawn, selected or compared) and readings.
+PROFILED = (CHECK, RUN, EXPORT, PLUGIN, EXHAUST)
+#: Every verb that reads the engine's declaration: each honours every part of it it can.
+DECLARING = (CHECK, RUN, EXPORT, PLUGIN, EXHAUST, VALIDATE, QUERY)
+#: The tables of ``referee.toml`` that scope run settings to verbs, as ruff's ``[lint]`` does.
+TABLES: dict[str, tuple[str, ...]] = {"check": (CHECK,), "vectors": (RUN, EXPORT), "plugin": (PLUGIN,),
+                                      "exhaust": (EXHAUST,), "validate": (VALIDATE,), "query": (QUERY,)}
 
 #: How each type of option reads from the command line and from the file.
 FLAG_TYPES: dict[str, Any] = {
@@ -56,6 +73,10 @@ class Option:
     sample: Any = None
     #: Other options the sample needs to take effect (``fields`` needs ``compare = "fields"``).
     needs: dict[str, Any] = field(default_factory=dict)
+    #: Part of the engine's declaration: written once at the top level, read by every verb that takes it.
+    declaration: bool = False
+    #: Has a flag (``protocol`` is written in the file alone).
+    on_command_line: bool = True
 
     @property
     def flag(self) -> str:
@@ -79,27 +100,32 @@ def _o(name: str, kind: str, help: str, verbs: tuple[str, ...], **more: Any) -> 
 
 #: Every option, in the order of the replay command and of ``--help``.
 OPTIONS: tuple[Option, ...] = (
-    _o("python", "text", "an in-process engine: package.module:function", ENGINE_VERBS, sample="referee.examples.engine:run"),
-    _o("engine", "text", 'a JSON-lines engine program: "CMD ARGS"', ENGINE_VERBS, sample="./other-engine"),
-    _o("timeout", "float", "seconds per scenario before the engine counts as hung (> 0)", ENGINE_VERBS, default=5.0,
+    _o("python", "text", "an in-process engine: package.module:function", STARTING, sample="referee.examples.engine:run",
+       declaration=True),
+    _o("engine", "text", 'a JSON-lines engine program: "CMD ARGS"', STARTING, sample="./other-engine",
+       declaration=True),
+    _o("protocol", "text", "the protocol version the declaration was written for (referee/2): a declaration written "
+       "for an earlier one, or naming none, is warned of each feature added since that its features list leaves out",
+       DECLARING, changes_run=False, sample="referee/2", declaration=True, on_command_line=False),
+    _o("timeout", "float", "seconds per scenario before the engine counts as hung (> 0)", STARTING, default=5.0,
        sample=2.5),
-    _o("batch", "int", "scenarios per batch sent to a JSON-lines engine", ENGINE_VERBS, default=32,
-       defaults={RUN: 64}, sample=8),
+    _o("batch", "int", "scenarios per batch sent to a JSON-lines engine", STARTING, default=32,
+       defaults={RUN: 64, EXHAUST: 64}, sample=8),
     _o("name", "text", "the engine's name: keys its stored failures (default: a digest of what it runs)", ENGINE_VERBS,
-       sample="studio-engine"),
+       sample="studio-engine", declaration=True),
     _o("in_process", "flag", "call the --python engine in this process (faster; its os._exit is caught as a crash, "
        "but a signal killing the process ends the run)",
-       (CHECK, RUN), default=False, sample=True),
+       (CHECK, RUN, EXHAUST), default=False, sample=True),
     _o("engine_budget", "float", "seconds the whole run may wait on the engine, in all", (CHECK, RUN),
        default=DEFAULT_ENGINE_BUDGET, sample=60.0),
     _o("examples", "int", "scenarios to check (per rule area in the plugin)", DRAW_VERBS, default=500,
        defaults={PLUGIN: 200}, short="-n", sample=64),
-    _o("kinds", "words", "action kinds to draw, comma-separated (default: all; the plugin: one test per kind)", VERBS,
-       sample=["cost"]),
+    _o("kinds", "words", "action kinds to draw, comma-separated (default: all; the plugin: one test per kind)", PROFILED,
+       sample=["cost"], declaration=True),
     _o("features", "words", "only these features may be drawn, comma-separated (default: all; see referee features)",
-       VERBS, sample=["armor", "shield"]),
-    _o("without", "words", "features the engine does not implement: never drawn, comma-separated", VERBS,
-       sample=["redirect"]),
+       DECLARING, sample=["armor", "shield"], declaration=True),
+    _o("without", "words", "features the engine does not implement: never drawn, comma-separated", DECLARING,
+       sample=["redirect"], declaration=True),
     _o("swarm", "flag", "swarm testing: each scenario draws a random subset of the features", DRAW_VERBS,
        default=False, sample=True),
     _o("generation", "choice", "seeded (Hypothesis draws one seed per batch; fast) | hypothesis (every choice drawn "
@@ -107,20 +133,23 @@ OPTIONS: tuple[Option, ...] = (
        sample="hypothesis"),
     _o("keep_going", "flag", "go on after a divergence: report every distinct one, each shrunk", DRAW_VERBS,
        default=False, sample=True),
-    _o("max_divergences", "int", "with --keep-going: stop after this many", DRAW_VERBS, default=20, sample=3,
+    _o("max_divergences", "int", "with --keep-going: stop after this many distinct divergences (>= 1)", DRAW_VERBS,
+       default=20, sample=3,
        needs={"keep_going": True}),
     _o("workers", "int", "processes on disjoint scenario streams, one merged report", (CHECK,), default=1, sample=2),
     _o("strict_known", "flag", "a known divergence that matched nothing fails", DRAW_VERBS, default=False,
        sample=True),
-    _o("compare", "choice", "full | state | fields", ENGINE_VERBS, default="full", sample="state"),
-    _o("fields", "words", "unit fields for --compare fields: a,b,c", ENGINE_VERBS, sample=["vitality", "shield"],
-       needs={"compare": "fields"}),
-    _o("events", "text", "all | none | name,name (compare only these events)", ENGINE_VERBS, sample="damage_taken"),
+    _o("compare", "choice", "full | state | fields", STARTING, default="full", sample="state", declaration=True),
+    _o("fields", "words", "unit fields for --compare fields: a,b,c", STARTING, sample=["vitality", "shield"],
+       needs={"compare": "fields"}, declaration=True),
+    _o("events", "text", "all | none | name,name (compare only these events)", STARTING, sample="damage_taken",
+       declaration=True),
     _o("event_fields", "words", "compare only these event fields: name,unit,amount,other,detail (name required)",
-       ENGINE_VERBS, sample=["name", "unit"]),
-    _o("event_order", "choice", "strict | per-unit | multiset", ENGINE_VERBS, default="strict", sample="multiset"),
-    _o("ruleset", "pairs", "a ruleset option name=value (repeatable; the file: a table)", DRAW_VERBS,
-       sample={"negative_armor": "reciprocal"}),
+       ENGINE_VERBS, sample=["name", "unit"], declaration=True),
+    _o("event_order", "choice", "strict | per-unit | multiset", ENGINE_VERBS, default="strict", sample="multiset",
+       declaration=True),
+    _o("ruleset", "pairs", "a ruleset option name=value (repeatable; the file: a table)", DECLARING,
+       sample={"negative_armor": "reciprocal"}, declaration=True),
     _o("max_actions", "int", "actions per scenario (1..N)", DRAW_VERBS, default=2, sample=1),
     _o("battle", "flag", "whole battles: every combat scenario a board of six units and --max-actions actions "
        "on the clock", DRAW_VERBS, default=False, sample=True),
@@ -129,10 +158,10 @@ OPTIONS: tuple[Option, ...] = (
     _o("state_dir", "text", "the folder everything written goes to: examples/, failures/, hypothesis/ ('' for none: "
        "failing scenarios go to the system's temporary folder)", (CHECK,), default=".referee", sample="state"),
     _o("database", "text", "Hypothesis example database: a directory, or redis://HOST:PORT/DB shared by a campaign's "
-       "workers ('' for none; default: STATE_DIR/examples)", DRAW_VERBS, sample="db"),
+       "workers ('' for none; default: $REFEREE_DATABASE when set, else STATE_DIR/examples)", DRAW_VERBS, sample="db"),
     _o("seed", "int", "random seed (printed when not given)", DRAW_VERBS, in_replay=False, sample=7),
     _o("known", "known", "known divergences: a TOML file of known tables (default: referee-known.toml, or the settings file's known)",
-       DRAW_VERBS, sample=[{"clause": "combat:500.1-7", "reason": "not yet"}]),
+       (CHECK, PLUGIN, VALIDATE), sample=[{"clause": "combat:500.1-7", "reason": "not yet"}], declaration=True),
     _o("backend", "choice", "hypothesis | crosshair (Python engines)", (CHECK,), default="hypothesis",
        sample="crosshair", needs={"python": "referee.examples.engine:run"}),
     _o("require_coverage", "flag", "fail (exit 5) when a clause reachable under the --kinds/--features profile was "
@@ -154,6 +183,8 @@ OPTIONS: tuple[Option, ...] = (
        in_file=False, sample="cost/"),
     _o("quiet", "flag", "no per-template progress", (EXPORT,), default=False, changes_run=False, in_file=False,
        short="-q"),
+    _o("tier", "choice", "tiny | small | standard (docs/exhaust.md gives each scope)", (EXHAUST,), default="tiny",
+       sample="small"),
 )
 
 BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
@@ -162,6 +193,16 @@ BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
 def for_verb(verb: str) -> tuple[Option, ...]:
     """The options ``verb`` takes, in declaration order."""
     return tuple(option for option in OPTIONS if verb in option.verbs)
+
+
+def flags_of(verb: str) -> tuple[Option, ...]:
+    """The options ``verb`` takes on its command line (``protocol`` is written in the file alone)."""
+    return tuple(option for option in for_verb(verb) if option.on_command_line)
+
+
+def table_verbs(table: str) -> tuple[str, ...]:
+    """The verbs a ``[table]`` of ``referee.toml`` scopes its run settings to."""
+    return TABLES[table]
 
 
 def file_keys() -> dict[str, type | tuple[type, ...]]:
@@ -262,11 +303,21 @@ def _replayed_value(option: Option, settings: Settings) -> Any:
     value = settings.values.get(option.name)
     if option.name == "examples":
         return value  # always spelled: the count is half of what reproduces a run
-    if option.name == "database" and value == _state_examples(settings):
-        return None
+    if option.name == "database":
+        return _replayed_database(value, settings)
     if option.kind == "known":
         return value if settings.sources.get("known") == "flag" else None  # the file's entries are read again
     return None if value == option.default_for(CHECK) else value
+
+
+def _replayed_database(value: str | None, settings: Settings) -> str | None:
+    """The database as the replay command spells it: left out when it is the state folder's or was read from
+    ``REFEREE_DATABASE`` (read again by the replay); a URL's password as ``***`` (never printed)."""
+    from .databases import shown
+
+    if value is None or value == _state_examples(settings) or settings.sources.get("database") == "environment":
+        return None
+    return shown(value)
 
 
 def _state_examples(settings: Settings) -> str | None:
@@ -321,7 +372,7 @@ def typer_command(verb: str, body: Callable[..., None], leading: list[inspect.Pa
     def command(**values: Any) -> None:
         body({k: v for k, v in values.items() if k not in names}, **{k: values[k] for k in names})
 
-    params = list(leading) + [typer_parameter(option, verb) for option in for_verb(verb)]
+    params = list(leading) + [typer_parameter(option, verb) for option in flags_of(verb)]
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in params}
     command.__doc__ = body.__doc__
@@ -330,7 +381,7 @@ def typer_command(verb: str, body: Callable[..., None], leading: list[inspect.Pa
 
 def add_plugin_options(group: Any) -> None:
     """The plugin's ``--referee-*`` options (defaults: not given; :func:`resolve` fills them in)."""
-    for option in for_verb(PLUGIN):
+    for option in flags_of(PLUGIN):
         kind = option.kind
         extra: dict[str, Any] = {"action": "store_const", "const": True} if kind == "flag" else \
             {"action": "append"} if kind in ("pairs", "paths") else \
@@ -340,14 +391,15 @@ def add_plugin_options(group: Any) -> None:
 
 def plugin_given(config: Any) -> dict[str, Any]:
     """The plugin's options as given on pytest's command line (``None``: not given)."""
-    return {option.name: config.getoption(option.plugin_flag, None) for option in for_verb(PLUGIN)}
+    return {option.name: config.getoption(option.plugin_flag, None) for option in flags_of(PLUGIN)}
 
 
 # --------------------------------------------------------------------------------------
 # The guide's table
 # --------------------------------------------------------------------------------------
 
-_SHORT = {CHECK: "check", RUN: "vectors run", EXPORT: "vectors export", PLUGIN: "plugin"}
+_SHORT = {CHECK: "check", RUN: "vectors run", EXPORT: "vectors export", PLUGIN: "plugin", EXHAUST: "exhaust",
+          VALIDATE: "validate", QUERY: "query"}
 
 
 def _default_cell(option: Option) -> str:
@@ -362,9 +414,11 @@ def option_table() -> str:
     lines = ["| option | `referee.toml` key | plugin | verbs | default | changes the run | what it does |",
              "|---|---|---|---|---|---|---|"]
     for option in OPTIONS:
-        flag = f"`{option.flag}`" + (f", `{option.short}`" if option.short else "")
-        key = f"`{option.name}`" if option.in_file else "(command line only)"
-        plugin = f"`{option.plugin_flag}`" if PLUGIN in option.verbs else ""
+        flag = (f"`{option.flag}`" + (f", `{option.short}`" if option.short else "")) if option.on_command_line \
+            else "(file only)"
+        key = (f"`{option.name}`" + (" (declaration)" if option.declaration else "")) if option.in_file \
+            else "(command line only)"
+        plugin = f"`{option.plugin_flag}`" if PLUGIN in option.verbs and option.on_command_line else ""
         verbs = ", ".join(_SHORT[v] for v in option.verbs)
         changes = "yes (kept by the replay command)" if option.replayed else "yes" if option.changes_run else "no"
         lines.append(f"| {flag} | {key} | {plugin} | {verbs} | {_default_cell(option)} | {changes} "

@@ -63,6 +63,14 @@ def selection(settings: Settings) -> tuple[tuple[str, ...] | None, frozenset[str
     return (tuple(kinds) if kinds else None), resolve_features(settings["features"], settings["without"])
 
 
+def readings(settings: Settings) -> dict:
+    """The declared readings (``ruleset``) as every rulebook's rules object: what the model computes the
+    expectation under (``check``, ``vectors export``, ``vectors run``, ``exhaust``)."""
+    from ..rulebooks import parse_rule_words
+
+    return parse_rule_words(settings.values.get("ruleset"))
+
+
 def known_entries(settings: Settings, folder: Path) -> list:
     """The known divergences: ``--known FILE``, else ``referee-known.toml`` in ``folder``, else the file's."""
     from .groups import load_known, parse_known

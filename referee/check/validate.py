@@ -89,6 +89,8 @@ class Profile:
     events_off: frozenset[str] = frozenset()
     readings: dict[str, Any] = field(default_factory=dict)
     known: tuple[Any, ...] = ()
+    #: The features the declaration keeps (None: all), for the summary's count of what was compared.
+    features: frozenset[str] | None = None
 
     def keeps_event(self, event: dict[str, Any]) -> bool:
         name = event.get("name")
@@ -366,14 +368,16 @@ def profile_from_config(folder: Any = None) -> Profile:
     from pathlib import Path
 
     from .config import load_config
+    from .options import VALIDATE
     from ..rulebooks import profile_off, resolve_features
 
     folder = Path(folder or Path.cwd())
-    config = load_config(folder)
+    config = load_config(folder, verb=VALIDATE)
     features = resolve_features(config.words("features"), config.words("without"))
     fields_off, events_off = profile_off(features) if features is not None else (frozenset(), frozenset())
     readings = config.get("ruleset") or {}
-    return Profile(frozenset(fields_off), frozenset(events_off), dict(readings), tuple(_known(config, folder)))
+    return Profile(frozenset(fields_off), frozenset(events_off), dict(readings), tuple(_known(config, folder)),
+                   features)
 
 
 def _known(config: Any, folder: Any) -> list[Any]:
@@ -391,6 +395,8 @@ def _known(config: Any, folder: Any) -> list[Any]:
 
 def report_text(report: ValidateReport) -> str:
     """The report as the command prints it."""
+    from ..rulebooks import features_compared
+
     if report.error:
         return f"referee validate: {report.error}"
     if report.status == "empty":
@@ -399,7 +405,8 @@ def report_text(report: ValidateReport) -> str:
     out = [f"referee validate {report.path}: {verdict}: {report.actions} actions in {report.traces} trace(s), "
            f"{report.compared_events} events and {report.compared_fields} unit fields compared, "
            f"{len(report.found)} distinct divergence(s) ({report.seconds:.1f} s, "
-           f"{report.actions / max(report.seconds, 1e-9):.0f} actions/s)"]
+           f"{report.actions / max(report.seconds, 1e-9):.0f} actions/s); compared: "
+           f"{features_compared(report.profile.features, ('combat',))}"]
     from .at_fault import describe_steps
 
     for found in report.found.values():

@@ -63,7 +63,15 @@ def plugin_settings(config: pytest.Config, without: list[str] | None = None):
     from referee.check.options import PLUGIN, Settings, plugin_given, resolve
     from referee.check.plan import comparison, selection
 
-    settings = resolve(PLUGIN, plugin_given(config), load_config(config.rootpath, verb=PLUGIN))
+    from referee.check.databases import with_environment
+    from referee.cli.check import usage_problem
+
+    settings = with_environment(resolve(PLUGIN, plugin_given(config), load_config(config.rootpath, verb=PLUGIN)))
+    values = settings.values
+    problem = usage_problem(examples=values["examples"], batch=values["batch"], max_actions=values["max_actions"],
+                            backend="hypothesis", max_divergences=values["max_divergences"])
+    if problem:  # the plugin's spelling of each option
+        raise ValueError(problem.replace("--", "--referee-", 1))
     if without is not None:
         settings = Settings(PLUGIN, {**settings.values, "without": list(without)},
                             {**settings.sources, "without": "fixture"}, settings.config_source)

@@ -164,8 +164,8 @@ def query(
     2 bad query, 4 a defect of referee (an encoding defect, or an internal error: the message says which).
     """
     try:  # the options: a ValueError here is the user's (a QueryError is one too)
-        fixed, off = _checked_options(minimize, maximize, ruleset, features, without, rlimit, budget,
-                                      timeout if engine or python else None)
+        fixed, off = _checked_options(minimize, maximize, *declared_profile(ruleset, features, without, engine or python),
+                                      rlimit, budget, timeout if engine or python else None)
     except ValueError as error:
         fail(condition, as_json, "error", str(error), EXIT_USAGE)
     answer = _search(condition, as_json, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed,
@@ -178,6 +178,30 @@ def query(
     if code == 0 and answer.engine and not answer.engine["agrees"]:
         code = 5
     raise typer.Exit(code)
+
+
+def declared_profile(ruleset: list[str] | None, features: str | None, without: str | None,
+                     replayed: Any = None) -> tuple[list[str] | None, str | None, str | None]:
+    """A question whose witness an engine replays (``replayed``) is asked under the engine's declaration
+    (``referee.toml``), where the command line does not say otherwise: its readings (the declared ones, every other
+    at its default, as ``check`` runs it) and its features. No engine, or no file: every reading, as before. A
+    ConfigError names a bad file."""
+    from referee.check.config import load_config
+    from referee.check.options import QUERY
+
+    if not replayed:
+        return ruleset, features, without
+    config = load_config(verb=QUERY)
+    if config.source is None:
+        return ruleset, features, without
+    readings = ruleset or ["defaults", *(config.ruleset_pairs(None) or [])]
+    return readings, _declared_words(config, "features", features), _declared_words(config, "without", without)
+
+
+def _declared_words(config: Any, key: str, given: str | None) -> str | None:
+    """A words option as ``a,b``: the command line's, else the declaration's (None: neither)."""
+    words = config.words(key, given)
+    return None if words is None else ",".join(words)
 
 
 def _checked_options(minimize: str | None, maximize: str | None, ruleset: list[str] | None, features: str | None,

@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.check.config import ConfigError, load_config
-from referee.check.options import CHECK, EXPORT, OPTIONS, PLUGIN, RUN, Option, plugin_given, replay_words, resolve
-from referee.check.plan import check_plan, comparison, engine_spec, selection
+from referee.check.options import (CHECK, EXPORT, OPTIONS, PLUGIN, RUN, TABLES, Option, plugin_given, replay_words,
+                                    resolve)
+from referee.check.plan import check_plan, comparison, engine_spec, readings, selection
 
 pytest_plugins = ["pytester"]
 RUNNER = CliRunner()
@@ -80,8 +81,9 @@ def _run_of(verb: str, settings, folder: Path):
         spec, options = check_plan(settings, folder)
         return spec, options
     if verb == RUN:  # and how many engine restarts it allows before the rest is not run
-        return engine_spec(settings), comparison(settings), selection(settings), settings["max_restarts"]
-    return selection(settings), settings["only"]
+        return (engine_spec(settings), comparison(settings), selection(settings), readings(settings),
+                settings["max_restarts"])
+    return selection(settings), readings(settings), settings["only"]
 
 
 def _toml(values: dict) -> str:
@@ -101,11 +103,35 @@ def _toml(values: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _file(folder: Path, option: Option, alone: bool = False) -> Path:
-    """A folder whose ``referee.toml`` gives ``option`` its sample (with what it needs, unless ``alone``)."""
+def _file(folder: Path, option: Option, alone: bool = False, table: str | None = None) -> Path:
+    """A folder whose ``referee.toml`` gives ``option`` its sample (with what it needs, unless ``alone``), at the
+    top level or in ``[table]``."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "referee.toml").write_text(_toml({**({} if alone else option.needs), option.name: _sample(option)}))
+    text = _toml({**({} if alone else option.needs), option.name: _sample(option)})
+    if table and option.kind == "known":  # an array of tables: [[check.known]]
+        text = text.replace(f"[[{option.name}]]", f"[[{table}.{option.name}]]")
+    (folder / "referee.toml").write_text(f"[{table}]\n{text}" if table else text)
     return folder
+
+
+def _table_of(verb: str) -> str:
+    return next(table for table, verbs in TABLES.items() if verb in verbs)
+
+
+def _not_taken(option: Option, verb: str, folder: Path) -> None:
+    """A verb that does not take ``option``: at the top level (the declaration, or another verb's run setting) it
+    is not read; in the verb's own table it is refused by name, never taken and ignored."""
+    if not option.in_file:
+        with pytest.raises(ConfigError, match=rf"{option.name}: unknown setting \(a command-line option only\)"):
+            load_config(_file(folder / "top", option, alone=True), verb=verb)
+        return
+    assert option.name not in load_config(_file(folder / "top", option, alone=True), verb=verb).values
+    table = _table_of(verb)
+    refusal = "part of the engine's declaration" if option.declaration else \
+        rf"not a setting of [^(]*`{'pytest plugin' if verb == PLUGIN else 'referee ' + verb}`"
+    if option.declaration or not set(TABLES[table]) & set(option.verbs):
+        with pytest.raises(ConfigError, match=rf"{table}\.{option.name}: {refusal}"):
+            load_config(_file(folder / "table", option, alone=True, table=table), verb=verb)
 
 
 def _same_value(option: Option, settings_a, settings_b) -> bool:
@@ -117,10 +143,13 @@ def _same_value(option: Option, settings_a, settings_b) -> bool:
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.name)
 def test_every_option_through_the_flag_the_file_and_the_replay(option: Option, tmp_path: Path):
     for verb in (CHECK, RUN, EXPORT):
-        folder = _file(tmp_path / verb.replace(" ", "-"), option, alone=verb not in option.verbs)
         if verb not in option.verbs:
-            with pytest.raises(ConfigError, match=rf"{option.name}: (unknown setting|not a setting of `referee {verb}`)"):
-                load_config(folder, verb=verb)
+            _not_taken(option, verb, tmp_path / verb.replace(" ", "-"))
+            continue
+        folder = _file(tmp_path / verb.replace(" ", "-"), option)
+        if not option.on_command_line:
+            filed = resolve(verb, {}, load_config(folder, verb=verb))
+            assert filed.sources[option.name] == "file" and filed[option.name] == _sample(option)
             continue
         flagged = _by_flags(verb, _argv(option, tmp_path))
         assert flagged.sources[option.name] == "flag"
@@ -158,7 +187,7 @@ def _without(option: Option, flagged, baseline):
 
 def _replay_door(option: Option, folder: Path) -> None:
     """A replayed option is spelled in the replay command, and reading that command back gives its value."""
-    if CHECK not in option.verbs:
+    if CHECK not in option.verbs or not option.on_command_line:
         return
     flagged = _by_flags(CHECK, _argv(option, folder))
     words = replay_words(flagged)
@@ -173,9 +202,11 @@ def _replay_door(option: Option, folder: Path) -> None:
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.name)
 def test_every_option_through_the_plugin(option: Option, tmp_path: Path, pytester: pytest.Pytester):
     folder = _file(tmp_path / "plugin", option, alone=PLUGIN not in option.verbs)
-    if PLUGIN not in option.verbs:
-        with pytest.raises(ConfigError, match=rf"{option.name}: (unknown setting|not a setting of `pytest plugin`)"):
-            load_config(folder, verb=PLUGIN)
+    if PLUGIN not in option.verbs or not option.on_command_line:
+        if PLUGIN not in option.verbs:
+            _not_taken(option, PLUGIN, tmp_path / "not-taken")
+        else:
+            assert resolve(PLUGIN, {}, load_config(folder, verb=PLUGIN)).sources[option.name] == "file"
         assert not any(a.startswith(option.plugin_flag) for a in _plugin_flags(pytester))
         return
     config = pytester.parseconfig(*_argv(option, tmp_path, prefix="--referee-"))
@@ -218,15 +249,36 @@ def test_events_fields_and_event_options_in_the_file_change_what_is_compared(tmp
     assert compared["event_fields"] == ["name", "unit"] and compared["event_order"] == "multiset"
 
 
-def test_a_key_the_verb_does_not_take_is_refused_naming_the_verb(tmp_path, monkeypatch):
-    (tmp_path / "referee.toml").write_text('engine = "x"\nexamples = 40\n')
+def test_a_key_the_verbs_table_does_not_take_is_refused_naming_the_verb(tmp_path, monkeypatch):
+    (tmp_path / "referee.toml").write_text('engine = "x"\n[vectors]\nexamples = 40\n')
     (tmp_path / "v").mkdir()
     (tmp_path / "v" / "manifest.json").write_text("{}")
     monkeypatch.chdir(tmp_path)
     result = RUNNER.invoke(app, ["vectors", "run", "v"])
     assert result.exit_code == 2
-    assert "referee.toml: examples: not a setting of `referee vectors run` (taken by: check, pytest plugin)" \
-        in result.output
+    assert ("referee.toml: vectors.examples: not a setting of `referee vectors run` or `referee vectors export` "
+            "(taken by: check, pytest plugin)") in result.output
+
+
+def test_a_declaration_key_in_a_verbs_table_is_refused(tmp_path):
+    (tmp_path / "referee.toml").write_text('[check]\nkinds = ["damage"]\n')
+    with pytest.raises(ConfigError, match=r"check\.kinds: part of the engine's declaration: write it at the top level"):
+        load_config(tmp_path, verb=CHECK)
+
+
+def test_an_unknown_table_or_key_is_refused_whichever_verb_reads_the_file(tmp_path):
+    (tmp_path / "referee.toml").write_text('[chek]\nseed = 3\n')
+    for verb in (CHECK, RUN, EXPORT, PLUGIN, "exhaust", "validate", "query", None):
+        with pytest.raises(ConfigError, match=r"chek: unknown setting .*tables: \[check\]"):
+            load_config(tmp_path, verb=verb)
+
+
+def test_a_verbs_table_wins_over_the_top_level_for_that_verb_alone(tmp_path):
+    (tmp_path / "referee.toml").write_text('batch = 16\nexamples = 200\n[vectors]\nbatch = 8\n[check]\nexamples = 64\n')
+    assert resolve(CHECK, {}, load_config(tmp_path, verb=CHECK))["examples"] == 64
+    assert resolve(CHECK, {}, load_config(tmp_path, verb=CHECK))["batch"] == 16
+    assert resolve(RUN, {}, load_config(tmp_path, verb=RUN))["batch"] == 8
+    assert resolve(PLUGIN, {}, load_config(tmp_path, verb=PLUGIN))["examples"] == 200
 
 
 def test_the_replay_command_keeps_the_file_features(tmp_path, monkeypatch):

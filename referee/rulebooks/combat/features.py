@@ -17,6 +17,8 @@ from typing import Any
 
 from .codec import UNIT_DEFAULTS
 
+V2 = "referee/2"
+
 
 @dataclass(frozen=True)
 class Feature:
@@ -36,6 +38,10 @@ class Feature:
     #: scenario before they were features (referee/2) are not swarmed: their fields stay drawn as they were, so
     #: the seeded stream and the kill figures measured on it (docs/performance.md) are unchanged.
     swarmed: bool = True
+    #: The protocol version that split it out: a ``features`` list written before that version leaves it out
+    #: without meaning to (``referee.check.config.upgrade_warnings``; 63edf4a made these 13 of referee/1's
+    #: always-compared fields and events features of their own).
+    since: str = "referee/1"
 
     @property
     def drawn(self) -> bool:
@@ -108,32 +114,32 @@ FEATURES: dict[str, Feature] = {f.name: f for f in (
     Feature("recovery_bonuses", "the Forge Core recovery bonus and Exalt on a Shield gain", ("combat:500.3b", "combat:500.3f"),
             ("forge_core_recovery", "exalt")),
     Feature("credit", "damage credited to its source and the Feast its Vitality part feeds",
-            ("combat:500.5a", "combat:500.5c", "combat:500.6f"), events=("credit", "feast")),
-    Feature("macabre", "Macabre heard by every other living unit for a death", ("combat:500.4c",), events=("macabre",)),
+            ("combat:500.5a", "combat:500.5c", "combat:500.6f"), events=("credit", "feast"), since=V2),
+    Feature("macabre", "Macabre heard by every other living unit for a death", ("combat:500.4c",), events=("macabre",), since=V2),
     Feature("vessel_batch", "the Vessel Point batch a death or a revival closes", ("combat:500.4e", "combat:500.9m"),
-            events=("vessel_batch",)),
+            events=("vessel_batch",), since=V2),
     Feature("charge", "the activation charge: built by the unit, emptied by its activation, its death and a revival",
-            ("combat:500.9d", "combat:500.9l"), ("charge",), swarmed=False),
+            ("combat:500.9d", "combat:500.9l"), ("charge",), swarmed=False, since=V2),
     Feature("armor_change", "the net Armor change effects made in this life (a Crush lowers it; a revival undoes it)",
-            ("combat:500.2e", "combat:500.9c"), ("armor_change",), swarmed=False),
+            ("combat:500.2e", "combat:500.9c"), ("armor_change",), swarmed=False, since=V2),
     Feature("revival_bookkeeping", "what a revival reads of the life it ends: a spent defy-death rune, a granted "
             "Everlasting, the incarnation count", ("combat:500.9e", "combat:500.9f", "combat:500.9g"),
-            ("defy_death_spent", "everlasting_life_grant", "incarnation"), swarmed=False),
-    Feature("statuses", "Burn and Venom stacks an ability line applies", ("combat:400.8-6",), ("burn", "venom"), swarmed=False),
+            ("defy_death_spent", "everlasting_life_grant", "incarnation"), swarmed=False, since=V2),
+    Feature("statuses", "Burn and Venom stacks an ability line applies", ("combat:400.8-6",), ("burn", "venom"), swarmed=False, since=V2),
     Feature("untargetable", "untargetable units, which an ability line's recipient gate refuses", ("combat:400.8-5",),
-            ("untargetable",), swarmed=False),
+            ("untargetable",), swarmed=False, since=V2),
     Feature("costs", "the Vitality cost's own channel and refusals (500.8): paid, refused, Interest, self-destruct",
             ("combat:500.8b", "combat:500.8e", "combat:500.8g", "combat:500.8h", "combat:500.6h"),
-            events=("cost_paid", "cost_refused", "max_vitality_lowered", "shield_scrapped")),
+            events=("cost_paid", "cost_refused", "max_vitality_lowered", "shield_scrapped"), since=V2),
     Feature("bloodletting", "the Bloodletting-paid channel and an activation it aborts or fails",
             ("combat:800.4e", "combat:800.4i"),
-            events=("bloodletting_paid", "activation_aborted", "activation_failed")),
+            events=("bloodletting_paid", "activation_aborted", "activation_failed"), since=V2),
     Feature("ability_lines", "an ability's lines resolving, failing a condition, refused at a recipient, applying",
             ("combat:400.8-3", "combat:400.8-4", "combat:400.8-5", "combat:400.8-6"),
-            events=("line_resolved", "condition_failed", "line_refused", "status_applied", "vitality_restored")),
-    Feature("cull", "Cull destroying a unit outright", ("combat:500.4a",), events=("culled",)),
+            events=("line_resolved", "condition_failed", "line_refused", "status_applied", "vitality_restored"), since=V2),
+    Feature("cull", "Cull destroying a unit outright", ("combat:500.4a",), events=("culled",), since=V2),
     Feature("recovery", "the recovery ledger's refusals and gains", ("combat:500.3a", "combat:500.3c", "combat:500.3g"),
-            events=("recovery_refused", "healed", "shield_gained")),
+            events=("recovery_refused", "healed", "shield_gained"), since=V2),
 )}
 
 
