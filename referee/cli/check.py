@@ -23,42 +23,6 @@ def parse_rules(options: list[str] | None) -> dict[str, object]:
     return parse_rule_words(options)
 
 
-def write_junit(path: str, reports: list, suite: str = "referee check") -> None:
-    """JUnit XML: one test case per report (per action kind or per run)."""
-    from xml.sax.saxutils import escape, quoteattr
-
-    from ..report.junit import xml_text
-
-    cases = [(r, g) for r in reports for g in (r.groups or [None])]
-    failures = sum(1 for r, g in cases if (g is None and not r.ok) or (g is not None and g.known is None))
-    seconds = sum(r.seconds for r in reports)
-    lines = [
-        '<?xml version="1.0" encoding="utf-8"?>',
-        f"<testsuites><testsuite name={quoteattr(suite)} tests=\"{len(cases)}\" failures=\"{failures}\" "
-        f'time="{seconds:.3f}">',
-    ]
-    for r, group in cases:
-        if group is not None:  # --keep-going: one test case per distinct divergence
-            name = quoteattr(xml_text(f"{r.engine} [{group.key}]", 1000))
-            lines.append(f'<testcase classname="referee.check" name={name} time="0">')
-            if group.known is not None:
-                lines.append(f"<skipped message={quoteattr(xml_text('known: ' + group.known.reason, 1000))}/>")
-            else:
-                detail = group.divergences[0].describe() if group.divergences else group.key
-                body = f"{detail}\nscenario: {json.dumps(group.scenario)}\nreplay: {group.replay}"
-                lines.append(f"<failure message={quoteattr(xml_text(detail, 1000))}>{escape(xml_text(body))}</failure>")
-            lines.append("</testcase>")
-            continue
-        name = quoteattr(xml_text(f"{r.engine} [{', '.join(r.kinds)}]", 1000))
-        lines.append(f'<testcase classname="referee.check" name={name} time="{r.seconds:.3f}">')
-        if not r.ok:
-            lines.append(f"<failure message={quoteattr(r.status)}>{escape(xml_text(r.text()))}</failure>")
-        lines.append("</testcase>")
-    lines.append("</testsuite></testsuites>")
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text("\n".join(lines) + "\n")
-
-
 def register(app: typer.Typer) -> None:
     from ..check.options import CHECK, typer_command
 
@@ -77,6 +41,7 @@ def check_command(given: dict) -> None:
 
     settings = settings_of(CHECK, given)
     engine_spec, options = _plan(settings)
+    _check_outputs(settings, options)
     the_engine = _make(engine_spec)
     hypothesis_home(options.state_dir)
     progress = _progress_bar(bool(settings["json"]))
@@ -87,7 +52,7 @@ def check_command(given: dict) -> None:
         options.seed = random.SystemRandom().randrange(2**32)
     report = _run(the_engine, engine_spec, options, settings["replay"], progress)
     report.show_trail = bool(settings["trail"])
-    _write_reports(report, settings)
+    _write_reports(report, settings, options)
     code = exit_code(report)
     if settings["require_coverage"] and code == EXIT_PASS and not settings["replay"]:
         code = _require_coverage(report, options, bool(settings["json"]))
@@ -108,12 +73,14 @@ def _require_coverage(report, options, json_out: bool) -> int:
 
 
 def settings_of(verb: str, given: dict):
-    """The settings of ``verb``: the flags ``given``, else the config file, else the defaults (exit 2 on a bad file)."""
+    """The settings of ``verb``: the flags ``given``, else the config file, else the defaults (the database: else
+    ``REFEREE_DATABASE``); exit 2 on a bad file."""
     from ..check.config import load_config
+    from ..check.databases import with_environment
     from ..check.options import resolve
 
     try:
-        return resolve(verb, given, load_config(verb=verb))
+        return with_environment(resolve(verb, given, load_config(verb=verb)))
     except ValueError as error:  # a ConfigError, or a flag's value that names nothing
         raise _usage_exit(str(error), verb) from None
 
@@ -125,7 +92,7 @@ def _plan(settings):
 
     values = settings.values
     problem = usage_problem(examples=values["examples"], batch=values["batch"], max_actions=values["max_actions"],
-                            backend=values["backend"])
+                            backend=values["backend"], max_divergences=values["max_divergences"])
     if problem is None and values["generation"] not in GENERATIONS:
         problem = f"--generation {values['generation']!r}: expected one of {', '.join(GENERATIONS)}"
     if problem is None and values["workers"] < 1:
@@ -171,27 +138,83 @@ def _run(the_engine, engine_spec, options, replay_file: str | None, progress):
 
 
 def _replay_scenario(replay_file: str) -> dict:
+    """The scenario of ``--replay FILE``, decoded as the protocol reads it: a file that is no scenario (its
+    ``actions`` a number) is a usage error naming the file and the field, as ``referee explain`` names it,
+    never a run the model "could not run"."""
+    from ..protocol import ProtocolError, decode_scenario
+
     try:
-        return read_replay(replay_file)
+        scenario = read_replay(replay_file)
+        decode_scenario({**scenario, "id": "replay"})
+    except ProtocolError as error:
+        raise _usage_exit(f"--replay {replay_file}: invalid scenario: {error}") from None
     except ValueError as error:
         raise _usage_exit(f"--replay {error}") from None
+    return scenario
 
 
-def _write_reports(report, settings) -> None:
-    """The report: JUnit and HTML files when asked, then JSON or text on standard output."""
-    if settings["junit"]:
-        write_junit(settings["junit"], [report])
-    if settings["html"]:
-        from ..report.html import write_html
+def _check_outputs(settings, options) -> None:
+    """Every file the run will write (``--junit``, ``--html``, the state folder), checked writable before the
+    first scenario: a usage error naming the path (exit 2)."""
+    from .outputs import first_problem
 
-        try:
-            write_html(settings["html"], report)
-        except OSError as error:
-            raise _usage_exit(f"--html {settings['html']}: cannot write: {error}") from None
+    problem = first_problem([("--junit", settings["junit"]), ("--html", settings["html"])], options.state_dir)
+    if problem:
+        raise _usage_exit(problem)
+
+
+def _write_reports(report, settings, options) -> None:
+    """The report on standard output (JSON or text), then the JUnit and HTML files asked for: a file that cannot
+    be written is one warning after the report, never its loss (the exit code stays the verdict's)."""
     if settings["json"]:
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
         typer.echo(report.text())
+    for warning in _write_files(report, settings):
+        typer.echo(f"referee check: warning: {warning} (the report above is the run's; the exit code its verdict's)",
+                   err=True)
+    unkept = _unkept_failure(report, options, bool(settings["replay"]))
+    if unkept:
+        typer.echo(unkept, err=True)
+
+
+def _write_files(report, settings) -> list[str]:
+    """Write the ``--junit`` and ``--html`` files asked for, both from the one report model; the warning of each
+    that could not be built or written (never an exception: the verdict is already printed)."""
+    from ..report.files import write_report_files
+
+    return write_report_files(report, html=settings["html"], junit=settings["junit"])
+
+
+def _unkept_failure(report, options, replaying: bool) -> str | None:
+    """The warning of a failure whose failure file could not be written (a state folder read-only, full, a file):
+    what was not written (the failure file; the example database's entry too when it is a folder that cannot be
+    written either), and the command that still replays it."""
+    from ..check.harness import failures_dir
+    from .outputs import folder_problem
+
+    if replaying or report.scenario is None or not report.replay or "--replay " in report.replay:
+        return None
+    folder = failures_dir(options)
+    why = folder_problem("the failures folder", folder) or f"the failures folder {folder}: the write failed"
+    database = _database_problem(options.database)
+    lost = "neither the failure file nor the example database's entry was" if database else "the failure file was not"
+    after = ("" if database else " (the example database keeps it)" if options.database
+             else " (and no example database keeps it: --database '')")
+    return (f"referee check: warning: {lost} written ({why}{'; ' + database if database else ''}): "
+            f"`referee explain` and `--replay` have no file to read{after}; the failure is replayed by its seed alone: "
+            f"{report.replay}")
+
+
+def _database_problem(database: str | None) -> str | None:
+    """Why a folder example database cannot be written, or None (a Redis server's writes are its own, and a
+    server that failed mid-run says so itself: ``referee.check.databases.DegradingDatabase``)."""
+    from ..check.databases import is_redis
+    from .outputs import folder_problem
+
+    if not database or is_redis(database):
+        return None
+    return folder_problem("the example database", Path(database))
 
 
 class _nothing:
@@ -253,9 +276,10 @@ def read_replay(path: str) -> dict:
 BACKENDS = ("hypothesis", "crosshair")
 
 
-def usage_problem(*, examples: int, batch: int, max_actions: int, backend: str) -> str | None:
+def usage_problem(*, examples: int, batch: int, max_actions: int, backend: str, max_divergences: int = 1) -> str | None:
     """What is wrong with the numeric and named options of ``check`` (a usage error, exit 2), or None."""
-    for name, value in (("--examples", examples), ("--batch", batch), ("--max-actions", max_actions)):
+    for name, value in (("--examples", examples), ("--batch", batch), ("--max-actions", max_actions),
+                        ("--max-divergences", max_divergences)):
         if value < 1:
             return f"{name} {value}: expected a whole number >= 1"
     if backend not in BACKENDS:

@@ -32,9 +32,7 @@ def _write_one(flag: str, path: str | Path, model: ReportModel) -> str | None:
     """Render and write one file (the rendering first: a failed one leaves no half-written file); its warning."""
     try:
         text = html_page.render_html(model) if flag == "--html" else junit_file.render_check_junit(model)
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        _write_text(Path(path), text)
     except OSError as error:
         return f"{flag} {path}: cannot write: {error.strerror or error}"
     except Exception as error:  # a renderer's defect: the text report and the verdict are still printed
@@ -44,3 +42,9 @@ def _write_one(flag: str, path: str | Path, model: ReportModel) -> str | None:
 
 def _said(error: BaseException) -> str:
     return f"{type(error).__name__}: {str(error)[:300]}"
+
+
+def _write_text(target: Path, text: str) -> None:
+    """The one place a report file is written (a test stands a full disk in for it)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
