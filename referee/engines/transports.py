@@ -770,17 +770,21 @@ class SubprocessEngine(Engine):
         except queue.Empty:
             return _EOF
 
+    def _how_it_ended(self) -> str:
+        """The end of the engine's output in words: its exit status, or a closed stdout while it goes on running
+        (then it is stopped: an engine that cannot answer is not left behind)."""
+        if self._process is None:
+            return "the engine closed its output"
+        try:
+            return f"the engine exited (status {self._process.wait(timeout=1)})"
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            return "the engine closed its standard output but kept running (it was stopped)"
+
     def _no_answer_fault(self, scenario: dict[str, Any], line: Any, fresh: bool, waited: float) -> EngineFault:
         startup = " (a freshly started engine's first answer)" if fresh else ""
         if line is _EOF:
-            code = None
-            if self._process is not None:
-                try:
-                    code = self._process.wait(timeout=1)
-                except subprocess.TimeoutExpired:  # it closed stdout but goes on running
-                    pass
-            message = f"the engine exited (status {code}) before answering{startup}"
-            kind = "crash"
+            message, kind = f"{self._how_it_ended()} before answering{startup}", "crash"
         else:
             parts = f"--timeout {self.timeout:g} s" + (f" + {self.startup_grace:g} s startup grace" if fresh else "")
             message = f"no answer within {waited:.1f} s ({parts}){startup}"

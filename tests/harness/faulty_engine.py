@@ -209,6 +209,9 @@ def main() -> None:
     if mode == "closestdin":
         os.close(0)
         time.sleep(3600)
+    if mode == "closestdout":  # its output ends, the process goes on
+        os.close(1)
+        time.sleep(3600)
     if mode in ("daemon", "daemoncrash"):
         start_daemon()
     for count, line in enumerate(sys.stdin, start=1):

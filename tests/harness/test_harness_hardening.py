@@ -83,6 +83,16 @@ def test_a_dead_start_fails_the_rest_of_the_run_at_once_and_states_the_real_wait
     assert all(r.message.startswith("not run: the engine is not restarted after a dead start") for r in results[1:] + later)
 
 
+def test_an_engine_that_closes_its_output_and_runs_on_is_said_so_and_stopped():
+    with SubprocessEngine(faulty_command("closestdout", 1), timeout=0.5, startup_grace=0.5, batch_size=2) as engine:
+        fault = judged(engine, 2)[0]
+        assert isinstance(fault, EngineFault) and fault.kind == "crash"
+        assert "closed its standard output but kept running (it was stopped)" in fault.message, fault.message
+        assert "status None" not in fault.message
+        left = subprocess.run(["pgrep", "-f", "faulty_engine.py closestdout"], capture_output=True, text=True)
+        assert left.stdout.strip() == "", "the engine is not left running"
+
+
 def test_the_default_startup_wait_is_stated_in_the_message():
     with SubprocessEngine(faulty_command("hang", 1), timeout=0.2, startup_grace=0.3) as engine:
         fault = judged(engine, 1)[0]
