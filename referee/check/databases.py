@@ -95,10 +95,10 @@ def with_environment(settings: Any, environ: Mapping[str, str] = os.environ) -> 
     value = environ.get(ENVIRONMENT)
     if not value or "database" not in settings.values or settings.sources.get("database") != "default":
         return settings
-    from .options import Settings
+    from dataclasses import replace  # the settings are a frozen dataclass of referee.check.options, above this module
 
-    return Settings(settings.verb, {**settings.values, "database": value},
-                    {**settings.sources, "database": "environment"}, settings.config_source)
+    return replace(settings, values={**settings.values, "database": value},
+                   sources={**settings.sources, "database": "environment"})
 
 
 def open_database(spec: str | None, *, check: bool = True, fallback: str | None = None) -> Any:

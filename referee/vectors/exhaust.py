@@ -12,6 +12,11 @@ one per symmetry class, drawn with no randomness. Three things are done with it:
   engines whose totals differ compare lines and the first differing line points at the bug;
 * **check** (:func:`check`): the tier run through an engine and compared with the model, with ``check``'s
   comparison modes, profile and divergence groups.
+
+Declared readings (``--ruleset name=value`` or ``referee.toml``'s ``ruleset`` table, :mod:`referee.vectors.readings`)
+are fixed in every scenario of the tier; a family that varies a reading the declaration fixes
+then builds the same scenario once per value it lists, and only the first is kept (the others are counted as left
+out). With none declared, the tier is exactly its published list.
 """
 
 from __future__ import annotations
@@ -28,10 +33,14 @@ from .. import rulebooks
 from ..check.compare import Comparison
 from ..check.groups import Group, group_key
 from ..check.harness import engine_answers, expect, judge
-from ..scope import Enumerated, Family, enumerate_scope
+from ..scope import Enumerated, Family, canonical_key, enumerate_scope
 from ..wire import Observation
+from .readings import Readings, declared_readings, readings_text, with_readings  # noqa: F401  (the verb's API)
 
 TIERS = ("tiny", "small", "standard")
+
+#: Why a scenario of a family varying a declared reading is left out (after the family's name).
+VARIES_A_READING = "varies a declared reading: only the declared value runs"
 
 
 def families(tier: str) -> list[Family]:
@@ -49,16 +58,36 @@ class Scope:
     enumerated: Enumerated
     #: Scenarios the profile leaves out (a feature not in it, a kind not selected), by reason.
     left_out: Counter[str] = field(default_factory=Counter)
+    #: The readings declared, fixed in every scenario (empty: each scenario's own, as the family built it).
+    readings: Readings = field(default_factory=dict)
+    #: The features the profile keeps (None: all), counted in the verdict's summary.
+    features: frozenset[str] | None = None
 
     @property
     def scenarios(self) -> list[tuple[str, dict[str, Any]]]:
         return self.enumerated.scenarios
 
+    @property
+    def ruleset(self) -> dict[str, Any]:
+        """The declared readings as one ``{name: value}`` table (every rulebook's names are distinct)."""
+        return {name: value for fixed in self.readings.values() for name, value in fixed.items()}
 
-def scope(tier: str, kinds: frozenset[str] | None = None, features: frozenset[str] | None = None) -> Scope:
-    """The tier's scenarios, canonical order, one per symmetry class, inside the profile (``features``)."""
+    @property
+    def varied_out(self) -> int:
+        """How many scenarios were left out because their family varies a declared reading."""
+        return sum(n for reason, n in self.left_out.items() if reason.endswith(VARIES_A_READING))
+
+
+def scope(tier: str, kinds: frozenset[str] | None = None, features: frozenset[str] | None = None,
+          readings: Readings | None = None) -> Scope:
+    """The tier's scenarios, canonical order, one per symmetry class, inside the profile (``features``),
+    each carrying the declared ``readings``."""
     enumerated = enumerate_scope(families(tier))
-    out = Scope(tier, Enumerated(candidates=enumerated.candidates, by_family=enumerated.by_family))
+    out = Scope(tier, Enumerated(candidates=enumerated.candidates, by_family=enumerated.by_family),
+                readings=dict(readings or {}), features=features)
+    if readings:
+        enumerated = _fix_readings(enumerated, tier, readings, out.left_out)
+        out.enumerated.by_family = enumerated.by_family
     for family, scenario in enumerated.scenarios:
         reason = _outside(scenario, kinds, features)
         if reason is None:
@@ -78,6 +107,24 @@ def _outside(scenario: dict[str, Any], kinds: frozenset[str] | None, features: f
         if used:
             return "uses " + ", ".join(sorted(used))
     return None
+
+
+def _fix_readings(enumerated: Enumerated, tier: str, readings: Readings, left_out: Counter[str]) -> Enumerated:
+    """Every scenario with the declared readings; one that is then the same as one before it (its family varies a
+    declared reading) is left out, counted under its family, and each family's figure is what is kept."""
+    cells_free = {f.name: f.cells_free for f in families(tier)}
+    out, seen, kept = Enumerated(candidates=enumerated.candidates), set(), Counter()
+    for family, scenario in enumerated.scenarios:
+        fixed = with_readings(scenario, readings)
+        key = canonical_key(fixed, cells_free[family])
+        if key in seen:
+            left_out[f"{family} {VARIES_A_READING}"] += 1
+            continue
+        seen.add(key)
+        kept[family] += 1
+        out.scenarios.append((family, fixed))
+    out.by_family = {name: (candidates, kept[name]) for name, (candidates, _) in enumerated.by_family.items()}
+    return out
 
 
 def with_ids(found: Scope) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -182,6 +229,10 @@ class ExhaustReport:
     groups: dict[str, Group] = field(default_factory=dict)
     faults: list[str] = field(default_factory=list)
     model_errors: list[str] = field(default_factory=list)
+    #: The declared readings every scenario carried, ``{name: value}`` (empty: none declared).
+    ruleset: dict[str, Any] = field(default_factory=dict)
+    #: The features the profile kept (None: all).
+    features: frozenset[str] | None = None
 
     @property
     def first_line(self) -> str | None:
@@ -202,7 +253,7 @@ def check(engine: Any, found: Scope, comparison: Comparison, batch: int = 64,
     (``stop_at_first``: stop after the batch where the first divergence or fault showed; ``expectations``: the
     model's observations by scenario id, filled here and reused by a later run over the same tier; ``only``: the
     scenarios to run, each keeping its id in the whole tier)."""
-    report = ExhaustReport(found.tier, engine.name, comparison)
+    report = ExhaustReport(found.tier, engine.name, comparison, ruleset=found.ruleset, features=found.features)
     started = time.perf_counter()
     todo = [(f, s) for f, s in with_ids(found) if only is None or only(s)]
     for start in range(0, len(todo), batch):
@@ -264,9 +315,10 @@ def _status(report: ExhaustReport) -> str:
 
 
 def _report_json(report: ExhaustReport) -> dict[str, Any]:
-    return {"tier": report.tier, "engine": report.engine, "status": report.status, "scenarios": report.scenarios,
-            "seconds": round(report.seconds, 3), "compared": report.comparison.to_json(),
-            "first_divide_line": report.first_line,
+    readings = {"ruleset": report.ruleset} if report.ruleset else {}
+    return {"tier": report.tier, **readings, "engine": report.engine, "status": report.status,
+            "scenarios": report.scenarios, "seconds": round(report.seconds, 3),
+            "compared": report.comparison.to_json(), "first_divide_line": report.first_line,
             "groups": [g.to_json() for g in report.groups.values()], "faults": report.faults[:50],
             "model_errors": report.model_errors[:50],
             "divide": {k: {"scenarios": n, "diverging": bad} for k, (n, bad) in report.lines.items()}}
@@ -275,8 +327,10 @@ def _report_json(report: ExhaustReport) -> dict[str, Any]:
 def _report_text(report: ExhaustReport, divide: bool = False) -> str:
     verdict = {"pass": "PASS", "mismatch": "FAIL", "fault": "ENGINE FAULT", "model-error": "MODEL ERROR"}[report.status]
     diverging = sum(bad for _, bad in report.lines.values())
+    readings = f"; readings: {readings_text(report.ruleset)}" if report.ruleset else ""
     out = [f"referee exhaust --tier {report.tier}: {verdict}: {report.scenarios} scenarios in {report.seconds:.1f} s "
-           f"({report.engine}; compared: {report.comparison.describe()}); {diverging} diverging, "
+           f"({report.engine}; compared: {report.comparison.describe()}{readings}; features: "
+           f"{rulebooks.features_compared(report.features)}); {diverging} diverging, "
            f"{len(report.groups)} distinct divergence(s), {len(report.faults)} engine fault(s)"]
     if report.first_line:
         out.append(f"  first diverging divide line: {report.first_line}")
@@ -302,7 +356,9 @@ ExhaustReport.text = _report_text  # type: ignore[attr-defined]
 
 def export_vectors(folder: Any, found: Scope) -> dict[str, Any]:
     """Write the tier in the vector format (``referee vectors run`` replays it), every vector's SHA-256 and the
-    whole tier's in the manifest (its receipt). Each vector is filed under the first clause its model run applied."""
+    whole tier's in the manifest (its receipt). Each vector is filed under the first clause its model run applied.
+    Declared readings are recorded as ``vectors export`` records them (``rulebooks.<name>.ruleset``) and as the
+    tier's own ``exhaust.ruleset``."""
     from pathlib import Path
 
     from ..rulebook import Vector
@@ -318,7 +374,7 @@ def export_vectors(folder: Any, found: Scope) -> dict[str, Any]:
         clauses = list(applied) or [book.kinds[scenario["actions"][0]["kind"]].chapters[0]]
         found_vectors.append(Vector(scenario, expected, clauses, f"exhaust:{found.tier}:{scenario['id']}",
                                     f"exhaust/{family}", primary=clauses[0], label=scenario["id"]))
-    manifest = export(Path(folder), Generated(found_vectors, {}))
+    manifest = export(Path(folder), Generated(found_vectors, {}), readings=found.readings)
     return _seal(Path(folder), manifest, found)
 
 
@@ -329,5 +385,7 @@ def _seal(folder: Any, manifest: dict[str, Any], found: Scope) -> dict[str, Any]
     whole = hashlib.sha256("".join(f"{p} {h}\n" for p, h in files.items()).encode()).hexdigest()
     manifest["exhaust"] = {"tier": found.tier, "scenarios": len(files), "sha256": whole, "files": files,
                            "candidates": found.enumerated.candidates, "left_out": dict(found.left_out)}
+    if found.ruleset:  # the readings every vector was built under (none: each scenario's own)
+        manifest["exhaust"]["ruleset"] = found.ruleset
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
