@@ -36,20 +36,22 @@ def export_command(given: dict, folder: str) -> None:
     from ..check.options import EXPORT, resolve
     from ..check.plan import selection
     from ..vectors.files import VectorFileError, check_destination, previous_paths, remove_stale
+    from ..vectors.readings import declared_readings
     from ..vectors.suite import VECTORS_FORMAT, Selection, export, generate
 
-    try:  # before minutes of generation: a destination that cannot take the vectors is a usage error
+    try:  # before minutes of generation: a destination, a setting or a reading that cannot be used is a usage error
         folder = check_destination(folder, VECTORS_FORMAT)
         settings = resolve(EXPORT, given, load_config(verb=EXPORT))
         kinds, features = selection(settings)
         chosen = Selection(frozenset(kinds) if kinds else None, features)
+        readings = declared_readings(settings["ruleset"])
     except (VectorFileError, ConfigError, ValueError) as error:
         raise _usage_exit(EXPORT, str(error)) from None
     say = (lambda text: None) if settings["quiet"] else (lambda text: typer.echo(text, err=True))
     generated = generate(progress=say, only=settings["only"], profile=chosen if chosen != Selection() else None)
     old = previous_paths(folder, VECTORS_FORMAT)
-    manifest = export(folder, generated, chosen)
-    _say_exported(folder, manifest)
+    manifest = export(folder, generated, chosen, readings)
+    _say_exported(folder, manifest, readings)
     stale = remove_stale(folder, old, {e["path"] for e in manifest["vectors"]})
     if stale:
         typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
@@ -61,8 +63,10 @@ def export_command(given: dict, folder: str) -> None:
         raise typer.Exit(1)
 
 
-def _say_exported(folder: str, manifest: dict) -> None:
-    typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses")
+def _say_exported(folder: str, manifest: dict, readings: dict[str, dict[str, Any]]) -> None:
+    fixed = ", ".join(f"{option}={value}" for options in readings.values() for option, value in options.items())
+    typer.echo(f"wrote {len(manifest['vectors'])} vectors to {folder} covering {len(manifest['clauses'])} clauses"
+               + (f" under the readings {fixed} (the others: each vector's own)" if fixed else ""))
     if manifest["left_out"]["vectors"]:
         typer.echo(f"  left out {manifest['left_out']['vectors']} vectors outside the selection: "
                    + "; ".join(f"{n} {reason}" for reason, n in manifest["left_out"]["by_reason"].items()))
@@ -75,11 +79,25 @@ def run_command(given: dict, folder: Path) -> None:
     if not os.path.lexists(folder / "manifest.json"):  # there but unreadable (a FIFO, a folder): read_manifest says why
         raise _usage_exit(RUN, f"{folder}/manifest.json not found (run `referee vectors export` first)")
     settings, comparison, chosen, engine_name, run = _run_vectors(given, folder)
-    if settings["receipt"]:
-        from ..vectors.suite import write_receipt
+    code = _report(run, folder, engine_name, comparison, chosen, bool(settings["json"]), settings["junit"])
+    _write_receipt(settings["receipt"], engine_name, chosen, run)
+    raise typer.Exit(code)
 
-        write_receipt(Path(settings["receipt"]), engine_name, chosen, run)
-    raise typer.Exit(_report(run, folder, engine_name, comparison, chosen, bool(settings["json"]), settings["junit"]))
+
+def _write_receipt(path: str | None, engine_name: str, chosen: Any, run: Any) -> None:
+    """``--receipt FILE``, after the report: one that cannot be written is a warning, never the report's loss."""
+    from ..vectors.suite import write_receipt
+    from .outputs import write_or_warn
+
+    warning = write_or_warn("--receipt", path, lambda to: write_receipt(Path(to), engine_name, chosen, run))
+    if warning:
+        _warn(f"{warning}; no receipt records this run (`referee vectors check-receipt` has nothing to hold the "
+              "folder to)")
+
+
+def _warn(text: str) -> None:
+    """One warning after the report (the exit code stays the verdict's)."""
+    typer.echo(f"referee vectors run: warning: {text}", err=True)
 
 
 def _run_vectors(given: dict, folder: Path):
@@ -91,15 +109,20 @@ def _run_vectors(given: dict, folder: Path):
 
     try:
         from ..check.plan import comparison as comparison_of, engine_spec, selection
-        from ..vectors.suite import Selection, replay
+        from ..vectors.suite import Selection, check_suite, replay
 
         settings = resolve(RUN, given, load_config(verb=RUN))
         if settings["max_restarts"] < 0:
             raise ValueError(f"--max-restarts {settings['max_restarts']}: expected a whole number >= 0")
+        _check_outputs(settings)
         kinds, features = selection(settings)
         chosen = Selection(frozenset(kinds) if kinds else None, features)
         comparison = comparison_of(settings).under_profile(chosen.features)
         the_engine = engine_spec(settings).make()
+        notes = check_suite(folder, settings["ruleset"])  # before the engine starts: the suite is of its readings
+        if not settings["json"]:
+            for note in notes:
+                typer.echo(f"referee vectors run: note: {note}", err=True)
         with the_engine:
             the_engine.start()
             run = replay(folder, the_engine, comparison, chosen, settings["max_restarts"])
@@ -112,7 +135,17 @@ def _run_vectors(given: dict, folder: Path):
         typer.echo(f"referee vectors run: interrupted ({interrupts.stopped_by()}) before any vector ran: nothing was "
                    f"checked; rerun: {interrupts.command_line(f'referee vectors run {folder}')}", err=True)
         raise typer.Exit(_interrupted_status()) from None
+    run.notes = notes
     return settings, comparison, chosen, the_engine.name, run
+
+
+def _check_outputs(settings: Any) -> None:
+    """``--junit`` and ``--receipt`` checked writable before the engine starts (a ValueError naming the path)."""
+    from .outputs import first_problem
+
+    problem = first_problem([("--junit", settings["junit"]), ("--receipt", settings["receipt"])])
+    if problem:
+        raise ValueError(problem)
 
 
 def check_receipt_command(
@@ -151,6 +184,8 @@ def _print_branches(manifest: dict[str, Any]) -> list[str]:
         typer.echo(
             f"  {name}: {book['vectors']} vectors; branches: {len(branches['covered'])} covered, "
             + (f"{len(branches['left_out'])} left out by the selection, " if branches.get("left_out") else "")
+            + (f"{len(branches['not_taken_under_readings'])} taken by no vector under the declared readings, "
+               if branches.get("not_taken_under_readings") else "")
             + f"{len(branches['unreachable'])} unreachable (proved by Z3), {len(branches['unknown'])} unknown, "
             + (f"{len(branches['outside_profile'])} taken only outside the profile, "
                if branches.get("outside_profile") else "")
@@ -189,9 +224,12 @@ def _report(run: Any, folder: Path, engine: str, comparison: Any, selection: Any
     if json_out:
         typer.echo(json.dumps(_json_report(run, comparison, selection, table), indent=2))
     else:
-        _print_report(run, folder, engine, comparison, table)
-    if junit:
-        _write_junit(junit, {}, table, run.results)
+        _print_report(run, folder, engine, comparison, table, selection.features)
+    from .outputs import write_or_warn
+
+    warning = write_or_warn("--junit", junit, lambda path: _write_junit(path, {}, table, run.results))
+    if warning:
+        _warn(f"{warning} (the report above is the run's; the exit code its verdict's)")
     if run.interrupted:
         _say_interrupted(run, folder, err=json_out)
     return _exit_code(run)
@@ -235,20 +273,23 @@ def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any
         "selection": selection.to_json(),
         "skipped": len(run.skipped),
         "skipped_by_reason": _by_reason(run.skipped),
+        "notes": run.notes,
         "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses,
                     "failed_clauses": r.failed_clauses, "explain": r.explain} for r in failed],
         "clauses": table,
     }
 
 
-def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: dict[str, Any]) -> None:
+def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: dict[str, Any],
+                  features: frozenset[str] | None = None) -> None:
     from ..check.at_fault import describe_steps
+    from ..rulebooks import features_compared
     from ..vectors.suite import row_text
 
     ran, failed = run.ran(), [r for r in run.results if r.status in ("mismatch", "fault")]
     not_run = len(run.results) - len(ran)
     typer.echo(f"referee vectors run: {sum(r.status == 'pass' for r in ran)}/{len(ran)} vectors pass "
-               f"({engine}; compared: {comparison.describe()})")
+               f"({engine}; compared: {comparison.describe()}; features: {features_compared(features)})")
     if run.stopped:
         typer.echo(f"  STOPPED: {run.stopped}; {not_run} vectors not run (counted nowhere in the table)")
     if run.skipped:

@@ -94,6 +94,33 @@ def inside(folder: Path, relative: Any, where: str) -> Path:
     return target
 
 
+def listing_problems(folder: Path, manifest: dict[str, Any]) -> list[str]:
+    """Where a folder's vector files and its manifest disagree: each vector file (a ``.json`` file below the top
+    level, where the export files every vector) that the manifest does not list, and each listed path that is not
+    there. ``vectors run`` refuses such a folder (:func:`check_listing`); ``check-receipt`` fails on it."""
+    listed = {os.path.normpath(e["path"]) for e in manifest.get("vectors", [])
+              if isinstance(e, dict) and isinstance(e.get("path"), str) and e["path"]}
+    listed = {p for p in listed if not os.path.isabs(p) and p.split(os.sep)[0] != ".."}  # :func:`inside` names those
+    on_disk = set()
+    for path in folder.rglob("*.json"):
+        relative = path.relative_to(folder)
+        if len(relative.parts) > 1 and not path.is_dir():
+            on_disk.add(os.path.normpath(relative.as_posix()))
+    return ([f"{folder / p}: a vector file manifest.json does not list" for p in sorted(on_disk - listed)]
+            + [f"{folder / p}: listed in manifest.json, not in the folder" for p in sorted(listed - on_disk)
+               if not os.path.lexists(folder / p)])
+
+
+def check_listing(folder: Path, manifest: dict[str, Any]) -> None:
+    """A :class:`VectorFileError` naming the files where the folder and its manifest disagree (the first 20, and
+    how many in all): a folder holding vectors its manifest does not describe is not the suite it claims."""
+    problems = listing_problems(folder, manifest)
+    if problems:
+        more = f"; and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise VectorFileError(f"{folder}: its vector files disagree with manifest.json ({len(problems)} files; "
+                              "export the vectors again into an empty folder): " + "; ".join(problems[:20]) + more)
+
+
 def read_vectors(folder: Path, expected_format: str,
                  manifest: dict[str, Any] | None = None) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
     """Every vector of a folder (of ``manifest``, read already, or read here): ``(entry, scenario, expected)``,

@@ -5,12 +5,18 @@ rulebook by Z3 branch discovery over the model, the play rulebook from hand-writ
 every expected observation computed by running the model. This module files them and runs
 them. Layout of an exported folder (documented in ``docs/protocol.md``)::
 
-    manifest.json                                   every vector: rulebook, kinds, clauses, ruleset
+    manifest.json                                   every vector: rulebook, kinds, clauses, ruleset; the readings
     combat/damage/500.1-7/0001.json                 {"scenario": ..., "expected": ..., "clauses": [...], ...}
     combat/hit/500.2c/0003-armor-exact-third.json   a hand-written boundary case
     play/play_card/357.2/0001-kill-then-discard.json
 
 A vector is filed by rulebook, then the kind of its first action, then its primary clause.
+
+Readings (``--ruleset name=value``): the vectors are found under each vector's own readings (the default ones, or a
+hand-written case's), then every declared option is fixed in every vector and the model computes its expected
+observation again (:func:`read_under`); ``rulebooks.<name>.ruleset`` records every option's reading the export was
+made under, and ``vectors run`` refuses a suite exported under other readings than the run declares
+(:func:`check_suite`).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from ..check.harness import engine_answers
 from ..engines.transports import EngineFault, check_answer
 from ..protocol import PROTOCOL, decode_observation, rulebook_of
 from ..rulebook import Vector
+from ..trail import clauses_applied
 
 VECTORS_FORMAT = "referee-vectors/1"
 
@@ -61,18 +68,21 @@ def vector_folder(vector: Vector) -> Path:
     return Path(rulebook) / kind / clause
 
 
-def _exercises(vector: Vector, coverage: Any, book: Any) -> list[str]:
+def _exercises(vector: Vector, coverage: Any, book: Any, reread: bool = False) -> list[str]:
     """The branches a vector takes (a rulebook without branch coverage: none): those of its concrete model run
-    (the rulebook's ``exercised_branches``) among the branches found, and the one Z3 found it for."""
+    (the rulebook's ``exercised_branches``) among the branches found, and the one Z3 found it for (unless the vector
+    was read again under other readings than it was found under: then only its concrete run speaks)."""
     if coverage is None or not hasattr(book, "exercised_branches"):
         return []
     known = {f"{key}={polarity}" for key in coverage.sites for polarity in ("true", "false")}
     taken = set(book.exercised_branches(vector.scenario)) & known
-    return sorted(taken | ({vector.branch} if vector.branch in known else set()))
+    return sorted(taken | ({vector.branch} if vector.branch in known and not reread else set()))
 
 
-def _file(folder: Path, vectors: list[Vector], coverage: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Write each vector to its folder; its manifest entry."""
+def _file(folder: Path, vectors: list[Vector], coverage: dict[str, Any] | None = None,
+          reread: set[int] | None = None) -> list[dict[str, Any]]:
+    """Write each vector to its folder; its manifest entry (``reread``: the ids of the vectors read again under
+    the declared readings)."""
     counters: dict[Path, int] = {}
     entries = []
     for vector in vectors:
@@ -86,7 +96,8 @@ def _file(folder: Path, vectors: list[Vector], coverage: dict[str, Any] | None =
         book = rulebooks.get(rulebook)
         entries.append({"path": vector.path, "rulebook": rulebook, "primary": vector.primary, "clauses": vector.clauses,
                         "branch": vector.branch, "source": vector.source,
-                        "exercises": _exercises(vector, (coverage or {}).get(rulebook), book),
+                        "exercises": _exercises(vector, (coverage or {}).get(rulebook), book,
+                                                id(vector) in (reread or set())),
                         "actions": [a["kind"] for a in vector.scenario["actions"]],
                         "kinds": sorted({a["kind"] for a in vector.scenario["actions"]}),
                         "features": sorted(book.features_used(vector.scenario)),
@@ -106,42 +117,104 @@ def select(generated: Generated, selection: "Selection") -> tuple[Generated, lis
     return Generated(kept, generated.coverage), left_out
 
 
-def export(folder: Path, generated: Generated, selection: "Selection | None" = None) -> dict[str, Any]:
-    """Write the vectors inside ``selection`` (None: all) and ``manifest.json``; return the manifest.
+def export(folder: Path, generated: Generated, selection: "Selection | None" = None,
+           readings: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Write the vectors inside ``selection`` (None: all), each under the declared ``readings`` (by rulebook, as
+    ``referee.vectors.readings.declared_readings`` gives them; None: each vector's own), and ``manifest.json``;
+    return the manifest.
 
-    The manifest records the selection, and a covered branch whose only vector was left out is
-    listed under ``left_out`` instead of ``covered``: the folder holds no vector for it.
+    The manifest records the selection and, per rulebook, every option's reading (``ruleset``), and a covered
+    branch whose only vector was left out is listed under ``left_out`` instead of ``covered``: the folder holds
+    no vector for it.
     """
     left_out: list[tuple[Vector, str]] = []
     if selection is not None:
         generated, left_out = select(generated, selection)
+    generated, reread = _read_all_under(generated, readings or {})
     folder.mkdir(parents=True, exist_ok=True)
-    entries = _file(folder, generated.vectors, generated.coverage)
+    entries = _file(folder, generated.vectors, generated.coverage, reread)
     by_clause: dict[str, list[str]] = {}
     for vector in generated.vectors:
         for clause in vector.clauses:
             by_clause.setdefault(clause, []).append(vector.path)
     paths = {v.branch: v.path for v in generated.vectors}
-    counts: dict[str, int] = {}
-    for entry in entries:
-        counts[entry["rulebook"]] = counts.get(entry["rulebook"], 0) + 1
     manifest = {
         "format": VECTORS_FORMAT,
         "protocol": PROTOCOL,
-        "rulebooks": {
-            name: {"vectors": counts.get(name, 0), "method": book.vectors_method,
-                   "ruleset": book.rules_to_json(book.default_rules),
-                   "branches": generated.coverage[name].manifest(paths) if generated.coverage.get(name) else None}
-            for name, book in rulebooks.RULEBOOKS.items()
-        },
+        "rulebooks": _rulebooks_section(generated, entries, paths, readings or {}),
         "vectors": entries,
         "clauses": {clause: paths for clause, paths in sorted(by_clause.items())},
         "selection": (selection or Selection()).to_json(),
         "left_out": {"vectors": len(left_out), "by_reason": _count(reason for _, reason in left_out)},
     }
     _mark_left_out(manifest, {vector.branch for vector, _ in left_out} - set(paths))
+    for name in readings or {}:
+        _settle_under_readings(manifest["rulebooks"][name]["branches"], [e for e in entries if e["rulebook"] == name])
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
+
+
+def _rulebooks_section(generated: Generated, entries: list[dict[str, Any]], paths: dict[str, str],
+                       readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The manifest's ``rulebooks``: per rulebook its vector count, method, readings (every option's, the declared
+    ones over the defaults) and branch coverage."""
+    counts: dict[str, int] = {}
+    for entry in entries:
+        counts[entry["rulebook"]] = counts.get(entry["rulebook"], 0) + 1
+    return {name: {"vectors": counts.get(name, 0), "method": book.vectors_method,
+                   "ruleset": book.rules_to_json(book.rules_from_options(readings.get(name, {}))),
+                   "branches": generated.coverage[name].manifest(paths) if generated.coverage.get(name) else None}
+            for name, book in rulebooks.RULEBOOKS.items()}
+
+
+def read_under(vector: Vector, readings: dict[str, dict[str, Any]]) -> Vector:
+    """The vector with its rulebook's declared readings over its own (those not declared unchanged), its expected
+    observation and clauses computed by the model again; the vector itself when it reads them already. It stays
+    filed under its primary clause while the model still applies it (else under the first clause applied)."""
+    from .readings import with_readings
+
+    scenario = with_readings(vector.scenario, readings)
+    if scenario == vector.scenario:
+        return vector
+    book = rulebooks.of_scenario(scenario)
+    state, events, steps = book.observe(scenario)
+    applied = clauses_applied(steps)
+    primary = vector.primary if vector.primary in applied else (applied[0] if applied else "")
+    leads = bool(primary) and vector.clauses[:1] == [vector.primary]  # a case written for a clause names it first
+    clauses = list(dict.fromkeys([primary, *applied])) if leads else applied
+    return Vector(scenario, book.encode_observation(state, events, None), clauses, vector.branch, vector.source,
+                  primary=primary, label=vector.label)
+
+
+def _read_all_under(generated: Generated, readings: dict[str, dict[str, Any]]) -> tuple[Generated, set[int]]:
+    """Every vector under the declared readings (:func:`read_under`), and the ids of those read again."""
+    if not any(readings.values()):
+        return generated, set()
+    vectors = [read_under(vector, readings) for vector in generated.vectors]
+    reread = {id(new) for new, old in zip(vectors, generated.vectors) if new is not old}
+    return Generated(vectors, generated.coverage), reread
+
+
+def _settle_under_readings(branches: dict[str, Any] | None, entries: list[dict[str, Any]]) -> None:
+    """A rulebook's branch coverage after its vectors were read again under declared readings (the search ran
+    under each vector's own): a branch is ``covered`` when some vector takes it now (by its path), and a branch
+    covered before that no vector takes now is listed under ``not_taken_under_readings``."""
+    if not branches or "covered" not in branches:
+        return
+    taken: dict[str, str] = {}
+    for entry in entries:
+        for branch in entry["exercises"]:
+            taken.setdefault(branch, entry["path"])
+    exercised = {entry["path"]: set(entry["exercises"]) for entry in entries}
+    covered = {b: p if b in exercised.get(p, set()) else taken[b] for b, p in branches["covered"].items() if b in taken}
+    for key in ("unreachable", "unknown", "outside_domain", "outside_profile", "left_out"):
+        if key in branches:
+            covered.update({b: taken[b] for b in branches[key] if b in taken})
+            branches[key] = [b for b in branches[key] if b not in taken]
+    lost = sorted(b for b in branches["covered"] if b not in taken)
+    branches["covered"] = dict(sorted(covered.items()))
+    if lost:
+        branches["not_taken_under_readings"] = lost
 
 
 def _mark_left_out(manifest: dict[str, Any], dropped: set[str]) -> None:
@@ -226,6 +299,8 @@ class VectorRun:
     restarts: int = 0
     stopped: str = ""
     interrupted: bool = False
+    #: What the run says besides its results (a manifest recording no readings: taken as the defaults).
+    notes: list[str] = field(default_factory=list)
 
     def ran(self) -> list[VectorResult]:
         return [r for r in self.results if r.status != "not run"]
@@ -268,18 +343,77 @@ def judge(entry: dict[str, Any], scenario: dict[str, Any], expected: dict[str, A
 
 def load_selected(folder: Path, selection: Selection) -> tuple[dict[str, Any], list[tuple], list[tuple[str, str, str]]]:
     """The folder's manifest, its vectors inside ``selection`` (``(entry, scenario, expected)``, each checked by
-    :func:`referee.vectors.files.read_vectors`) and the others as ``(path, reason, sha256)``."""
-    from .files import read_manifest, read_vectors
+    :func:`referee.vectors.files.read_vectors`) and the others as ``(path, reason, sha256)``; a folder whose vector
+    files disagree with its manifest is refused (:func:`referee.vectors.files.check_listing`)."""
+    from .files import check_listing, read_manifest, read_vectors
 
     manifest = read_manifest(folder, VECTORS_FORMAT)
+    vectors = read_vectors(folder, VECTORS_FORMAT, manifest)
+    check_listing(folder, manifest)  # after each entry is checked: a damaged entry is named for its damage
     loaded, skipped = [], []
-    for i, (entry, scenario, expected) in enumerate(read_vectors(folder, VECTORS_FORMAT, manifest)):
+    for i, (entry, scenario, expected) in enumerate(vectors):
         reason = selection.reason_to_skip(scenario)
         if reason is None:
             loaded.append((entry, {**scenario, "id": f"v{i}"}, expected))
         else:
             skipped.append((entry["path"], reason, entry["sha256"]))
     return manifest, loaded, skipped
+
+
+def check_suite(folder: Path, pairs: list[str] | None) -> list[str]:
+    """Before a run starts the engine: the suite was exported under the readings the run declares (``pairs``:
+    ``--ruleset name=value`` items; None: the defaults); a :class:`referee.vectors.files.VectorFileError` (a usage
+    error) names each option that differs. The notes to print: the rulebooks whose readings the manifest does not
+    record (taken as the defaults). The files are checked as they are read (:func:`load_selected`)."""
+    from .files import VectorFileError, read_manifest
+
+    manifest = read_manifest(folder, VECTORS_FORMAT)
+    exported, unrecorded = suite_readings(manifest, str(folder / "manifest.json"))
+    differing = differing_readings(exported, pairs)
+    if differing:
+        raise VectorFileError(f"{folder}: exported under other readings than this run declares ("
+                              + "; ".join(differing) + "): export the vectors again under the engine's readings "
+                              "(`referee vectors export --ruleset name=value`), or declare the readings they were "
+                              "exported under")
+    return [f"{folder / 'manifest.json'}: records no readings for {', '.join(unrecorded)} (an export from before "
+            "the manifest recorded them): taken as exported under the default readings"] if unrecorded else []
+
+
+def differing_readings(exported: dict[str, dict[str, Any]], pairs: list[str] | None) -> list[str]:
+    """Each option whose exported reading is not the one ``pairs`` declare (an option not declared: its default),
+    as ``name: exported X, declared Y``; the pairs are checked as ``check`` checks ``--ruleset`` (a ValueError)."""
+    out = []
+    for name, rules in rulebooks.parse_rule_words(pairs).items():
+        for option, value in rulebooks.get(name).rules_to_json(rules).items():
+            if exported[name].get(option) != value:
+                out.append(f"{option}: exported {exported[name].get(option)}, declared {value}")
+    return out
+
+
+def suite_readings(manifest: dict[str, Any],
+                   where: str = "manifest.json") -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Every option's reading each rulebook's vectors were exported under (``rulebooks.<name>.ruleset``, with an
+    exhaustive tier's ``exhaust.ruleset`` over it), checked as ``--ruleset`` is; and the rulebooks whose readings
+    the manifest does not record (their defaults are given)."""
+    from .files import VectorFileError
+
+    recorded = manifest.get("rulebooks") if isinstance(manifest.get("rulebooks"), dict) else {}
+    tier = manifest.get("exhaust") if isinstance(manifest.get("exhaust"), dict) else {}
+    fixed = tier.get("ruleset") if isinstance(tier.get("ruleset"), dict) else {}
+    out, unrecorded = {}, []
+    for name, book in rulebooks.RULEBOOKS.items():
+        entry = recorded.get(name)
+        values = entry.get("ruleset") if isinstance(entry, dict) else None
+        if values is None:
+            unrecorded.append(name)
+        elif not isinstance(values, dict):
+            raise VectorFileError(f"{where}: rulebooks.{name}.ruleset: expected an object of ruleset options")
+        own = {option: value for option, value in fixed.items() if option in book.rule_options()}
+        try:
+            out[name] = book.rules_to_json(book.rules_from_options({**(values or {}), **own}))
+        except (ValueError, TypeError) as error:
+            raise VectorFileError(f"{where}: rulebooks.{name}.ruleset: {error}") from None
+    return out, unrecorded
 
 
 def _not_run_answer(answer: Any) -> bool:
@@ -468,8 +602,9 @@ def write_receipt(path: Path, engine: str, selection: Selection, run: VectorRun)
 def check_receipt(receipt: dict[str, Any], folder: Path) -> list[str]:
     """What a receipt fails to show for ``folder`` (empty: it shows every vector run, or skipped with a written
     reason, on exactly these bytes): a manifest or vector whose SHA-256 differs, a vector not run, a vector the
-    receipt does not account for, a skip without a reason."""
-    from .files import read_manifest
+    receipt does not account for, a skip without a reason, and a vector file the manifest does not list or a
+    listed one missing (:func:`referee.vectors.files.listing_problems`, what ``vectors run`` refuses)."""
+    from .files import listing_problems, read_manifest
 
     problems = []
     if receipt.get("manifest_sha256") != sha256_of(folder / "manifest.json"):
@@ -478,7 +613,9 @@ def check_receipt(receipt: dict[str, Any], folder: Path) -> list[str]:
     for item in [*(receipt.get("results") or []), *(receipt.get("skipped") or [])]:
         if isinstance(item, dict) and isinstance(item.get("path"), str):
             accounted[item["path"]] = item
-    for entry in read_manifest(folder, VECTORS_FORMAT)["vectors"]:
+    manifest = read_manifest(folder, VECTORS_FORMAT)
+    problems += listing_problems(folder, manifest)
+    for entry in manifest["vectors"]:
         path = entry.get("path") if isinstance(entry, dict) else None
         problems += _receipt_problems(str(path), accounted.get(str(path)), folder)
     return problems

@@ -123,6 +123,12 @@ def test_every_verdict_counts_the_features_it_compared(tmp_path, monkeypatch):
     assert "features: compared 45 of 47 features; not compared: boss, reflect (never drawn)" in checked.output
     validated = RUNNER.invoke(app, ["validate", str(trace)])
     assert "compared: 45 of 47 features; not compared: boss, reflect" in validated.output, validated.output
+    exhausted = RUNNER.invoke(app, ["exhaust", "--kinds", "cost", "--in-process"])
+    assert exhausted.exit_code == 0, exhausted.output
+    assert "features: 45 of 47 features; not compared: boss, reflect)" in exhausted.output, exhausted.output
+    RUNNER.invoke(app, ["vectors", "export", "out", "--only", "cost/", "-q"])
+    ran = RUNNER.invoke(app, ["vectors", "run", "out", "--in-process"])
+    assert "features: 45 of 47 features; not compared: boss, reflect)" in ran.output, ran.output
 
 
 def test_query_with_an_engine_is_asked_under_the_declared_readings(tmp_path, monkeypatch):

@@ -174,6 +174,9 @@ def test_a_clause_whose_branch_no_vector_takes_is_not_covered_not_ok(exported: P
                and b.endswith(":event:activation_failed=true")]  # found by its site, whatever line it is on
     assert len(failing) == 1, failing
     failing = failing[0]
+    for entry in manifest["vectors"]:  # out of the folder as well: a file the manifest does not list is refused
+        if failing in entry["exercises"]:
+            (folder / entry["path"]).unlink()
     manifest["vectors"] = [e for e in manifest["vectors"] if failing not in e["exercises"]]
     (folder / "manifest.json").write_text(json.dumps(manifest))
     result = CliRunner().invoke(app, ["vectors", "run", str(folder), "--python", "referee.examples.engine:run",
