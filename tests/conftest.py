@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -71,6 +72,26 @@ def scratch_directory(pytestconfig: pytest.Config):
     os.chdir(pytestconfig.stash[_SCRATCH] / "cwd")
     yield pytestconfig.stash[_SCRATCH]
     os.chdir(before)
+
+
+#: The signals an in-process verb may handle: a test that leaves one changed would decide how a later signal (a
+#: per-test timeout's alarm, the runner's own interrupt) ends this test process.
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGALRM", "SIGUSR1")
+                 if hasattr(signal, name))
+
+
+@pytest.fixture(autouse=True)
+def no_signal_state_leaks():
+    """Each test's signal handlers and referee's recorded signal are put back after it, whatever it ran in
+    process, so that no test decides how another is interrupted."""
+    from referee.check import interrupts
+
+    handlers = {signum: signal.getsignal(signum) for signum in _SIGNALS}
+    yield
+    for signum, handler in handlers.items():
+        if signal.getsignal(signum) is not handler and handler is not None:
+            signal.signal(signum, handler)
+    interrupts.reset()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -266,12 +266,14 @@ class PythonEngine(Engine):
         back after it); the interval timer runs per scenario, stopped as each answer comes back."""
         if not self._alarm:
             return [self._call(s) for s in scenarios]
+        outer, armed_at = signal.getitimer(signal.ITIMER_REAL), time.monotonic()
         previous = _set_handler(signal.SIGALRM, self._on_alarm)
         try:
             return [self._call(s) for s in scenarios]
         finally:
             self._flags = _IDLE
             _set_handler(signal.SIGALRM, previous)
+            _rearm(outer, time.monotonic() - armed_at)
 
     def _on_alarm(self, signum: int, frame: Any) -> None:
         flags = self._flags
@@ -315,6 +317,15 @@ class PythonEngine(Engine):
                        "having caught the harness's timeout interrupt (a bare except?)")
             return EngineFault("hang", message, scenario)
         return _plain_answer(answer, scenario)
+
+
+def _rearm(outer: tuple[float, float], elapsed: float) -> None:
+    """Put back the interval timer that was running before a batch (a test runner's per-test timeout, a host
+    program's own alarm), less the time the batch took: the per-scenario timer shares it, and a harness that
+    cancelled another's alarm would silently switch its timeout off. One already due fires at once."""
+    delay, interval = outer
+    if delay > 0:
+        signal.setitimer(signal.ITIMER_REAL, max(delay - elapsed, 0.001), interval)
 
 
 #: ``signal.signal`` without its enum conversions (``signal.signal`` is this C function wrapped in two of them; what
