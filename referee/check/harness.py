@@ -9,9 +9,9 @@ point (``referee.trail``, recorded only for the report).
 
 An engine fault (crash, hang, garbage, schema violation, missing field) stops the run at
 once, unshrunk: shrinking a hang would cost a timeout per step. It is reported with its
-scenario. Failing examples are kept in Hypothesis' example database
-(``.referee/examples``), keyed by the engine and the options, so a found bug is retried
-first on the next run.
+scenario. Every failing scenario is written ahead to the failure store (``referee.check.failure_store``,
+``.referee/failures/store``) the moment it is judged, and every run replays the store first, so a found
+bug is never lost; Hypothesis' example database (``.referee/examples``) keeps its own role.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__, rulebooks
-from . import interrupts
+from . import failure_store, interrupts
 from .compare import Comparison, Divergence, compare
 from ..engines.transports import Engine, EngineFault, check_answer
 from ..protocol import PROTOCOL, Observation, ProtocolError, decode_scenario, rulebook_of
@@ -145,6 +145,10 @@ class CheckReport:
     #: whether the failure reported is one of them (not a new draw of this seed).
     stored_replayed: int = 0
     failure_stored: bool = False
+    #: Stored failures kept and not run (``referee.check.failure_store``): entry name -> why (outside the profile...).
+    stored_kept: dict[str, str] = field(default_factory=dict)
+    #: Where the failure store is (a folder, and the Redis server's hash), or '' when there is none.
+    store: str = ""
 
     def _groups_text(self) -> list[str]:
         """The distinct divergences of a ``--keep-going`` run, each shrunk, known ones marked."""
@@ -244,6 +248,7 @@ class CheckReport:
             "replay_engine": self.replay_engine,
             "run_id": self.run_id,
             "stored_failures": {"replayed_first": self.stored_replayed, "failure_is_stored": self.failure_stored},
+            "failure_store": {"where": self.store, "kept_not_run": self.stored_kept},
         }
 
     def _features_json(self) -> dict[str, Any]:
@@ -306,14 +311,19 @@ class CheckReport:
         return "one JSON line"
 
     def _stored_text(self) -> list[str]:
-        """The first line of a run that replayed stored failures first: how many, and whether the failure is one."""
-        if not self.stored_replayed:
+        """The first line of a run that replayed stored failures first: how many, whether the failure is one, and
+        those kept and not run (outside this run's profile)."""
+        if not self.stored_replayed and not self.stored_kept:
             return []
         n = self.stored_replayed
-        line = (f"referee check: {n} stored failure{'s' if n != 1 else ''} (kept by an earlier run in the example "
-                f"database) replayed first, before this run's own scenarios of seed {self.seed}")
+        line = (f"referee check: {n} stored failure{'s' if n != 1 else ''} (kept by an earlier run in the failure "
+                f"store, {self.store}) replayed first, before this run's own scenarios of seed {self.seed}")
         if self.failure_stored:
             line += "; the failure below is a stored one, replayed, not a new draw of this seed"
+        for why in dict.fromkeys(self.stored_kept.values()):
+            kept = sum(1 for w in self.stored_kept.values() if w == why)
+            ran = why == failure_store.KEPT_COMPARISON
+            line += f"; {kept} kept: {why}" if ran else f"; {kept} kept, {why}, not run"
         return [line]
 
     def _head_text(self) -> list[str]:
@@ -349,7 +359,8 @@ class CheckReport:
         lines = []
         if self.scenario is not None:
             label = "scenario (shrunk)" if self.status == "mismatch" and self.shrink_sizes is not None else "scenario"
-            lines.append(f"{label}, fields at their protocol default omitted (the full JSON is in the replay file):")
+            kept = "the full JSON is in the replay file" if "--replay " in self.replay else "no replay file was written"
+            lines.append(f"{label}, fields at their protocol default omitted ({kept}):")
             lines.append("  " + json.dumps(compact_scenario(self.scenario), separators=(", ", ": ")))
             if self.shrink_sizes is not None:
                 from .shrink import describe_sizes
@@ -377,8 +388,10 @@ class CheckReport:
         else:
             lines.append(f"clause trail: {len(self.trail)} steps, {len(self.clauses)} clauses (--trail prints it; "
                          "--json has it)")
-        replay_file = self.replay.split("--replay ")[-1].split()[0] if "--replay " in self.replay else "<replay file>"
-        lines.append(f"the whole explanation: referee explain {replay_file}")
+        if "--replay " in self.replay:
+            lines.append(f"the whole explanation: referee explain {self.replay.split('--replay ')[-1].split()[0]}")
+        else:
+            lines.append("the whole explanation: no replay file was written to give `referee explain` (--json has it)")
         lines.append(f"clauses applied: {', '.join(self.clauses)}")
         return lines
 
@@ -498,13 +511,16 @@ def _database(options: CheckOptions) -> Any:
     from .databases import open_database
 
     database = open_database(options.database, fallback=str(examples_fallback(options)))
+    if database is not None:  # its replay phase sees a few well-formed entries, never another's
+        database = failure_store.ReplayBounded(database, _is_seeded(options))
     return ReadOnlyDatabase(database) if database is not None and options.keep_going else database
 
 
 def _degraded_warning(database: Any) -> str:
     """What a shared database that failed mid-run said (``referee.check.databases.DegradingDatabase``), or ''."""
-    inner = getattr(database, "_wrapped", database)  # a --keep-going run reads through a ReadOnlyDatabase
-    return getattr(inner, "warning", "") or ""
+    while hasattr(database, "_wrapped"):  # a --keep-going run's ReadOnlyDatabase, the ReplayBounded
+        database = database._wrapped
+    return getattr(database, "warning", "") or ""
 
 
 def examples_fallback(options: CheckOptions) -> Path:
@@ -593,6 +609,18 @@ class Campaign:
     #: A fault that needs the stream (``referee.check.crash_site``): the batch's scenarios up to the one the engine
     #: died on, which the replay input sends.
     fault_sequence: list[dict[str, Any]] | None = None
+    #: The failure store (``referee.check.failure_store``; None: ``--database ''``), and the failing scenarios met
+    #: (with their verdict and detail), noted before they are written: a write a signal cut short is done at the end.
+    store: Any = None
+    pending: list[tuple[dict[str, Any], str, Any]] = field(default_factory=list)
+    #: Scenarios run that were stored failures (the store's, Hypothesis' stored entries): outside the budget.
+    stored_run: int = 0
+    #: True while the store's entries are replayed, and the names of those the engine passed (in the batch).
+    replaying: bool = False
+    passed: set[str] = field(default_factory=set)
+    #: The names of the store's entries that are shrunk scenarios already: one that fails again is not shrunk again
+    #: (the same failure reports the same scenario, run after run).
+    shrunk_before: set[str] = field(default_factory=set)
 
 
 def check(engine: Engine, options: CheckOptions) -> CheckReport:
@@ -601,9 +629,81 @@ def check(engine: Engine, options: CheckOptions) -> CheckReport:
     test, run = _hypothesis_test(campaign)
     engine.start()  # an engine that cannot start at all is a usage error, raised here
     with _stats_probes(campaign):
-        stop = _run_examples(test, campaign)
+        stop = _replay_store(campaign)
+        if stop is None:
+            stop = _run_examples(test, campaign)
     close_campaign(campaign, stop, run)
     return campaign.report
+
+
+def _open_store(campaign: Campaign) -> None:
+    """The run's failure store, keyed by the engine's identity (``--name``, else its spec and a digest of what it
+    runs), under ``<state dir>/failures/store``."""
+    identity = campaign.engine.identity or campaign.engine.name
+    campaign.store = failure_store.open_store(campaign.options, identity, failures_dir(campaign.options) / "store")
+    campaign.report.store = campaign.store.shown_as if campaign.store is not None else ""
+
+
+def _replay_store(campaign: Campaign) -> Stop | None:
+    """Replay the store's entries first, oldest first, a batch at a time, each judged as usual; the Stop that ends
+    the run (a stored failure that still fails), or None. An entry leaves the store only when the engine passes it."""
+    if campaign.store is None or campaign.options.worker != 0:  # --workers: the first replays it, all write to it
+        return None
+    runnable = [(entry, scenario) for entry in campaign.store.entries()
+                if (scenario := _runnable(campaign, entry)) is not None]
+    campaign.shrunk_before = {entry.name for entry, _ in runnable if entry.record.get("shrunk") is True}
+    # stored already: one that fails again keeps its record (and its place in the order)
+    campaign.store.written.update(failure_store.scenario_name(scenario) for _, scenario in runnable)
+    campaign.replaying = True
+    try:
+        for at in range(0, len(runnable), campaign.batch):
+            stop = _replay_batch(campaign, runnable[at:at + campaign.batch])
+            if stop is not None:
+                return stop
+        interrupts.raise_if_received()
+    except KeyboardInterrupt:
+        return Stop("interrupted")
+    finally:
+        campaign.replaying = False
+    return None
+
+
+def _runnable(campaign: Campaign, entry: Any) -> dict[str, Any] | None:
+    """A stored entry's scenario to run, or None: kept, not run, the reason noted in the report (it no longer
+    decodes, or its action kinds or features lie outside this run's profile)."""
+    scenario = entry.scenario
+    try:
+        if scenario is None:
+            raise ProtocolError("scenario", "not a failure store record")
+        decode_scenario(json.loads(json.dumps(scenario)))
+    except (ProtocolError, ValueError, TypeError, RecursionError):
+        campaign.report.stored_kept[entry.name] = failure_store.KEPT_UNDECODABLE
+        return None
+    kinds = {a.get("kind") for a in scenario.get("actions", []) if isinstance(a, dict)}
+    try:
+        check_profile(scenario, campaign.options.features)
+        inside = kinds <= set(campaign.kinds)
+    except ProtocolError:
+        inside = False
+    if not inside:
+        campaign.report.stored_kept[entry.name] = failure_store.KEPT_OUTSIDE
+        return None
+    return json.loads(json.dumps(scenario))
+
+
+def _replay_batch(campaign: Campaign, batch: list[tuple[Any, dict[str, Any]]]) -> Stop | None:
+    """One batch of stored entries through the usual stages; each entry the engine passed leaves the store (one
+    stored under another comparison stays, said)."""
+    passed = campaign.passed = set()
+    stop = check_batch(campaign, [scenario for _, scenario in batch])
+    for entry, scenario in batch:
+        if failure_store.scenario_name(scenario) not in passed:
+            continue
+        if entry.record.get("comparison") != campaign.options.comparison.to_json():
+            campaign.report.stored_kept[entry.name] = failure_store.KEPT_COMPARISON
+        else:
+            campaign.store.remove(entry.name)
+    return stop
 
 
 def _stats_probes(campaign: Campaign) -> Any:
@@ -649,9 +749,15 @@ def _hypothesis_test(campaign: Campaign) -> tuple[Any, Any]:
     group = campaign.batch * math.ceil(SEEDED_GROUP / campaign.batch) if _is_seeded(options) else campaign.batch
     run = _example(campaign)
     campaign.database = _database(options)
+    _open_store(campaign)
+    _key_database(run, _digest(campaign.engine, options, campaign.kinds))
+    campaign.replays = frozenset(_replays(run, campaign.database, options))
+    campaign.stored = _stored_count(run, campaign.database)
     # Hypothesis' shrinker is off: it would shrink the whole batch, one engine batch per
-    # step. The failing scenario is shrunk afterwards by ``referee.check.shrink``, batched.
-    config = dict(max_examples=max(1, math.ceil(campaign.total / group)), deadline=None, database=campaign.database,
+    # step. The failing scenario is shrunk afterwards by ``referee.check.shrink``, batched. The examples Hypothesis
+    # replays from its database are on top of the budget (``check_drawn`` counts them apart).
+    examples = max(1, math.ceil(campaign.total / group)) + campaign.stored
+    config = dict(max_examples=examples, deadline=None, database=campaign.database,
                   phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target], verbosity=Verbosity.quiet,
                   suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False)
     if options.backend != "hypothesis":
@@ -659,9 +765,6 @@ def _hypothesis_test(campaign: Campaign) -> tuple[Any, Any]:
     # Hypothesis' @seed would switch the example database off; the seed is set the way
     # @seed sets it, and the database stays on, so a stored failure is still replayed first.
     run._hypothesis_internal_use_seed = campaign.seed  # type: ignore[attr-defined]
-    _key_database(run, _digest(campaign.engine, options, campaign.kinds))
-    campaign.replays = frozenset(_replays(run, campaign.database, options))
-    campaign.stored = campaign.report.stored_replayed = _stored_count(run, campaign.database)
     strategy = _batch_strategy(one, group, options, campaign.seed, campaign.replays)
     return settings(**config)(given(strategy)(run)), run
 
@@ -679,14 +782,31 @@ def _example(campaign: Campaign) -> Any:
 
 
 def check_drawn(campaign: Campaign, drawn: list[dict[str, Any]]) -> Stop | None:
-    """One Hypothesis example: its scenarios, to the engine a batch at a time, up to --examples."""
+    """One Hypothesis example: its scenarios, to the engine a batch at a time, up to --examples; an entry Hypothesis
+    replays from its database is run on top of the budget."""
+    replayed = _replayed_from_database(campaign, drawn)
     for at in range(0, len(drawn), campaign.batch):
-        if at and campaign.count >= campaign.total and campaign.failure is None:  # a rerun of a failure runs in full
+        spent = campaign.count - campaign.stored_run >= campaign.total
+        if spent and not replayed and campaign.failure is None:  # a rerun of a failure runs in full
             return None
-        stop = check_batch(campaign, drawn[at:at + campaign.batch])
+        before = campaign.count
+        try:
+            stop = check_batch(campaign, drawn[at:at + campaign.batch])
+        finally:
+            campaign.stored_run += campaign.count - before if replayed else 0
         if stop is not None:
             return stop
     return None
+
+
+def _replayed_from_database(campaign: Campaign, drawn: list[dict[str, Any]]) -> bool:
+    """Whether a Hypothesis example replays an entry of its database: a stored seed (seeded generation), else one
+    of the first examples while the stored entries are replayed."""
+    if not campaign.stored:
+        return False
+    if _is_seeded(campaign.options):
+        return bool(drawn) and drawn[0].get("_group") in campaign.replays
+    return campaign.examples <= campaign.stored
 
 
 def check_batch(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> Stop | None:
@@ -719,7 +839,37 @@ def died_on(campaign: Campaign, stop: Stop, batch_scenarios: list[dict[str, Any]
         campaign.first = (campaign.count, campaign.first[1])
     if site.how == "sequence":
         campaign.fault_sequence = [_public(s) for s in batch_scenarios[:site.prefix]]
+    store_ahead(campaign, batch_scenarios[site.position - 1], "fault", fault)
     return Stop("fault", batch_scenarios[site.position - 1], fault)
+
+
+def store_ahead(campaign: Campaign, scenario: dict[str, Any], verdict: str, detail: Any) -> None:
+    """Write a failing scenario to the failure store now (``referee.check.failure_store``), noted first so that a
+    write a signal cuts short is done again when the run closes (:func:`_store_pending`)."""
+    if campaign.store is None:
+        return
+    public = _public(scenario)
+    campaign.pending.append((public, verdict, detail))
+    campaign.store.write(public, verdict, _said(verdict, detail), campaign.options.comparison.to_json())
+
+
+def _store_pending(campaign: Campaign) -> None:
+    """Every failing scenario noted but not written yet (a signal cut its write short): written now."""
+    if campaign.store is None:
+        return
+    for public, verdict, detail in campaign.pending:
+        if failure_store.scenario_name(public) not in campaign.store.written:
+            campaign.store.write(public, verdict, _said(verdict, detail), campaign.options.comparison.to_json())
+
+
+def _said(verdict: str, detail: Any) -> str:
+    """What was wrong, in one line, for a store record: the first divergence, or the fault."""
+    try:
+        if verdict == "mismatch":
+            return detail[0].describe()
+        return " ".join(detail.describe().split())[:500]
+    except Exception:  # a record without its description still holds the scenario
+        return verdict
 
 
 def mark(campaign: Campaign, batch_scenarios: list[dict[str, Any]]) -> dict[str, tuple[Any, Any]]:
@@ -757,20 +907,30 @@ def judge_one(campaign: Campaign, scenario: dict[str, Any], answer: Any, model: 
               marks: dict[str, tuple[Any, Any]]) -> Stop | None:
     """Count and judge one scenario; a divergence is grouped (--keep-going) or stops the run, as does a fault."""
     campaign.count += 1
+    if campaign.replaying:  # a stored failure: counted apart, off the budget
+        campaign.stored_run += 1
+        campaign.report.stored_replayed += 1
     if campaign.report.stats is not None:
         campaign.report.stats.observe(scenario)
     verdict, detail = judge(scenario, answer, campaign.options.comparison, model)
     if campaign.options.progress is not None:
         campaign.options.progress(campaign.count, campaign.options.examples, 0 if verdict == "ok" else 1)
     if verdict == "ok":
+        if campaign.replaying:
+            campaign.passed.add(failure_store.scenario_name(scenario))
         return None
+    if verdict == "fault" or (verdict == "mismatch" and not campaign.options.keep_going):
+        store_ahead(campaign, scenario, verdict, detail)  # before anything a signal can cut short
     if campaign.first is None:
         campaign.first = (campaign.count, time.perf_counter() - campaign.start)
-        campaign.report.failure_stored = _from_stored(campaign, marks[scenario["id"]][1])
+        campaign.report.failure_stored = campaign.replaying
     if verdict != "mismatch":
         return Stop(verdict, scenario, detail)
     if campaign.options.keep_going:
+        groups = len(campaign.groups)
         _record_group(campaign.groups, scenario, detail)
+        if len(campaign.groups) > groups:  # a new group: its scenario is stored at first sight
+            store_ahead(campaign, scenario, verdict, detail)
         return _enough(campaign)
     campaign.failure = (scenario, detail)
     campaign.failing_seed, campaign.failing_group = marks[scenario["id"]]
@@ -811,6 +971,7 @@ def _run_examples(test: Any, campaign: Campaign) -> Stop | None:
 def close_campaign(campaign: Campaign, stop: Stop | None, run: Any) -> None:
     """The report stage: the stop's verdict (shrunk and explained at fault), the groups, the counts, the replay."""
     report, options = campaign.report, campaign.options
+    _store_pending(campaign)
     if stop is not None:
         _STOP_REPORTS.get(stop.reason, _report_stop)(campaign, stop, run)
     report.seconds = time.perf_counter() - campaign.start
@@ -821,9 +982,9 @@ def close_campaign(campaign: Campaign, stop: Stop | None, run: Any) -> None:
             report.cap = {"groups": options.max_divergences, "after": campaign.capped, "budget": campaign.total}
     if campaign.first is not None:
         report.first_failure_after, report.first_failure_seconds = campaign.first
-    degraded = _degraded_warning(campaign.database)
-    if degraded:  # the shared database failed mid-run: the report says where the failures went
-        report.error = "; ".join(part for part in (report.error, degraded.removeprefix("referee: ")) if part)
+    warnings_said = (_degraded_warning(campaign.database), campaign.store.warning if campaign.store else "")
+    for said in filter(None, warnings_said):  # the shared database or the store failed: the report says so
+        report.error = "; ".join(part for part in (report.error, said.removeprefix("referee: ")) if part)
     if not report.ok:
         report.replay = _replay(options, campaign.seed, report.scenario, campaign.fault_sequence)
         report.replay_engine = _replay_engine(campaign.engine, options, report.scenario, campaign.fault_sequence)
@@ -842,7 +1003,20 @@ def _report_stop(campaign: Campaign, stop: Stop, run: Any) -> None:
 
 
 def _report_interrupted(campaign: Campaign, stop: Stop, run: Any) -> None:
-    campaign.report.status = "interrupted"
+    """Stopped by a signal: the failure found before it, if any, as found (it is in the failure store already)."""
+    report = campaign.report
+    report.status = "interrupted"
+    if campaign.pending and not campaign.options.keep_going:
+        public, verdict, detail = campaign.pending[0]
+        report.scenario = public
+        if verdict != "mismatch":
+            report.fault = detail
+            return
+        report.divergences = detail
+        try:  # the model alone, quick: the trail as a finished run shows it
+            report.trail = cut(model_trail(public), detail[0].event_index if detail[0].where == "events" else None)
+        except Exception:  # a courtesy (a second signal ends the process at once anyway)
+            report.trail = []
 
 
 def _report_enough(campaign: Campaign, stop: Stop, run: Any) -> None:
@@ -866,8 +1040,9 @@ def _report_mismatch(campaign: Campaign, stop: Stop, run: Any) -> None:
     report.status, report.scenario, report.divergences = "mismatch", _public(scenario), divergences
     _store_failing_seed(run, options, campaign)
     try:
-        if options.shrink and interrupts.received() is None:
+        if _shrinks(campaign, scenario):
             scenario, divergences = _shrink_unless_interrupted(engine, scenario, divergences, options, report)
+            _store_shrunk(campaign, campaign.failure[0], scenario, divergences)
         report.scenario, report.divergences = _public(scenario), divergences
         first = divergences[0]
         try:
@@ -877,6 +1052,22 @@ def _report_mismatch(campaign: Campaign, stop: Stop, run: Any) -> None:
         report.explain = explain_at_fault(scenario, first)
     except KeyboardInterrupt:
         report.error = report.error or "stopped by a signal while the divergence was being shrunk and explained"
+
+
+def _shrinks(campaign: Campaign, scenario: dict[str, Any]) -> bool:
+    """Whether the failing scenario is shrunk: not when shrinking is off, a signal was received, or it is a stored
+    failure that was shrunk already."""
+    if not campaign.options.shrink or interrupts.received() is not None:
+        return False
+    return not (campaign.report.failure_stored and failure_store.scenario_name(scenario) in campaign.shrunk_before)
+
+
+def _store_shrunk(campaign: Campaign, found: dict[str, Any], shrunk: dict[str, Any],
+                  divergences: list[Divergence]) -> None:
+    """The shrunk scenario in the failure store in place of the one found (written first, then the other removed)."""
+    if campaign.store is not None and _public(shrunk) != _public(found):
+        campaign.store.replace(_public(found), _public(shrunk), "mismatch", _said("mismatch", divergences),
+                               campaign.options.comparison.to_json())
 
 
 def _shrink_unless_interrupted(engine: Engine, scenario: dict[str, Any], divergences: list[Divergence],
@@ -925,36 +1116,30 @@ def _store_failing_seed(run: Any, options: CheckOptions, campaign: Campaign) -> 
 
 
 def _replays(run: Any, database: Any, options: CheckOptions) -> list[int]:
-    """The failing scenarios' seeds stored under this run's key (``_store_failing_seed``), to replay first."""
+    """The seeds stored under this run's key (``_store_failing_seed``) and its secondary key, as Hypothesis' replay
+    phase sees them (a few: ``failure_store.ReplayBounded``): each is drawn as that one scenario, off the budget."""
     if not _is_seeded(options):
         return []
     from hypothesis.internal.reflection import function_digest
 
     from .streams import stored_seeds
 
-    return stored_seeds(database, function_digest(run))
+    key = function_digest(run)
+    return stored_seeds(database, key) + stored_seeds(database, key + b".secondary")
 
 
 def _stored_count(run: Any, database: Any) -> int:
-    """How many entries earlier runs stored under this run's key (each a failure, replayed before the new stream)."""
+    """How many entries Hypothesis' replay phase will see under this run's key and its secondary key (at most
+    ``failure_store.REPLAY_LIMIT`` each: :class:`referee.check.failure_store.ReplayBounded`)."""
     if database is None:
         return 0
     from hypothesis.internal.reflection import function_digest
 
+    key = function_digest(run)
     try:
-        return sum(1 for _ in database.fetch(function_digest(run)))
+        return sum(1 for name in (key, key + b".secondary") for _ in database.fetch(name))
     except Exception:  # a courtesy: the run itself reads the database again, and reports what fails there
         return 0
-
-
-def _from_stored(campaign: Campaign, group: Any) -> bool:
-    """Whether a failing scenario is a stored failure replayed, not a new draw: a stored failing seed (seeded
-    generation), else one of the first Hypothesis examples while the stored entries are replayed."""
-    if not campaign.stored:
-        return False
-    if _is_seeded(campaign.options) and group is not None:
-        return group in campaign.replays
-    return campaign.examples <= campaign.stored
 
 
 def _is_seeded(options: CheckOptions) -> bool:
@@ -1142,6 +1327,7 @@ def _shrunk_group(campaign: Campaign, key: str, entry: dict[str, Any], budget: i
         scenario, divergences, calls = _shrink(engine, scenario, divergences, replace(options, shrink_budget=budget),
                                                key, behind=entry.get("behind") is not None)
         sizes = (before, size(_public(scenario)))
+        _store_shrunk(campaign, entry["scenario"], scenario, divergences)
     try:
         clauses = clauses_applied(model_trail(scenario))
     except Exception:  # the trail is a courtesy; never lose the group for it

@@ -15,6 +15,13 @@ Three phases, each with its own handler for ``SIGINT`` and ``SIGTERM``:
   ``check``, the end of the run) raises it again. The process's final status is ``128 + signal``
   whatever the verb returned (:func:`final_status`), so a lost interrupt can never end in a pass.
 * a **second** signal while the first is being handled ends the process at once.
+
+Under ``--workers`` (``referee.check.workers``) each worker process runs its share with the **worker** phase's
+handlers (:func:`install_worker_handlers`): the first signal stops the worker's run as the running phase stops a
+single process (recorded, raised, a SIGTERM kills its engines), without a word; a repeat changes nothing (a signal
+sent to the whole process group reaches the worker, and the parent forwards it too). The parent alone speaks: it
+forwards the signal to every worker, collects their partial reports and prints one. :data:`END_NOW` from the parent
+ends a worker at once (its engines killed): the parent's second signal, its watchdog, a worker past its grace.
 """
 
 from __future__ import annotations
@@ -35,6 +42,10 @@ _reported: list[bool] = [False]
 #: The command line being run, as a shell would take it back (``record_command``): what a rerun types.
 _command: list[str] = []
 _REAL_EXIT = os._exit
+#: The ``--workers`` worker processes of this process (the parent's), ended with it when it ends at once.
+_workers: list[int] = []
+#: The parent's "end now" to a worker (where the signal exists).
+END_NOW = getattr(signal, "SIGUSR1", None)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -87,6 +98,7 @@ def _while_running(signum: int, frame: Any) -> None:
     if _received:  # a second signal: the first is being handled, and this one says "now"
         os.write(2, f"referee: stopped by a second signal ({signal_name(signum)})\n".encode())
         kill_engines()
+        end_workers()
         _REAL_EXIT(128 + _received[0])
     _received.append(signum)
     if signum != signal.SIGINT:
@@ -108,11 +120,59 @@ def _watchdog(signum: int) -> None:
 
     def end() -> None:
         os.write(2, f"referee: the report did not finish within {TERM_GRACE:g} s of {signal_name(signum)}\n".encode())
+        kill_engines()
+        end_workers()
         _REAL_EXIT(128 + signum)
 
     timer = threading.Timer(TERM_GRACE, end)
     timer.daemon = True
     timer.start()
+
+
+def install_worker_handlers() -> None:
+    """A ``--workers`` worker's phase (its first act): the first signal stops its run quietly, a repeat changes
+    nothing, :data:`END_NOW` ends it at once; what the parent recorded or watched before the fork is not the worker's."""
+    _received.clear()
+    _workers.clear()
+    for signum in HANDLED:
+        signal.signal(signum, _while_working)
+    if END_NOW is not None:
+        signal.signal(END_NOW, _end_worker_now)
+
+
+def _while_working(signum: int, frame: Any) -> None:
+    if _received:  # the run is stopping already: the parent's forward of a signal the whole group received
+        return
+    _received.append(signum)
+    if signum != signal.SIGINT:
+        kill_engines()
+    raise Interrupted(signum)
+
+
+def _end_worker_now(signum: int, frame: Any) -> None:
+    """The parent's "end now": the worker's engines killed, then the worker, with no word (the report is the
+    parent's). The real ``os._exit``: an in-process engine's call replaces it for its length."""
+    kill_engines()
+    _REAL_EXIT(128 + (_received[0] if _received else signal.SIGTERM))
+
+
+def watch_worker(pid: int) -> None:
+    """A ``--workers`` worker of this process: ended with it when it ends at once (:func:`end_workers`)."""
+    _workers.append(pid)
+
+
+def forget_workers() -> None:
+    """The workers of the run are reaped: nothing to end any more."""
+    _workers.clear()
+
+
+def end_workers() -> None:
+    """Send every watched worker :data:`END_NOW` (a signal handler's way: no waiting)."""
+    for pid in _workers:
+        try:
+            os.kill(pid, END_NOW if END_NOW is not None else signal.SIGTERM)
+        except OSError:  # it has ended already
+            pass
 
 
 def received() -> int | None:

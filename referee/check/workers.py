@@ -2,89 +2,288 @@
 
 Worker ``i`` runs ``referee.check.harness.check`` with the run's seed and ``worker = i``, so its scenarios are drawn
 from seeds no other worker draws (``referee.check.streams``), on ``--examples / N`` scenarios (rounded up), sharing
-the example database (a folder or a ``redis://`` URL: a failure one worker stores, every later run replays).
+the example database (a folder or a ``redis://`` URL) and the failure store (``referee.check.failure_store``: each
+worker writes the failures it meets there at once, under distinct names, so nothing waits for the merge; worker 0
+replays the store first, and every later run does).
 Their reports merge into one (:func:`merge_reports`): scenarios and seconds of work added, the run's wall
 time, ``--keep-going`` groups merged by key (counts added), ``--stats`` counts added, the first failure the
 earliest any worker met (in its own scenarios and seconds), and the verdict the worst any worker reached.
 
-The pool is forked while the running phase's signal handlers are installed (``referee.check.interrupts``). A worker
-puts its own in place as it starts (:func:`_worker_started`): a SIGTERM or SIGHUP kills the worker's engines and ends
-it at once, without a word (the parent, which the signal reached too, reports the run), and the pool is closed and
-joined at the end, never terminated, so that a run nobody signalled never sends its idle workers a SIGTERM. Before,
-``Pool.__exit__`` terminated the pool, and an idle worker took that SIGTERM for a user's: "stopped by SIGTERM" and a
-traceback on a run that passed or met an engine fault.
+Each worker is a process of its own, forked with the signals held (:func:`_start_workers`), that sends its one
+report back on a pipe and ends. It runs with the worker phase's handlers (``referee.check.interrupts.install_worker_handlers``): a
+signal stops its run as it stops a single process, at once and without a word, and the run's partial report (its
+scenarios checked, any failure found) comes back. A signal to the parent (alone, or to the whole process group) stops
+the run the same way: the parent forwards it to every worker still running, gives them ``REPORT_GRACE`` seconds to
+send their reports, ends any that did not (its count then said to be unknown, never taken for 0), and returns one
+interrupted report of them all (:func:`merge_interrupted`). A run nobody signalled never signals its workers: each
+ends once its report is sent. Before, the workers were a ``multiprocessing.Pool`` that the signal terminated: a
+worker's counts were lost ("checked: 0 scenarios"), each worker took the pool's SIGTERM for a user's, and a terminate
+racing a worker's queue lock hung the parent until the 10 s watchdog ended it without a report.
 """
 
 from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import random
+import signal
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
+
+from . import interrupts
 
 #: Verdicts from worst to best: the merged report takes the first any worker reached.
 SEVERITY = ("fault", "model-error", "nondeterministic", "mismatch", "stale-known", "interrupted", "pass")
 
 
-def _worker_started() -> None:
-    """A pool worker's first act: its own handlers for SIGTERM and SIGHUP (a signal to the run ends the worker quietly,
-    its engines killed); Ctrl-C (SIGINT) keeps the running phase's, so the worker reports what it found."""
-    import signal
-
-    from . import interrupts
-
-    for signum in interrupts.HANDLED:
-        if signum != signal.SIGINT:
-            signal.signal(signum, _end_worker)
+#: Seconds the workers have, after the signal that stops the run, to send their partial reports (the parent's one
+#: report then comes within the usual two seconds).
+REPORT_GRACE = 1.5
+#: Seconds an ended worker has to die of its "end now" before it is killed.
+END_GRACE = 0.3
 
 
-def _end_worker(signum: int, frame: Any) -> None:
-    """A worker told to end: its engines' process groups killed, then the worker's process, with no report or traceback
-    (the run's report is the parent's)."""
-    import os
+@dataclass
+class _Worker:
+    """One worker process, the pipe end its report comes back on, and what came back (``lost``: why nothing did)."""
 
-    from . import interrupts
+    index: int
+    process: Any
+    conn: Any
+    report: Any = None
+    error: BaseException | None = None
+    lost: str = ""
+    #: The signal that stopped the worker's run, if one did.
+    signum: int | None = None
 
-    interrupts.kill_engines()
-    os._exit(128 + signum)
+    @property
+    def waiting(self) -> bool:
+        return self.report is None and self.error is None and not self.lost
+
+
+def _worker_main(job: tuple[Callable[[], Any], Any], conn: Any, parent: int) -> None:
+    """A worker process: the worker phase's handlers, its share of the run, its report (or error) sent back."""
+    interrupts.install_worker_handlers()
+    _end_with_parent(parent)
+    try:
+        message: tuple[Any, ...] = ("report", _run_worker(job), interrupts.received())
+    except BaseException as error:  # sent to the parent, which raises it (a usage error: an engine that cannot start)
+        message = ("error", error)
+    with _signals_held():  # a signal after the run ended cannot cut the report short
+        _send(conn, message)
+
+
+def _end_with_parent(parent: int) -> None:
+    """On Linux, the worker is sent the parent's "end now" when the parent dies (killed with SIGKILL, it cannot send
+    it): a worker never outlives its run, checking on and holding its engines."""
+    if not sys.platform.startswith("linux") or interrupts.END_NOW is None:
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(interrupts.END_NOW))  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the request
+        os.kill(os.getpid(), interrupts.END_NOW)
 
 
 def _run_worker(job: tuple[Callable[[], Any], Any]) -> Any:
-    from .harness import check
+    """The worker's report: its share checked (the signals let in once its handlers are in place), or, stopped
+    before its run began, an interrupted one of nothing; a signal while its engine closes leaves the report as is."""
+    from .harness import check, interrupted_report
 
     make, options = job
-    engine = make()
-    with engine:
-        return check(engine, options)
+    engine, report = make(), None
+    try:
+        with engine:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupts.HANDLED)
+            report = check(engine, options)
+    except KeyboardInterrupt:
+        report = report if report is not None else interrupted_report(engine, options)
+    return report
+
+
+def _send(conn: Any, message: tuple[Any, ...]) -> None:
+    """Send the report; one that cannot be pickled goes as an error naming it; a parent gone is nobody to tell."""
+    try:
+        conn.send(message)
+    except OSError:
+        return
+    except Exception as error:
+        try:
+            conn.send(("error", RuntimeError(f"--workers: a worker's {message[0]} could not be sent back: {error!r}")))
+        except Exception:
+            return
+
+
+class _signals_held:
+    """Hold the handled signals for the length of a block (a fork, a pipe read or write): they come after it."""
+
+    def __enter__(self) -> None:
+        self.previous = signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.HANDLED)
+
+    def __exit__(self, *exc: object) -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
 
 
 def check_workers(make: Callable[[], Any], options: Any, workers: int) -> Any:
-    """Run ``workers`` processes (each engine made by ``make``, a picklable factory) and merge their reports."""
+    """Run ``workers`` processes (each engine made by ``make``, a picklable factory) and merge their reports; a
+    signal stops them all, and the report is the interrupted one of what they had checked."""
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
     share = math.ceil(options.examples / workers)
     jobs = [(make, replace(options, seed=seed, worker=i, examples=share, progress=None)) for i in range(workers)]
     start = time.perf_counter()
-    reports = _pool_map(jobs, workers)
-    merged = merge_reports(reports)
+    running: list[_Worker] = []
+    try:
+        _start_workers(jobs, running)
+        _collect(running)
+        merged = merge_reports([w.report for w in running])
+    except KeyboardInterrupt:
+        _stop_workers(running, interrupts.received() or signal.SIGINT)
+        merged = merge_interrupted(make, replace(options, seed=seed), running, workers)
+    finally:
+        _reap_held(running)
     merged.seconds, merged.examples_requested = time.perf_counter() - start, options.examples
     return merged
 
 
-def _pool_map(jobs: list[Any], workers: int) -> list[Any]:
-    """Every job's report, from a pool of ``workers`` processes closed and joined at the end (terminated only when
-    the run is stopped: a signal, an error)."""
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_started)
+def _start_workers(jobs: list[Any], running: list[_Worker]) -> None:
+    """Fork one worker per job, each with the signals held until its own handlers are in place (a signal in
+    between is the worker's, not a copy of the parent's handler's); ``running`` grows as they start."""
+    context = multiprocessing.get_context("fork")
+    for index, job in enumerate(jobs):
+        receiving, sending = context.Pipe(duplex=False)
+        process = context.Process(target=_worker_main, args=(job, sending, os.getpid()), daemon=True)
+        with _signals_held():
+            process.start()
+            interrupts.watch_worker(process.pid)
+            running.append(_Worker(index, process, receiving))
+            sending.close()  # the worker's end only: its end of file is the parent's sign that it ended
+
+
+def _collect(running: list[_Worker]) -> None:
+    """Wait for every worker's report (a signal is raised where the parent waits); a worker's error is raised."""
+    while any(w.waiting for w in running):
+        _receive(running, 0.5)
+        _take_up_a_workers_signal(running)
+        interrupts.raise_if_received()
+        for worker in running:
+            if worker.error is not None:
+                raise worker.error
+            if worker.lost:
+                raise RuntimeError(f"--workers: worker {worker.index + 1} of {len(running)} {worker.lost}")
+
+
+def _take_up_a_workers_signal(running: list[_Worker]) -> None:
+    """A signal sent to one worker alone stops the run as one sent to the parent: the parent sends it to itself (held,
+    so that the same signal sent to the whole group too is handled once), and its own handler names it."""
+    stopped = [w.signum for w in running if w.signum is not None]
+    if not stopped:
+        return
+    with _signals_held():
+        if interrupts.received() is None:
+            os.kill(os.getpid(), stopped[0])
+
+
+def _receive(running: list[_Worker], timeout: float) -> None:
+    """Read what the workers sent within ``timeout`` seconds: a report, an error, or the end of a pipe."""
+    from multiprocessing.connection import wait
+
+    waiting = {w.conn: w for w in running if w.waiting}
+    for conn in wait(list(waiting), max(timeout, 0.0)):
+        with _signals_held():  # what was read is kept before a signal can cut in
+            _take(waiting[conn])
+
+
+def _take(worker: _Worker) -> None:
+    """What one worker sent: its report, its error, or nothing (its pipe's end: it ended without a word)."""
     try:
-        reports = pool.map(_run_worker, jobs, chunksize=1)
-    except BaseException:
-        pool.terminate()
-        raise
-    pool.close()
-    pool.join()
-    return reports
+        kind, value, *signum = worker.conn.recv()
+    except (EOFError, OSError):
+        worker.process.join(END_GRACE)
+        worker.lost = f"ended (exit status {worker.process.exitcode}) without a report"
+        return
+    if kind == "report":
+        worker.report, worker.signum = value, signum[0] if signum else None
+    else:
+        worker.error = value
+
+
+def _stop_workers(running: list[_Worker], signum: int) -> None:
+    """The run is stopped: the signal forwarded to every worker still running, ``REPORT_GRACE`` seconds for their
+    reports, then those that sent none are ended (their counts unknown)."""
+    for worker in running:
+        if worker.waiting:
+            _signal(worker, signum)
+    deadline = time.monotonic() + REPORT_GRACE
+    while any(w.waiting for w in running) and time.monotonic() < deadline:
+        _receive(running, deadline - time.monotonic())
+    for worker in running:
+        if worker.waiting:
+            worker.lost = (f"sent no report within {REPORT_GRACE:g} s of {interrupts.signal_name(signum)} "
+                           "and was ended")
+            _end(worker)
+
+
+def _signal(worker: _Worker, signum: int) -> None:
+    try:
+        os.kill(worker.process.pid, signum)
+    except OSError:  # it has ended already: its pipe says what it sent
+        pass
+
+
+def _end(worker: _Worker) -> None:
+    """End a worker now: its "end now" (its engines killed with it), then, still alive, killed."""
+    if worker.process.is_alive() and interrupts.END_NOW is not None:
+        _signal(worker, interrupts.END_NOW)
+        worker.process.join(END_GRACE)
+    if worker.process.is_alive():
+        worker.process.kill()
+
+
+def _reap_held(running: list[_Worker]) -> None:
+    """:func:`_reap`, the signals held: one that comes as the workers are reaped is recorded, not raised through the
+    report (the process still ends with its status: ``interrupts.final_status``)."""
+    try:
+        with _signals_held():
+            _reap(running)
+    except KeyboardInterrupt:
+        pass
+
+
+def _reap(running: list[_Worker]) -> None:
+    """Every worker ended and waited for (one that sent its report ends by itself; one that did not is ended)."""
+    for worker in running:
+        if worker.waiting or worker.error is not None:
+            _end(worker)
+        worker.process.join(END_GRACE)
+        if worker.process.is_alive():
+            _end(worker)
+            worker.process.join()
+        worker.conn.close()
+    interrupts.forget_workers()
+
+
+def merge_interrupted(make: Callable[[], Any], options: Any, running: list[_Worker], workers: int) -> Any:
+    """The one report of a run a signal stopped: every worker's partial report merged (its counts added, a failure
+    one found shown first), as interrupted; a worker that sent none named, its count unknown (not counted as 0)."""
+    from .harness import interrupted_report
+
+    known = sorted((w.report for w in running if w.report is not None), key=lambda r: r.scenario is None)
+    merged = merge_reports([*known, interrupted_report(make(), options)])
+    merged.workers = workers
+    lost = [f"worker {w.index + 1} of {workers} {w.lost or 'failed: ' + str(w.error)}"
+            for w in running if w.report is None]
+    if lost:
+        unknown = (f"{'; '.join(lost)}: its scenarios are not in the count above (unknown)" if len(lost) == 1 else
+                   f"{'; '.join(lost)}: their scenarios are not in the count above (unknown)")
+        merged.error = "; ".join(part for part in (merged.error, unknown) if part)
+    return merged
 
 
 def merge_reports(reports: list[Any]) -> Any:
@@ -102,7 +301,9 @@ def merge_reports(reports: list[Any]) -> Any:
     merged.cap = caps[0] if caps else None
     merged.workers = len(reports)
     merged.run_id = new_run_id()  # one run, its own id (the workers' reports are never written)
-    merged.stored_replayed = max(r.stored_replayed for r in reports)  # every worker replays the shared database
+    merged.stored_replayed = max(r.stored_replayed for r in reports)  # worker 0 replays the failure store
+    merged.stored_kept = {name: why for r in reports for name, why in r.stored_kept.items()}
+    merged.store = next((r.store for r in reports if r.store), "")
     return merged
 
 

@@ -132,7 +132,10 @@ def test_referee_database_names_the_database_and_the_replay_reads_it_again(in_tm
     assert result.exit_code == 1, result.output
     assert list((in_tmp / "shared").rglob("*")), "the failure is stored in the database the variable names"
     assert "--database" not in json.loads(result.stdout)["replay"]
-    flag = _check("--python", MUTANT, *FOUND, "--database", str(in_tmp / "flag"), "--json")
+    # a state folder of its own: the default one's failure store would replay the first run's failure before
+    # Hypothesis runs, and nothing new would reach the database
+    flag = _check("--python", MUTANT, *FOUND, "--database", str(in_tmp / "flag"),
+                  "--state-dir", str(in_tmp / "flag-state"), "--json")
     assert flag.exit_code == 1 and list((in_tmp / "flag").rglob("*")), "--database wins over the variable"
     assert f"--database {in_tmp / 'flag'}" in json.loads(flag.stdout)["replay"]
 
@@ -232,6 +235,8 @@ def test_a_failure_whose_state_folder_stopped_taking_writes_says_nothing_was_kep
     assert f"{state / 'failures'} is a file" in warning and f"{state / 'examples'} is a file" in warning
     assert "`referee explain` and `--replay` have no file to read" in warning
     assert "--seed 3" in warning, "the command that still replays it"
+    assert "<replay file>" not in result.output and "the full JSON is in the replay file" not in result.output
+    assert "no replay file was written" in result.stdout
 
 
 # --------------------------------------------------------------------------------------
