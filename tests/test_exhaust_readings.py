@@ -28,23 +28,13 @@ def forcing(run, name: str, value: str):
     return forced
 
 
-class _InProcess:
+def _InProcess(run, name):  # noqa: N802 - stands for the class of tests/test_exhaust.py
     """A ``run`` function as an engine (no worker: the model's expectations are shared by the runs of a scope)."""
+    from types import SimpleNamespace
 
-    def __init__(self, run, name):
-        self.run, self.name, self.batch_size = run, name, 64
+    from test_exhaust import _InProcess as InProcess
 
-    def submit(self, scenarios):
-        return None
-
-    def run_batch(self, scenarios):
-        out = []
-        for scenario in scenarios:
-            try:
-                out.append(self.run(scenario))
-            except Exception as error:  # noqa: BLE001 - an engine's exception is its answer (a fault)
-                out.append(error)
-        return out
+    return InProcess(SimpleNamespace(run=run), name)
 
 
 _SCOPES: dict[tuple[str, ...], tuple[exhaust.Scope, dict]] = {}

@@ -110,3 +110,17 @@ def compiled(schema: dict) -> jsonschema.protocols.Validator:
     validator = jsonschema.validators.validator_for(schema)
     validator.check_schema(schema)
     return validator(schema)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path):
+    """A real ``redis-server`` of the test's own, on a free port of the loopback (``.ci/run`` installs it)."""
+    from harness_tools import RedisServer, require_module, require_program
+
+    program = require_program("redis-server", "redis-server")
+    require_module("redis", "redis")
+    server = RedisServer(program, tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()

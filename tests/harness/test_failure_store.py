@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from harness_tools import RedisServer, require_module, require_program
 
 REFEREE = str(Path(sys.executable).with_name("referee"))
 
@@ -168,17 +167,6 @@ def test_an_entry_outside_the_profile_is_kept_not_run_and_said(tmp_path):
 
 
 # -- 3. foreign entries under the run's Redis key ----------------------------------------------
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path):
-    program = require_program("redis-server", "redis-server")
-    require_module("redis", "redis")
-    server = RedisServer(program, tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 MUTANT = "referee.examples.mutants:floor_instead_of_ceil"

@@ -190,14 +190,16 @@ def test_the_in_process_engine_puts_the_previous_alarm_handler_back_after_a_batc
         pass
 
     previous = signal.signal(signal.SIGALRM, mine)
+    outer = signal.setitimer(signal.ITIMER_REAL, 0)  # a test runner's per-test alarm, put back below
     try:
         engine = PythonEngine(example_run)
         answers = engine.run_batch([json.loads(json.dumps(s)) for s in _combat(3)])
         assert all(isinstance(a, dict) for a in answers)
         assert signal.getsignal(signal.SIGALRM) is mine
-        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0), "no timer of the engine's is left running"
     finally:
         signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_REAL, *outer)
 
 
 def test_the_worker_starts_without_importing_the_protocol_the_rulebooks_or_hypothesis():

@@ -59,6 +59,14 @@ def test_the_page_escapes_what_it_shows(failing):
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
+def _watched_page(browser, problems: list[str]):
+    """A new page whose console errors and warnings, and uncaught page errors, go to ``problems``."""
+    page = browser.new_page()
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    return page
+
+
 def test_the_page_renders_in_headless_chromium_without_console_errors(failing):
     report, page_file = failing
     require_module("playwright", "playwright")
@@ -70,9 +78,7 @@ def test_the_page_renders_in_headless_chromium_without_console_errors(failing):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            page = browser.new_page()
-            page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page = _watched_page(browser, problems)
 
             def gate(route):
                 requested.append(route.request.url)
@@ -156,9 +162,7 @@ def test_the_first_failure_page_shows_its_verdict_group_and_replay_in_headless_c
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            page = browser.new_page()
-            page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page = _watched_page(browser, problems)
             page.goto(page_file.as_uri())
             assert page.locator("#verdict").inner_text() == "FAIL: the engine disagrees with the model"
             shown = " ".join(replay.split())  # as a browser lays a command out: its runs of spaces as one

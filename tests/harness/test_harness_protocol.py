@@ -144,4 +144,7 @@ def _other_names_in_tables() -> set[str]:
 
     names |= {f.name for f in HIT_FIELDS} | {f.name for f in fields(Ruleset)} | {"name", "unit", "amount", "other", "detail"}
     names |= set(LINE_FIELDS)  # an ability's printed line (the ability action)
+    from referee.rulebooks import RULEBOOKS
+
+    names |= {option for book in RULEBOOKS.values() for option in book.rule_options()}  # the ruleset table
     return names

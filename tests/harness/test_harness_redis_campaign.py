@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from harness_tools import RedisServer, require_module, require_program
+from harness_tools import require_module
 
 #: A seeded bug: Armor's mitigation rounded down, not up (500.2c). Worker A's seed finds it after 67
 #: scenarios; worker B's seed does not within its 32, unless the database hands it A's failure (measured on the
@@ -26,17 +26,6 @@ from harness_tools import RedisServer, require_module, require_program
 MUTANT = "referee.examples.mutants:floor_instead_of_ceil"
 SEED_A, EXAMPLES_A = 3, 300
 SEED_B, EXAMPLES_B = 5, 32
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path):
-    program = require_program("redis-server", "redis-server")
-    require_module("redis", "redis")
-    server = RedisServer(program, tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _worker(name: str, seed: int, examples: int, database: str, folder: Path) -> tuple[int, dict]:
