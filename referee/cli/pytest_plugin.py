@@ -55,6 +55,18 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"referee: {error}") from None
 
 
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """The engine's declaration's warnings (a ``features`` list written for an earlier protocol), where the
+    session shows them: in its header, not in a captured stream."""
+    from referee.check.config import ConfigError, load_config
+
+    try:
+        declared = load_config(config.rootpath)
+    except ConfigError:  # a bad file is the configure step's usage error, where the plugin is asked for
+        return []
+    return [f"referee: warning: {warning}" for warning in declared.warnings]
+
+
 def plugin_settings(config: pytest.Config, without: list[str] | None = None):
     """The plugin's settings: its ``--referee-*`` options, else the engine's ``referee.toml`` (or
     ``[tool.referee]``) in the root folder, else the defaults; ``without`` (a ``referee_without``

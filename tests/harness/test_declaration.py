@@ -114,6 +114,14 @@ def test_the_plugin_reads_the_declaration_and_warns(tmp_path):
     assert settings["examples"] == 16 and settings["features"] == ["armor", "shield"] and config.warnings
 
 
+def test_the_plugin_shows_the_declarations_warning_in_the_session_header(pytester: pytest.Pytester):
+    pytester.makefile(".toml", referee=OLD_LIST)
+    pytester.makepyfile("def test_nothing():\n    assert True\n")
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["referee: warning: *names no protocol (read as written for referee/1)*"])
+    result.assert_outcomes(passed=1)
+
+
 def test_every_verdict_counts_the_features_it_compared(tmp_path, monkeypatch):
     _in(tmp_path, monkeypatch, 'protocol = "referee/2"\npython = "referee.examples.engine:run"\n'
                                'without = ["boss", "reflect"]\n')
