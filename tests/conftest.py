@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from hermetic_state import GUARDED, STATE_VARIABLE, changes, guarded_files
+from hermetic_state import GUARDED, STATE_VARIABLE, changes, guarded_files, interruptible
 
 _SCRATCH = pytest.StashKey[Path]()
 _BEFORE = pytest.StashKey[dict]()
@@ -61,6 +61,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SCRATCH] = scratch
     os.environ[STATE_VARIABLE] = str(scratch / "state")
     configuration.set_hypothesis_home_dir(scratch / "hypothesis")
+    interruptible()
     if not hasattr(config, "workerinput"):  # the controller, or a run without xdist
         config.stash[_BEFORE] = guarded_files()
 

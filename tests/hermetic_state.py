@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 from pathlib import Path
 
 #: The checkout whose state folders the session must leave alone.
@@ -29,3 +31,12 @@ def changes(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]
     lines += [f"removed {path}" for path in sorted(before.keys() - after.keys())]
     lines += [f"modified {path}" for path in sorted(before.keys() & after.keys()) if before[path] != after[path]]
     return lines
+
+
+def interruptible() -> None:
+    """A run started in the background (``nohup``, ``cmd &`` in a script) inherits SIGINT ignored, and so would
+    every program a test starts: a test's Ctrl-C that arrives before referee's own handlers are in would be
+    ignored, not delivered. The tests start their programs as a terminal starts a foreground job: SIGINT at its
+    default (a Python handler here becomes the default in a program this process starts)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -56,3 +56,22 @@ def test_an_in_process_check_leaves_no_handler_installed(tmp_path, monkeypatch):
                                       "--state-dir", ""])
     assert result.exit_code == 0, result.output
     assert {s: signal.getsignal(s) for s in before} == before
+
+
+def test_a_session_started_with_sigint_ignored_hands_its_programs_a_deliverable_one():
+    """Started in the background (``nohup``, ``cmd &``), the session inherits SIGINT ignored, and so would every
+    program a test starts: a signal test's early Ctrl-C was then ignored by the child, whose run ended in a pass
+    (seen under load: ``vectors run`` exit 0 after a SIGINT at 0.05 s). The session makes it deliverable."""
+    import subprocess
+    import sys
+
+    from hermetic_state import interruptible
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        interruptible()
+        shown = subprocess.run([sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT) is "
+                                "signal.default_int_handler)"], capture_output=True, text=True, check=True).stdout
+        assert shown.strip() == "True", "a program the session starts ignores SIGINT"
+    finally:
+        signal.signal(signal.SIGINT, before)
