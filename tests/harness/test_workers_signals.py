@@ -46,10 +46,15 @@ WRONG_AT = int(os.environ.get("SIG_WRONG_AT", "0"))
 CALLS, WRONG = [0], []
 
 
-def wait(seconds, swallow):
+def wait(seconds, swallow, send=None):
+    # the signal is sent from inside the wait, so that a swallowing worker swallows even an interrupt that comes
+    # back at once (under load the parent's forwarded signal can arrive before the next line runs)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         try:
+            if send is not None:
+                send, sending = None, send
+                sending()
             time.sleep(0.05)
         except BaseException:
             if not swallow:
@@ -73,11 +78,13 @@ def run(scenario):
             sender = True
         except FileExistsError:
             pass
+    send = None
     if sender:
         with open(os.path.join(FOLDER, "sent-by"), "w") as note:
             note.write(f"{{os.getpid()}} {{time.time()}}")
-        os.kill(os.getppid() if TARGET == "parent" else os.getpid(), getattr(signal, SIGNUM))
-    wait(30, SWALLOW and sender)
+        target = os.getppid() if TARGET == "parent" else os.getpid()
+        send = lambda: os.kill(target, getattr(signal, SIGNUM))  # noqa: E731
+    wait(30, SWALLOW and sender, send)
     return clean(scenario)
 """
 
