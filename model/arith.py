@@ -28,7 +28,9 @@ from typing import Any
 
 
 class SymbolicBranchError(TypeError):
-    """Model code asked Python for the truth of a symbolic condition."""
+    """Model code asked Python for the truth of a symbolic condition (``term``: that condition, when known)."""
+
+    term: Any = None
 
 
 #: Types that are never symbolic; checking membership here first keeps the concrete path fast.
@@ -73,7 +75,9 @@ def ite(condition: Any, then: Any, otherwise: Any) -> Any:
     if isinstance(then, str) or then is None:
         if then == otherwise:
             return then
-        raise SymbolicBranchError(f"cannot choose symbolically between {then!r} and {otherwise!r}")
+        error = SymbolicBranchError(f"cannot choose symbolically between {then!r} and {otherwise!r}")
+        error.term = condition
+        raise error
     return _z3().If(condition, then, otherwise)
 
 
@@ -171,9 +175,9 @@ def _strict_bool(self: Any) -> bool:
         return True
     if z3.is_false(self):
         return False
-    raise SymbolicBranchError(
-        f"Python `if` on the symbolic condition {self}; write the rule with ite/and_/or_"
-    )
+    error = SymbolicBranchError(f"Python `if` on the symbolic condition {self}; write the rule with ite/and_/or_")
+    error.term = self  # what the condition depends on: a symbolic reading here makes the caller fix it (model/readings.py)
+    raise error
 
 
 @contextlib.contextmanager

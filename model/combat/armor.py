@@ -21,6 +21,7 @@ import math
 
 from ..arith import and_, floordiv, ite, least_such_that, max_, or_
 from ..clauses import combat
+from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Int, Unit
 
@@ -58,12 +59,29 @@ def compute_surviving_after_positive_armor(damage: Int, armor: Int) -> Int:
 
 @combat.implements("500.2d")
 def compute_surviving_after_negative_armor(damage: Int, armor: Int, ruleset: Ruleset = DEFAULT) -> Int:
-    """Damage after the amplification of negative Armor, rounded up against the defender (500.2d, INT-001)."""
-    if ruleset.negative_armor == "mirror":
-        return least_such_that(
-            lambda s: covers_with_mirrored_negative_armor(s, damage, armor), damage, 2 * damage, "armor_neg",
-            lambda: math.ceil(damage * (2 * math.sqrt(-armor) + ARMOR_CURVE) / (math.sqrt(-armor) + ARMOR_CURVE)),
-        )
+    """Damage after the amplification of negative Armor, rounded up against the defender (500.2d, INT-001).
+
+    On a symbolic reading both amplifications are built and joined (``model/readings.py``).
+    """
+    return by_reading(
+        ruleset.negative_armor,
+        mirror=lambda: compute_surviving_after_mirrored_armor(damage, armor),
+        reciprocal=lambda: compute_surviving_after_reciprocal_armor(damage, armor),
+    )
+
+
+@combat.implements("500.2d")
+def compute_surviving_after_mirrored_armor(damage: Int, armor: Int) -> Int:
+    """INT-001's ``mirror`` reading at Armor ``-B``: damage times ``(20 + 2*sqrt(B)) / (20 + sqrt(B))``, up (500.2d)."""
+    return least_such_that(
+        lambda s: covers_with_mirrored_negative_armor(s, damage, armor), damage, 2 * damage, "armor_neg",
+        lambda: math.ceil(damage * (2 * math.sqrt(-armor) + ARMOR_CURVE) / (math.sqrt(-armor) + ARMOR_CURVE)),
+    )
+
+
+@combat.implements("500.2d")
+def compute_surviving_after_reciprocal_armor(damage: Int, armor: Int) -> Int:
+    """INT-001's ``reciprocal`` reading at Armor ``-B``: damage times ``(20 + sqrt(B)) / 20``, rounded up (500.2d)."""
     return least_such_that(
         lambda s: covers_with_reciprocal_negative_armor(s, damage, armor),
         damage,

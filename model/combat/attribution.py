@@ -22,11 +22,13 @@ Worked example: a tick credits 10 between appliers who applied 1, 1 and 1. The f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..arith import and_, ite, least_such_that, or_
 from ..clauses import combat
 from ..events import EventLog
+from ..readings import SymbolicReading, by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Int
 
@@ -66,16 +68,43 @@ def compute_rank(remainders: list[Int], i: int) -> Int:
 
 @combat.implements("500.5b", "500.5c")
 def compute_shares(total: Int, weights: tuple[Int, ...], ruleset: Ruleset = DEFAULT) -> tuple[Int, ...]:
-    """``total >= 0`` divided in proportion to ``weights``, exactly, with no point lost or made (500.5b, INT-351)."""
+    """``total >= 0`` divided in proportion to ``weights``, exactly, with no point lost or made (500.5b, INT-351).
+
+    On a symbolic reading both ways with the leftover are built and joined share by share (``model/readings.py``).
+    """
     if len(weights) == 1:
         return (total,)
     whole = sum(weights[1:], weights[0])
     floors = [compute_floor_share(total, w, whole) for w in weights]
     left = total - sum(floors[1:], floors[0])
-    if ruleset.tick_share_rounding == "remainder_to_first":
-        return (floors[0] + left, *floors[1:])
+    return by_reading_each(
+        ruleset.tick_share_rounding,
+        remainder_to_first=lambda: (floors[0] + left, *floors[1:]),
+        largest_remainder=lambda: add_leftover_by_remainder(total, weights, whole, floors, left),
+    )
+
+
+@combat.implements("500.5b")
+def add_leftover_by_remainder(
+    total: Int, weights: tuple[Int, ...], whole: Int, floors: list[Int], left: Int
+) -> tuple[Int, ...]:
+    """The ``left`` points over the floors go one each to the largest remainders, ties to the earlier (INT-351)."""
     remainders = [total * w - whole * q for w, q in zip(weights, floors)]
     return tuple(q + ite(compute_rank(remainders, i) < left, 1, 0) for i, q in enumerate(floors))
+
+
+def by_reading_each(option: Any, **branches: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """:func:`~referee.model.readings.by_reading` for branches that give tuples of one length: joined item by item.
+
+    ``ite`` joins single values, so on a symbolic reading each branch's tuple is built once and
+    its items are joined position by position; concretely only the chosen branch runs.
+    """
+    if not isinstance(option, SymbolicReading):
+        return branches[option]()
+    built = {reading: branch() for reading, branch in branches.items()}
+    size = len(next(iter(built.values())))
+    return tuple(by_reading(option, **{reading: (lambda item=items[i]: item) for reading, items in built.items()})
+                 for i in range(size))
 
 
 @combat.implements("500.5c")
@@ -88,9 +117,11 @@ def compute_feast_weights(
     applied. With nothing credited there is no Vitality portion to divide either, and the
     applied amounts stand in so that the divisor is never 0.
     """
-    if ruleset.tick_feast_shares == "of_applied":
-        return weights
-    return tuple(ite(credited > 0, c, w) for c, w in zip(credit, weights))
+    return by_reading_each(
+        ruleset.tick_feast_shares,
+        of_applied=lambda: weights,
+        of_credit_share=lambda: tuple(ite(credited > 0, c, w) for c, w in zip(credit, weights)),
+    )
 
 
 @combat.implements("500.5a", "500.5b", "500.5c", "500.5d", "500.1b", "500.1e")

@@ -34,6 +34,7 @@ from .attribution import process_credit
 from ..clauses import combat
 from .costs import pay_vitality_cost
 from ..events import EventLog
+from ..readings import by_reading
 from .insurance import compute_points_absorbed, compute_points_spent
 from .redirect import compute_redirected, get_ally, is_reachable
 from .ruleset import DEFAULT, Ruleset
@@ -177,9 +178,14 @@ def is_ignoring_armor(instance: DamageInstance) -> bool:
 
 
 @combat.implements("500.1j", "500.7j")
-def is_entering_below_armor(instance: DamageInstance, ruleset: Ruleset) -> bool:
-    """A Reflect that enters below the Armor steps skips the lethal redirect and the ignore charge (INT-005)."""
-    return instance.kind == "reflect" and ruleset.reflect_entry == "below_armor"
+def is_entering_below_armor(instance: DamageInstance, ruleset: Ruleset) -> Bool:
+    """A Reflect that enters below the Armor steps skips the lethal redirect and the ignore charge (INT-005).
+
+    For a Reflect on a symbolic reading this is a condition (``model/readings.py``); else a bool.
+    """
+    if instance.kind != "reflect":
+        return False
+    return ruleset.reflect_entry == "below_armor"
 
 
 @combat.implements("500.1h")
@@ -247,10 +253,13 @@ def process_gate_events(recipient: Unit, instance: DamageInstance, amount: Int, 
 
 @combat.implements("500.1-4")
 def is_ignored(recipient: Unit, instance: DamageInstance, entering: Int, ruleset: Ruleset) -> Bool:
-    """A damage-ignore charge discards a positive instance that reached it (500.1-4)."""
-    if is_entering_below_armor(instance, ruleset):
+    """A damage-ignore charge discards a positive instance that reached it, unless a Reflect enters below Armor
+    (500.1-4, INT-005)."""
+    below = is_entering_below_armor(instance, ruleset)
+    if below is True:
         return False
-    return and_(entering > 0, recipient.ignore_charges > 0)
+    reached = and_(entering > 0, recipient.ignore_charges > 0)
+    return reached if below is False else and_(not_(below), reached)
 
 
 @combat.implements("500.1-5", "500.1-6", "500.1d", "500.7j")
@@ -321,19 +330,35 @@ def compute_mitigation(
 
 @combat.implements("500.1f", "500.1g")
 def get_interceptor(board: Board, recipient: Unit, instance: DamageInstance, ruleset: Ruleset) -> Unit | None:
-    """The ally a lethal redirect names, unless the hit was already moved or enters below Armor (INT-009)."""
-    if instance.redirected or is_entering_below_armor(instance, ruleset):
+    """The ally a lethal redirect names, unless the hit was already moved or enters below Armor (INT-009, INT-005).
+
+    Whether an interceptor exists is structure, so a symbolic ``reflect_entry`` is read (and forks the
+    query, ``model/readings.py``) only when the recipient names one.
+    """
+    if instance.redirected:
         return None
-    return get_ally(board, recipient, recipient.intercept_by)
+    ally = get_ally(board, recipient, recipient.intercept_by)
+    if ally is None or is_entering_below_armor(instance, ruleset):
+        return None
+    return ally
 
 
 @combat.implements("500.1f")
 def is_lethal_hit(recipient: Unit, instance: DamageInstance, entering: Int, multiplier: Int, ruleset: Ruleset) -> Bool:
-    """Whether the hit counts as lethal: it would kill through steps 4-13, or its raw amount would (INT-006)."""
-    if ruleset.lethal_redirect_test == "raw_amount":
-        return and_(entering > 0, entering >= recipient.vitality)
-    alone = compute_mitigation(recipient, instance, entering, multiplier, False, 0, ruleset)
-    return and_(alone.remainder > 0, alone.remainder >= recipient.vitality)
+    """Whether the hit counts as lethal: it would kill through steps 4-13, or its raw amount would (INT-006).
+
+    On a symbolic reading both tests are built and joined (``model/readings.py``).
+    """
+
+    def would_kill() -> Bool:
+        alone = compute_mitigation(recipient, instance, entering, multiplier, False, 0, ruleset)
+        return and_(alone.remainder > 0, alone.remainder >= recipient.vitality)
+
+    return by_reading(
+        ruleset.lethal_redirect_test,
+        raw_amount=lambda: and_(entering > 0, entering >= recipient.vitality),
+        would_kill=would_kill,
+    )
 
 
 @combat.implements("500.1f", "500.1g")
@@ -395,9 +420,10 @@ def process_subrogation_payback(
     """An enemy source loses, as a retaliation cost, exactly what the Subrogated points absorbed (500.1-8, 500.7g)."""
     if source is None or source.uid == recipient.uid or source.side == recipient.side:
         return board, 0
-    if is_reflect_payback_refused(instance_kind, ruleset):
+    refused = is_reflect_payback_refused(instance_kind, ruleset)
+    if refused is True:
         return board, 0
-    due = absorbed > 0
+    due = absorbed > 0 if refused is False else and_(not_(refused), absorbed > 0)
     if not is_symbolic(due) and not due:
         return board, 0
     return pay_vitality_cost(
@@ -407,9 +433,14 @@ def process_subrogation_payback(
 
 
 @combat.implements("500.1c", "500.7k")
-def is_reflect_payback_refused(kind: str, ruleset: Ruleset) -> bool:
-    """A boss Reflect starts no damage reactions at all, the Subrogated payback included (500.1c, 500.7k, INT-114)."""
-    return kind == "reflect" and ruleset.reflect_subrogation == "no_payback"
+def is_reflect_payback_refused(kind: str, ruleset: Ruleset) -> Bool:
+    """A boss Reflect starts no damage reactions at all, the Subrogated payback included (500.1c, 500.7k, INT-114).
+
+    For a Reflect on a symbolic reading this is a condition (``model/readings.py``); else a bool.
+    """
+    if kind != "reflect":
+        return False
+    return ruleset.reflect_subrogation == "no_payback"
 
 
 @combat.implements("500.1-10", "500.1e")
@@ -453,11 +484,16 @@ def process_vitality_damage(
 
 
 @combat.implements("500.6g")
-def is_direct_damage(instance: DamageInstance, ruleset: Ruleset) -> bool:
-    """Direct damage: a hit, Tremor half or AoE share; Burn and Venom too under ``every_instance`` (500.6g, INT-401)."""
+def is_direct_damage(instance: DamageInstance, ruleset: Ruleset) -> Bool:
+    """Direct damage: a hit, Tremor half or AoE share; Burn and Venom too under ``every_instance`` (500.6g, INT-401).
+
+    For a tick on a symbolic reading this is a condition (``model/readings.py``); else a bool.
+    """
     if instance.kind in ("hit", "tremor", "aoe"):
         return True
-    return ruleset.stagger_lanes == "every_instance" and is_damage_over_time(instance.kind)
+    if not is_damage_over_time(instance.kind):
+        return False
+    return ruleset.stagger_lanes == "every_instance"
 
 
 @combat.implements("500.6g")
@@ -467,10 +503,13 @@ def process_boss_meters(
     """Damage into a boss checks Phasebreak on Vitality lost; direct damage also advances Stagger (500.6g, INT-401)."""
     log.emit("phasebreak_check", when=and_(recipient.is_boss, lost > 0), unit=recipient.uid, amount=lost,
              other=instance.source)
+    direct = is_direct_damage(instance, ruleset)
+    if direct is False:
+        return
     dealt = m.shield_absorbed + lost
-    if is_direct_damage(instance, ruleset):
-        log.emit("stagger", when=and_(recipient.is_boss, dealt > 0), unit=recipient.uid, amount=dealt,
-                 other=instance.source)
+    staggers = and_(recipient.is_boss, dealt > 0)
+    log.emit("stagger", when=staggers if direct is True else and_(direct, staggers), unit=recipient.uid,
+             amount=dealt, other=instance.source)
 
 
 @combat.implements("500.7c", "500.7d", "500.1c")
@@ -481,7 +520,8 @@ def is_damage_event(m: Mitigation, lost: Int = 0, ruleset: Ruleset = DEFAULT) ->
     away or a defy-death rune kept off Vitality.
     """
     spent = m.subrogated_spent + m.insurance_spent > 0
-    reached = m.after_shield > 0 if ruleset.damage_event_test == "after_shield" else lost > 0
+    reached = by_reading(ruleset.damage_event_test, after_shield=lambda: m.after_shield > 0,
+                         reached_vitality=lambda: lost > 0)
     return and_(m.entered, or_(spent, reached))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..arith import and_, max_, min_, not_, or_
 from ..clauses import combat
+from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 from .ticks import is_damage_over_time
@@ -39,6 +40,8 @@ def is_reachable(unit: Unit, kind: str, allows_dormant: Bool) -> Bool:
 def compute_redirected(remaining: Int, cap: Int, ruleset: Ruleset = DEFAULT) -> Int:
     """What the ally redirect moves: up to the cap, or what exceeds the cap (500.1-11, INT-003)."""
     cap = max_(cap, 0)
-    if ruleset.redirect_cap_moves == "up_to_cap":
-        return min_(remaining, cap)
-    return max_(remaining - cap, 0)
+    return by_reading(
+        ruleset.redirect_cap_moves,
+        up_to_cap=lambda: min_(remaining, cap),
+        excess_over_cap=lambda: max_(remaining - cap, 0),
+    )

@@ -207,9 +207,14 @@ def has_reflect(recipient: Unit) -> Bool:
 
 
 @combat.implements("500.7h", "500.7k")
-def is_reflected_lane(kind: str, ruleset: Ruleset) -> bool:
-    """Reflect answers hits, and Burn and Venom ticks unless the ruleset reads 'a hit' strictly (INT-112)."""
-    return ruleset.reflect_lanes == "hits_and_ticks" or kind not in ("burn", "venom")
+def is_reflected_lane(kind: str, ruleset: Ruleset) -> Bool:
+    """Reflect answers hits, and Burn and Venom ticks unless the ruleset reads 'a hit' strictly (INT-112).
+
+    A condition for a tick on a symbolic reading (``model/readings.py``), else a bool.
+    """
+    if kind not in ("burn", "venom"):
+        return True
+    return ruleset.reflect_lanes == "hits_and_ticks"
 
 
 @combat.implements("500.7h", "500.7i", "500.7j", "500.7k", "500.7l")
@@ -226,10 +231,11 @@ def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: 
     attacker = instance.source
     if attacker is None or not is_hostile(board, boss, attacker):
         return board  # a hostile hit with an actor only (500.1c, INT-112)
-    if not is_reflected_lane(instance.kind, ruleset):
+    lane = is_reflected_lane(instance.kind, ruleset)
+    if lane is False:
         return board
     amount = compute_reflect_amount(outcome.vitality_lost)
-    reflects = and_(has_reflect(boss), amount > 0)
+    reflects = and_(has_reflect(boss), amount > 0) if lane is True else and_(lane, has_reflect(boss), amount > 0)
     log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)
     back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="reflect")
     board, step, _ = resolve_damage(board, back, ruleset)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..arith import and_, ite, max_, not_, or_
 from ..clauses import combat
 from ..events import EventLog
+from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 
@@ -78,21 +79,29 @@ def is_revivable(unit: Unit, ruleset: Ruleset | None = None) -> Bool:
     scheduled; under ``zero_maximum_revival = returns_at_one`` it comes back at 1 of 1 (INT-120).
 
     ``ruleset`` is given only for a death an Interest payment caused: any other death is of a unit whose
-    maximum is above 0 on a legal board, where both readings agree and none is read."""
-    if ruleset is None or ruleset.zero_maximum_revival == "stays_dead":
+    maximum is above 0 on a legal board, where both readings agree and none is read. On a symbolic reading
+    both answers are joined (``model/readings.py``)."""
+    if ruleset is None:
         return unit.max_vitality > 0
-    return True
+    return by_reading(
+        ruleset.zero_maximum_revival, stays_dead=lambda: unit.max_vitality > 0, returns_at_one=lambda: True
+    )
 
 
 @combat.implements("500.9c", "500.8g", "500.4a")
 def floor_revivable_maximum(dead: Unit, ruleset: Ruleset | None) -> Unit:
     """Under ``zero_maximum_revival = returns_at_one`` a dead unit's maximum of 0 is floored at 1 when a revival
     is ahead of it (a Vessel now, Everlasting later), so that revival returns it at 1 of 1, alive at Vitality
-    above 0 (500.9c, 500.4a); by default, and for a death no Interest caused, the maximum stands (INT-120)."""
-    if ruleset is None or ruleset.zero_maximum_revival == "stays_dead":
+    above 0 (500.9c, 500.4a); by default, and for a death no Interest caused, the maximum stands (INT-120).
+    On a symbolic reading the two units are joined field by field (``model/readings.py``)."""
+    if ruleset is None:
         return dead
-    ahead = or_(dead.vessels > 0, dead.everlasting)
-    return dead.evolve(max_vitality=ite(ahead, max_(dead.max_vitality, 1), dead.max_vitality))
+
+    def floored() -> Unit:
+        ahead = or_(dead.vessels > 0, dead.everlasting)
+        return dead.evolve(max_vitality=ite(ahead, max_(dead.max_vitality, 1), dead.max_vitality))
+
+    return by_reading(ruleset.zero_maximum_revival, stays_dead=lambda: dead, returns_at_one=floored)
 
 
 @combat.implements("500.4d", "500.9b", "500.9c")

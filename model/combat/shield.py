@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..arith import ceildiv, floordiv, is_symbolic, ite, least_such_that, max_, min_
 from ..clauses import combat
+from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Int
 
@@ -39,14 +40,21 @@ def compute_shield_drain(shield: Int, multiplier: Int, damage: Int) -> Int:
 
 @combat.implements("500.1-10")
 def compute_damage_to_break(shield: Int, multiplier: Int, ruleset: Ruleset = DEFAULT) -> Int:
-    """The damage a breaking pool absorbs: ``ceil(S/m)`` or ``floor(S/m)`` (500.1-10, INT-002)."""
+    """The damage a breaking pool absorbs: ``ceil(S/m)`` or ``floor(S/m)`` (500.1-10, INT-002).
+
+    A symbolic multiplier is no literal divisor, so there the quotient is the least ``k`` that pays the
+    pool off (``ceil``) or the least whose successor would overpay it (``floor``). On a symbolic reading
+    both roundings are built and joined (``model/readings.py``).
+    """
     pool = max_(shield, 0)
+    rounding = ruleset.shield_multiplier_rounding
     if not is_symbolic(multiplier):
-        divide = ceildiv if ruleset.shield_multiplier_rounding == "ceil" else floordiv
-        return divide(pool, multiplier)
-    if ruleset.shield_multiplier_rounding == "ceil":
-        return least_such_that(lambda k: k * multiplier >= pool, 0, pool, "shield_ceil")
-    return least_such_that(lambda k: (k + 1) * multiplier > pool, 0, pool, "shield_floor")
+        return by_reading(rounding, ceil=lambda: ceildiv(pool, multiplier), floor=lambda: floordiv(pool, multiplier))
+    return by_reading(
+        rounding,
+        ceil=lambda: least_such_that(lambda k: k * multiplier >= pool, 0, pool, "shield_ceil"),
+        floor=lambda: least_such_that(lambda k: (k + 1) * multiplier > pool, 0, pool, "shield_floor"),
+    )
 
 
 @combat.implements("500.1-10", "500.1e")
