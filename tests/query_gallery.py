@@ -22,6 +22,12 @@ class Question:
     options: dict[str, Any] = field(default_factory=dict)
     slow: bool = False
     objective: Any = None  # the expected best value of --maximize/--minimize
+    #: The readings it is possible under, as ``--by-reading`` words it (``by_reading.cube_words``): by default every
+    #: reading for a ``found``, no reading for an ``impossible``.
+    readings: str | None = None
+
+    def possible_under(self) -> str:
+        return self.readings or ("every reading" if self.expected == "found" else "no reading")
 
     def argv(self) -> list[str]:
         """The command line of the question."""
@@ -39,6 +45,8 @@ class Question:
             words += ["--ruleset", f"{name}={value}"]
         if self.options.get("split"):
             words.append("--compare-split")
+        if self.objective is None:
+            words.append("--by-reading")
         return words
 
 
@@ -81,13 +89,12 @@ GALLERY: tuple[Question, ...] = (
              {"actions": ("cost:cost_kind=self_destruct",)}),
     Question("reflect-sets-off-thorns", "Can Reflect set off the attacker's Thorns?",
              'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
-             ("combat:500.7k",), "A Reflect starts no damage reactions (500.7k). The default reading here (the hit now "
-             "reads over 100 readings on two units, minutes under load); every reading is the next question.",
-             {"units": 2, "relations": ("enemy",), "ruleset": "defaults"}),
+             ("combat:500.7k",), "A Reflect starts no damage reactions (500.7k), under every reading (one cell: the readings "
+             "the hit reads are solver variables).",
+             {"units": 2, "relations": ("enemy",)}),
     Question("reflect-sets-off-thorns-everywhere", "Can Reflect set off the attacker's Thorns, on any board of up to 4 units?",
              'event("reflect") and event("thorns", unit="target", other="source")', "impossible",
-             ("combat:500.7k",), "The same question over the whole default space, every reading: hundreds of cells, tens of minutes (run with --runslow).",
-             slow=True),
+             ("combat:500.7k",), "The same question over the whole default space, every reading: a cell per source relation."),
     Question("split-loses-more", "Can splitting damage into two instances lose more Vitality than one instance?",
              "first.amount + second.amount == single.amount and first.amount > 0 and second.amount > 0 "
              "and after.target.vitality < single_after.target.vitality", "found", ("combat:500.1-7",),
@@ -121,12 +128,26 @@ GALLERY: tuple[Question, ...] = (
              'first.bloodletting.paid >= target.vitality and event("damage_taken", unit="source")', "found",
              ("combat:800.4j",),
              "The activation goes on after a lethal payment (800.4j).", {"actions": ("bloodletting",)}),
+    Question("negative-armor-more-than-doubles", "Can negative Armor more than double a hit?",
+             "target.armor < 0 and outcome.amount > 0 and outcome.after_armor > 2 * outcome.amount", "found",
+             ("combat:500.2d",),
+             "Only under INT-001's `reciprocal` reading, which grows without bound; `mirror` amplifies by "
+             "(20 + 2*sqrt(B)) / (20 + sqrt(B)), never twice.",
+             {"units": 2, "relations": ("enemy",)}, readings="negative_armor=reciprocal"),
+    Question("redirect-moves-more-than-cap", "Can the ally redirect move more than its cap?",
+             "outcome.redirected > target.redirect_cap", "found", ("combat:500.1-11",),
+             "Only under INT-003's `excess_over_cap` reading, which moves what exceeds the cap; `up_to_cap` moves at "
+             "most the cap.",
+             {"units": 3, "relations": ("enemy",)}, readings="redirect_cap_moves=excess_over_cap"),
+    Question("burn-advances-stagger", "Can a Burn tick advance a boss's Stagger meter?",
+             'event("stagger", unit="target")', "found", ("combat:500.6g",),
+             "Stagger counts direct damage (500.6g); a Burn tick counts only under INT-401's `every_instance` reading.",
+             {"kind": "burn", "units": 2, "relations": ("enemy",)}, readings="stagger_lanes=every_instance"),
     Question("bloodletting-paid-negative", "Can a Bloodletting payment be negative?",
              "first.bloodletting.paid < 0", "impossible", ("combat:800.4g", "combat:800.4l"),
              "The reduced cost is never below 0 (800.4l) and what moves is clamped to the payer's Vitality (800.4g); "
-             "the payer is whichever unit reading order chooses, every choice one condition of the cell (800.4b). "
-             "The default reading (the activation's hit reads every option a `hit` reads).",
-             {"actions": ("bloodletting",), "units": 2, "relations": ("enemy",), "ruleset": "defaults"}),
+             "the payer is whichever unit reading order chooses, every choice one condition of the cell (800.4b).",
+             {"actions": ("bloodletting",), "units": 2, "relations": ("enemy",)}),
     Question("bloodletting-caster-pays-past-eligible-ally",
              "Can a caster pay its own Bloodletting when an eligible ally stands before it in reading order?",
              'target.side == source.side and target.alive and not target.entrapped and not target.is_boss '
@@ -135,11 +156,11 @@ GALLERY: tuple[Question, ...] = (
              "The first eligible unit of the caster's half in reading order pays (800.4b), often not the caster; "
              "only a dead, Entrapped or boss unit ahead of it is skipped (800.4c), which the same question without "
              "those guards finds.",
-             {"actions": ("bloodletting:caster=source",), "units": 2, "ruleset": "defaults"}),
+             {"actions": ("bloodletting:caster=source",), "units": 2}),
     Question("bloodletting-cost-split", "Can a Bloodletting cost be paid by two units?",
              'count("bloodletting_paid") > 1', "impossible", ("combat:800.4e",),
              "One unit pays the full cost; it is never split (800.4e): three units on the caster's half, one payer.",
-             {"actions": ("bloodletting",), "units": 3, "ruleset": "defaults"}),
+             {"actions": ("bloodletting",), "units": 3}),
     Question("most-vitality-through-shield", "The most Vitality a 30-damage hit takes from a unit with 10 Shield and no Armor",
              "first.amount == 30 and target.shield == 10 and target.armor == 0 and target.insurance == 0 "
              "and target.subrogated == 0", "found", ("combat:500.1-10",),
@@ -152,10 +173,9 @@ GALLERY: tuple[Question, ...] = (
              'not target_after.alive and count("vitality_restored") > 0', "impossible",
              ("combat:400.8-3", "combat:400.8b", "combat:400.8c"),
              "The heal samples \"per Burning enemy\" when it resolves, after the hit: the dead target no longer "
-             "counts (400.8b), the count is 0, and 0 is not floored to 1 (400.8c). Every card number and unit field, "
-             "the default reading: over every reading the hit's pipeline reads it is hundreds of cells (see the "
-             "Abilities section).",
-             {"actions": (WORKED,), "units": 3, "ruleset": "defaults"}),
+             "counts (400.8b), the count is 0, and 0 is not floored to 1 (400.8c). Every card number, unit field "
+             "and reading.",
+             {"actions": (WORKED,), "units": 3}),
     Question("worked-example-second-enemy-burning",
              "With a second enemy on the board, can the worked example restore Vitality after killing its target?",
              "not target_after.alive and first.line2.total > 0", "found", ("combat:400.8a", "combat:400.8-3"),
@@ -210,29 +230,28 @@ GALLERY: tuple[Question, ...] = (
              "not after[0].target.alive and after[1].target.alive and second.ms <= 9000", "impossible",
              ("combat:500.4d", "combat:500.9a"),
              "Everlasting returns 10 seconds after the death, exactly (500.4d, 500.9a); a Vessel would revive it "
-             "at once, within the hit, so it is never dead after it. One reading: the clock's hit reads every "
-             "option a `hit` reads.",
-             {"actions": ("hit", "advance"), "ruleset": "defaults"}),
+             "at once, within the hit, so it is never dead after it.",
+             {"actions": ("hit", "advance")}),
     Question("everlasting-back-at-10s", "Can an Everlasting unit come back exactly 10 s after its death?",
              "not after[0].target.alive and after[1].target.alive and second.ms == 10000", "found",
              ("combat:500.4d", "combat:500.9a"),
              "The try at death + 10 s finds its cell of death free and revives it there (500.9a, INT-404).",
-             {"actions": ("hit", "advance"), "ruleset": "defaults"}),
+             {"actions": ("hit", "advance")}),
     Question("culled-everlasting-back-within-9s", "Can a culled Everlasting unit be back within 9 s, under any reading?",
              "not after[0].target.alive and after[1].target.alive and second.ms <= 9000", "impossible",
              ("combat:500.4d", "combat:500.9a", "combat:500.4a"),
              "The same 10 seconds after a Cull (500.4a, 500.4d), over every ruleset reading: a Cull and the clock "
-             "read no option but the slot order the clock fixes.",
+             "read no option (the slot order decides only the cell a revival lands in, which no condition reads).",
              {"actions": ("cull", "advance")}),
     Question("everlasting-late-death-due-later", "Is a unit killed 5 s into the battle back before 15 s?",
              "first.ms == 5000 and not after[1].target.alive and after[2].target.alive and third.now < 15000",
              "impossible", ("combat:500.4d",),
              "The 10 seconds run from the death, not from the battle's start (500.4d).",
-             {"actions": ("advance", "hit", "advance"), "ruleset": "defaults"}),
+             {"actions": ("advance", "hit", "advance")}),
     Question("no-revival-after-end-combat", "Can an Everlasting revival still happen once combat has ended?",
              'event("everlasting_revival")', "impossible", ("combat:500.9a",),
              "A try happens only \"if combat is still running\" (500.9a): `end_combat` lapses it.",
-             {"actions": ("hit", "end_combat", "advance"), "ruleset": "defaults"}),
+             {"actions": ("hit", "end_combat", "advance")}),
     Question("play-discount-below-zero", "Can discounts take a card's Energy or Power cost below 0?",
              "first.total.energy < 0 or first.total.power < 0 or first.total.any_power < 0", "impossible",
              ("play:356.6", "play:356.4"),

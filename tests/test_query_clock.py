@@ -181,13 +181,24 @@ def test_500_9a_end_combat_lapses_what_is_due_and_counts_it() -> None:
     assert "combat ends" in late.space and "death_cell_first" in late.space
 
 
-def test_a_clock_query_fixes_the_death_cell_first_reading_and_refuses_the_other() -> None:
+def test_a_clock_query_searches_both_slot_readings_and_refuses_a_reading_order_search_after_advance() -> None:
+    """A clock query fixes no reading of ``everlasting_slot_order`` (INT-404) and accepts ``reading_order``; an
+    action that reads the reading order after an ``advance`` searches ``death_cell_first`` (said in the space line)
+    and refuses ``reading_order`` by name."""
     query = make_query("True", actions=("hit", "advance"), units=2)
-    assert query.fixed == {"everlasting_slot_order": "death_cell_first"}
-    assert "everlasting_slot_order=death_cell_first" in query.space()
-    assert make_query("True", actions=("hit",), units=2).fixed == {}
-    with pytest.raises(QueryError, match="death_cell_first reading only"):
-        make_query("True", actions=("hit", "advance"), units=2, ruleset={"everlasting_slot_order": "reading_order"})
+    assert query.fixed == {}
+    assert "every ruleset reading" in query.space() and "reading_order" in query.space()
+    order = make_query("True", actions=("hit", "advance"), units=2, ruleset={"everlasting_slot_order": "reading_order"})
+    assert order.fixed == {"everlasting_slot_order": "reading_order"}
+    with pytest.raises(QueryError, match="ability after advance"):
+        make_query("True", actions=("advance", "ability:lines=damage>allies"), units=2,
+                   ruleset={"everlasting_slot_order": "reading_order"})
+    later = make_query("True", actions=("advance", "ability:lines=damage>allies"), units=2)
+    assert later.fixed == {"everlasting_slot_order": "death_cell_first"}
+    assert "everlasting_slot_order=death_cell_first" in later.space()
+    fixed = make_query("True", actions=("advance", "ability:lines=damage>allies"), units=2,
+                       ruleset={"everlasting_slot_order": "death_cell_first"})
+    assert fixed.fixed == {"everlasting_slot_order": "death_cell_first"}
     with pytest.raises(QueryError, match="slot=value"):
         make_query("True", actions=("advance:ms=3",), units=2)
 

@@ -21,16 +21,23 @@ _ANSWERS: dict[str, object] = {}
 
 
 def ask(question):
-    """Each question is asked once per run (the answer is deterministic: fixed seeds, fresh contexts)."""
+    """Each question is asked once per run (the answer is deterministic: fixed seeds, fresh contexts), over every
+    reading with ``--by-reading`` (a question with an objective: as it is)."""
     if question.id not in _ANSWERS:
-        _ANSWERS[question.id] = run_query(question.condition, **question.options)
+        by_reading = question.objective is None
+        _ANSWERS[question.id] = run_query(question.condition, **question.options, by_reading=by_reading)
     return _ANSWERS[question.id]
 
 
 @pytest.mark.parametrize("question", [pytest.param(q, id=q.id, marks=[pytest.mark.slow] if q.slow else []) for q in GALLERY])
 def test_gallery_question_gets_its_verdict_and_a_found_witness_replays(question) -> None:
+    from referee.query.by_reading import cube_words
+
     answer = ask(question)
     assert answer.status == question.expected, (answer.status, answer.detail)
+    if answer.by_reading is not None:
+        assert answer.by_reading["complete"], answer.detail
+        assert cube_words(answer.by_reading["possible_when"]) == question.possible_under(), answer.detail
     if question.objective is not None:
         assert answer.objective["value"] == question.objective and answer.objective["proved"]
     if answer.status == "impossible":

@@ -42,7 +42,7 @@ def test_358_5_the_query_finds_a_model_that_keeps_a_cancelled_plays_partial_acti
 
 @pytest.mark.parametrize("argv,named", [
     (["first.played", "--action", "play_card", "--action", "hit"], "exactly one --action play_card"),
-    (["first.played", "--action", "play_card", "--ruleset", "negative_armor=reciprocal"], "only --ruleset defaults"),
+    (["first.played", "--action", "play_card", "--ruleset", "either_discount=sideways"], "not one of energy_first"),
     (["first.played", "--action", "play_card", "--maximize", "first.location"], "--minimize/--maximize"),
     (["first.outcome.died", "--action", "play_card"], "no field 'outcome'"),
     (["first.played", "--action", "play_card", "--without", "shield"], "a play query takes none"),

@@ -15,14 +15,25 @@ run whose deaths are conditions (``referee query``, which runs the model once on
   revival's condition.
 
 It is the ``while`` of :func:`~.battle.advance` exactly when no try is ever delayed, which is
-what it requires and checks: under INT-404's default reading (``everlasting_slot_order =
-death_cell_first``) a try takes the cell of death unless another living unit holds it; on a
-board whose units all stand in distinct cells (checked here) only a revival moves a unit and
-each returns to its own cell, so no cell is ever held, every try succeeds at its first due
-time, and those times (death + 10 s) are in the order of the deaths, the order the revivals
-were scheduled in. Any other reading raises ``ValueError``: the reading-order search moves a
-unit to another cell, a position this run does not make symbolic. ``referee query`` holds
-both clocks together by replaying every witness through ``referee.actions`` (the ``while``).
+what it requires and checks (:func:`check_never_delayed`): every unit stands in a cell of its
+own, and no side has more units than its half has slots (``rows`` x ``cols``). A try is delayed
+only when every slot of the half is held by another living unit, and living units always stand
+in distinct cells, so on such a board a slot is always free under both of INT-404's readings,
+every try succeeds at its first due time, and those times (death + 10 s) are in the order of the
+deaths, the order the revivals were scheduled in.
+
+Where the revival lands: on a concrete board (a witness's replay) the try is the concrete
+clock's, under the run's own reading, cell and all. On symbols it is placed in its cell of death
+(the ``death_cell_first`` placement) without reading ``everlasting_slot_order``: exact under
+``death_cell_first`` (on a board of distinct cells no unit ever moves, so the cell of death is
+never held); under ``reading_order`` a unit may really land in another cell, which this run does
+not make symbolic. That cell is observed by nothing a query condition reads: not a unit field
+(``row``/``col`` are structure), not an event's count (only ``everlasting_revival``'s detail and
+the order of the ally channel's events name it), not a later try (never delayed, above). Only
+the reading-order searches of later actions read it (an ability's recipients, a Bloodletting
+payer): ``referee query`` refuses those after an ``advance`` unless the reading is fixed to
+``death_cell_first`` (``referee/query/run.py``, ``clock_reading``). ``referee query`` holds both
+clocks together by replaying every witness through ``referee.actions`` (the ``while``).
 """
 
 from __future__ import annotations
@@ -32,9 +43,10 @@ from dataclasses import dataclass, replace
 from ..arith import and_, ite, not_
 from ..clauses import combat
 from ..events import EventLog
-from .battle import Battle, PendingRevival, compute_everlasting_due, process_everlasting_try
+from .battle import (DEFAULT_COLS, DEFAULT_ROWS, Battle, PendingRevival, compute_everlasting_due,
+                     process_everlasting_try)
 from .guarded import run_guarded
-from .ruleset import Ruleset
+from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int
 
 
@@ -71,23 +83,37 @@ def schedule_guarded(battle: GuardedBattle, log: EventLog) -> GuardedBattle:
     return replace(battle, pending=battle.pending + due) if due else battle
 
 
+#: The placement of a revival on symbols: its cell of death (see the module docstring).
+IN_DEATH_CELL = replace(DEFAULT, everlasting_slot_order="death_cell_first")
+
+
 @combat.implements("500.9a")
-def check_no_delay(board: Board, ruleset: Ruleset) -> None:
-    """The run needs tries that are never delayed: death-cell-first and every unit in a cell of its own."""
-    if ruleset.everlasting_slot_order != "death_cell_first":
-        raise ValueError("advance_guarded: only the death_cell_first slot reading (INT-404) runs on symbols")
+def check_never_delayed(board: Board, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> None:
+    """The run needs tries never delayed: every unit in a cell of its own, no side with more units than slots."""
     cells = [u.position for u in board.units]
     if len(set(cells)) != len(cells):
         raise ValueError("advance_guarded: two units share a cell, so a try could find its cell held")
+    for side in (0, 1):
+        if sum(1 for u in board.units if u.side == side) > rows * cols:
+            raise ValueError(f"advance_guarded: side {side} has more units than its {rows} x {cols} half has slots, "
+                             "so a try could find the half full")
 
 
-def try_revival(board: Board, due: GuardedRevival, ruleset: Ruleset, log: EventLog) -> tuple[Board, None]:
+def placement_ruleset(fires: Bool, board: Board, ruleset: Ruleset) -> Ruleset:
+    """The reading a try places its revival by: the run's own when the try and who lives are concrete (a replay),
+    else the cell of death, a position that stays concrete (500.9a, INT-404)."""
+    if isinstance(fires, bool) and all(isinstance(u.alive, bool) for u in board.units):
+        return ruleset
+    return IN_DEATH_CELL
+
+
+def try_revival(board: Board, due: GuardedRevival, placement: Ruleset, log: EventLog) -> tuple[Board, None]:
     """The concrete clock's try (:func:`~.battle.process_everlasting_try`) at the revival's due time (500.9a)."""
     when = compute_everlasting_due(due.died_ms)
     pending = PendingRevival(due.uid, due.died_ms, when, due.killer)
-    after = process_everlasting_try(Battle(board, when, (pending,)), pending, ruleset, log)
+    after = process_everlasting_try(Battle(board, when, (pending,)), pending, placement, log)
     if after.pending:
-        raise ValueError("advance_guarded: a try was delayed, which check_no_delay rules out")
+        raise ValueError("advance_guarded: a try was delayed, which check_never_delayed rules out")
     return after.board, None
 
 
@@ -97,13 +123,15 @@ def advance_guarded(battle: GuardedBattle, ms: Int, ruleset: Ruleset) -> tuple[G
 
     Returns the battle, the events and how many revivals fired (a term on symbols).
     """
-    check_no_delay(battle.board, ruleset)
+    check_never_delayed(battle.board)
     target, log, board = battle.now_ms + ms, EventLog(), battle.board
     kept: list[GuardedRevival] = []
     fired: Int = 0
     for due in battle.pending:
         fires = and_(due.active, compute_everlasting_due(due.died_ms) <= target) if battle.running else False
-        board, _ = run_guarded(fires, board, log, lambda b, inner, due=due: try_revival(b, due, ruleset, inner))
+        placement = placement_ruleset(fires, board, ruleset)
+        board, _ = run_guarded(fires, board, log,
+                               lambda b, inner, due=due, at=placement: try_revival(b, due, at, inner))
         fired = fired + ite(fires, 1, 0)
         still = and_(due.active, not_(fires))
         if still is not False:

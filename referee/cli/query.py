@@ -52,7 +52,7 @@ def parse_fixed_ruleset(options: list[str] | None) -> dict[str, object]:
         fixed[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
     from referee.rulebooks import get
 
-    known = get("combat").rule_options()
+    known = [*get("combat").rule_options(), *get("play").rule_options()]
     for name in fixed:
         if name not in known:
             raise ValueError(f"unknown ruleset option {name!r} (known: {', '.join(known)})")
@@ -78,6 +78,8 @@ def print_answer(console: Console, answer) -> None:
         console.print(answer.detail, highlight=False, markup=False)
     if answer.objective:
         console.print(f"objective: {answer.objective['summary']}", highlight=False, markup=False)
+    if answer.by_reading:
+        print_reading_table(console, answer.by_reading)
     if answer.scenario is not None:
         console.print(f"cell: {answer.cell}{answer.space[answer.space.rfind(';'):]}", highlight=False, markup=False)
         for name, scenario in (answer.scenarios or {"main": answer.scenario}).items():
@@ -93,6 +95,19 @@ def print_answer(console: Console, answer) -> None:
         console.print(f"engine {answer.engine['engine']}: {verdict}", highlight=False)
         for line in answer.engine["divergences"][:20]:
             console.print(f"  {line}", highlight=False, markup=False)
+
+
+def print_reading_table(console: Console, table: dict) -> None:
+    """``--by-reading``'s partition: each possible region with the cell of its witness (``--json``: the scenarios)."""
+    from rich.table import Table
+
+    if not table["possible"]:
+        return
+    rows = Table("possible under", "witness (--json prints each scenario)", title="readings the condition is possible under")
+    for region in table["possible"]:
+        words = ", ".join(f"{o}={r}" for o, r in sorted(region["readings"].items())) or "every reading"
+        rows.add_row(words, region["cell"])
+    console.print(rows)
 
 
 def json_usage_command() -> type:
@@ -136,6 +151,8 @@ _SPLIT_HELP = "with two equal damage/hit actions: also run `single`, one action 
 
 _WHOLE_DOMAIN_HELP = ("search every encoded value, illegal states included (a robustness question; by default only "
                       "legal states, referee.model.combat.legal, so every witness is a state a game can reach)")
+_BY_READING_HELP = ("answer under which ruleset readings the condition is possible: the possible readings with a "
+                    "witness each, every other reading proved impossible (exit 0 when some reading is possible)")
 
 
 def query(
@@ -156,6 +173,7 @@ def query(
     timeout: float = typer.Option(5.0, "--timeout", help="engine timeout per scenario, seconds"),
     rlimit: int = typer.Option(50_000_000, "--rlimit", help="Z3 resource limit per question"),
     budget: float = typer.Option(300.0, "--budget", help="wall-clock budget for the whole query, seconds (then: unknown)"),
+    by_reading: bool = typer.Option(False, "--by-reading", help=_BY_READING_HELP),
     as_json: bool = typer.Option(False, "--json", help="print the answer as one JSON object"),
 ) -> None:
     """Find a legal scenario where CONDITION holds, or prove none exists over the stated space.
@@ -170,14 +188,12 @@ def query(
         fail(condition, as_json, "error", str(error), EXIT_USAGE)
     answer = _search(condition, as_json, kind=kind, actions=tuple(action or ("hit",)), units=units, ruleset=fixed,
                      split=split, relations=tuple(r.strip() for r in source.split(",") if r.strip()), rlimit=rlimit,
-                     budget=budget, minimize=minimize, maximize=maximize, without=off, whole_domain=whole_domain)
+                     budget=budget, minimize=minimize, maximize=maximize, without=off, whole_domain=whole_domain,
+                     by_reading=by_reading)
     if (engine or python) and answer.scenario is not None:
         answer.engine = replay_witness(condition, answer, engine, python, timeout, as_json)
     show_answer(Console(), condition, answer, as_json)
-    code = EXIT[answer.status]
-    if code == 0 and answer.engine and not answer.engine["agrees"]:
-        code = 5
-    raise typer.Exit(code)
+    raise typer.Exit(5 if EXIT[answer.status] == 0 and answer.engine and not answer.engine["agrees"] else EXIT[answer.status])
 
 
 def declared_profile(ruleset: list[str] | None, features: str | None, without: str | None,

@@ -21,10 +21,11 @@ MARKERS = {"reference": ("<!-- query-reference:begin -->", "<!-- query-reference
 
 
 def render_gallery(gallery: Any) -> str:
-    out = ["| question | verdict | why |", "|---|---|---|"]
+    out = ["| question | verdict | possible under (`--by-reading`) | why |", "|---|---|---|---|"]
     for q in gallery:
         verdict = f"**{q.expected}**" + (f" ({q.objective})" if q.objective is not None else "")
-        out.append(f"| {q.question} | {verdict} | {q.why} ({', '.join(c.split(':')[1] for c in q.clauses)}) |")
+        readings = "(an objective: not partitioned)" if q.objective is not None else q.possible_under()
+        out.append(f"| {q.question} | {verdict} | {readings} | {q.why} ({', '.join(c.split(':')[1] for c in q.clauses)}) |")
     out += ["", "The commands:", "", "```console"]
     out += [f"$ {shlex.join(q.argv())}" for q in gallery]
     out.append("```")

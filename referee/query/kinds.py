@@ -434,9 +434,14 @@ TICK = QueryKind(
 # The battle clock: advance (500.4d, 500.9a) and end_combat (500.9a)
 # --------------------------------------------------------------------------------------
 
-#: How the clock kinds' space reads in the verdict's one line.
-CLOCK_SPACE = ("each Everlasting try at its death + 10 s in its cell of death (everlasting_slot_order="
-               "death_cell_first, so no try is delayed and the half's rows x cols never matter)")
+def clock_space() -> str:
+    """How the clock kinds' space reads in the verdict's one line (INT-404's two readings, the default half)."""
+    from referee.model.combat.battle import DEFAULT_COLS, DEFAULT_ROWS
+
+    return (f"each Everlasting try at its death + 10 s on a {DEFAULT_ROWS} x {DEFAULT_COLS} half, never delayed (a "
+            f"delay needs {DEFAULT_ROWS * DEFAULT_COLS} other living units on the half, more than a query board "
+            "holds), back in its cell of death under everlasting_slot_order=death_cell_first and in the first free "
+            "slot under reading_order (a cell no condition reads)")
 
 
 def advance_values(v: Any, prefix: str, spec: Any, structure: Any) -> dict[str, Any]:
@@ -481,7 +486,7 @@ ADVANCE = QueryKind(
     run=run_advance,
     to_json=advance_json,
     fields={"ms": "Int", "start": "Int", "now": "Int", "revived": "Int", "pending": "Int"},
-    space=lambda spec: "every step of time 0 .. 10,000,000 ms, " + CLOCK_SPACE,
+    space=lambda spec: "every step of time 0 .. 10,000,000 ms, " + clock_space(),
     notes={"ms": "how far time moved on (0 .. 10,000,000 ms, the protocol's range)",
            "start": "the battle time before it (ms since the battle started; the actions before an advance run at 0)",
            "now": "the battle time after it (`start + ms`)",

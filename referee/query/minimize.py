@@ -24,6 +24,8 @@ def default_of(name: str) -> Any:
     owner, _, attr = name.rpartition(".")
     if owner == "ruleset":
         return 1
+    if owner == "reading":  # a symbolic ruleset option: its default reading (model/readings.py)
+        return False
     if owner in ROLES:
         return _UNIT_DEFAULTS.get(attr, 0)
     return False if attr.startswith("roll") or attr == "allows_dormant" else 0

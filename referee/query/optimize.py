@@ -15,7 +15,7 @@ from typing import Any
 from referee.model.arith import symbolic
 
 from .evaluate import evaluate, namespace
-from .solve import cells_of, condition_term, relaxed, solve
+from .solve import cells_of, concretized, condition_term, relaxed, solve
 
 UNBOUNDED = 10**9
 MAX_STEPS = 80
@@ -78,7 +78,7 @@ def optimize(query: Any, rlimit: int, seeds: tuple[int, ...], deadline: float) -
     best, best_values, best_cell, proved, cells, unbuilt = None, None, None, True, 0, False
     open_cells: list[str] = []
     for layout in query.layouts():
-        for cell in cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain):
+        for cell in cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain, query.merge_readings):
             if time.monotonic() > deadline:
                 proved, unbuilt = False, True
                 break
@@ -98,6 +98,7 @@ def optimize(query: Any, rlimit: int, seeds: tuple[int, ...], deadline: float) -
     unbounded = abs(best) >= UNBOUNDED
     strengthened = replace(query, condition=_at_least(query, best))
     values, cell = shrink_witness(best_values, best_cell, strengthened)
+    cell, values = concretized(cell, values)
     answer = replay_answer(query, cell, values)
     summary = (f"{word} of {query.objective.fragment} is unbounded (a witness reaches {real})" if unbounded else
                f"{word} of {query.objective.fragment} = {real}" + (" (proved over the space)" if proved else

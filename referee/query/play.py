@@ -296,14 +296,25 @@ def check_play_actions(actions: tuple[str, ...], ruleset: Any) -> tuple[str, tup
         if slot.strip() != "ability" or value.strip() not in names:
             raise QueryError(f"--action {actions[0]!r}: the one slot is ability=NAME ({', '.join(names)})")
         names = (value.strip(),)
-    if ruleset in (None, {}):
-        return kind, ("energy_first", "power_first") if kind == PLAY_ACTION else ("energy_first",), names
+    return kind, play_readings(kind, ruleset), names
+
+
+def play_readings(kind: str, ruleset: Any) -> tuple[str, ...]:
+    """The readings of either_discount a play query searches: the one ``--ruleset either_discount=...`` fixes, the
+    default under ``--ruleset defaults``, else both. Combat options are accepted and not read (the play rulebook
+    reads none); an activation reads no cost modifier, so never either_discount."""
     from referee.model.combat.ruleset import DEFAULT
 
-    if ruleset == "defaults" or ruleset == DEFAULT.to_json():
-        return kind, ("energy_first",), names
-    raise QueryError("--ruleset name=value fixes a combat option; a play query takes only --ruleset defaults "
-                     "(either_discount=energy_first) or none (every reading)")
+    from .types import EITHER_DISCOUNT, QueryError
+
+    fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
+    if "either_discount" in fixed:
+        if fixed["either_discount"] not in EITHER_DISCOUNT:
+            raise QueryError(f"--ruleset either_discount={fixed['either_discount']}: not one of {', '.join(EITHER_DISCOUNT)}")
+        return (fixed["either_discount"],) if kind == PLAY_ACTION else (EITHER_DISCOUNT[0],)
+    if kind != PLAY_ACTION or all(fixed.get(k) == v for k, v in DEFAULT.to_json().items()):
+        return (EITHER_DISCOUNT[0],)
+    return EITHER_DISCOUNT
 
 
 def play_space(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> str:
@@ -314,13 +325,12 @@ def play_space(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> 
         return (f"over the play theorems' cast (proofs/play/scenario.py: {len(cast_ids())} objects), every pool, "
                 f"zone, location, readiness and Might, activating each of the abilities {', '.join(names)} with its "
                 "plan (proofs/play/process_theorems.py; no cost modifier, so either_discount is never read)")
-    words = "either_discount=energy_first only (--ruleset defaults)" if len(readings) == 1 else \
-        "both readings of either_discount (PLAY-003)"
+    words = f"either_discount={readings[0]} only" if len(readings) == 1 else "both readings of either_discount (PLAY-003)"
     return (f"over the play theorems' scenario (proofs/play/scenario.py: the card with a printed cost, a mandatory "
             f"kill-and-discard and an optional exhaust additional cost, one increase, Ezreal's and two whole-cost "
             f"discounts; a cast of {len(cast_ids())} objects), every cost, increase, discount, pool, zone, location, "
             f"readiness and Might, paying the optional cost or not, each of the {len(PLANS)} payment plans "
-            f"({', '.join(PLANS)}), {words}")
+            f"({', '.join(PLANS)}), {words} (no combat option is read by the play rulebook)")
 
 
 def query_cells(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> list[PlayCell]:
@@ -335,8 +345,9 @@ def query_cells(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) ->
 
 
 def run_play_query(condition: str, actions: tuple[str, ...], ruleset: Any, rlimit: int, seeds: tuple[int, ...],
-                   budget: float) -> Any:
-    """``found`` (a witness replayed through the play rulebook), ``impossible`` over :func:`play_space`, or ``unknown``."""
+                   budget: float, by_reading: bool = False) -> Any:
+    """``found`` (a witness replayed through the play rulebook), ``impossible`` over :func:`play_space`, or ``unknown``;
+    ``by_reading``: the same for each reading, and the partition of the readings."""
     import time
 
     from .parser import parse_condition
@@ -344,6 +355,8 @@ def run_play_query(condition: str, actions: tuple[str, ...], ruleset: Any, rlimi
 
     kind, readings, names = check_play_actions(actions, ruleset)
     typed = parse_condition(condition, play_schema(kind))
+    if by_reading:
+        return play_by_reading(condition, actions, readings, rlimit, seeds, budget, play_space(kind, readings, names))
     started = time.monotonic()
     space = play_space(kind, readings, names)
     cells = query_cells(kind, readings, names)
@@ -460,3 +473,37 @@ def step_json(step: Any) -> dict[str, Any]:
     if isinstance(step, PayCost):
         return {"step": "pay_cost", "index": step.index, "targets": list(step.targets)}
     return {"step": "pay_resources", "any_power_from": list(step.any_power_from)}
+
+
+def play_by_reading(condition: str, actions: tuple[str, ...], readings: tuple[str, ...], rlimit: int,
+                    seeds: tuple[int, ...], budget: float, space: str) -> Any:
+    """The play question under each reading of either_discount alone, as one partition (``--by-reading``)."""
+    import time
+
+    from .by_reading import Partition, Region, partition_answer
+
+    started = time.monotonic()
+    partition, first = Partition(read={"either_discount"} if len(readings) > 1 else set()), None
+    for reading in readings:
+        left = max(0.0, budget - (time.monotonic() - started))
+        answer = run_play_query(condition, actions, {"either_discount": reading}, rlimit, seeds, left)
+        partition.cells += answer.cells
+        first = first or answer
+        if answer.status == "found":
+            partition.regions.append(Region({"either_discount": reading} if len(readings) > 1 else {}, answer))
+        elif answer.status != "impossible":
+            partition.open_cells.append(f"either_discount={reading}: {answer.status}")
+    result = partition_answer(_PlaySpace(condition, space), partition)
+    result.seconds = round(time.monotonic() - started, 3)
+    return result
+
+
+class _PlaySpace:
+    """What :func:`.by_reading.partition_answer` reads of a query: its text and its space line."""
+
+    def __init__(self, text: str, space: str) -> None:
+        self.text, self._space = text, space
+
+    def space(self) -> str:
+        return self._space
+

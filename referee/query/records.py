@@ -28,10 +28,18 @@ class QueryAnswer:
     engine: dict[str, Any] | None = None
     #: An ``unknown`` answer's progress: what was decided, what is open, the cheaper question (:func:`unknown_answer`).
     progress: dict[str, Any] | None = None
+    #: ``--by-reading``: the partition of the readings (:func:`.by_reading.reading_table`).
+    by_reading: dict[str, Any] | None = None
+    #: How many cells a solver question decided (a witness, or proved impossible).
+    cells_solved: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("status", "condition", "space", "scenario", "observation", "detail",
-                                              "scenarios", "cell", "cells", "seconds", "objective", "engine", "progress")}
+        keys = ("status", "condition", "space", "scenario", "observation", "detail", "scenarios", "cell", "cells",
+                "cells_solved", "seconds", "objective", "engine", "progress")
+        out = {k: getattr(self, k) for k in keys}
+        if self.by_reading is not None:
+            out["by_reading"] = self.by_reading
+        return out
 
 
 #: How many open cells the text answer lists (``--json`` lists them all).
@@ -56,7 +64,8 @@ def unknown_answer(query: "Query", built: int, open_cells: list[str], unbuilt: b
         lines.append(f"  ... and {len(open_cells) - OPEN_CELLS_SHOWN} more (--json lists them all)")
     if cheaper:
         lines.append(f"cheaper: {cheaper['summary']}")
-    return QueryAnswer("unknown", query.text, query.space(), cells=built, detail="\n".join(lines), progress=progress)
+    return QueryAnswer("unknown", query.text, query.space(), cells=built, detail="\n".join(lines), progress=progress,
+                       cells_solved=decided)
 
 
 def cheaper_question(query: "Query") -> dict[str, Any] | None:
@@ -90,6 +99,9 @@ class Query:
     off: frozenset[str] = frozenset()
     #: ``--whole-domain``: search every encoded value, illegal states included (robustness questions).
     whole_domain: bool = False
+    #: The options the model reads as data searched in one formula per cell (False: one cell per reading, the
+    #: reference the soundness test holds the merged search to).
+    merge_readings: bool = True
 
     def layouts(self) -> list[Layout]:
         return layouts(self.units, self.specs, self.relations, self.off)

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from .parser import parse_condition
-from .solve import Cell, cells_of, condition_term, fast_formulas, relaxed, solve
+from .solve import Cell, at_default_readings, cells_of, concretized, condition_term, fast_formulas, relaxed, solve
 from .space import SOURCE_RELATIONS, check_features_off, parse_action
 from .records import Query, QueryAnswer, safe_replay, unknown_answer  # noqa: F401 - re-exported
 from .types import ROLES, QueryError, make_schema
@@ -22,7 +22,7 @@ OPTIMIZE_SECONDS = 2.5
 def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str = "hit", units: int = DEFAULT_UNITS,
                ruleset: dict[str, Any] | None = None, split: bool = False, relations: tuple[str, ...] = SOURCE_RELATIONS,
                objective: str | None = None, sense: int = 1, off: frozenset[str] = frozenset(),
-               whole_domain: bool = False) -> Query:
+               whole_domain: bool = False, merge_readings: bool = True) -> Query:
     if not actions:
         raise QueryError("a query needs at least one action")
     if len(actions) > 4:
@@ -38,7 +38,7 @@ def make_query(condition: str, *, actions: tuple[str, ...] = ("hit",), kind: str
     typed = parse_condition(condition, schema)
     goal = None if objective is None else _objective_term(objective, schema)
     return Query(condition, typed, specs, units, fixed, split, tuple(relations), goal, sense, frozenset(off),
-                 whole_domain)
+                 whole_domain, merge_readings)
 
 
 def _check_space(specs: tuple[Any, ...], off: frozenset[str], split: bool, relations: tuple[str, ...]) -> None:
@@ -61,6 +61,7 @@ def _fixed_readings(specs: tuple[Any, ...], ruleset: dict[str, Any] | str | None
     from referee.model.combat.ruleset import DEFAULT, Ruleset
 
     fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
+    fixed.pop("either_discount", None)  # the play rulebook's option: the combat rules never read it
     fixed = clock_reading(specs, fixed)
     try:
         Ruleset.from_json(fixed)
@@ -84,20 +85,28 @@ def _objective_term(objective: str, schema: Any) -> Any:
 
 
 def clock_reading(specs: tuple[Any, ...], fixed: dict[str, Any]) -> dict[str, Any]:
-    """A query with a clock action fixes ``everlasting_slot_order=death_cell_first``, the one reading it searches.
+    """A query with a clock action searches both readings of ``everlasting_slot_order`` (INT-404), except with an
+    action that reads the reading order (an ability's recipients, a Bloodletting payer) after an ``advance``: then it
+    searches ``death_cell_first`` (the space line says so) and refuses ``reading_order`` by name.
 
-    Under it no Everlasting try is ever delayed (``model/combat/battle_guarded.py``); the
-    reading-order search moves a revived unit to another cell, which the query does not search.
+    On the query's boards no try is ever delayed under either reading; under ``reading_order`` a revival may land
+    in another cell, which the symbolic clock does not make symbolic (``model/combat/battle_guarded.py``): nothing
+    a condition reads observes that cell except the reading-order searches of the actions after it.
     """
     from .space import uses_clock
 
-    if not uses_clock(specs):
+    if not uses_clock(specs) or fixed.get("everlasting_slot_order") == "death_cell_first":
         return fixed
-    if fixed.get("everlasting_slot_order", "death_cell_first") != "death_cell_first":
-        raise QueryError("--ruleset everlasting_slot_order=reading_order: a query with advance or end_combat searches "
-                         "the death_cell_first reading only (the reading-order slot search moves a revived unit to "
-                         "another cell, which a query does not search yet)")
-    return {**fixed, "everlasting_slot_order": "death_cell_first"}
+    first = next((i for i, spec in enumerate(specs) if spec.kind == "advance"), len(specs))
+    later = [spec.kind for spec in specs[first + 1:] if spec.kind in ("ability", "bloodletting")]
+    if later and "everlasting_slot_order" not in fixed:  # the one reading searched, and the space line says so
+        return {**fixed, "everlasting_slot_order": "death_cell_first"}
+    if later:
+        raise QueryError(f"--action {later[0]} after advance: under everlasting_slot_order=reading_order a revival may "
+                         f"return to another cell, which a query does not search, and {later[0]} reads the board in "
+                         "reading order; fix --ruleset everlasting_slot_order=death_cell_first, or put the action "
+                         "before the first advance")
+    return fixed
 
 
 def run_query(condition: str, *, kind: str = "hit", action: str | None = None, actions: tuple[str, ...] | None = None,
@@ -105,11 +114,13 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
               relations: tuple[str, ...] = SOURCE_RELATIONS, rlimit: int = DEFAULT_QUERY_RLIMIT,
               seeds: tuple[int, ...] = (0, 1, 2), budget: float = DEFAULT_BUDGET, minimize: str | None = None,
               maximize: str | None = None, shrink: bool = True, without: tuple[str, ...] | frozenset[str] = (),
-              whole_domain: bool = False) -> QueryAnswer:
+              whole_domain: bool = False, merge_readings: bool = True, by_reading: bool = False) -> QueryAnswer:
     """Find a legal scenario in the space where ``condition`` holds, or prove there is none.
 
     ``without``: the features left out of the space (their unit fields fixed at their defaults).
     ``whole_domain``: search every encoded value, not only the legal states (``referee.model.combat.legal``).
+    ``merge_readings=False``: one cell per ruleset reading (the reference the merged search is tested against).
+    ``by_reading``: the partition of the readings the condition is possible under (:mod:`.by_reading`).
     """
     from referee.model.combat.ruleset import Ruleset
 
@@ -119,25 +130,33 @@ def run_query(condition: str, *, kind: str = "hit", action: str | None = None, a
     if any(a.strip().partition(":")[0] in ("play_card", "activate") for a in chosen_actions):  # the play rulebook
         from .play import run_play_query
 
-        if minimize is not None or maximize is not None:
-            raise QueryError("--minimize/--maximize: not searched over the play rulebook yet")
-        if split or without or whole_domain:
-            raise QueryError("--compare-split, --without/--features and --whole-domain are combat options: a play "
-                             "query takes none (it searches the legal play states of model/play/legal.py only; "
-                             "widening them is not offered for the play rulebook)")
-        return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget)
+        _check_play_options(minimize is not None or maximize is not None, bool(split or without or whole_domain))
+        return run_play_query(condition, tuple(chosen_actions), ruleset, rlimit, seeds, budget, by_reading)
+    if by_reading and (minimize is not None or maximize is not None):
+        raise QueryError("--by-reading partitions the readings of a yes-or-no question: not with --minimize/--maximize")
     objective, sense = (maximize, 1) if maximize is not None else (minimize, -1)
     query = make_query(condition, actions=tuple(chosen_actions), kind=kind, units=units, ruleset=ruleset,
                        split=split, relations=relations, objective=objective, sense=sense, off=frozenset(without),
-                       whole_domain=whole_domain)
+                       whole_domain=whole_domain, merge_readings=merge_readings)
     started = time.monotonic()
-    answer = search(query, rlimit, seeds, started + budget, shrink)
+    if by_reading:
+        from .by_reading import search_by_reading
+
+        answer = search_by_reading(query, rlimit, started + budget, shrink)
+    else:
+        answer = search(query, rlimit, seeds, started + budget, shrink)
     answer.seconds = round(time.monotonic() - started, 3)
     return answer
 
 
-def all_cells(query: Query) -> list[Cell]:
-    return [cell for layout in query.layouts() for cell in cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain)]
+def _check_play_options(objective: bool, combat_only: bool) -> None:
+    """A play query takes no objective and none of the combat rulebook's space options (a QueryError if given)."""
+    if objective:
+        raise QueryError("--minimize/--maximize: not searched over the play rulebook yet")
+    if combat_only:
+        raise QueryError("--compare-split, --without/--features and --whole-domain are combat options: a play "
+                         "query takes none (it searches the legal play states of model/play/legal.py only; "
+                         "widening them is not offered for the play rulebook)")
 
 
 def round_robin(streams: list[Any]) -> Any:
@@ -160,16 +179,17 @@ def search(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: float, s
         return optimize(query, rlimit, seeds, deadline)
     cells: list[Cell] = []
     terms: list[Any] = []
-    found = _fast_pass(query, deadline, shrink, cells, terms)
-    if found is not None:
-        return found
-    return _full_pass(query, rlimit, seeds, deadline, shrink, cells, terms)
+    answer = _fast_pass(query, deadline, shrink, cells, terms)
+    if answer is None:
+        answer = _full_pass(query, rlimit, seeds, deadline, shrink, cells, terms)
+    answer.cells = answer.cells or len(cells)
+    return answer
 
 
 def _fast_pass(query: Query, deadline: float, shrink: bool, cells: list[Cell], terms: list[Any]) -> QueryAnswer | None:
     """Build every cell (into ``cells``, ``terms``) and ask its fast question: a replayed witness, an
     ``unknown`` when the time ran out while building, else None."""
-    for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain)
+    for cell in round_robin([cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain, query.merge_readings)
                               for layout in query.layouts()]):
         if time.monotonic() > deadline:
             return unknown_answer(query, len(cells), [c.label() for c in cells], True,
@@ -178,11 +198,15 @@ def _fast_pass(query: Query, deadline: float, shrink: bool, cells: list[Cell], t
         term = condition_term(cell, query.condition)
         cells.append(cell)
         terms.append(term)
-        fast = fast_formulas(cell, term)
+        fast = at_default_readings(cell, fast_formulas(cell, term))
         check = solve(fast, cell.variables, FAST_RLIMIT, (0,), deadline)
+        if check.answer != "sat" and cell.readings:
+            fast = fast_formulas(cell, term)
+            check = solve(fast, cell.variables, FAST_RLIMIT, (0,), deadline)
         if check.answer == "sat":
             found = witness(query, cell, _fewer_changes(query, cell, fast, check.values, shrink, deadline), shrink)
             if found is not None:
+                found.cells_solved = 1
                 return found
     return None
 
@@ -208,9 +232,10 @@ def _full_pass(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: floa
     space = query.space()
     open_cells: list[str] = []
     defects: list[QueryAnswer] = []
-    for cell, term in zip(cells, terms):
+    for solved, (cell, term) in enumerate(zip(cells, terms)):
         found, status = _ask_cell(query, cell, term, rlimit, seeds, deadline, shrink)
         if found is not None:
+            found.cells_solved = solved - len(open_cells) - len(defects) + 1
             return found
         if status == "defect":
             defects.append(QueryAnswer("encoding-defect", query.text, space, cell=cell.label(),
@@ -223,7 +248,7 @@ def _full_pass(query: Query, rlimit: int, seeds: tuple[int, ...], deadline: floa
         return unknown_answer(query, len(cells), open_cells, False,
                               f"Z3 gave no answer within rlimit {rlimit} or the time budget for {len(open_cells)} "
                               f"of {len(cells)} cells")
-    return QueryAnswer("impossible", query.text, space, cells=len(cells),
+    return QueryAnswer("impossible", query.text, space, cells=len(cells), cells_solved=len(cells),
                        detail=f"no legal scenario satisfies the condition {space} ({len(cells)} cells, each proved)")
 
 
@@ -257,6 +282,7 @@ def witness(query: Query, cell: Cell, values: dict[str, Any], shrink: bool) -> Q
         from .minimize import shrink_witness
 
         values, cell = shrink_witness(values, cell, query)
+    cell, values = concretized(cell, values)
     return replay_answer(query, cell, values)
 
 

@@ -27,7 +27,8 @@ from .evaluate import evaluate, namespace
 from .kinds import structure_label
 from .parser import Typed
 from .space import (
-    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, is_legal_run, leaves_value, run_actions,
+    ActionSpec, Layout, ReadingRuleset, concrete_ruleset, explore_readings, features_legal, is_legal_run, leaves_value,
+    readings_domain, readings_of, run_actions,
 )
 
 
@@ -41,11 +42,15 @@ class Cell:
     side_conditions: list[Any]
     runs: dict[str, Any]
     legal: Any
+    #: The options the model read as solver variables: this one cell covers each of their readings.
+    readings: dict[str, Any] = field(default_factory=dict)
 
     def label(self) -> str:
         from referee.model.combat.ruleset import DEFAULT
 
         readings = ", ".join(f"{k}={v}" for k, v in self.chosen.items() if DEFAULT.to_json()[k] != v) or "the defaults"
+        if self.readings:
+            readings += f" (every reading of {', '.join(sorted(self.readings))} in one formula)"
         from referee.rulebooks.combat.features import off_fields
 
         left_out = off_fields(self.layout.off)  # stated once, in the space line
@@ -59,14 +64,17 @@ _CELLS: dict[Any, tuple[list[Cell], Any]] = {}
 
 
 def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any], split: bool,
-             whole_domain: bool = False) -> Any:
+             whole_domain: bool = False, merge: bool = True) -> Any:
     """The cells of one layout, every reading the model reads, defaults first, built lazily.
 
-    Cells are cached per process: they do not depend on the condition.
+    ``merge``: the options the model reads as data stay solver variables, one cell covering all their
+    readings; only an option the model branches on in Python splits the cell. Without it, one cell per
+    reading. Cells are cached per process: they do not depend on the condition.
     """
-    key = (layout, specs, tuple(sorted(fixed.items())), split, whole_domain)
+    key = (layout, specs, tuple(sorted(fixed.items())), split, whole_domain, merge)
     if key not in _CELLS:
-        readings = explore_readings(lambda chosen: build_cell(layout, specs, chosen, fixed, split, whole_domain), fixed)
+        readings = explore_readings(
+            lambda chosen: build_cell(layout, specs, chosen, fixed, split, whole_domain, merge), fixed)
         _CELLS[key] = ([], readings)
     built, readings = _CELLS[key]
     index = 0
@@ -82,18 +90,39 @@ def cells_of(layout: Layout, specs: tuple[ActionSpec, ...], fixed: dict[str, Any
         built.append(cell)
 
 
+def all_cells(query: Any) -> list[Cell]:
+    """Every cell of a query's space, each layout's in turn."""
+    return [cell for layout in query.layouts()
+            for cell in cells_of(layout, query.specs, query.fixed, query.split, query.whole_domain, query.merge_readings)]
+
+
 def build_cell(layout: Layout, specs: tuple[ActionSpec, ...], chosen: dict[str, str], fixed: dict[str, Any], split: bool,
-               whole_domain: bool = False) -> Cell:
+               whole_domain: bool = False, merge: bool = True) -> Cell:
+    """The layout's actions run once on symbols under the readings ``chosen`` (the others symbolic when ``merge``)."""
     from referee.proofs.core import Vars
 
     v = Vars()
     with symbolic() as context:
         leaves = leaves_value(v, fixed)
-        runs = run_actions(v, layout, specs, ReadingRuleset(dict(chosen), leaves), split)
+        ruleset = ReadingRuleset(dict(chosen), leaves, v, merge)
+        runs = run_actions(v, layout, specs, ruleset, split)
         before = runs["main"].before.units
         space = True if whole_domain else is_legal_run(runs["main"], specs, layout)
-        legal = and_(space, leaves >= 1, features_legal(layout, before))
-    return Cell(layout, dict(chosen), v, list(context.side_conditions), runs, legal)
+        legal = and_(space, leaves >= 1, features_legal(layout, before), readings_domain(ruleset.symbolic_readings))
+    return Cell(layout, dict(chosen), v, list(context.side_conditions), runs, legal, dict(ruleset.symbolic_readings))
+
+
+def concretized(cell: Cell, values: dict[str, Any]) -> tuple[Cell, dict[str, Any]]:
+    """The cell at the readings a witness's values choose, and the values without the reading variables."""
+    from dataclasses import replace
+
+    from referee.model.readings import READING_PREFIX
+
+    if not cell.readings:
+        return cell, values
+    chosen = {**cell.chosen, **readings_of(cell.readings, values)}
+    kept = {k: v for k, v in values.items() if not k.startswith(READING_PREFIX)}
+    return replace(cell, chosen=chosen, readings={}), kept
 
 
 def condition_term(cell: Cell, condition: Typed) -> Any:
@@ -183,6 +212,22 @@ def fast_formulas(cell: Cell, term: Any) -> list[Any]:
     return [z3.simplify(z3.substitute(f, *pins)) for f in formulas] + [a == b for a, b in pins]
 
 
+def default_readings(cell: Cell) -> list[Any]:
+    """Each symbolic reading at its default: the one-reading question a merged cell asks first (cheap, and the
+    witness most engines can replay)."""
+    return [reading.is_reading(reading.readings[0]) for reading in cell.readings.values()]
+
+
+def at_default_readings(cell: Cell, formulas: list[Any]) -> list[Any]:
+    """``formulas`` with every symbolic reading replaced by its default and simplified: the other readings' branches
+    fall away, as in a cell of that one reading (the two-reading options are Bools, false at the default)."""
+    import z3
+
+    pins = [(r.term, z3.BoolVal(False)) for r in cell.readings.values() if len(r.readings) == 2]
+    pins += [(r.term, z3.IntVal(0)) for r in cell.readings.values() if len(r.readings) > 2]
+    return [z3.simplify(z3.substitute(f, *pins)) for f in formulas] + [a == b for a, b in pins] if pins else formulas
+
+
 def replay_values(values: dict[str, Any], cell: Cell, specs: tuple[ActionSpec, ...], fixed: dict[str, Any],
                   split: bool, condition: Typed) -> tuple[bool, dict[str, Any]]:
     """Run the witness concretely through the same code; whether the condition holds, and the runs."""
@@ -190,7 +235,7 @@ def replay_values(values: dict[str, Any], cell: Cell, specs: tuple[ActionSpec, .
 
     concrete = Vars(dict(values))
     leaves = leaves_value(concrete, fixed)
-    ruleset = concrete_ruleset(cell.chosen, leaves)
+    ruleset = concrete_ruleset({**cell.chosen, **readings_of(cell.readings, values)}, leaves)
     runs = run_actions(concrete, cell.layout, specs, ruleset, split)
     holds = evaluate(condition, namespace(runs, cell.layout.units))
     return bool(holds is True), {"runs": runs, "ruleset": ruleset, "values": dict(concrete.created)}

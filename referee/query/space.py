@@ -271,26 +271,60 @@ def build_board(v: Any, layout: Layout) -> Board:
 
 
 class NeedOption(Exception):
-    """The model read a ruleset option this cell has not chosen yet."""
+    """The model read a ruleset option this cell has not chosen yet (the search without merged readings)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
 
 class ReadingRuleset:
-    """A ruleset that answers chosen options and raises :class:`NeedOption` for the rest."""
+    """A ruleset that answers the chosen options and, for the rest, a :class:`~referee.model.readings.SymbolicReading`
+    (``merge``: one formula over every reading) or :class:`NeedOption` (one cell per reading)."""
 
-    def __init__(self, chosen: dict[str, str], leaves: Any) -> None:
+    def __init__(self, chosen: dict[str, str], leaves: Any, v: Any = None, merge: bool = False) -> None:
         object.__setattr__(self, "_chosen", chosen)
+        object.__setattr__(self, "_vars", v if merge else None)
+        object.__setattr__(self, "symbolic_readings", {})
         object.__setattr__(self, "defy_death_leaves", leaves)
 
     def __getattr__(self, name: str) -> Any:
         chosen = object.__getattribute__(self, "_chosen")
         if name in chosen:
             return chosen[name]
-        if name in ENUM_OPTIONS:
+        if name not in ENUM_OPTIONS:
+            raise AttributeError(name)
+        v = object.__getattribute__(self, "_vars")
+        if v is None:
             raise NeedOption(name)
-        raise AttributeError(name)
+        return self.symbolic_readings.setdefault(name, symbolic_reading(v, name))
+
+
+def symbolic_reading(v: Any, name: str) -> Any:
+    """The option ``name`` as a solver variable over its readings (``reading.<name>``: a Bool for two readings)."""
+    from referee.model.readings import READING_PREFIX, SymbolicReading
+
+    readings = ENUM_OPTIONS[name]
+    term = v.bool(READING_PREFIX + name) if len(readings) == 2 else v.int(READING_PREFIX + name)
+    return SymbolicReading(name, readings, term)
+
+
+def readings_domain(symbolic_readings: dict[str, Any]) -> Any:
+    """An Int-indexed reading ranges over its readings' indices (a Bool needs nothing)."""
+    from referee.model.arith import and_
+
+    return and_(*[and_(r.term >= 0, r.term < len(r.readings)) for r in symbolic_readings.values()
+                  if len(r.readings) > 2])
+
+
+def readings_of(symbolic_readings: dict[str, Any], values: dict[str, Any]) -> dict[str, str]:
+    """The concrete reading of each symbolic option in a witness's values (absent: the default, as Vars does)."""
+    from referee.model.readings import READING_PREFIX
+
+    out = {}
+    for name, reading in symbolic_readings.items():
+        value = values.get(READING_PREFIX + name, False)
+        out[name] = reading.readings[int(value)]
+    return out
 
 
 def concrete_ruleset(chosen: dict[str, str], leaves: int) -> Ruleset:
@@ -458,7 +492,15 @@ def leaves_value(v: Any, fixed: dict[str, Any]) -> Any:
 
 
 def explore_readings(build: Any, fixed: dict[str, Any]) -> Any:
-    """Every reading of the options ``build(ruleset)`` reads (defaults first), with what it built, lazily."""
+    """Every reading of the options ``build(ruleset)`` must fix (defaults first), with what it built, lazily.
+
+    An option is fixed when the model asks for it (:class:`NeedOption`) or branches on its symbolic reading in a
+    way one formula cannot cover (a :class:`~referee.model.arith.SymbolicBranchError` whose term names it): the
+    cell splits into one per reading of that option, and the build starts again for each.
+    """
+    from referee.model.arith import SymbolicBranchError
+    from referee.model.readings import readings_in
+
     pending: list[dict[str, str]] = [{k: v for k, v in fixed.items() if k in ENUM_OPTIONS}]
     while pending:
         chosen = pending.pop(0)
@@ -466,6 +508,12 @@ def explore_readings(build: Any, fixed: dict[str, Any]) -> Any:
             built = build(chosen)
         except NeedOption as need:
             pending[0:0] = [{**chosen, need.name: value} for value in ENUM_OPTIONS[need.name]]
+            continue
+        except SymbolicBranchError as error:
+            name = next((n for n in readings_in(error.term) if n not in chosen), None)
+            if name is None:
+                raise
+            pending[0:0] = [{**chosen, name: value} for value in ENUM_OPTIONS[name]]
             continue
         yield chosen, built
 

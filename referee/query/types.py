@@ -171,3 +171,7 @@ def reference_markdown() -> str:
 
 def value_type(value: Any) -> str:
     return "Bool" if isinstance(value, bool) else "Int"
+
+
+#: The play rulebook's readings of either_discount (PLAY-003), the default first.
+EITHER_DISCOUNT = ("energy_first", "power_first")

@@ -1,0 +1,201 @@
+"""``referee query`` over the battle clock under both of INT-404's slot readings (issue #40).
+
+``everlasting_slot_order=reading_order`` is accepted and searched by default. On the query's
+boards (at most 5 units, each in a cell of its own of the 2 x 4 half) no Everlasting try is ever
+delayed under either reading: a delay needs every slot of the half held by another living unit.
+Under ``reading_order`` a revival may return to another cell: the symbolic clock keeps it in its
+cell of death, the concrete replay moves it, and no condition reads the difference
+(``model/combat/battle_guarded.py``). These tests hold the verdicts, the witnesses' replays and
+the symbolic run to the concrete clock (``referee.actions``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from referee.model.combat.ruleset import DEFAULT
+from referee.query import run_query
+from referee.query.run import make_query
+from referee.query.types import QueryError
+from referee.rulebooks.combat.run import decode_scenario, run_actions
+from referee.specs.trace import covers
+
+READING_ORDER = {"everlasting_slot_order": "reading_order"}
+DEATH_CELL_FIRST = {"everlasting_slot_order": "death_cell_first"}
+#: Two Everlasting allies culled, the later-placed one first, then 10 s: under reading_order they swap cells.
+SWAP_ACTIONS = ("cull:target=ally,source=target", "cull:target=source,source=target", "advance")
+SWAP = ("not after[1].ally.alive and not after[1].source.alive and after[2].ally.alive and after[2].source.alive "
+        "and third.revived == 2")
+DELAYED = 'event("everlasting_delayed")'
+
+
+def positions(units: list[dict]) -> dict[str, tuple[int, int, int]]:
+    return {u["uid"]: (u["side"], u["row"], u["col"]) for u in units}
+
+
+@covers("combat:500.9a")
+@pytest.mark.parametrize("ruleset", [READING_ORDER, DEATH_CELL_FIRST, None], ids=("reading_order", "death_cell_first",
+                                                                                 "every_reading"))
+def test_500_9a_the_delay_question_is_answered_under_each_reading(ruleset) -> None:
+    """Can an Everlasting try be delayed? Answered (not refused) under each reading: impossible on the query's boards,
+    whose half always has a free slot (the space line says why)."""
+    answer = run_query(DELAYED, actions=("cull", "advance", "cull:target=source,source=target", "advance"), units=3,
+                       ruleset=ruleset)
+    assert answer.status == "impossible", (answer.status, answer.detail)
+    assert "never delayed" in answer.space and "reading_order" in answer.space
+
+
+@covers("combat:500.9a")
+def test_500_9a_the_concrete_clock_delays_only_on_a_half_fuller_than_a_query_board() -> None:
+    """The boundary the space line states, on the concrete clock: an Everlasting unit outside the 2 x 4 half whose
+    eight slots eight living units hold is delayed under reading_order, and returns to its own cell under
+    death_cell_first; with one slot free it revives (so a query board of at most 5 units never delays)."""
+    def scenario(fillers: int, reading: dict) -> list[str]:
+        units = [{"uid": f"f{k}", "side": 0, "row": k // 4, "col": k % 4} for k in range(fillers)]
+        units += [{"uid": "a", "side": 0, "row": 2, "col": 0, "everlasting": True}, {"uid": "x", "side": 1}]
+        decoded = decode_scenario({"id": "s", "board": units, "ruleset": {**DEFAULT.to_json(), **reading},
+                                   "actions": [{"kind": "cull", "target": "a", "source": "x"},
+                                               {"kind": "advance", "ms": 10_000}]})
+        _, log = run_actions(decoded.board, decoded.actions, decoded.ruleset)
+        return [e.name for e in log.events() if e.name in ("everlasting_delayed", "everlasting_revival")]
+
+    assert scenario(8, READING_ORDER) == ["everlasting_delayed"]
+    assert scenario(8, DEATH_CELL_FIRST) == ["everlasting_revival"]
+    assert scenario(7, READING_ORDER) == ["everlasting_revival"]
+
+
+@covers("combat:500.9a")
+def test_500_9a_a_reading_order_witness_moving_a_revived_unit_replays_through_referee_actions() -> None:
+    """Under reading_order the ally culled first takes the source's free cell, and the source the ally's: the
+    witness is ``found`` only when ``referee.actions`` agrees with the query's run on its boards and events."""
+    answer = run_query(SWAP, actions=SWAP_ACTIONS, units=3, ruleset=READING_ORDER)
+    assert answer.status == "found", (answer.status, answer.detail)
+    assert answer.scenario["ruleset"]["everlasting_slot_order"] == "reading_order"
+    before, after = positions(answer.scenario["board"]), positions(answer.observation["board"])
+    assert after["ally"] == before["source"] and after["source"] == before["ally"], (before, after)
+
+
+@covers("combat:500.9a", "combat:500.4d")
+@pytest.mark.parametrize("condition,actions", [
+    (DELAYED, ("cull", "advance")),
+    (SWAP, SWAP_ACTIONS),
+    ("not after[0].target.alive and after[1].target.alive and second.ms <= 9000", ("cull", "advance")),
+    ('fourth.lapsed == 1 and event("everlasting_revival", unit="target")', ("cull", "advance", "cull", "end_combat")),
+], ids=("delayed", "swap", "back-within-9s", "revived-then-lapsed"))
+def test_500_9a_a_clock_question_over_every_reading_agrees_with_the_union_of_the_readings(condition, actions) -> None:
+    """Without --ruleset a clock question is searched (no usage error) and found exactly when one reading finds it."""
+    every = run_query(condition, actions=actions, units=3)
+    each = [run_query(condition, actions=actions, units=3, ruleset=r).status for r in (READING_ORDER, DEATH_CELL_FIRST)]
+    assert every.status in ("found", "impossible") and set(each) <= {"found", "impossible"}, (every.detail, each)
+    assert every.status == ("found" if "found" in each else "impossible"), (every.status, each)
+
+
+@pytest.mark.parametrize("actions", [("advance", "ability:lines=damage>allies"), ("cull", "advance", "bloodletting")],
+                         ids=("ability", "bloodletting"))
+def test_an_action_reading_the_reading_order_after_advance_searches_death_cell_first_or_is_refused_by_name(actions) -> None:
+    kind = actions[-1].partition(":")[0]
+    with pytest.raises(QueryError, match=f"{kind} after advance.*death_cell_first"):
+        make_query("True", actions=actions, units=2, ruleset=READING_ORDER)
+    assert make_query("True", actions=actions, units=2).fixed == DEATH_CELL_FIRST
+    assert make_query("True", actions=actions, units=2, ruleset=DEATH_CELL_FIRST).fixed == DEATH_CELL_FIRST
+    assert make_query("True", actions=(actions[-1], "advance"), units=2).fixed == {}
+
+
+# --------------------------------------------------------------------------------------
+# The two runs under reading_order, on random values
+# --------------------------------------------------------------------------------------
+
+RANDOM_ACTIONS = ("cull:target=ally,source=target", "cull:target=source,source=target", "advance", "cull")
+
+
+def living_values(rng: random.Random, names: list[str], units: tuple[str, ...]) -> dict:
+    """test_query_clock's random clock values, every unit alive and cullable first, so that revivals are common."""
+    from test_query_clock import clock_values
+
+    values = clock_values(rng, names, units)
+    for unit in units:
+        values.update({f"{unit}.alive": True, f"{unit}.is_tool": False, f"{unit}.is_hub": False})
+        values[f"{unit}.vitality"] = max(values.get(f"{unit}.vitality", 1), 1)
+    return values
+
+
+@covers("combat:500.9a")
+def test_500_9a_under_reading_order_the_query_runner_agrees_with_referee_actions_cells_and_all() -> None:
+    """Concretely the query's clock is the concrete clock under reading_order: boards (cells too) and events, in order."""
+    from referee.model.combat.legal import is_legal_unit
+    from referee.proofs.core import Vars
+    from referee.query.space import concrete_ruleset, run_actions as query_actions
+    from referee.rulebooks.combat.run import decode_action
+
+    from test_query_clock import names_of
+
+    rng = random.Random(404)
+    query = make_query("True", actions=RANDOM_ACTIONS, units=3, ruleset=READING_ORDER)
+    checked = moved = 0
+    for layout in query.layouts():
+        names = names_of(layout, query)
+        for _ in range(40):
+            values = living_values(rng, names, layout.units)
+            ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
+            main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
+            if not all(is_legal_unit(u) for u in main.before.units):
+                continue
+            decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
+            board, log = run_actions(main.before, decoded, ruleset)
+            assert board == main.states[-1], values
+            assert list(log.events()) == [g.event for lg in main.logs for g in lg.entries], values
+            moved += any(u.position != main.before.unit(u.uid).position for u in board.units)
+            checked += 1
+    assert checked >= 30 and moved >= 3, (checked, moved)
+
+
+@covers("combat:500.9a")
+def test_500_9a_under_reading_order_the_symbolic_clock_agrees_with_the_concrete_one_on_what_conditions_read() -> None:
+    """Pinned to random values, the one symbolic run has the concrete run's records, unit fields and event counts;
+    only the cells (and so the order of the ally channel's events) may differ, which no condition reads."""
+    from collections import Counter
+
+    import z3
+
+    from referee.proofs.core import Vars
+    from referee.query.evaluate import namespace
+    from referee.query.solve import cells_of
+    from referee.query.space import concrete_ruleset, run_actions as query_actions
+
+    from test_query_clock import _as_z3
+
+    rng = random.Random(4040)
+    query = make_query("True", actions=RANDOM_ACTIONS, units=3, ruleset=READING_ORDER)
+    checked = fired = 0
+    for layout in query.layouts():
+        cell = next(iter(cells_of(layout, query.specs, query.fixed, False)))
+        sym = namespace(cell.runs, layout.units)
+        guards = [(g.when, g.event) for log in cell.runs["main"].logs for g in log.entries]
+        for _ in range(15):
+            values = living_values(rng, sorted(cell.variables.created), layout.units)
+            runs = query_actions(Vars(values), layout, query.specs, concrete_ruleset(cell.chosen, 1), False)
+            concrete = namespace(runs, layout.units)
+            solver = z3.Solver()
+            solver.add(*cell.side_conditions)
+            solver.add(*[term == values[name] for name, term in cell.variables.created.items()])
+            if solver.check() != z3.sat:  # outside the legal domain the side conditions assume
+                continue
+            model = solver.model()
+            for name in ("ms", "start", "now", "revived", "pending"):
+                assert model.eval(_as_z3(sym["third"][name]), model_completion=True).as_long() == \
+                    concrete["third"][name], (name, values)
+            for uid in layout.units:
+                for name in ("alive", "vitality", "incarnation"):
+                    got = model.eval(_as_z3(getattr(sym[f"{uid}_after"], name)), model_completion=True)
+                    want = getattr(concrete[f"{uid}_after"], name)
+                    assert (z3.is_true(got) if isinstance(want, bool) else got.as_long()) == want, (uid, name, values)
+            happened = [e for when, e in guards if z3.is_true(model.eval(_as_z3(when), model_completion=True))]
+            own = [g.event for log in runs["main"].logs for g in log.entries]
+            amount = lambda e: None if e.amount is None else model.eval(_as_z3(e.amount), model_completion=True).as_long()
+            assert Counter((e.name, e.unit, e.other, amount(e)) for e in happened) == \
+                Counter((e.name, e.unit, e.other, e.amount) for e in own), values
+            fired += concrete["third"]["revived"]
+            checked += 1
+    assert checked >= 15 and fired >= 3, (checked, fired)
