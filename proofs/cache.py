@@ -117,8 +117,8 @@ class ProofCache:
         values = entry.get("values") if entry["answer"] == "sat" else None
         return SolverAnswer(entry["answer"], attempts, dict(values) if values is not None else None)
 
-    def put(self, key: str, kind: str, answer: SolverAnswer, check: str) -> bool:
-        """Store a decided answer; ``unknown`` is refused (returns ``False``)."""
+    def put(self, key: str, kind: str, answer: SolverAnswer, check: str, reads: list[str] | None = None) -> bool:
+        """Store a decided answer, with the ruleset options its check reads; ``unknown`` is refused (``False``)."""
         if answer.answer not in ("sat", "unsat") or answer.seed is None:
             return False
         if key not in self.entries:
@@ -135,9 +135,14 @@ class ProofCache:
                 for a in answer.attempts
             ],
             "check": check,
+            "reads": list(reads or []),
             "z3": z3_version(),
         }
         return True
+
+    def reads(self, key: str) -> list[str]:
+        """The ruleset options the check stored under ``key`` reads (its cone of influence)."""
+        return list((self.entries.get(key) or {}).get("reads") or [])
 
     def indexed(self, code: str, check: str, rlimit: int) -> str | None:
         """The key of ``check`` under ``rlimit`` when the index was made for ``code`` (else ``None``)."""

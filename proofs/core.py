@@ -27,9 +27,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-from referee.model.arith import and_, is_symbolic, not_, or_, single_source, symbolic
+from referee.model.arith import SymbolicBranchError, and_, is_symbolic, not_, or_, single_source, symbolic
 from referee.model.clauses import ClauseId, parse_clause_id
+from referee.model.readings import READING_PREFIX, readings_in
 
+from .readings import (OPTIONS, ambient, domain, parse_region, reading_constant, region_point, region_term, ruleset_for,
+                       symbolic_option)
 from .smt import DEFAULT_SOLVER, SOLVERS, WITNESS_ONLY, Query, decide, query_text, variables_of
 
 #: The default resource limit for one check (Z3 ``rlimit`` units, machine independent).
@@ -49,9 +52,14 @@ T = TypeVar("T")
 class Vars:
     """Named inputs of a theorem: Z3 constants, or the values of a counterexample."""
 
-    def __init__(self, values: dict[str, Any] | None = None, *, strict: bool = False) -> None:
+    def __init__(self, values: dict[str, Any] | None = None, *, strict: bool = False,
+                 pinned: dict[str, Any] | None = None) -> None:
         self._values = values
         self._strict = strict
+        #: The readings this run fixes (an engine's, or one reading of a forked option); the rest are free.
+        self.pinned = dict(pinned or {})
+        #: For a lemma's instance, the theorem's variables: its rulesets and readings are the theorem's.
+        self._outer: Vars | None = None
         self.created: dict[str, Any] = {}
         self.lemmas_used: list[str] = []
         self._facts: list[Any] = []
@@ -60,11 +68,33 @@ class Vars:
     def symbolic(self) -> bool:
         return self._values is None
 
+    @property
+    def values(self) -> dict[str, Any]:
+        """The counterexample's values being replayed (empty while proving)."""
+        return self._values or {}
+
     def int(self, name: str) -> Any:
         return self._get(name, "int")
 
     def bool(self, name: str) -> Any:
         return self._get(name, "bool")
+
+    def ruleset(self, **pinned: Any) -> Any:
+        """The combat ruleset of this run: ``pinned`` options fixed, every other one over all its readings
+        (a variable while proving, the counterexample's reading while replaying; ``proofs/readings.py``)."""
+        from referee.model.combat.ruleset import Ruleset
+
+        if self._outer is not None:
+            return self._outer.ruleset(**pinned)
+        return ruleset_for(Ruleset, self, {**self.pinned, **pinned})
+
+    def play_rules(self, **pinned: Any) -> Any:
+        """The play rules of this run, as :meth:`ruleset` gives the combat ruleset."""
+        from referee.model.play.rules import PlayRules
+
+        if self._outer is not None:
+            return self._outer.play_rules(**pinned)
+        return ruleset_for(PlayRules, self, {**self.pinned, **pinned})
 
     def _get(self, name: str, sort: str) -> Any:
         if name in self.created:
@@ -73,6 +103,8 @@ class Vars:
             import z3
 
             value = z3.Int(name) if sort == "int" else z3.Bool(name)
+        elif self._outer is not None and name.startswith(READING_PREFIX):
+            value = self._outer._get(name, sort)  # a lemma instance reads the readings of the theorem using it
         elif self._strict and name not in self._values:
             raise KeyError(f"lemma variable {name!r} was not given a term (given: {', '.join(self._values)})")
         else:
@@ -94,10 +126,13 @@ class Vars:
         one fresh integer, so the lemma speaks about the very terms the theorem uses.
         """
         self.lemmas_used.append(lemma.name)
-        inner = Vars(terms, strict=True)
+        inner = Vars(terms, strict=True, pinned=self.pinned)
+        inner._outer = self
         obligation = lemma.build(inner)
-        # The lemma's own lemma instances are proved facts, not hypotheses to escape by.
-        fact = and_(*inner.facts, or_(not_(obligation.assume), obligation.claim))
+        # The lemma's own lemma instances are proved facts, not hypotheses to escape by; it is proved
+        # outside its unless regions only, so inside one its instance says nothing.
+        exempt = [region_term(self, region) for region in lemma.unless]
+        fact = and_(*inner.facts, or_(*exempt, not_(obligation.assume), obligation.claim))
         self._facts.append(fact)
         return fact
 
@@ -149,6 +184,10 @@ class Mutant:
     #: space is one of the whole), and replayed on the model like any counterexample; the theorem's
     #: own proof and vacuity never see it.
     search_within: Callable[["Vars"], Any] | None = None
+    #: The readings its kill is searched at (a region, ``proofs/readings.py``), every other option at its default:
+    #: ``None`` is the default readings. A bug is a bug under every reading, so a kill at one is a kill; a mutant
+    #: that breaks a theorem only under another reading names it here, and only the every-reading proof sees it.
+    under: str | None = None
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
@@ -206,6 +245,9 @@ class Theorem:
     abstract: tuple[str, ...] = ()
     #: The solver configuration (``proofs.smt.SOLVERS``) deciding its checks.
     solver: str = DEFAULT_SOLVER
+    #: The readings it is not claimed under (each a region, ``proofs/readings.py``): its explicit precondition.
+    #: Each must still fail there (a replayed counterexample), so an exception never goes stale.
+    unless: tuple[tuple[tuple[str, str, Any], ...], ...] = ()
 
 
 THEOREMS: dict[str, Theorem] = {}
@@ -239,6 +281,7 @@ def theorem(
     lemmas: tuple[Theorem, ...] | list[Theorem] = (),
     abstract: tuple[str, ...] | list[str] = (),
     solver: str = DEFAULT_SOLVER,
+    unless: tuple[str, ...] | list[str] = (),
 ) -> Callable[[Callable[[Vars], Obligation]], Theorem]:
     """Register a theorem; its name is the function's, its statement the docstring.
 
@@ -247,6 +290,10 @@ def theorem(
     theorem's ``lemmas`` say about them. That over-approximates: a proof holds for every
     function meeting the lemma instances, the model's among them. A counterexample may
     not be the model's, and replay reports it as an ``encoding-defect``, never as real.
+
+    ``unless`` names the readings the theorem is not claimed under, each a region such as
+    ``"tick_share_rounding=remainder_to_first"`` (``proofs/readings.py``): it is proved under every
+    other reading, and under each region a counterexample must exist and replay.
 
     ``registry`` defaults to :data:`THEOREMS`, the suite ``referee prove`` runs; tests of
     the runner pass their own so that their deliberately false theorems stay out of it.
@@ -259,7 +306,7 @@ def theorem(
         thm = Theorem(name=build.__name__, clauses=tuple(parse_clause_id(c) for c in clauses),
                       statement=" ".join(build.__doc__.split()), build=build, mutants=tuple(mutants), bound=bound,
                       rlimit=rlimit, module=build.__module__, lemmas=tuple(lemma.name for lemma in lemmas),
-                      abstract=tuple(abstract), solver=solver)
+                      abstract=tuple(abstract), solver=solver, unless=tuple(parse_region(r) for r in unless))
         target[thm.name] = thm
         return thm
 
@@ -282,6 +329,8 @@ STATUSES = (
     "unknown",  # any question: no answer within the rlimit for any seed; never a pass
     "encoding-defect",  # Z3's counterexample does not replay through the model
     "error",  # building the encoding raised
+    "confirmed",  # exception: the theorem fails under its stated exception (a replayed counterexample)
+    "stale",  # exception: the theorem holds under its stated exception too, which is then not needed
 )
 
 
@@ -310,23 +359,60 @@ class Verdict:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _encode(thm: Theorem, mutant: Mutant | None) -> tuple[Vars, Obligation, list[Any]]:
-    variables = Vars()
-    with contextlib.ExitStack() as stack:
-        if mutant is not None:
-            stack.enter_context(mutant.applied())
-        # A mutant is judged on the exact encoding: the abstraction is a proof device, and
-        # its spurious counterexamples would only hide whether the bug is caught.
-        for target in thm.abstract if mutant is None else ():
-            stack.enter_context(_uninterpreted(target))
-        if thm.lemmas:
-            stack.enter_context(_shared_least_such_that())
-        context = stack.enter_context(symbolic())
-        obligation = thm.build(variables)
+def _encode(thm: Theorem, mutant: Mutant | None, pinned: dict[str, Any] | None = None,
+            exact: bool = False) -> tuple[Vars, Obligation, list[Any]]:
+    """The theorem run symbolically: its variables, its obligation, and the side conditions that define it.
+
+    ``exact`` (and any mutant) leaves out the theorem's abstractions: they prove, and their spurious
+    counterexamples would only hide whether a bug is caught or an exception really fails."""
+    with symbolic() as context:
+        variables, obligation = _build(thm, mutant, dict(pinned or {}), context, exact or mutant is not None)
     undeclared = sorted(set(variables.lemmas_used) - set(thm.lemmas))
     if undeclared:
         raise ValueError(f"theorem {thm.name} uses lemmas it does not declare in lemmas=: {', '.join(undeclared)}")
-    return variables, obligation, context.side_conditions
+    return variables, obligation, [*context.side_conditions, domain(variables)]
+
+
+def _build(thm: Theorem, mutant: Mutant | None, pinned: dict[str, Any], context: Any,
+           exact: bool) -> tuple[Vars, Obligation]:
+    """One run over every reading; where the model branches on a reading in Python, one run per reading, joined."""
+    mark = len(context.side_conditions)
+    try:
+        return _build_once(thm, mutant, pinned, exact)
+    except SymbolicBranchError as error:
+        option = next((o for o in readings_in(error.term) if o in OPTIONS and o not in pinned), None)
+        if option is None:
+            raise
+        del context.side_conditions[mark:]  # the abandoned run's definitions
+    parts = {reading: _build(thm, mutant, {**pinned, option: reading}, context, exact) for reading in OPTIONS[option]}
+    return _joined(option, parts, pinned)
+
+
+def _build_once(thm: Theorem, mutant: Mutant | None, pinned: dict[str, Any], exact: bool) -> tuple[Vars, Obligation]:
+    variables = Vars(pinned=pinned)
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(ambient(variables))
+        if mutant is not None:
+            stack.enter_context(mutant.applied())
+        for target in () if exact else thm.abstract:
+            stack.enter_context(_uninterpreted(target))
+        if thm.lemmas:
+            stack.enter_context(_shared_least_such_that())
+        obligation = thm.build(variables)
+    return variables, obligation
+
+
+def _joined(option: str, parts: dict[str, tuple[Vars, Obligation]], pinned: dict[str, Any]) -> tuple[Vars, Obligation]:
+    """The runs of each reading of ``option`` as one obligation: under each reading, that reading's run."""
+    joined = Vars(pinned=pinned)
+    for variables, _ in parts.values():
+        joined.created.update(variables.created)
+        joined.lemmas_used.extend(variables.lemmas_used)
+        joined.facts.extend(variables.facts)
+    reading = symbolic_option(joined, option)
+    assume = or_(*[and_(reading.is_reading(r), o.assume) for r, (_, o) in parts.items()])
+    claim = and_(*[or_(not_(reading.is_reading(r)), o.claim) for r, (_, o) in parts.items()])
+    return joined, Obligation(assume, claim)
 
 
 @contextlib.contextmanager
@@ -379,14 +465,17 @@ def _uninterpreted(target: str) -> Iterator[None]:
     with symbolic():  # the probe may need symbolic mode (a least_such_that)
         probe = original(*(z3.Int(f"{target}!probe{i}") for i in range(arity)))
     result_sort = probe.sort() if is_symbolic(probe) else z3.IntSort()
+    # The readings the function reads (under the run's symbolic ruleset) are arguments too: one function
+    # of the inputs and the readings, never one value for every reading.
+    readings = [reading_constant(name) for name in readings_in(probe if is_symbolic(probe) else None)]
     functions: dict[str, Any] = {}
 
     def applied(*args: Any) -> Any:
         extra = repr(args[arity:]) if len(args) > arity else ""
         if extra not in functions:
             name = target.rpartition(":")[2] + (f"!{len(functions)}" if extra else "")
-            functions[extra] = z3.Function(name, *([z3.IntSort()] * arity), result_sort)
-        return functions[extra](*(a if is_symbolic(a) else z3.IntVal(a) for a in args[:arity]))
+            functions[extra] = z3.Function(name, *([z3.IntSort()] * arity), *(r.sort() for r in readings), result_sort)
+        return functions[extra](*(a if is_symbolic(a) else z3.IntVal(a) for a in args[:arity]), *readings)
 
     try:
         for owner, alias, _ in bindings:
@@ -418,22 +507,31 @@ class SolverAnswer:
         return self.attempts[-1].rlimit_used
 
 
-def encode_check(thm: Theorem, kind: str, mutant: Mutant | None = None) -> Query:
-    """The SMT-LIB text of one check: ``proof`` and ``mutant`` ask ``assume and not claim``, ``vacuity`` ``assume``.
+def encode_check(thm: Theorem, kind: str, mutant: Mutant | None = None, *, pinned: dict[str, Any] | None = None,
+                 region: int | None = None, blocked: tuple[Any, ...] = ()) -> Query:
+    """The SMT-LIB text of one check: ``proof`` and ``mutant`` ask ``assume and not claim``, ``vacuity`` ``assume``,
+    each outside the theorem's ``unless`` regions; ``exception`` asks ``assume and not claim`` inside region ``region``.
 
-    The text depends on the code alone (never on the hash seed, the process or what ran
-    before); the fresh integers of ``least_such_that`` are numbered per check.
+    ``pinned`` fixes readings (an engine's); every other option is a variable over its readings. The text
+    depends on the code alone (never on the hash seed, the process or what ran before); the fresh integers
+    of ``least_such_that`` are numbered per check.
     """
     import z3
 
-    variables, obligation, side = _encode(thm, mutant if kind == "mutant" else None)
+    pinned = check_readings(thm, kind, mutant, pinned, region)
+    variables, obligation, side = _encode(thm, mutant if kind == "mutant" else None, pinned, exact=kind == "exception")
+    reads = tuple(readings_in(z3.And(*[_as_bool(f) for f in (*side, obligation.assume, obligation.claim)])))
     formulas = [*side, _as_bool(obligation.assume)]
     if kind != "vacuity":
         formulas.append(z3.Not(_as_bool(obligation.claim)))
+    if kind == "exception":
+        formulas.append(_as_bool(region_term(variables, thm.unless[region or 0])))
+    else:
+        formulas.extend(z3.Not(_as_bool(region_term(variables, r))) for r in (*thm.unless, *blocked))
     if kind == "mutant" and mutant is not None and mutant.search_within is not None:
         formulas.append(_as_bool(mutant.search_within(variables)))
     solver = mutant.solver if kind == "mutant" and mutant is not None and mutant.solver else thm.solver
-    return Query(query_text(formulas), variables_of(variables.created), solver)
+    return Query(query_text(formulas), variables_of(variables.created), solver, reads=reads)
 
 
 def solve(query: Query, rlimit: int) -> SolverAnswer:
@@ -458,11 +556,12 @@ def _as_bool(formula: Any) -> Any:
     return z3.BoolVal(formula) if isinstance(formula, bool) else formula
 
 
-def replay(thm: Theorem, values: dict[str, Any], mutant: Mutant | None = None) -> tuple[bool, bool]:
-    """Run the theorem concretely on a counterexample: ``(assumption holds, claim holds)``."""
-    variables = Vars(values)
-    with mutant.applied() if mutant is not None else single_source():  # the model itself, never a fast twin
-        obligation = thm.build(variables)
+def replay(thm: Theorem, values: dict[str, Any], mutant: Mutant | None = None,
+           pinned: dict[str, Any] | None = None) -> tuple[bool, bool]:
+    """Run the theorem concretely on a counterexample, under its readings: ``(assumption holds, claim holds)``."""
+    variables = Vars(values, pinned=pinned)
+    with mutant.applied() if mutant is not None else single_source(), ambient(variables):
+        obligation = thm.build(variables)  # the model itself, never a fast twin
     return bool(obligation.assume), bool(obligation.claim)
 
 
@@ -481,35 +580,52 @@ Lookup = Callable[[Query, int], "SolverAnswer | None"]
 
 
 def check(
-    thm: Theorem, kind: str, mutant: Mutant | None = None, *, rlimit: int | None = None, lookup: Lookup | None = None
+    thm: Theorem, kind: str, mutant: Mutant | None = None, *, rlimit: int | None = None, lookup: Lookup | None = None,
+    pinned: dict[str, Any] | None = None, region: int | None = None,
 ) -> Verdict:
-    """Answer one check (``proof``, ``vacuity`` or ``mutant``): its text, decided (or looked up), then judged.
+    """Answer one check (``proof``, ``vacuity``, ``mutant`` or ``exception``): its text, decided (or looked up), judged.
 
-    ``extra`` of the verdict carries the ``query`` and its ``digest``, whether the answer was
-    ``reused``, and the solver ``answer`` when it was decided here.
+    ``extra`` of the verdict carries the ``query`` and its ``digest``, the options it ``reads``, whether the
+    answer was ``reused``, and the solver ``answer`` when it was decided here.
     """
     limit = thm.rlimit if rlimit is None else rlimit
     start = time.perf_counter()
     try:
-        query = encode_check(thm, kind, mutant)
+        query = encode_check(thm, kind, mutant, pinned=pinned, region=region)
     except Exception:
         return _error(start, "building the encoding")
     answer = lookup(query, limit) if lookup is not None else None
     reused = answer is not None
     if answer is None:
         answer = solve(query, limit)
-    verdict = judge(thm, kind, mutant, answer, limit, time.perf_counter() - start)
-    verdict.extra.update(digest=query.digest, reused=reused, answer=None if reused else answer, query=query)
+    verdict = judge(thm, kind, mutant, answer, limit, time.perf_counter() - start, pinned, region)
+    verdict.extra.update(digest=query.digest, reused=reused, answer=None if reused else answer, query=query,
+                         reads=list(query.reads))
     return verdict
 
 
-def judge(thm: Theorem, kind: str, mutant: Mutant | None, answer: SolverAnswer, limit: int, seconds: float) -> Verdict:
-    """The verdict a solver answer gives, every witness replayed through the model first."""
+def check_readings(thm: Theorem, kind: str, mutant: Mutant | None, pinned: dict[str, Any] | None,
+                   region: int | None) -> dict[str, Any] | None:
+    """The readings a check fixes: an exception is confirmed, and a mutant killed, at one full reading (the
+    region's, the mutant's own ``under``, else the defaults); a proof and a vacuity check fix only ``pinned``."""
+    if kind == "exception":
+        return region_point(thm.unless[region or 0], pinned)
+    if kind == "mutant" and mutant is not None:
+        return region_point(parse_region(mutant.under) if mutant.under else (), pinned)
+    return pinned
+
+
+def judge(thm: Theorem, kind: str, mutant: Mutant | None, answer: SolverAnswer, limit: int, seconds: float,
+          pinned: dict[str, Any] | None = None, region: int | None = None) -> Verdict:
+    """The verdict a solver answer gives, every witness replayed through the model (under its readings) first."""
+    pinned = check_readings(thm, kind, mutant, pinned, region)
     if kind == "vacuity":
-        return _judge_vacuity(thm, answer, limit, seconds)
-    verdict = _judge_proof(thm, mutant if kind == "mutant" else None, answer, limit, seconds)
+        return _judge_vacuity(thm, answer, limit, seconds, pinned)
+    verdict = _judge_proof(thm, mutant if kind == "mutant" else None, answer, limit, seconds, pinned)
     if kind == "mutant":
         verdict.status = {"counterexample": "killed", "proved": "survived"}.get(verdict.status, verdict.status)
+    if kind == "exception":
+        verdict.status = {"counterexample": "confirmed", "proved": "stale"}.get(verdict.status, verdict.status)
     return verdict
 
 
@@ -517,7 +633,8 @@ def _common(answer: SolverAnswer, limit: int) -> dict[str, Any]:
     return dict(seed=answer.seed, rlimit_used=answer.rlimit_used, rlimit=limit, attempts=list(answer.attempts))
 
 
-def _judge_proof(thm: Theorem, mutant: Mutant | None, answer: SolverAnswer, limit: int, seconds: float) -> Verdict:
+def _judge_proof(thm: Theorem, mutant: Mutant | None, answer: SolverAnswer, limit: int, seconds: float,
+                 pinned: dict[str, Any] | None = None) -> Verdict:
     """``unsat`` is proved; a ``sat`` witness is a counterexample only once the model reproduces it."""
     common = _common(answer, limit)
     if answer.answer == "unsat":
@@ -526,7 +643,7 @@ def _judge_proof(thm: Theorem, mutant: Mutant | None, answer: SolverAnswer, limi
         return Verdict("unknown", seconds, detail=_unknown_detail(answer, limit), **common)
     values = dict(answer.values or {})
     try:
-        assumed, claimed = replay(thm, values, mutant)
+        assumed, claimed = replay(thm, values, mutant, pinned)
     except Exception:
         verdict = _error(time.perf_counter() - seconds, "replaying the counterexample through the model")
         verdict.status, verdict.counterexample = "encoding-defect", values
@@ -543,7 +660,8 @@ def _judge_proof(thm: Theorem, mutant: Mutant | None, answer: SolverAnswer, limi
     )
 
 
-def _judge_vacuity(thm: Theorem, answer: SolverAnswer, limit: int, seconds: float) -> Verdict:
+def _judge_vacuity(thm: Theorem, answer: SolverAnswer, limit: int, seconds: float,
+                   pinned: dict[str, Any] | None = None) -> Verdict:
     """``sat`` with a witness the model accepts is satisfiable; ``unsat`` is vacuous."""
     common = _common(answer, limit)
     if answer.answer == "unknown":
@@ -552,7 +670,7 @@ def _judge_vacuity(thm: Theorem, answer: SolverAnswer, limit: int, seconds: floa
         return Verdict("vacuous", seconds, detail="the assumptions are unsatisfiable", **common)
     values = dict(answer.values or {})
     try:
-        assumed, _ = replay(thm, values)
+        assumed, _ = replay(thm, values, pinned=pinned)
     except Exception:
         assumed = False
     if not assumed:

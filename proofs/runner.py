@@ -25,6 +25,7 @@ from typing import Any
 from . import smt
 from .cache import ProofCache, cache_key
 from .core import THEOREMS, Mutant, SolverAnswer, Theorem, Verdict, check, encode_check, judge
+from .readings import defaults, in_region, reading_values, region_text
 
 #: Wall-clock safety net per task, in seconds. The verdict is governed by the rlimit; this
 #: only stops a solver whose work the rlimit does not count (nonlinear arithmetic can
@@ -94,14 +95,17 @@ def select(theorems: Iterable[Theorem], pattern: str | None) -> list[Theorem]:
 
 @dataclass(frozen=True)
 class Task:
-    """One question: ``kind`` is ``proof``, ``vacuity`` or ``mutant`` (then ``mutant`` names it)."""
+    """One question: ``kind`` is ``proof``, ``vacuity``, ``mutant`` (then ``mutant`` names it) or ``exception``
+    (then ``region`` is the index of the theorem's ``unless`` region it checks)."""
 
     theorem: str
     kind: str
     mutant: str | None = None
+    region: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.theorem} {self.kind}" + (f" {self.mutant}" if self.mutant else "")
+        return f"{self.theorem} {self.kind}" + (f" {self.mutant}" if self.mutant else "") + (
+            f" {self.region}" if self.region is not None else "")
 
 
 @dataclass
@@ -119,7 +123,7 @@ class MutantResult:
 
 
 #: The answer each kind of check should give.
-GOOD = {"proof": "proved", "vacuity": "satisfiable", "mutant": "killed"}
+GOOD = {"proof": "proved", "vacuity": "satisfiable", "mutant": "killed", "exception": "confirmed"}
 
 
 def worst_used(verdict: Verdict) -> int | None:
@@ -152,17 +156,42 @@ class TheoremResult:
     unproved_lemmas: list[str] = field(default_factory=list)
     #: The margin rule's ratio (:data:`DEFAULT_MARGIN`).
     margin: float = DEFAULT_MARGIN
+    #: Each ``unless`` region checked, as ``(region, verdict)``: ``confirmed`` is the good answer.
+    exceptions: list[tuple[str, Verdict]] = field(default_factory=list)
+    #: The readings the run fixed (an engine's declaration), empty for every reading.
+    pinned: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         return self.theorem.name
 
     @property
+    def claimed(self) -> bool:
+        """Whether the theorem is claimed under the run's readings (always, over every reading)."""
+        return is_claimed(self.theorem, self.pinned)
+
+    @property
     def status(self) -> str:
-        """The proof's verdict; ``no headroom`` when Z3 proved it using more than the margin allows."""
+        """The proof's verdict; ``no headroom`` when Z3 proved it using more than the margin allows;
+        ``not claimed`` when the run's fixed readings lie in one of its ``unless`` regions."""
+        if not self.claimed:
+            return "not claimed"
         if self.proof.status == "proved" and not self.within_margin(self.proof):
             return "no headroom"
         return self.proof.status
+
+    @property
+    def reads(self) -> list[str]:
+        """The ruleset options its obligation depends on (the cone of influence), from its proof's encoding."""
+        return list(self.proof.extra.get("reads") or [])
+
+    @property
+    def holds_under(self) -> str:
+        """Under which readings the theorem is proved, in words."""
+        regions = [region_text(r) for r in self.theorem.unless]
+        if self.pinned:
+            return "the declared readings" if self.claimed else "not claimed under the declared readings"
+        return "every reading" + (f" except {'; '.join(regions)}" if regions else "")
 
     def within_margin(self, verdict: Verdict) -> bool:
         ratio = margin_used(verdict)
@@ -170,8 +199,9 @@ class TheoremResult:
 
     def checks(self) -> list[tuple[str, str, Verdict]]:
         """Every check of this theorem as ``(label, kind, verdict)``."""
-        found = [("proof", "proof", self.proof), ("vacuity check", "vacuity", self.vacuity)]
-        return found + [(f"mutant {m.name}", "mutant", m.verdict) for m in self.mutants]
+        found = [("proof", "proof", self.proof), ("vacuity check", "vacuity", self.vacuity)] if self.claimed else []
+        found += [(f"mutant {m.name}", "mutant", m.verdict) for m in self.mutants]
+        return found + [(f"exception {region}", "exception", verdict) for region, verdict in self.exceptions]
 
     @property
     def seconds(self) -> float:
@@ -180,12 +210,12 @@ class TheoremResult:
 
     @property
     def total_seconds(self) -> float:
-        """Wall time of every check of this theorem (proof, vacuity, mutants)."""
-        return self.proof.seconds + self.vacuity.seconds + sum(m.verdict.seconds for m in self.mutants)
+        """Wall time of every check of this theorem (proof, vacuity, mutants, exceptions)."""
+        return sum(verdict.seconds for _, _, verdict in self.checks())
 
     @property
     def slowest_check(self) -> float:
-        return max([self.proof.seconds, self.vacuity.seconds, *(m.verdict.seconds for m in self.mutants)])
+        return max([0.0, *(verdict.seconds for _, _, verdict in self.checks())])
 
     @property
     def killed(self) -> int:
@@ -198,15 +228,18 @@ class TheoremResult:
     def problems(self) -> list[str]:
         """Why this theorem fails the suite, one line per reason (empty when it passes)."""
         found = []
-        if self.proof.status != "proved":
-            found.append(f"{self.name}: proof {self.proof.status}" + _detail(self.proof))
-        for lemma in self.unproved_lemmas:
+        if self.claimed and self.proof.status != "proved":
+            found.append(f"{self.name}: proof {self.proof.status}" + _readings(self.proof) + _detail(self.proof))
+        for lemma in self.unproved_lemmas if self.claimed else ():
             found.append(f"{self.name}: uses lemma {lemma}, which is not proved")
-        if self.vacuity.status != "satisfiable":
+        if self.claimed and self.vacuity.status != "satisfiable":
             found.append(f"{self.name}: vacuity check {self.vacuity.status}" + _detail(self.vacuity))
         for mutant in self.mutants:
             if mutant.status != "killed":
                 found.append(f"{self.name}: mutant {mutant.name} {mutant.status}" + _detail(mutant.verdict))
+        for region, verdict in self.exceptions:
+            if verdict.status != "confirmed":
+                found.append(f"{self.name}: exception {region} {verdict.status}" + _stale(verdict))
         return found + self.margin_problems() + self.stability_problems()
 
     def margin_problems(self) -> list[str]:
@@ -233,6 +266,26 @@ class TheoremResult:
 
 def _detail(verdict: Verdict) -> str:
     return f" ({verdict.detail})" if verdict.detail else ""
+
+
+def _readings(verdict: Verdict) -> str:
+    """The readings a counterexample was found and replayed under (every option it names)."""
+    chosen = reading_values(verdict.counterexample or {})
+    return f" under {', '.join(f'{k}={v}' for k, v in sorted(chosen.items()))}" if chosen else ""
+
+
+def _stale(verdict: Verdict) -> str:
+    if verdict.status == "stale":
+        return " (the theorem holds under these readings too: the exception is not needed, remove it)"
+    return _detail(verdict)
+
+
+def is_claimed(thm: Theorem, pinned: dict[str, Any]) -> bool:
+    """Whether fixed readings leave the theorem claimed: they lie in none of its ``unless`` regions."""
+    if not pinned:
+        return True
+    full = {**defaults(), **pinned}
+    return not any(in_region(full, region) for region in thm.unless)
 
 
 @dataclass
@@ -293,13 +346,20 @@ class SuiteResult:
 # --------------------------------------------------------------------------------------
 
 
-def tasks_for(theorems: Sequence[Theorem]) -> list[Task]:
-    """Every question about every theorem: proof, vacuity, then each mutant."""
+def tasks_for(theorems: Sequence[Theorem], pinned: dict[str, Any] | None = None) -> list[Task]:
+    """Every question about every theorem: proof, vacuity, each mutant, then each exception.
+
+    Under fixed readings (``pinned``) a theorem not claimed there gets only the exception its readings lie
+    in (the counterexample under them); an exception the readings lie outside is not asked.
+    """
     tasks = []
     for thm in theorems:
-        tasks.append(Task(thm.name, "proof"))
-        tasks.append(Task(thm.name, "vacuity"))
-        tasks.extend(Task(thm.name, "mutant", m.name) for m in thm.mutants)
+        if is_claimed(thm, pinned or {}):
+            tasks += [Task(thm.name, "proof"), Task(thm.name, "vacuity")]
+            tasks.extend(Task(thm.name, "mutant", m.name) for m in thm.mutants)
+        full = {**defaults(), **(pinned or {})}
+        tasks.extend(Task(thm.name, "exception", region=i) for i, region in enumerate(thm.unless)
+                     if not pinned or in_region(full, region))  # fmt: skip
     return tasks
 
 
@@ -319,7 +379,8 @@ class CachePlan:
     reuse: bool = True
 
 
-def answer(thm: Theorem, task: Task, rlimit: int | None = None, plan: CachePlan | None = None) -> Verdict:
+def answer(thm: Theorem, task: Task, rlimit: int | None = None, plan: CachePlan | None = None,
+           pinned: dict[str, Any] | None = None) -> Verdict:
     """Decide one task in this process (its answer looked up in the cache first when ``plan`` reuses)."""
     lookup = None
     if plan is not None and plan.reuse:
@@ -328,7 +389,7 @@ def answer(thm: Theorem, task: Task, rlimit: int | None = None, plan: CachePlan 
         def lookup(query: smt.Query, limit: int) -> SolverAnswer | None:
             return cache.get(cache_key(query.digest, task.kind, limit))
 
-    return check(thm, task.kind, _mutant(thm, task), rlimit=rlimit, lookup=lookup)
+    return check(thm, task.kind, _mutant(thm, task), rlimit=rlimit, lookup=lookup, pinned=pinned, region=task.region)
 
 
 def _reset_main_z3_context() -> None:
@@ -343,10 +404,13 @@ def _reset_main_z3_context() -> None:
     z3.z3._main_ctx = None
 
 
-def _child(connection: Any, thm: Theorem, task: Task, rlimit: int | None, plan: CachePlan | None, stability: int) -> None:
+def _child(connection: Any, thm: Theorem, task: Task, rlimit: int | None, plan: CachePlan | None, stability: int,
+           pinned: dict[str, Any]) -> None:
     try:
         _reset_main_z3_context()
-        verdict = answer(thm, task, rlimit, None if stability else plan)
+        verdict = answer(thm, task, rlimit, None if stability else plan, pinned)
+        if task.kind == "proof" and verdict.status == "counterexample":
+            _add_failing_regions(thm, verdict, rlimit, pinned)
         if stability:
             _perturbed_runs(verdict, stability)
     except BaseException as error:  # noqa: BLE001 - reported, never lost
@@ -354,6 +418,18 @@ def _child(connection: Any, thm: Theorem, task: Task, rlimit: int | None, plan: 
     verdict.extra.pop("query", None)
     connection.send(verdict)
     connection.close()
+
+
+def _add_failing_regions(thm: Theorem, verdict: Verdict, rlimit: int | None, pinned: dict[str, Any]) -> None:
+    """A theorem that fails says under which readings (each region with a replayed counterexample): its
+    ``detail`` names them, ``extra['fails_under']`` holds them, so its statement can gain the precondition."""
+    from .failing import failing_regions
+
+    found = failing_regions(thm, verdict, thm.rlimit if rlimit is None else rlimit, pinned)
+    verdict.detail = found.text() + (f"; {verdict.detail}" if verdict.detail else "")
+    verdict.extra["fails_under"] = [{"region": region_text(region), "counterexample": values}
+                                    for region, values in found.regions]  # fmt: skip
+    verdict.extra["fails_under_complete"] = found.complete
 
 
 def _perturbed_runs(verdict: Verdict, count: int) -> None:
@@ -396,6 +472,7 @@ def run(
     plan: CachePlan | None = None,
     stability: int = 0,
     margin: float = DEFAULT_MARGIN,
+    pinned: dict[str, Any] | None = None,
 ) -> SuiteResult:
     """Answer every task for ``theorems``, ``jobs`` fresh processes at a time.
 
@@ -404,27 +481,37 @@ def run(
     time (a test's own registry) are seen by the children exactly as by the parent.
     With a cache ``plan``, a check whose key is known is not decided again (its witness is
     still replayed); new answers are stored in the cache (the caller saves it).
-    ``stability`` > 0 decides every check again under that many perturbations.
+    ``stability`` > 0 decides every check again under that many perturbations. ``pinned`` fixes readings (an
+    engine's declaration): every check is then asked under them alone, and decided or looked up by its text.
     """
     start = time.perf_counter()
+    pinned = dict(pinned or {})
     by_name = {thm.name: thm for thm in theorems}
     verdicts: dict[Task, Verdict] = {}
+    reuse = plan if not (stability or pinned) else None  # the index names the every-reading checks only
+    pending = _reused(tasks_for(theorems, pinned), by_name, verdicts, rlimit, reuse, on_verdict)
+    _run_children(pending, by_name, verdicts, jobs, rlimit, timeout, on_verdict, plan, stability, pinned)
+    use = _use_cache(plan, by_name, verdicts, rlimit, reindex=not pinned) if plan is not None else None
+    results = [_assemble(thm, verdicts, margin, pinned) for thm in theorems]
+    proved = {r.name for r in results if r.status == "proved"}
+    for result in results:
+        result.unproved_lemmas = [name for name in result.theorem.lemmas if name not in proved]
+    return SuiteResult(results, time.perf_counter() - start, max(1, jobs), rlimit, margin, use, stability)
+
+
+def _reused(tasks: list[Task], by_name: dict[str, Theorem], verdicts: dict[Task, Verdict], rlimit: int | None,
+            plan: CachePlan | None, on_verdict: Callable[[Task, Verdict], None] | None) -> list[Task]:
+    """The tasks still to decide: each one the cache's index answers goes into ``verdicts`` (and is reported)."""
     pending = []
-    for task in tasks_for(theorems):
-        verdict = None if stability else _from_index(by_name[task.theorem], task, rlimit, plan)
+    for task in tasks:
+        verdict = _from_index(by_name[task.theorem], task, rlimit, plan)
         if verdict is None:
             pending.append(task)
             continue
         verdicts[task] = verdict
         if on_verdict is not None:
             on_verdict(task, verdict)
-    _run_children(pending, by_name, verdicts, jobs, rlimit, timeout, on_verdict, plan, stability)
-    use = _use_cache(plan, by_name, verdicts, rlimit) if plan is not None else None
-    results = [_assemble(thm, verdicts, margin) for thm in theorems]
-    proved = {r.name for r in results if r.status == "proved"}
-    for result in results:
-        result.unproved_lemmas = [name for name in result.theorem.lemmas if name not in proved]
-    return SuiteResult(results, time.perf_counter() - start, max(1, jobs), rlimit, margin, use, stability)
+    return pending
 
 
 def _from_index(thm: Theorem, task: Task, rlimit: int | None, plan: CachePlan | None) -> Verdict | None:
@@ -437,14 +524,15 @@ def _from_index(thm: Theorem, task: Task, rlimit: int | None, plan: CachePlan | 
     if found is None:
         return None
     start = time.perf_counter()
-    verdict = judge(thm, task.kind, _mutant(thm, task), found, limit, 0.0)
+    verdict = judge(thm, task.kind, _mutant(thm, task), found, limit, 0.0, region=task.region)
     verdict.seconds = time.perf_counter() - start
-    verdict.extra.update(key=key, reused=True)
+    verdict.extra.update(key=key, reused=True, reads=list(plan.cache.reads(key)))
     return verdict
 
 
-def _use_cache(plan: CachePlan, by_name: dict[str, Theorem], verdicts: dict[Task, Verdict], rlimit: int | None) -> CacheUse:
-    """Store every decided answer (never ``unknown``), index every key, count what was reused."""
+def _use_cache(plan: CachePlan, by_name: dict[str, Theorem], verdicts: dict[Task, Verdict], rlimit: int | None,
+               reindex: bool = True) -> CacheUse:
+    """Store every decided answer (never ``unknown``), index every key (``reindex``), count what was reused."""
     from .cache import index_name
 
     use, keys = CacheUse(), {}
@@ -465,8 +553,9 @@ def _use_cache(plan: CachePlan, by_name: dict[str, Theorem], verdicts: dict[Task
         before = plan.cache.get(key)
         if before is not None and before.answer != fresh.answer:
             use.disagreements.append(str(task))
-        use.stored += plan.cache.put(key, task.kind, fresh, str(task))
-    plan.cache.reindex(plan.code, keys)
+        use.stored += plan.cache.put(key, task.kind, fresh, str(task), reads=verdict.extra.get("reads") or [])
+    if reindex:  # the index names the every-reading checks; a run under fixed readings keeps it
+        plan.cache.reindex(plan.code, keys)
     return use
 
 
@@ -480,6 +569,7 @@ def _run_children(
     on_verdict: Callable[[Task, Verdict], None] | None,
     plan: CachePlan | None,
     stability: int,
+    pinned: dict[str, Any],
 ) -> None:
     """Decide each pending task in a forked process of its own, ``jobs`` at a time."""
     running: list[_Running] = []
@@ -488,7 +578,7 @@ def _run_children(
         while pending and len(running) < max(1, jobs):
             task = pending.pop(0)
             receiver, sender = fork.Pipe(duplex=False)
-            args = (sender, by_name[task.theorem], task, rlimit, plan, stability)
+            args = (sender, by_name[task.theorem], task, rlimit, plan, stability, pinned)
             process = fork.Process(target=_child, args=args, daemon=True)
             process.start()
             sender.close()
@@ -531,13 +621,18 @@ def _collect(item: _Running, timeout: float) -> Verdict | None:
     return None
 
 
-def _assemble(thm: Theorem, verdicts: dict[Task, Verdict], margin: float = DEFAULT_MARGIN) -> TheoremResult:
+def _assemble(thm: Theorem, verdicts: dict[Task, Verdict], margin: float = DEFAULT_MARGIN,
+              pinned: dict[str, Any] | None = None) -> TheoremResult:
     mutants = [
         MutantResult(m.name, m.target, m.description, verdicts[Task(thm.name, "mutant", m.name)])
-        for m in thm.mutants
+        for m in thm.mutants if Task(thm.name, "mutant", m.name) in verdicts
     ]
-    proof, vacuity = verdicts[Task(thm.name, "proof")], verdicts[Task(thm.name, "vacuity")]
-    return TheoremResult(thm, proof, vacuity, mutants, margin=margin)
+    unasked = Verdict("not claimed", 0.0, detail="the fixed readings lie in one of its unless regions")
+    proof = verdicts.get(Task(thm.name, "proof"), unasked)
+    vacuity = verdicts.get(Task(thm.name, "vacuity"), unasked)
+    exceptions = [(region_text(region), verdicts[Task(thm.name, "exception", region=i)])
+                  for i, region in enumerate(thm.unless) if Task(thm.name, "exception", region=i) in verdicts]  # fmt: skip
+    return TheoremResult(thm, proof, vacuity, mutants, margin=margin, exceptions=exceptions, pinned=dict(pinned or {}))
 
 
 # --------------------------------------------------------------------------------------
@@ -564,6 +659,7 @@ def verdict_record(verdict: Verdict) -> dict[str, Any]:
         "cache_key": verdict.extra.get("key"),
         "reused": bool(verdict.extra.get("reused")),
         "stability": verdict.extra.get("stability"),
+        "fails_under": verdict.extra.get("fails_under"),
         "category": verdict.extra.get("category"),
     }
 
@@ -578,6 +674,10 @@ def theorem_record(result: TheoremResult) -> dict[str, Any]:
         "bound": thm.bound,
         "module": thm.module,
         "status": result.status,
+        "holds_under": result.holds_under,
+        "reads": result.reads,
+        "unless": [region_text(r) for r in thm.unless],
+        "exceptions": [{"region": region, **verdict_record(verdict)} for region, verdict in result.exceptions],
         "lemmas": list(thm.lemmas),
         "seconds": round(result.seconds, 3),
         "total_seconds": round(result.total_seconds, 3),
@@ -614,7 +714,7 @@ def query_digests(theorems: Sequence[Theorem], tasks: Sequence[Task] | None = No
         thm = by_name[task.theorem]
         _reset_main_z3_context()
         try:
-            found[str(task)] = encode_check(thm, task.kind, _mutant(thm, task)).digest
+            found[str(task)] = encode_check(thm, task.kind, _mutant(thm, task), region=task.region).digest
         except Exception as error:  # noqa: BLE001 - reported in the digest, compared like one
             found[str(task)] = f"error: {type(error).__name__}: {error}"
     return found

@@ -31,6 +31,8 @@ class Query:
     variables: tuple[tuple[str, str], ...]
     #: The name of the solver configuration (:data:`SOLVERS`) that decides the text.
     solver: str = "default"
+    #: The ruleset options the obligation depends on (its cone of influence); not part of its identity.
+    reads: tuple[str, ...] = ()
 
     @property
     def digest(self) -> str:

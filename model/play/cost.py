@@ -187,9 +187,10 @@ def apply_discount(cost: ResourceCost, discount: Discount, rules: PlayRules = DE
         return both
     energy_only = reduce_energy(cost, discount.energy)
     power_only = reduce_power(cost, discount.power)
-    if rules.either_discount == "energy_first":
-        return select_resources(cost.energy > 0, energy_only, power_only)
-    return select_resources(cost.total_power > 0, power_only, energy_only)
+    energy_first = select_resources(cost.energy > 0, energy_only, power_only)
+    power_first = select_resources(cost.total_power > 0, power_only, energy_only)
+    # On symbolic play rules the comparison is a solver term and both readings are joined (model/readings.py).
+    return select_resources(rules.either_discount == "energy_first", energy_first, power_first)
 
 
 @play.implements("356.4.c")

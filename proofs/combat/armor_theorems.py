@@ -313,7 +313,7 @@ def negative_armor_never_reduces_damage(v: Vars) -> Obligation:
 def negative_armor_never_reduces_damage_reciprocal(v: Vars) -> Obligation:
     """Under the reciprocal reading too, negative Armor never lets through less damage than arrived."""
     d, a = v.int("damage"), v.int("armor")
-    return Obligation(assume=all_of(d >= 0, a < 0), claim=compute_armor_step(d, a, RECIPROCAL) >= d)
+    return Obligation(assume=all_of(d >= 0, a < 0), claim=compute_armor_step(d, a, v.ruleset(negative_armor="reciprocal")) >= d)
 
 
 @theorem("combat:500.2b", "combat:500.2d", mutants=[UNCAPPED_FLAT])
@@ -561,5 +561,5 @@ def negative_armor_encoding_is_functional(v: Vars) -> Obligation:
         assume=all_of(
             d >= 0, a < 0, d <= other, other <= 2 * d, covers(other), or_(other == d, not_(covers(other - 1)))
         ),
-        claim=other == armor.compute_surviving_after_negative_armor(d, a),
+        claim=other == armor.compute_surviving_after_negative_armor(d, a, v.ruleset(negative_armor="mirror")),
     )

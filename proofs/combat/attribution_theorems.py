@@ -162,14 +162,14 @@ def tick_shares_sum_exactly_to_the_tick(v: Vars) -> Obligation:
     v.lemma(floored_shares_leave_fewer_points_than_appliers, total=v.int("total"),
             **{f"applied_{i}": v.int(f"applied_{i}") for i in range(max(APPLIER_COUNTS))})  # fmt: skip
     for n in APPLIER_COUNTS:
-        for ruleset in (None, REMAINDER_TO_FIRST):
+        for ruleset in (v.ruleset(),):
             total, weights, shares = split(v, n, ruleset)
             assumptions.append(well_formed_split(total, weights))
             claims.append(and_(total_of(shares) == total, *[s >= 0 for s in shares]))
     return Obligation(assume=all_of(*assumptions, *v.facts), claim=and_(*claims))
 
 
-@theorem("combat:500.5b", mutants=[SMALLEST_WIN, TO_FIRST], bound=SPLIT_BOUND)
+@theorem("combat:500.5b", mutants=[SMALLEST_WIN, TO_FIRST], bound=SPLIT_BOUND, unless=["tick_share_rounding=remainder_to_first"])
 def each_tick_share_is_within_one_of_its_exact_proportion(v: Vars) -> Obligation:
     """By the largest remainder, each applier's share differs from total * applied / whole applied by less than 1."""
     runs = Runs()
@@ -239,7 +239,7 @@ def weights_of(weights: tuple[Any, ...]) -> dict[str, Any]:
 
 
 @theorem("combat:500.5b", mutants=[TO_FIRST, SMALLEST_WIN], bound=THREE_APPLIERS,
-         lemmas=[the_floors_leave_fewer_points_than_appliers])  # fmt: skip
+         lemmas=[the_floors_leave_fewer_points_than_appliers], unless=["tick_share_rounding=remainder_to_first"])  # fmt: skip
 def an_applier_of_weight_zero_gets_no_share(v: Vars) -> Obligation:
     """Lemma: an applier whose weight is 0 gets no share of the tick, not even a leftover point."""
     total, weights, shares = split(v, 3)
@@ -253,7 +253,7 @@ def an_applier_of_weight_zero_gets_no_share(v: Vars) -> Obligation:
 #: (about 0.5M units, under a second), each helper a few seconds at most.
 @theorem("combat:500.5b", "combat:500.5c", mutants=[TO_FIRST],
          bound="3 appliers (non-negative weights, not all 0; a total no larger than their sum; unbounded)",
-         lemmas=[a_floor_share_of_no_more_than_the_whole_is_at_most_its_weight, an_applier_of_weight_zero_gets_no_share])  # fmt: skip
+         lemmas=[a_floor_share_of_no_more_than_the_whole_is_at_most_its_weight, an_applier_of_weight_zero_gets_no_share], unless=["tick_share_rounding=remainder_to_first"])  # fmt: skip
 def a_share_of_no_more_than_the_weights_never_exceeds_its_weight(v: Vars) -> Obligation:
     """Lemma: dividing a total no larger than the sum of the weights gives no share above its own weight."""
     # Each floor is at most its weight; a positive weight's floor reaches it only when the total
@@ -297,7 +297,8 @@ def feast_never_exceeds_the_vitality_portion(v: Vars) -> Obligation:
 
 
 @theorem("combat:500.5c", "combat:500.5b", mutants=[FEAST_DIVIDED_AFRESH], bound=FEAST_BOUND,
-         lemmas=[tick_shares_sum_exactly_to_the_tick, a_share_of_no_more_than_the_weights_never_exceeds_its_weight])  # fmt: skip
+         lemmas=[tick_shares_sum_exactly_to_the_tick, a_share_of_no_more_than_the_weights_never_exceeds_its_weight],
+         unless=["tick_share_rounding=remainder_to_first", "tick_feast_shares=of_applied"])  # fmt: skip
 def no_applier_is_fed_more_than_it_is_credited(v: Vars) -> Obligation:
     """Each applier's Feast from a shared tick is at most its credit share: Feast is scaled from the same shares."""
     credited, lost, fed, credit = feast_run(v)

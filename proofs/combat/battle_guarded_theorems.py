@@ -15,7 +15,6 @@ from typing import Any
 
 from referee.model.arith import and_, ite, not_, or_
 from referee.model.combat import battle_guarded as clock
-from referee.model.combat.ruleset import DEFAULT
 from referee.model.combat.state import Board
 
 from referee.model.combat.legal import is_legal_board
@@ -47,7 +46,7 @@ def guarded_everlasting_try_fires_exactly_ten_seconds_after_death(v: Vars) -> Ob
     """An advance fires a pending Everlasting revival exactly when its death is at least 10 seconds behind the new time, and then the unit is back alive in its cell of death, the revival event stamped at death + 10 s."""
     battle, died, now = pending_battle(v)
     ms = v.int("ms")
-    after, log, count = clock.advance_guarded(battle, ms, DEFAULT)
+    after, log, count = clock.advance_guarded(battle, ms, v.ruleset())
     due = and_(battle.pending[0].active, died + 10_000 <= now + ms)
     stamps = [g for g in log.entries if g.event.name == "everlasting_revival"]
     back = after.board.unit("u")
@@ -76,7 +75,7 @@ def no_everlasting_revival_after_combat_ends(v: Vars) -> Obligation:
     battle, died, now = pending_battle(v)
     ms = v.int("ms")
     ended, lapse_log = clock.end_guarded(battle)
-    after, log, count = clock.advance_guarded(ended, ms, DEFAULT)
+    after, log, count = clock.advance_guarded(ended, ms, v.ruleset())
     claim = and_(fired(lapse_log, "everlasting_lapsed") == battle.pending[0].active,
                  not_(fired(log, "everlasting_revival")), count == 0, not_(after.board.unit("u").alive))
     return Obligation(assume=assumed(battle, died, now, ms), claim=claim)

@@ -166,7 +166,7 @@ def reduced_to_zero_bloodletting_moves_nothing_and_emits_nothing(v: Vars) -> Obl
     return Obligation(assume=assume, claim=and_(unchanged, *silent, outcome.skipped, outcome.continues))
 
 
-@theorem("combat:800.4d", "combat:800.4i", mutants=[TOOL_FREE, ONLY_TOOLS_FAIL])
+@theorem("combat:800.4d", "combat:800.4i", mutants=[TOOL_FREE, ONLY_TOOLS_FAIL], unless=["bloodletting_defied_to_zero=continues"])
 def bloodletting_fails_exactly_when_a_due_payment_moves_nothing(v: Vars) -> Obligation:
     """A due Bloodletting payment fails the ability exactly when it moves no Vitality, which a Tool or Hub payer always does, and the Bloodletting-paid channel fires exactly when Vitality moved."""
     before = _step_board(v)

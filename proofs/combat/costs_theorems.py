@@ -304,7 +304,7 @@ def self_destruct_keeps_everlasting_and_the_defy_death_charge(v: Vars) -> Obliga
     return Obligation(assume=all_of(well_formed_board(before), can_pay), claim=and_(schedules, keeps))
 
 
-@theorem("combat:500.8g", mutants=[NO_DEBIT, EVERY_DEBIT])
+@theorem("combat:500.8g", mutants=[NO_DEBIT, EVERY_DEBIT], unless=["zero_maximum_revival=returns_at_one"])
 def interest_lowers_max_vitality_by_exactly_what_was_paid(v: Vars) -> Obligation:
     """Interest lowers maximum Vitality by exactly the Vitality paid; no other cost changes it."""
     runs = Runs()

@@ -25,17 +25,15 @@ from typing import Any
 from referee.model.arith import and_, ceildiv, floordiv, ite, max_, min_, not_, or_
 from referee.model.combat import armor, damage, fast, insurance, redirect, shield
 from referee.model.combat.damage import DamageInstance
-from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.ruleset import Ruleset
 
 from ..branches import merged
 from ..core import Mutant, Obligation, Vars, all_of, theorem
 from .symbolic import symbolic_unit
 
-#: Every option the steps read, each away from its default (with DEFAULT: both readings of each).
-OTHER_READINGS = Ruleset(negative_armor="reciprocal", shield_multiplier_rounding="floor",
-                         redirect_cap_moves="excess_over_cap", reflect_entry="below_armor", defy_death_leaves=3,
-                         lethal_redirect_test="raw_amount")
-RULESETS = (DEFAULT, OTHER_READINGS)
+def rulesets(v: Vars) -> tuple[Any, ...]:
+    """The rulesets the steps are compared under: one, over every reading of every option (``proofs/readings.py``)."""
+    return (v.ruleset(),)
 #: An instance that meets Armor, a tick that skips it, and a Reflect (which may enter below it).
 MITIGATION_KINDS = ("hit", "burn", "reflect")
 ARMOR_SEARCHES = ("referee.model.combat.armor:compute_surviving_after_positive_armor",
@@ -83,7 +81,7 @@ def armor_leaves_nothing_of_nothing(v: Vars) -> Obligation:
     return Obligation(
         assume=True,
         claim=all_of(armor.compute_surviving_after_positive_armor(0, value) == 0,
-                     *[armor.compute_surviving_after_negative_armor(0, value, rules) == 0 for rules in RULESETS]),
+                     *[armor.compute_surviving_after_negative_armor(0, value, rules) == 0 for rules in rulesets(v)]),
     )
 
 
@@ -102,7 +100,7 @@ def shield_products_of_nothing_are_nothing(v: Vars) -> Obligation:
     return Obligation(
         assume=multiplier >= 1,
         claim=all_of(shield.compute_drain_demand(multiplier, 0) == 0,
-                     *[shield.compute_damage_to_break(pool, multiplier, rules) >= 0 for rules in RULESETS]),
+                     *[shield.compute_damage_to_break(pool, multiplier, rules) >= 0 for rules in rulesets(v)]),
     )
 
 
@@ -214,7 +212,8 @@ def _defied_only_past_lethal(recipient: Any, kept: Any, ruleset: Ruleset) -> tup
 
 
 FAST_IGNORES_BELOW = Mutant("fast_ignore_below_armor", "referee.model.combat.fast:is_ignored",
-                            _ignored_even_below_armor, "the fast twin spends an ignore charge on a Reflect below Armor")
+                            _ignored_even_below_armor, "the fast twin spends an ignore charge on a Reflect below Armor",
+                            under="reflect_entry=below_armor")
 FAST_FLAT_FORGOTTEN = Mutant("fast_flat_forgotten", "referee.model.combat.fast:reduce_by_armor", _armor_without_flat,
                              "the fast twin forgets Armor's flat reduction")
 FAST_CAP_ALWAYS = Mutant("fast_cap_always", "referee.model.combat.fast:apply_cap", _cap_always_printed,
@@ -231,7 +230,7 @@ FAST_DEFY_LATE = Mutant("fast_defy_past_lethal", "referee.model.combat.fast:defy
 
 def _instances(v: Vars, amount: Any) -> list[tuple[DamageInstance, Ruleset]]:
     """One instance of each mitigation kind under each reading, all of ``amount``."""
-    return [(DamageInstance("r", amount, "s", kind), rules) for kind in MITIGATION_KINDS for rules in RULESETS]
+    return [(DamageInstance("r", amount, "s", kind), rules) for kind in MITIGATION_KINDS for rules in rulesets(v)]
 
 
 @theorem("combat:500.1-4", "combat:500.1j", mutants=[FAST_IGNORES_BELOW])
@@ -275,7 +274,7 @@ def fast_shield_agrees_with_the_pipeline(v: Vars) -> Obligation:
     """The fast twin drains and absorbs with Shield exactly as the pipeline does, for every multiplier and both roundings."""
     pool, multiplier, amount = v.int("shield"), v.int("multiplier"), v.int("damage")
     claims: list[Any] = []
-    for rules in RULESETS:
+    for rules in rulesets(v):
         drained, absorbed = merged(lambda: fast.drain_shield(pool, multiplier, amount, rules))
         claims += [drained == shield.compute_shield_drain(pool, multiplier, amount),
                    absorbed == shield.compute_shield_absorbed(pool, multiplier, amount, rules)]
@@ -287,7 +286,7 @@ def fast_ally_redirect_agrees_with_the_pipeline(v: Vars) -> Obligation:
     """The fast twin's ally redirect moves what the pipeline's does, under both readings of its cap."""
     remaining, cap = v.int("remaining"), v.int("cap")
     claims = [merged(lambda: fast.compute_redirected(remaining, cap, rules))
-              == redirect.compute_redirected(remaining, cap, rules) for rules in RULESETS]
+              == redirect.compute_redirected(remaining, cap, rules) for rules in rulesets(v)]
     return Obligation(assume=True, claim=all_of(*claims))
 
 
@@ -296,7 +295,7 @@ def fast_defy_death_agrees_with_the_pipeline(v: Vars) -> Obligation:
     """The fast twin's defy-death rune answers and leaves what the pipeline's does, for every floor it leaves."""
     r, kept = symbolic_unit(v, "r"), v.int("kept")
     claims: list[Any] = []
-    for rules in RULESETS:
+    for rules in rulesets(v):
         defied, remainder = merged(lambda: fast.defy_death(r, kept, rules))
         model_defied = damage.is_defied(r, kept)
         claims += [defied == model_defied, remainder == damage.apply_defy_death(r, kept, model_defied, rules)]

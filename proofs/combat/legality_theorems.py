@@ -21,7 +21,7 @@ from referee.model.combat.damage import DAMAGE_KINDS, DamageInstance, DamageOutc
 from referee.model.combat import battle_guarded, keywords
 from referee.model.combat.ability_text import Ability, Line, amount
 from referee.model.combat.legal import is_legal_board, is_legal_damage_action, is_legal_pending_revival
-from referee.model.combat.ruleset import DEFAULT, Ruleset
+from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 
@@ -279,7 +279,7 @@ END_KEEPS_REVIVING = Mutant("end_combat_keeps_reviving_dead_bodies", "referee.mo
 def advance_keeps_the_board_legal(v: Vars) -> Obligation:
     """Time moving on by any step, firing the Everlasting revivals due, leaves a legal board legal."""
     battle, legal = pending_clock(v)
-    after, _, _ = battle_guarded.advance_guarded(battle, v.int("ms"), DEFAULT)
+    after, _, _ = battle_guarded.advance_guarded(battle, v.int("ms"), v.ruleset())
     return Obligation(assume=all_of(legal, v.int("ms") >= 0), claim=is_legal_board(after.board))
 
 
@@ -288,7 +288,7 @@ def end_combat_keeps_the_board_legal(v: Vars) -> Obligation:
     """Combat ending, and any time moving on after it, leaves a legal board legal."""
     battle, legal = pending_clock(v)
     ended, _ = battle_guarded.end_guarded(battle)
-    after, _, _ = battle_guarded.advance_guarded(ended, v.int("ms"), DEFAULT)
+    after, _, _ = battle_guarded.advance_guarded(ended, v.int("ms"), v.ruleset())
     return Obligation(assume=all_of(legal, v.int("ms") >= 0), claim=and_(is_legal_board(ended.board),
                                                                          is_legal_board(after.board)))
 
@@ -410,16 +410,14 @@ ABILITY_LEGALITY = tuple(_ability_theorem(effect, mutants) for effect, mutants i
 # INT-120: a maximum of 0 under either reading of zero_maximum_revival
 # --------------------------------------------------------------------------------------
 
-ZERO_MAXIMUM_READINGS = (DEFAULT, Ruleset(zero_maximum_revival="returns_at_one"))
-
-
 def _floor_forgotten(dead: Unit, ruleset: Any) -> Unit:
     """The Vessel revives a unit at a maximum of 0 without flooring it: alive at 0 of 0."""
     return dead
 
 
 FLOOR_FORGOTTEN = Mutant("zero_maximum_revived_unfloored", "referee.model.combat.vitality:floor_revivable_maximum",
-                         _floor_forgotten, "under returns_at_one the revival of a maximum of 0 is not floored at 1")
+                         _floor_forgotten, "under returns_at_one the revival of a maximum of 0 is not floored at 1",
+                         under="zero_maximum_revival=returns_at_one")
 
 
 @theorem("combat:500.8g", "combat:500.9c", "combat:500.4a", mutants=[FLOOR_FORGOTTEN, REVIVAL_LEAVES_DEAD])
@@ -432,4 +430,4 @@ def interest_keeps_the_board_legal_under_either_zero_maximum_reading(v: Vars) ->
                                            beneficiary="b", ruleset=ruleset)
         return before, after
 
-    return each_stays_legal(ZERO_MAXIMUM_READINGS, pay)
+    return each_stays_legal((v.ruleset(),), pay)

@@ -51,7 +51,7 @@ def boss_board(v: Vars) -> Board:
     return Board((boss, symbolic_unit(v, "a", side=0, row=0, col=1, **PLAIN)))
 
 
-@theorem("combat:500.7c", "combat:500.7d", "combat:500.1-12", mutants=[EVENT_AFTER_SHIELD], bound=NO_ARMOR)
+@theorem("combat:500.7c", "combat:500.7d", "combat:500.1-12", mutants=[EVENT_AFTER_SHIELD], bound=NO_ARMOR, unless=["damage_event_test=after_shield"])
 def a_damage_event_spent_insurance_or_reached_vitality(v: Vars) -> Obligation:
     """By default a hit is a damage event exactly when it entered and spent an Insurance point or took Vitality, so a hit a defy-death rune kept off Vitality is silent."""
     board = hit_board(v, armor=False)
@@ -61,7 +61,7 @@ def a_damage_event_spent_insurance_or_reached_vitality(v: Vars) -> Obligation:
     return Obligation(assume=and_(well_formed(board), v.int("amount") >= 0), claim=claim)
 
 
-@theorem("combat:500.1c", "combat:500.7k", "combat:500.7i", mutants=[PAYBACK_ON_REFLECT], bound=NO_ARMOR)
+@theorem("combat:500.1c", "combat:500.7k", "combat:500.7i", mutants=[PAYBACK_ON_REFLECT], bound=NO_ARMOR, unless=["reflect_subrogation=payback"])
 def a_reflect_met_by_subrogated_insurance_costs_the_boss_nothing(v: Vars) -> Obligation:
     """By default a boss Reflect the attacker's Subrogated Insurance absorbs takes no Vitality from the boss and pays no payback."""
     board = boss_board(v)
@@ -78,6 +78,6 @@ def a_tick_is_never_reflected_when_the_reading_is_hits_only(v: Vars) -> Obligati
     claims = []
     for kind in ("burn", "venom"):
         tick = DamageInstance(target="b", amount=v.int("amount"), source="a", kind=kind)
-        _, log = retaliation.resolve_hit(board, tick, Ruleset(reflect_lanes="hits_only"))
+        _, log = retaliation.resolve_hit(board, tick, v.ruleset(reflect_lanes="hits_only"))
         claims.append(not_(emitted(log, "reflect")))
     return Obligation(assume=and_(well_formed(board), v.int("amount") >= 0), claim=and_(*claims))

@@ -80,7 +80,7 @@ def costs_never_negative_after_discounts(v: Vars) -> Obligation:
     """Under either reading of an "or" discount, no Energy or Power part of a total cost is ever below 0."""
     text, modifiers = symbolic_card(v)
     choices = (True, v.bool("pay_optional"))
-    totals = [cost.compute_total_cost(text.cost, text.additional, choices, modifiers, r) for r in READINGS]
+    totals = [cost.compute_total_cost(text.cost, text.additional, choices, modifiers, r) for r in (v.play_rules(),)]
     claim = and_(*(p >= 0 for t in totals for p in parts(t.resources)))
     return Obligation(assume=is_well_formed_card(text, modifiers), claim=claim)
 
@@ -114,7 +114,7 @@ def component_discount_never_reduces_another_component(v: Vars) -> Obligation:
         discount = symbolic_discount(v, f"ezreal_{either}", "optional_additional", either)
         assumptions += [discount.energy >= 0, discount.power >= 0]
         modifiers = Modifiers(increases=(increase,), discounts=(discount,))
-        for rules in READINGS:
+        for rules in (v.play_rules(),):
             total = cost.compute_total_cost(CostComponent(printed), (mandatory, optional), (True, paid), modifiers, rules)
             others = add_resources(add_resources(printed, mandatory.resources), increase)
             claims += [t >= o for t, o in zip(parts(total.resources), parts(others))]

@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 #: ``referee.engines.transports.DEFAULT_ENGINE_BUDGET`` (the engines sit above the options; a test holds the two equal).
 DEFAULT_ENGINE_BUDGET = 900.0
 CHECK, RUN, EXPORT, PLUGIN = "check", "vectors run", "vectors export", "pytest plugin"
-EXHAUST, VALIDATE, QUERY = "exhaust", "validate", "query"
+EXHAUST, VALIDATE, QUERY, PROVE = "exhaust", "validate", "query", "prove"
 VERBS = (CHECK, RUN, EXPORT, PLUGIN)
 ENGINE_VERBS = (CHECK, RUN, PLUGIN)
 DRAW_VERBS = (CHECK, PLUGIN)
@@ -148,7 +148,7 @@ OPTIONS: tuple[Option, ...] = (
        ENGINE_VERBS, sample=["name", "unit"], declaration=True),
     _o("event_order", "choice", "strict | per-unit | multiset", ENGINE_VERBS, default="strict", sample="multiset",
        declaration=True),
-    _o("ruleset", "pairs", "a ruleset option name=value (repeatable; the file: a table)", DECLARING,
+    _o("ruleset", "pairs", "a ruleset option name=value (repeatable; the file: a table)", (*DECLARING, PROVE),
        sample={"negative_armor": "reciprocal"}, declaration=True),
     _o("max_actions", "int", "actions per scenario (1..N)", DRAW_VERBS, default=2, sample=1),
     _o("battle", "flag", "whole battles: every combat scenario a board of six units and --max-actions actions "
@@ -399,7 +399,7 @@ def plugin_given(config: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------
 
 _SHORT = {CHECK: "check", RUN: "vectors run", EXPORT: "vectors export", PLUGIN: "plugin", EXHAUST: "exhaust",
-          VALIDATE: "validate", QUERY: "query"}
+          VALIDATE: "validate", QUERY: "query", PROVE: "prove"}
 
 
 def _default_cell(option: Option) -> str:

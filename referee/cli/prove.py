@@ -12,10 +12,11 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from referee.check import interrupts
@@ -59,6 +60,11 @@ _STABILITY = typer.Option(
     0, "--stability", min=0, help="Decide every check again under K perturbations (shuffled assertions, renamed "
     "symbols, solver seeds) and report each check's verdicts and rlimit used (min/median/max)."
 )
+_RULESET_HELP = (
+    "prove under these readings only: a ruleset option name=value (repeatable; every other option at its default, "
+    "as an engine is checked). Without it, the engine's declaration (referee.toml's ruleset) when there is one, "
+    "else every reading at once."
+)
 _MARGIN = typer.Option(
     runner.DEFAULT_MARGIN, "--margin", min=0.0, max=1.0, help="A check counts only when its worst rlimit used is "
     "at most this share of its limit."
@@ -81,12 +87,15 @@ def prove_command(
     cache_mode: str = _CACHE_MODE,
     stability: int = _STABILITY,
     margin: float = _MARGIN,
+    ruleset: Optional[list[str]] = typer.Option(None, "--ruleset", help=_RULESET_HELP),
 ) -> None:
     """Prove every theorem (with vacuity and mutant checks) and check the helpers' contracts."""
     err = Console(stderr=True)
     theorems = _selected(pattern, err)
+    pinned = _readings(ruleset, err)
     plan = None if no_cache else _cache_plan(cache, state_dir, cache_mode, err)
-    options = dict(jobs=jobs, rlimit=rlimit, timeout=timeout, plan=plan, stability=stability, margin=margin)
+    options = dict(jobs=jobs, rlimit=rlimit, timeout=timeout, plan=plan, stability=stability, margin=margin,
+                   pinned=pinned)
     suite, report = _prove_and_check_contracts(theorems, options, not no_crosshair, err, quiet=json_output)
     if plan is not None and cache_mode != "ci":
         _save_cache(plan, err)
@@ -101,6 +110,31 @@ def prove_command(
     else:
         _print_human(_stdout(), suite, report, problems, pattern, jobs, listing=cache_mode == "ci")
     raise typer.Exit(EXIT_FAILED if problems else EXIT_OK)
+
+
+def _readings(given: list[str] | None, err: Console) -> dict[str, Any]:
+    """The readings to prove under: ``--ruleset``'s, else the engine's declaration (``referee.toml``), each over
+    every other option's default, exactly as an engine is checked; neither: every reading (``{}``). A bad option,
+    reading or file is a usage error naming it."""
+    from referee.check.config import ConfigError, load_config
+    from referee.check.options import PROVE
+    from referee.model.combat.ruleset import Ruleset
+    from referee.model.play.rules import PlayRules
+    from referee.proofs.readings import OWNERS, defaults
+
+    from .query import parse_fixed_ruleset
+
+    try:
+        pairs = given or load_config(verb=PROVE).ruleset_pairs(None)
+        if not pairs:
+            return {}
+        pinned = {**defaults(), **parse_fixed_ruleset(pairs)}
+        Ruleset(**{k: v for k, v in pinned.items() if k in OWNERS[Ruleset]}).validate()
+        PlayRules(**{k: v for k, v in pinned.items() if k in OWNERS[PlayRules]}).validate()
+    except (ConfigError, ValueError, TypeError) as error:
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
+        raise typer.Exit(EXIT_USAGE) from None
+    return pinned
 
 
 def _stdout() -> Console:
@@ -287,6 +321,8 @@ def _theorem_table(suite: runner.SuiteResult) -> Table:
         ("theorem", "left"),
         ("clauses", "left"),
         ("status", "left"),
+        ("holds under", "left"),
+        ("reads", "right"),
         ("seconds", "right"),
         ("vacuity", "left"),
         ("mutants killed", "right"),
@@ -298,6 +334,8 @@ def _theorem_table(suite: runner.SuiteResult) -> Table:
             result.name + (" [dim](bounded)[/]" if result.theorem.bound else ""),
             ", ".join(str(c) for c in result.theorem.clauses),
             _style(result.status),
+            result.holds_under,
+            str(len(result.reads)),
             f"{result.seconds:.2f}",
             _style(result.vacuity.status),
             mutants if result.killed == len(result.mutants) else f"[red]{mutants}[/]",
@@ -310,7 +348,7 @@ def _summary(suite: runner.SuiteResult, report: Any, pattern: str | None, jobs: 
     killed = sum(r.killed for r in suite.theorems)
     mutants = sum(len(r.mutants) for r in suite.theorems)
     satisfiable = sum(r.vacuity.status == "satisfiable" for r in suite.theorems)
-    checks = sum(2 + len(r.mutants) for r in suite.theorems)
+    checks = sum(len(r.checks()) for r in suite.theorems)
     summary = (
         f"{len(suite.theorems)} theorem{'s' if len(suite.theorems) != 1 else ''}: {suite.count('proved')} proved, "
         f"{suite.count('counterexample')} counterexample, {suite.count('unknown')} unknown, "
@@ -318,11 +356,31 @@ def _summary(suite: runner.SuiteResult, report: Any, pattern: str | None, jobs: 
         f"vacuity {satisfiable}/{len(suite.theorems)} satisfiable; mutants {killed}/{mutants} killed; "
         f"{checks} checks in {suite.seconds:.1f} s with --jobs {jobs}"
         + (f" (selected by -k {pattern})" if pattern else "")
+        + "; " + _readings_summary(suite)
     )
     if report is not None:
         summary += f"; CrossHair confirmed {len(report.confirmed())}/{len(report.results)} helpers"
         summary += " (reused)" if report.reused else ""
     return summary
+
+
+def _readings_summary(suite: runner.SuiteResult) -> str:
+    """Under which readings the run proved: every reading (how many theorems read an option, how many are
+    claimed with exceptions), or the declared ones (how many theorems are not claimed under them)."""
+    pinned = next((r.pinned for r in suite.theorems), {})
+    if pinned:
+        named = ", ".join(f"{k}={v}" for k, v in sorted(pinned.items()) if k in _non_default(pinned))
+        unclaimed = sum(not r.claimed for r in suite.theorems)
+        return f"under the declared readings ({named or 'every option at its default'}), {unclaimed} not claimed there"
+    reading = sum(bool(r.reads) for r in suite.theorems)
+    excepted = sum(bool(r.theorem.unless) for r in suite.theorems)
+    return f"over every reading: {reading} read a ruleset option, {excepted} proved except under named readings"
+
+
+def _non_default(pinned: dict[str, Any]) -> set[str]:
+    from referee.proofs.readings import defaults
+
+    return {k for k, v in pinned.items() if defaults().get(k) != v}
 
 
 def _margin_and_cache_summary(suite: runner.SuiteResult) -> str:
@@ -408,6 +466,18 @@ def _print_counterexamples(out: Console, result: runner.TheoremResult) -> None:
                 highlight=False,
                 markup=False,
             )
+    _print_exceptions(out, result)
+
+
+def _print_exceptions(out: Console, result: runner.TheoremResult) -> None:
+    """Each reading the theorem is not claimed under, with the counterexample that confirms it (replayed)."""
+    for region, verdict in result.exceptions:
+        if verdict.status != "confirmed" or verdict.counterexample is None:
+            continue
+        inputs = {k: v for k, v in verdict.counterexample.items() if not k.startswith("reading.")}
+        values = ", ".join(f"{k}={v}" for k, v in sorted(inputs.items()))
+        out.print(f"{result.name}: not claimed under {region}: a counterexample there (replayed through the model "
+                  f"under {region}, every other option at its default): {values}", highlight=False, markup=False)
 
 
 def _print_crosshair(out: Console, report: Any) -> None:

@@ -109,20 +109,43 @@ def render_theorems() -> str:
         "# Theorems",
         "",
         "Every theorem in the proof suite (`referee prove` decides them), with the clauses it",
-        "speaks for and the deliberate mutants of the model it must refute.",
+        "speaks for, the readings it holds under and the deliberate mutants of the model it must refute.",
+        "Each is proved over every reading of every ruleset option at once; where it is stated with",
+        "exceptions, `referee prove` confirms each with a counterexample replayed under that reading.",
         "",
-        "| theorem | clauses | statement | bound | mutants | module |",
-        "|---|---|---|---|---|---|",
+        "| theorem | clauses | statement | holds under | bound | mutants | module |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name in sorted(THEOREMS):
         thm = THEOREMS[name]
         clauses = ", ".join(f"`{c}`" for c in thm.clauses)
         mutants = ", ".join(f"`{m.name}`" for m in thm.mutants)
-        lines.append(
-            f"| `{thm.name}` | {clauses} | {_cell(thm.statement)} | {_cell(thm.bound or '')} | {mutants} | `{thm.module}` |"
-        )
+        lines.append(f"| `{thm.name}` | {clauses} | {_cell(thm.statement)} | {_holds_under(thm)} | "
+                     f"{_cell(thm.bound or '')} | {mutants} | `{thm.module}` |")
     lines += ["", f"{len(THEOREMS)} theorems."]
     return "\n".join(lines) + "\n"
+
+
+def _holds_under(thm: Any) -> str:
+    """Every reading, or every reading except the theorem's ``unless`` regions."""
+    from referee.proofs.readings import region_text
+
+    regions = [f"`{region_text(r)}`" for r in thm.unless]
+    return "every reading" + (f" except {'; '.join(regions)}" if regions else "")
+
+
+def _consequences(option: str) -> list[str]:
+    """The theorems that do not hold under some reading of ``option`` (their ``unless`` regions name it)."""
+    from referee.proofs.core import THEOREMS
+    from referee.proofs.readings import region_text
+
+    found = []
+    for name in sorted(THEOREMS):
+        for region in THEOREMS[name].unless:
+            if any(atom[0] == option for atom in region):
+                found.append(f"  - under `{region_text(region)}`, `{name}` does not hold: "
+                             f"{_cell(THEOREMS[name].statement)}")
+    return found
 
 
 def render_interpretations(entries: list[Entry]) -> str:
@@ -146,6 +169,10 @@ def render_interpretations(entries: list[Entry]) -> str:
         lines.append(f"- **default:** {entry.default}")
         if entry.option:
             lines.append(f"- **ruleset option:** `{entry.option}`")
+            consequences = _consequences(entry.option)
+            if consequences:
+                lines.append("- **consequences** (`referee prove` confirms each with a replayed counterexample):")
+                lines += consequences
         lines.append(f"- **why:** {entry.why}")
         lines.append(f"- **source:** `specs/interpretations/{entry.file}`")
     return "\n".join(lines) + "\n"

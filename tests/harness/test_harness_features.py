@@ -58,6 +58,21 @@ def test_a_dead_appliers_tick_without_ticks_becomes_a_sourceless_hit():
     decode_scenario(scenario)
 
 
+def test_a_dead_sources_burn_damage_without_ticks_becomes_a_sourceless_hit():
+    """Found by the neutralize property above: a ``damage`` action on the Burn lane from a dead source (a tick,
+    legal: INT-356), its lane taken out, was a hit by a dead unit (400.8b) and refused."""
+    from referee.protocol import decode_scenario
+
+    units = [{"uid": "a", "side": 0, "row": 0, "col": 0, "armor": 1},
+             {"uid": "b", "side": 1, "row": 0, "col": 1, "alive": False, "vitality": 0}]  # fmt: skip
+    burn = {"kind": "damage", "target": "a", "amount": 21, "source": "b", "damage_kind": "burn"}
+    scenario = {"protocol": PROTOCOL, "ruleset": {}, "board": units, "actions": [burn]}
+    decode_scenario(json.loads(json.dumps(scenario)))
+    hit = neutralize(scenario, frozenset({"ticks"}))["actions"][0]
+    assert hit["damage_kind"] == "hit" and hit["source"] is None
+    decode_scenario(scenario)
+
+
 @settings(max_examples=150, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 @given(scenarios(kinds=COMBAT_KINDS, swarm=True))
 def test_swarm_scenarios_are_valid_and_vary_their_features(scenario):

@@ -235,6 +235,7 @@ def _without_ticks(action: dict[str, Any], off: frozenset[str], dead: frozenset[
 def neutralize(scenario: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
     """The scenario with the features ``off`` taken out (in place; still valid)."""
     fields, lanes = off_fields(off), off_lanes(off)
+    dead = frozenset(u["uid"] for u in scenario.get("board", []) if not u.get("alive", True))
     for unit in scenario.get("board", []):
         for name in fields & unit.keys():
             unit[name] = UNIT_DEFAULTS[name]
@@ -243,9 +244,10 @@ def neutralize(scenario: dict[str, Any], off: frozenset[str]) -> dict[str, Any]:
     for instance in _instances(scenario):
         if instance.get("damage_kind", "hit") in lanes:
             instance["damage_kind"] = "hit"
+            if instance.get("source") in dead:  # a dead applier's tick may land (INT-356), its hit may not (400.8b)
+                instance["source"] = None
         if "dormant" in off:
             instance["allows_dormant"] = False
     if "actions" in scenario:
-        dead = frozenset(u["uid"] for u in scenario.get("board", []) if not u.get("alive", True))
         scenario["actions"] = [_without_ticks(a, off, dead) for a in scenario["actions"]]
     return scenario

@@ -1,0 +1,178 @@
+"""Theorems over every reading (issue #43): one obligation for every ruleset reading, the readings it reads,
+the readings it is not claimed under (each confirmed by a replayed counterexample, never stale), an engine's
+own readings, and mutants that only an every-reading proof can see.
+
+The theorems here live in a registry of their own, so their deliberate failures stay out of the suite.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+from referee.model.arith import is_symbolic, ite
+from referee.model.combat import shield
+from referee.proofs import core, runner
+from referee.proofs.core import Mutant, Obligation, Vars, theorem
+from referee.proofs.readings import parse_region
+
+REGISTRY: dict[str, core.Theorem] = {}
+
+
+def _ceil_break(pool, multiplier, ruleset=None):
+    """Bug: the break point read as ``pool // multiplier``, whatever the reading."""
+    return pool / multiplier if is_symbolic(pool, multiplier) else pool // multiplier
+
+
+CEIL_BUG = Mutant("break_at_floor", "referee.model.combat.shield:compute_damage_to_break", _ceil_break,
+                  "the break point is floored under every reading")
+
+
+def _break_claim(v: Vars) -> Obligation:
+    pool, m = v.int("pool"), v.int("m")
+    ceiling = ite(pool % m == 0, pool / m, pool / m + 1)
+    return Obligation(assume=core.all_of(pool >= 1, m >= 1, pool <= 50, m <= 5),
+                      claim=shield.compute_damage_to_break(pool, m) == ceiling)
+
+
+@theorem("combat:500.1-10", mutants=[CEIL_BUG], registry=REGISTRY)
+def break_point_is_the_ceiling(v: Vars) -> Obligation:
+    """The break point of a multiplied Shield pool is the ceiling of pool over multiplier (true under ceil only)."""
+    return _break_claim(v)
+
+
+@theorem("combat:500.1-10", mutants=[CEIL_BUG], registry=REGISTRY, unless=["shield_multiplier_rounding=floor"])
+def break_point_is_the_ceiling_unless_floor(v: Vars) -> Obligation:
+    """The same claim, stated with its exception."""
+    return _break_claim(v)
+
+
+@theorem("combat:500.1-10", mutants=[CEIL_BUG], registry=REGISTRY, unless=["negative_armor=reciprocal"])
+def break_point_with_a_stale_exception(v: Vars) -> Obligation:
+    """Holds where it claims, but its exception names a reading it holds under too."""
+    pool, m = v.int("pool"), v.int("m")
+    return Obligation(assume=core.all_of(pool >= 1, m >= 1, pool <= 50, m <= 5),
+                      claim=shield.compute_damage_to_break(pool, m) >= 0)
+
+
+def test_a_theorem_false_under_one_reading_gets_a_counterexample_replayed_under_it() -> None:
+    verdict = core.prove(REGISTRY["break_point_is_the_ceiling"])
+    assert verdict.status == "counterexample"
+    assert verdict.counterexample["reading.shield_multiplier_rounding"] is True  # the floor reading
+    assert verdict.extra["reads"] == ["shield_multiplier_rounding"]
+    assert core.replay(REGISTRY["break_point_is_the_ceiling"], verdict.counterexample) == (True, False)
+
+
+def test_under_the_default_reading_alone_it_is_proved() -> None:
+    verdict = core.check(REGISTRY["break_point_is_the_ceiling"], "proof", pinned={"shield_multiplier_rounding": "ceil"})
+    assert verdict.status == "proved"
+    assert verdict.extra["reads"] == []
+
+
+def test_the_exception_makes_it_proved_and_is_confirmed_by_a_replayed_counterexample() -> None:
+    thm = REGISTRY["break_point_is_the_ceiling_unless_floor"]
+    result = runner.run([thm], jobs=1)
+    (only,) = result.theorems
+    assert only.status == "proved" and only.ok, only.problems()
+    assert only.holds_under == "every reading except shield_multiplier_rounding=floor"
+    ((region, verdict),) = only.exceptions
+    assert (region, verdict.status) == ("shield_multiplier_rounding=floor", "confirmed")
+    assert verdict.counterexample is not None
+
+
+def test_a_stale_exception_fails_the_suite() -> None:
+    result = runner.run([REGISTRY["break_point_with_a_stale_exception"]], jobs=1)
+    (only,) = result.theorems
+    assert not only.ok
+    assert any("exception negative_armor=reciprocal stale" in p for p in only.problems())
+
+
+def test_under_fixed_readings_a_theorem_excepted_there_is_not_claimed_and_the_run_says_why() -> None:
+    thm = REGISTRY["break_point_is_the_ceiling_unless_floor"]
+    floor = runner.run([thm], jobs=1, pinned={"shield_multiplier_rounding": "floor"}).theorems[0]
+    assert floor.status == "not claimed" and floor.ok
+    assert [v.status for _, v in floor.exceptions] == ["confirmed"]
+    ceil = runner.run([thm], jobs=1, pinned={"shield_multiplier_rounding": "ceil"}).theorems[0]
+    assert ceil.status == "proved" and ceil.exceptions == []
+
+
+@pytest.mark.parametrize("text, named", [
+    ("negative_armor=sideways", "negative_armor"),
+    ("no_such_option=1", "no_such_option"),
+    ("negative_armor", "negative_armor"),
+])  # fmt: skip
+def test_a_bad_region_is_refused_by_name(text: str, named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        parse_region(text)
+
+
+def test_every_exception_in_the_suite_names_registered_readings() -> None:
+    for thm in runner.discover().values():
+        for region in thm.unless:
+            assert region and all(atom[0] for atom in region), thm.name
+
+
+@pytest.mark.parametrize("name, mutant", [
+    ("interest_keeps_the_board_legal_under_either_zero_maximum_reading", "zero_maximum_revived_unfloored"),
+    ("fast_ignore_charge_agrees_with_the_pipeline", "fast_ignore_below_armor"),
+])  # fmt: skip
+def test_a_mutant_under_another_reading_is_seen_only_by_the_every_reading_proof(name: str, mutant: str) -> None:
+    thm = runner.discover()[name]
+    bug = next(m for m in thm.mutants if m.name == mutant)
+    assert bug.under is not None
+    assert core.check_mutant(thm, bug).status == "killed"
+    at_defaults = dataclasses.replace(bug, under=None)
+    assert core.check_mutant(thm, at_defaults).status == "survived"  # the default-only proof misses it
+
+
+def _prove(*args: str) -> Any:
+    return CliRunner().invoke(app, ["prove", "--no-crosshair", "--no-record", "--no-cache", *args])
+
+
+def test_prove_under_an_engines_readings_on_the_command_line() -> None:
+    done = _prove("-k", "interest_lowers_max_vitality", "--ruleset", "zero_maximum_revival=returns_at_one")
+    assert done.exit_code == 0, done.output
+    assert "not claimed under zero_maximum_revival=returns_at_one" in done.output
+    assert "1 not claimed there" in done.output
+
+
+def test_prove_reads_the_engines_declaration(tmp_path, monkeypatch) -> None:
+    (tmp_path / "referee.toml").write_text('engine = "python -m referee.examples.engine"\n'
+                                           '[ruleset]\nzero_maximum_revival = "returns_at_one"\n')
+    monkeypatch.chdir(tmp_path)
+    done = _prove("-k", "interest_lowers_max_vitality")
+    assert done.exit_code == 0, done.output
+    assert "under the declared readings (zero_maximum_revival=returns_at_one)" in done.output
+
+
+def test_prove_refuses_an_unknown_reading_by_name() -> None:
+    done = _prove("-k", "interest_lowers_max_vitality", "--ruleset", "zero_maximum_revival=sometimes")
+    assert done.exit_code == 2
+    assert "zero_maximum_revival" in done.output and "sometimes" in done.output
+
+
+def test_a_failing_theorem_names_every_reading_it_fails_under_each_replayed() -> None:
+    result = runner.run([REGISTRY["break_point_is_the_ceiling"]], jobs=1).theorems[0]
+    assert result.status == "counterexample"
+    assert result.proof.detail.startswith("fails under shield_multiplier_rounding=floor")
+    assert "possibly more" not in result.proof.detail  # every other reading was proved
+    ((region, witness),) = [(r["region"], r["counterexample"]) for r in result.proof.extra["fails_under"]]
+    assert region == "shield_multiplier_rounding=floor"
+    assert core.replay(REGISTRY["break_point_is_the_ceiling"], witness) == (True, False)
+
+
+def test_corners_that_cover_an_option_merge_into_one_region() -> None:
+    from referee.proofs.failing import merged
+
+    corners = [((("damage_event_test", "=", r), ("tick_share_rounding", "=", t)), {})
+               for r in ("reached_vitality", "after_shield") for t in ("remainder_to_first",)]
+    corners.append(((("damage_event_test", "=", "after_shield"), ("tick_share_rounding", "=", "largest_remainder")), {}))
+    regions = [r for r, _ in merged(corners)]
+    assert regions == [(("tick_share_rounding", "=", "remainder_to_first"),),
+                       (("damage_event_test", "=", "after_shield"), ("tick_share_rounding", "=", "largest_remainder"))]
+    leaves = [((("defy_death_leaves", "=", 1),), {}), ((("defy_death_leaves", ">=", 2),), {})]
+    assert [r for r, _ in merged(leaves)] == [()]
