@@ -31,7 +31,7 @@ from referee.model.arith import SymbolicBranchError, and_, is_symbolic, not_, or
 from referee.model.clauses import ClauseId, parse_clause_id
 from referee.model.readings import READING_PREFIX, readings_in
 
-from .readings import (OPTIONS, ambient, domain, parse_region, reading_constant, region_point, region_term, ruleset_for,
+from .readings import (OPTIONS, ambient, current_reading, domain, parse_region, reading_constant, region_point, region_term, ruleset_for,
                        symbolic_option)
 from .smt import DEFAULT_SOLVER, SOLVERS, WITNESS_ONLY, Query, decide, query_text, variables_of
 
@@ -188,6 +188,23 @@ class Mutant:
     #: ``None`` is the default readings. A bug is a bug under every reading, so a kill at one is a kill; a mutant
     #: that breaks a theorem only under another reading names it here, and only the every-reading proof sees it.
     under: str | None = None
+
+    def at_reading(self, option: str, reading: Any) -> Mutant:
+        """This bug gated to one reading: under ``option = reading`` the bug, under every other reading the model
+        itself. Only a proof over that reading can refute it; a proof at the default readings never sees it."""
+        def gate(target: str, replacement: Callable[..., Any]) -> Callable[..., Any]:
+            module_name, _, attribute = target.partition(":")
+            original = getattr(importlib.import_module(module_name), attribute)
+
+            def gated(*args: Any, **kwargs: Any) -> Any:
+                active = current_reading(option) == reading
+                return (replacement if active is True else original)(*args, **kwargs)
+            return gated
+
+        where = f"{option}={reading}"
+        return Mutant(f"{self.name}@{where}", self.target, gate(self.target, self.replacement),
+                      f"{self.description}, under {where} only", tuple((t, gate(t, r)) for t, r in self.also),
+                      self.solver, self.search_within, under=where)
 
     @contextlib.contextmanager
     def applied(self) -> Iterator[None]:
@@ -508,7 +525,7 @@ class SolverAnswer:
 
 
 def encode_check(thm: Theorem, kind: str, mutant: Mutant | None = None, *, pinned: dict[str, Any] | None = None,
-                 region: int | None = None, blocked: tuple[Any, ...] = ()) -> Query:
+                 region: int | None = None, blocked: tuple[Any, ...] = (), reading: str | None = None) -> Query:
     """The SMT-LIB text of one check: ``proof`` and ``mutant`` ask ``assume and not claim``, ``vacuity`` ``assume``,
     each outside the theorem's ``unless`` regions; ``exception`` asks ``assume and not claim`` inside region ``region``.
 
@@ -518,12 +535,16 @@ def encode_check(thm: Theorem, kind: str, mutant: Mutant | None = None, *, pinne
     """
     import z3
 
-    pinned = check_readings(thm, kind, mutant, pinned, region)
+    pinned = check_readings(thm, kind, mutant, pinned, region, reading)
     variables, obligation, side = _encode(thm, mutant if kind == "mutant" else None, pinned, exact=kind == "exception")
-    reads = tuple(readings_in(z3.And(*[_as_bool(f) for f in (*side, obligation.assume, obligation.claim)])))
+    # A vacuity check's reads are its assumptions' (the side conditions only define fresh integers).
+    read = (obligation.assume,) if kind == "vacuity" else (*side, obligation.assume, obligation.claim)
+    reads = tuple(readings_in(z3.And(*[_as_bool(f) for f in read])))
     formulas = [*side, _as_bool(obligation.assume)]
     if kind != "vacuity":
         formulas.append(z3.Not(_as_bool(obligation.claim)))
+    if reading is not None:
+        formulas.append(_as_bool(region_term(variables, parse_region(reading))))
     if kind == "exception":
         formulas.append(_as_bool(region_term(variables, thm.unless[region or 0])))
     else:
@@ -581,7 +602,7 @@ Lookup = Callable[[Query, int], "SolverAnswer | None"]
 
 def check(
     thm: Theorem, kind: str, mutant: Mutant | None = None, *, rlimit: int | None = None, lookup: Lookup | None = None,
-    pinned: dict[str, Any] | None = None, region: int | None = None,
+    pinned: dict[str, Any] | None = None, region: int | None = None, reading: str | None = None,
 ) -> Verdict:
     """Answer one check (``proof``, ``vacuity``, ``mutant`` or ``exception``): its text, decided (or looked up), judged.
 
@@ -591,23 +612,29 @@ def check(
     limit = thm.rlimit if rlimit is None else rlimit
     start = time.perf_counter()
     try:
-        query = encode_check(thm, kind, mutant, pinned=pinned, region=region)
+        query = encode_check(thm, kind, mutant, pinned=pinned, region=region, reading=reading)
     except Exception:
         return _error(start, "building the encoding")
     answer = lookup(query, limit) if lookup is not None else None
     reused = answer is not None
     if answer is None:
         answer = solve(query, limit)
-    verdict = judge(thm, kind, mutant, answer, limit, time.perf_counter() - start, pinned, region)
+    verdict = judge(thm, kind, mutant, answer, limit, time.perf_counter() - start, pinned, region, reading)
     verdict.extra.update(digest=query.digest, reused=reused, answer=None if reused else answer, query=query,
                          reads=list(query.reads))
     return verdict
 
 
 def check_readings(thm: Theorem, kind: str, mutant: Mutant | None, pinned: dict[str, Any] | None,
-                   region: int | None) -> dict[str, Any] | None:
+                   region: int | None, reading: str | None = None) -> dict[str, Any] | None:
     """The readings a check fixes: an exception is confirmed, and a mutant killed, at one full reading (the
-    region's, the mutant's own ``under``, else the defaults); a proof and a vacuity check fix only ``pinned``."""
+    region's, the mutant's own ``under``, else the defaults); a vacuity check at ``reading``, when it names one;
+    a proof and the vacuity check over every reading fix only ``pinned``."""
+    if reading is not None:  # its words fixed; an integer option's ">=" stays free, a constraint (encode_check)
+        atoms = parse_region(reading)
+        free = {name for name, op, _ in atoms if op == ">="}
+        point = region_point(tuple(a for a in atoms if a[1] == "="), pinned)
+        return {name: value for name, value in point.items() if name not in free}
     if kind == "exception":
         return region_point(thm.unless[region or 0], pinned)
     if kind == "mutant" and mutant is not None:
@@ -616,9 +643,9 @@ def check_readings(thm: Theorem, kind: str, mutant: Mutant | None, pinned: dict[
 
 
 def judge(thm: Theorem, kind: str, mutant: Mutant | None, answer: SolverAnswer, limit: int, seconds: float,
-          pinned: dict[str, Any] | None = None, region: int | None = None) -> Verdict:
+          pinned: dict[str, Any] | None = None, region: int | None = None, reading: str | None = None) -> Verdict:
     """The verdict a solver answer gives, every witness replayed through the model (under its readings) first."""
-    pinned = check_readings(thm, kind, mutant, pinned, region)
+    pinned = check_readings(thm, kind, mutant, pinned, region, reading)
     if kind == "vacuity":
         return _judge_vacuity(thm, answer, limit, seconds, pinned)
     verdict = _judge_proof(thm, mutant if kind == "mutant" else None, answer, limit, seconds, pinned)

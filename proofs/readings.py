@@ -16,6 +16,7 @@ every integer at least 1, an assumption every obligation carries.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import sys
 import typing
 from collections.abc import Iterator
@@ -127,8 +128,20 @@ def domain(v: Any) -> Any:
                         if READING_PREFIX + name in v.created])  # fmt: skip
 
 
+#: The sites found, and how many modules were loaded when they were (a module loaded since: look again).
+_SITES: tuple[int, list[tuple[Any, str, Any]]] = (-1, [])
+
+
 def _default_sites() -> list[tuple[Any, str, tuple[Any, ...] | dict[str, Any]]]:
-    """Every function default (positional or keyword-only) that is a rulebook's default ruleset, in model and proofs."""
+    """Every function default (positional or keyword-only) that is a rulebook's default ruleset, in model and proofs
+    (looked up once per set of loaded modules: a replay of a cached answer asks for them hundreds of times)."""
+    global _SITES
+    if _SITES[0] != len(sys.modules):
+        _SITES = (len(sys.modules), _find_default_sites())
+    return _SITES[1]
+
+
+def _find_default_sites() -> list[tuple[Any, str, tuple[Any, ...] | dict[str, Any]]]:
     sites = []
     for name, module in list(sys.modules.items()):
         if not name.startswith(("referee.model", "referee.proofs")) or module is None:
@@ -146,11 +159,17 @@ def _default_sites() -> list[tuple[Any, str, tuple[Any, ...] | dict[str, Any]]]:
     return sites
 
 
+#: The rulesets of the theorem run in progress (combat, play), for :func:`current_reading`.
+_CURRENT: contextvars.ContextVar[tuple[Any, Any] | None] = contextvars.ContextVar("referee_proof_readings", default=None)
+
+
 @contextlib.contextmanager
 def ambient(v: Any) -> Iterator[None]:
     """While the theorem runs, every ruleset the model takes by default is this run's (:func:`ruleset_for`)."""
-    swap = {id(DEFAULT): ruleset_for(Ruleset, v, v.pinned), id(DEFAULT_PLAY_RULES): ruleset_for(PlayRules, v, v.pinned)}
+    combat, play = ruleset_for(Ruleset, v, v.pinned), ruleset_for(PlayRules, v, v.pinned)
+    swap = {id(DEFAULT): combat, id(DEFAULT_PLAY_RULES): play}
     sites = _default_sites()
+    token = _CURRENT.set((combat, play))
     try:
         for function, attribute, held in sites:
             setattr(function, attribute, _swapped(held, swap))
@@ -158,6 +177,13 @@ def ambient(v: Any) -> Iterator[None]:
     finally:
         for function, attribute, held in sites:
             setattr(function, attribute, held)
+        _CURRENT.reset(token)
+
+
+def current_reading(option: str) -> Any:
+    """The reading of ``option`` in the theorem run in progress (a solver term while proving over it)."""
+    combat, play = _CURRENT.get() or (DEFAULT, DEFAULT_PLAY_RULES)
+    return getattr(play if option in PLAY_OPTIONS else combat, option)
 
 
 def _swapped(held: Any, swap: dict[int, Any]) -> Any:

@@ -25,7 +25,8 @@ from typing import Any
 from . import smt
 from .cache import ProofCache, cache_key
 from .core import THEOREMS, Mutant, SolverAnswer, Theorem, Verdict, check, encode_check, judge
-from .readings import defaults, in_region, reading_values, region_text
+from .readings import (INTEGER_OPTIONS, OPTIONS, defaults, in_region, parse_region, reading_values, region_point,
+                       region_text)
 
 #: Wall-clock safety net per task, in seconds. The verdict is governed by the rlimit; this
 #: only stops a solver whose work the rlimit does not count (nonlinear arithmetic can
@@ -102,10 +103,12 @@ class Task:
     kind: str
     mutant: str | None = None
     region: int | None = None
+    #: For a vacuity check at one reading: the reading (``option=value and ...``).
+    reading: str | None = None
 
     def __str__(self) -> str:
         return f"{self.theorem} {self.kind}" + (f" {self.mutant}" if self.mutant else "") + (
-            f" {self.region}" if self.region is not None else "")
+            f" {self.region}" if self.region is not None else "") + (f" at {self.reading}" if self.reading else "")
 
 
 @dataclass
@@ -116,6 +119,8 @@ class MutantResult:
     target: str
     description: str
     verdict: Verdict
+    #: The reading it is killed at, when not the defaults (a bug only a proof over that reading refutes).
+    under: str | None = None
 
     @property
     def status(self) -> str:
@@ -158,6 +163,8 @@ class TheoremResult:
     margin: float = DEFAULT_MARGIN
     #: Each ``unless`` region checked, as ``(region, verdict)``: ``confirmed`` is the good answer.
     exceptions: list[tuple[str, Verdict]] = field(default_factory=list)
+    #: When its assumptions read options, the vacuity check at each reading of them, as ``(reading, verdict)``.
+    vacuity_at: list[tuple[str, Verdict]] = field(default_factory=list)
     #: The readings the run fixed (an engine's declaration), empty for every reading.
     pinned: dict[str, Any] = field(default_factory=dict)
 
@@ -200,6 +207,7 @@ class TheoremResult:
     def checks(self) -> list[tuple[str, str, Verdict]]:
         """Every check of this theorem as ``(label, kind, verdict)``."""
         found = [("proof", "proof", self.proof), ("vacuity check", "vacuity", self.vacuity)] if self.claimed else []
+        found += [(f"vacuity check at {r}", "vacuity", verdict) for r, verdict in self.vacuity_at]
         found += [(f"mutant {m.name}", "mutant", m.verdict) for m in self.mutants]
         return found + [(f"exception {region}", "exception", verdict) for region, verdict in self.exceptions]
 
@@ -234,13 +242,25 @@ class TheoremResult:
             found.append(f"{self.name}: uses lemma {lemma}, which is not proved")
         if self.claimed and self.vacuity.status != "satisfiable":
             found.append(f"{self.name}: vacuity check {self.vacuity.status}" + _detail(self.vacuity))
+        for reading, verdict in self.vacuity_at:
+            if verdict.status != "satisfiable":
+                found.append(f"{self.name}: vacuity check at {reading} {verdict.status}" + _detail(verdict))
         for mutant in self.mutants:
             if mutant.status != "killed":
                 found.append(f"{self.name}: mutant {mutant.name} {mutant.status}" + _detail(mutant.verdict))
         for region, verdict in self.exceptions:
             if verdict.status != "confirmed":
                 found.append(f"{self.name}: exception {region} {verdict.status}" + _stale(verdict))
-        return found + self.margin_problems() + self.stability_problems()
+        return found + self.reading_mutant_problems() + self.margin_problems() + self.stability_problems()
+
+    def reading_mutant_problems(self) -> list[str]:
+        """A theorem that reads an option it claims another reading of must refute a mutant under such a reading."""
+        if not self.claimed or self.pinned or not _claimed_other_readings(self.theorem, self.reads):
+            return []
+        if any(m.status == "killed" and m.under for m in self.mutants):
+            return []
+        return [f"{self.name}: reads {', '.join(self.reads)}, but refutes no mutant under a reading other than the "
+                "default (give it one: Mutant(..., under=...) or mutant.at_reading(option, reading))"]
 
     def margin_problems(self) -> list[str]:
         """Checks that gave the good answer but needed more than the margin of their limit."""
@@ -364,7 +384,81 @@ def tasks_for(theorems: Sequence[Theorem], pinned: dict[str, Any] | None = None)
 
 
 def _mutant(thm: Theorem, task: Task) -> Mutant | None:
-    return next(m for m in thm.mutants if m.name == task.mutant) if task.kind == "mutant" else None
+    """The task's mutant: one of the theorem's, or (``name@option=reading``) one gated to a reading."""
+    if task.kind != "mutant" or task.mutant is None:
+        return None
+    own = next((m for m in thm.mutants if m.name == task.mutant), None)
+    if own is not None:
+        return own
+    name, _, where = task.mutant.partition("@")
+    base = next(m for m in thm.mutants if m.name == name)
+    ((option, _, reading),) = parse_region(where)
+    return base.at_reading(option, reading)
+
+
+#: Reading mutants tried per theorem before it is reported as refuting none.
+MOST_READING_MUTANTS = 6
+
+
+def reading_mutants(thm: Theorem, reads: list[str]) -> list[Task]:
+    """For a theorem whose proof reads an option, its mutants gated to a reading away from the defaults that it
+    claims (``name@option=reading``), in order: bugs only a proof over every reading can refute. None when a
+    mutant of its own already names such a reading (``under``)."""
+    if any(m.under for m in thm.mutants):
+        return []
+    found = []
+    for option in reads:
+        for reading in _other_readings(option):
+            point = region_point(((option, "=", reading),))
+            if any(in_region(point, region) for region in thm.unless):
+                continue
+            found += [Task(thm.name, "mutant", f"{m.name}@{option}={reading}") for m in thm.mutants if _gateable(m)]
+    return found[:MOST_READING_MUTANTS]
+
+
+def vacuity_readings(thm: Theorem, reads: list[str]) -> list[Task]:
+    """When a theorem's assumptions read options, a vacuity check at each reading of them it claims: the
+    assumptions must be satisfiable under every one, not just under some."""
+    import itertools
+
+    if not reads:
+        return []
+    tasks = []
+    for region in itertools.product(*[_every_reading(option) for option in reads]):
+        if not any(in_region(region_point(region), r) for r in thm.unless):
+            tasks.append(Task(thm.name, "vacuity", reading=region_text(region)))
+    return tasks
+
+
+def _every_reading(option: str) -> list[tuple[str, str, Any]]:
+    """An option's readings as atoms: each word, or an integer option at its least value and above it."""
+    if option in INTEGER_OPTIONS:
+        least = INTEGER_OPTIONS[option]
+        return [(option, "=", least), (option, ">=", least + 1)]
+    return [(option, "=", value) for value in OPTIONS.get(option, ())]
+
+
+def _claimed_other_readings(thm: Theorem, reads: list[str]) -> bool:
+    """Whether the theorem claims some reading, away from the defaults, of an option it reads."""
+    return any(not any(in_region(region_point(((o, "=", r),)), u) for u in thm.unless)
+               for o in reads for r in _other_readings(o))  # fmt: skip
+
+
+def _gateable(mutant: Mutant) -> bool:
+    """A mutant whose targets are functions can be gated to a reading (a patched table cannot)."""
+    import importlib
+
+    def is_function(target: str, replacement: Any) -> bool:
+        module_name, _, attribute = target.partition(":")
+        return callable(getattr(importlib.import_module(module_name), attribute)) and callable(replacement)
+
+    return all(is_function(t, r) for t, r in ((mutant.target, mutant.replacement), *mutant.also))
+
+
+def _other_readings(option: str) -> tuple[Any, ...]:
+    if option in INTEGER_OPTIONS:
+        return (INTEGER_OPTIONS[option] + 1,)
+    return OPTIONS[option][1:] if option in OPTIONS else ()
 
 
 @dataclass
@@ -389,7 +483,8 @@ def answer(thm: Theorem, task: Task, rlimit: int | None = None, plan: CachePlan 
         def lookup(query: smt.Query, limit: int) -> SolverAnswer | None:
             return cache.get(cache_key(query.digest, task.kind, limit))
 
-    return check(thm, task.kind, _mutant(thm, task), rlimit=rlimit, lookup=lookup, pinned=pinned, region=task.region)
+    return check(thm, task.kind, _mutant(thm, task), rlimit=rlimit, lookup=lookup, pinned=pinned, region=task.region,
+                 reading=task.reading)
 
 
 def _reset_main_z3_context() -> None:
@@ -411,6 +506,8 @@ def _child(connection: Any, thm: Theorem, task: Task, rlimit: int | None, plan: 
         verdict = answer(thm, task, rlimit, None if stability else plan, pinned)
         if task.kind == "proof" and verdict.status == "counterexample":
             _add_failing_regions(thm, verdict, rlimit, pinned)
+        if task.kind == "proof" and verdict.status == "unknown" and not pinned:
+            _add_what_was_decided(thm, verdict, rlimit)
         if stability:
             _perturbed_runs(verdict, stability)
     except BaseException as error:  # noqa: BLE001 - reported, never lost
@@ -430,6 +527,13 @@ def _add_failing_regions(thm: Theorem, verdict: Verdict, rlimit: int | None, pin
     verdict.extra["fails_under"] = [{"region": region_text(region), "counterexample": values}
                                     for region, values in found.regions]  # fmt: skip
     verdict.extra["fails_under_complete"] = found.complete
+
+
+def _add_what_was_decided(thm: Theorem, verdict: Verdict, rlimit: int | None) -> None:
+    """An ``unknown`` over every reading says what was decided: the same proof at the default readings alone."""
+    at_defaults = check(thm, "proof", rlimit=rlimit, pinned=defaults())
+    verdict.extra["decided"] = f"at the default readings: {at_defaults.status}"
+    verdict.detail = f"{verdict.detail}; {verdict.extra['decided']}" if verdict.detail else verdict.extra["decided"]
 
 
 def _perturbed_runs(verdict: Verdict, count: int) -> None:
@@ -490,13 +594,35 @@ def run(
     verdicts: dict[Task, Verdict] = {}
     reuse = plan if not (stability or pinned) else None  # the index names the every-reading checks only
     pending = _reused(tasks_for(theorems, pinned), by_name, verdicts, rlimit, reuse, on_verdict)
-    _run_children(pending, by_name, verdicts, jobs, rlimit, timeout, on_verdict, plan, stability, pinned)
+    followup = lambda task, verdict: _followups(task, verdict, by_name, verdicts, rlimit, reuse, on_verdict)  # noqa: E731
+    for task, verdict in list(verdicts.items()):
+        pending += followup(task, verdict)
+    _run_children(pending, by_name, verdicts, jobs, rlimit, timeout, on_verdict, plan, stability, pinned, followup)
     use = _use_cache(plan, by_name, verdicts, rlimit, reindex=not pinned) if plan is not None else None
     results = [_assemble(thm, verdicts, margin, pinned) for thm in theorems]
     proved = {r.name for r in results if r.status == "proved"}
     for result in results:
         result.unproved_lemmas = [name for name in result.theorem.lemmas if name not in proved]
     return SuiteResult(results, time.perf_counter() - start, max(1, jobs), rlimit, margin, use, stability)
+
+
+def _followups(task: Task, verdict: Verdict, by_name: dict[str, Theorem], verdicts: dict[Task, Verdict],
+               rlimit: int | None, plan: CachePlan | None, on_verdict: Any) -> list[Task]:
+    """The tasks a verdict calls for: after a proof that reads an option, its first reading mutant; after a reading
+    mutant that survived, the next one (each asked once)."""
+    thm = by_name[task.theorem]
+    if task.kind == "proof":
+        candidates = reading_mutants(thm, verdict.extra.get("reads") or [])[:1]
+    elif task.kind == "vacuity" and task.reading is None and verdict.status == "satisfiable":
+        candidates = vacuity_readings(thm, verdict.extra.get("reads") or [])
+    elif "@" in (task.mutant or "") and verdict.status == "survived":
+        proof = verdicts.get(Task(thm.name, "proof"))
+        following = reading_mutants(thm, proof.extra.get("reads") or []) if proof else []
+        candidates = following[following.index(task) + 1:][:1] if task in following else []
+    else:
+        return []
+    fresh = [t for t in candidates if t not in verdicts]
+    return _reused(fresh, by_name, verdicts, rlimit, plan, on_verdict) if fresh else []
 
 
 def _reused(tasks: list[Task], by_name: dict[str, Theorem], verdicts: dict[Task, Verdict], rlimit: int | None,
@@ -524,7 +650,7 @@ def _from_index(thm: Theorem, task: Task, rlimit: int | None, plan: CachePlan | 
     if found is None:
         return None
     start = time.perf_counter()
-    verdict = judge(thm, task.kind, _mutant(thm, task), found, limit, 0.0, region=task.region)
+    verdict = judge(thm, task.kind, _mutant(thm, task), found, limit, 0.0, region=task.region, reading=task.reading)
     verdict.seconds = time.perf_counter() - start
     verdict.extra.update(key=key, reused=True, reads=list(plan.cache.reads(key)))
     return verdict
@@ -570,8 +696,9 @@ def _run_children(
     plan: CachePlan | None,
     stability: int,
     pinned: dict[str, Any],
+    followup: Callable[[Task, Verdict], list[Task]],
 ) -> None:
-    """Decide each pending task in a forked process of its own, ``jobs`` at a time."""
+    """Decide each pending task in a forked process of its own, ``jobs`` at a time (and the tasks each calls for)."""
     running: list[_Running] = []
     fork = multiprocessing.get_context("fork")
     while pending or running:
@@ -592,6 +719,7 @@ def _run_children(
             verdicts[item.task] = verdict
             if on_verdict is not None:
                 on_verdict(item.task, verdict)
+            pending.extend(followup(item.task, verdict))
 
 
 def _collect(item: _Running, timeout: float) -> Verdict | None:
@@ -624,15 +752,22 @@ def _collect(item: _Running, timeout: float) -> Verdict | None:
 def _assemble(thm: Theorem, verdicts: dict[Task, Verdict], margin: float = DEFAULT_MARGIN,
               pinned: dict[str, Any] | None = None) -> TheoremResult:
     mutants = [
-        MutantResult(m.name, m.target, m.description, verdicts[Task(thm.name, "mutant", m.name)])
+        MutantResult(m.name, m.target, m.description, verdicts[Task(thm.name, "mutant", m.name)], m.under)
         for m in thm.mutants if Task(thm.name, "mutant", m.name) in verdicts
     ]
+    gated = [t for t in verdicts if t.theorem == thm.name and t.kind == "mutant" and "@" in (t.mutant or "")]
+    killed = [t for t in gated if verdicts[t].status == "killed"]
+    for task in killed[:1] or gated:  # the reading mutant it refutes, else every one it did not
+        mutant = _mutant(thm, task)
+        mutants.append(MutantResult(mutant.name, mutant.target, mutant.description, verdicts[task], mutant.under))
     unasked = Verdict("not claimed", 0.0, detail="the fixed readings lie in one of its unless regions")
     proof = verdicts.get(Task(thm.name, "proof"), unasked)
     vacuity = verdicts.get(Task(thm.name, "vacuity"), unasked)
     exceptions = [(region_text(region), verdicts[Task(thm.name, "exception", region=i)])
                   for i, region in enumerate(thm.unless) if Task(thm.name, "exception", region=i) in verdicts]  # fmt: skip
-    return TheoremResult(thm, proof, vacuity, mutants, margin=margin, exceptions=exceptions, pinned=dict(pinned or {}))
+    vacuity_at = [(t.reading, verdicts[t]) for t in verdicts if t.theorem == thm.name and t.kind == "vacuity" and t.reading]
+    return TheoremResult(thm, proof, vacuity, mutants, margin=margin, exceptions=exceptions, pinned=dict(pinned or {}),
+                         vacuity_at=vacuity_at)
 
 
 # --------------------------------------------------------------------------------------
@@ -688,8 +823,10 @@ def theorem_record(result: TheoremResult) -> dict[str, Any]:
         "proof": verdict_record(result.proof),
         "vacuity": result.vacuity.status,
         "vacuity_check": verdict_record(result.vacuity),
+        "vacuity_at": [{"reading": reading, **verdict_record(verdict)} for reading, verdict in result.vacuity_at],
         "mutants": [
-            {"name": m.name, "target": m.target, "description": m.description, **verdict_record(m.verdict)}
+            {"name": m.name, "target": m.target, "description": m.description, "under": m.under,
+             **verdict_record(m.verdict)}
             for m in result.mutants
         ],
         "ok": result.ok,

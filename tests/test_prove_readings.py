@@ -176,3 +176,80 @@ def test_corners_that_cover_an_option_merge_into_one_region() -> None:
                        (("damage_event_test", "=", "after_shield"), ("tick_share_rounding", "=", "largest_remainder"))]
     leaves = [((("defy_death_leaves", "=", 1),), {}), ((("defy_death_leaves", ">=", 2),), {})]
     assert [r for r, _ in merged(leaves)] == [()]
+
+
+_ORIGINAL_BREAK = shield.compute_damage_to_break
+
+
+def _floor_break_bug(pool, multiplier, ruleset=None):
+    """Bug: the break point is one more than the model's (a function, so it can be gated to a reading)."""
+    return _ORIGINAL_BREAK(pool, multiplier, *(() if ruleset is None else (ruleset,))) + 1
+
+
+GATEABLE = Mutant("break_one_more", "referee.model.combat.shield:compute_damage_to_break", _floor_break_bug, "one more")
+
+
+@theorem("combat:500.1-10", mutants=[GATEABLE], registry=REGISTRY)
+def break_point_is_at_most_the_pool(v: Vars) -> Obligation:
+    """A multiplied Shield pool breaks at no more than the pool, under every rounding reading."""
+    pool, m = v.int("pool"), v.int("m")
+    return Obligation(assume=core.all_of(pool >= 1, m >= 1, pool <= 50, m <= 5),
+                      claim=shield.compute_damage_to_break(pool, m) <= pool)
+
+
+@theorem("combat:500.1-10", mutants=[GATEABLE], registry=REGISTRY)
+def a_ceiling_break_is_possible(v: Vars) -> Obligation:
+    """Assumes a break point of 1 for a pool of 2 at multiplier 3: true under ceil only, vacuous under floor."""
+    pool, m = v.int("pool"), v.int("m")
+    return Obligation(assume=core.all_of(pool == 2, m == 3, shield.compute_damage_to_break(pool, m) == 1),
+                      claim=shield.compute_damage_to_break(pool, m) <= pool)
+
+
+def test_a_theorem_reading_an_option_gets_a_mutant_gated_to_another_reading_which_it_refutes() -> None:
+    result = runner.run([REGISTRY["break_point_is_at_most_the_pool"]], jobs=1).theorems[0]
+    assert result.ok, result.problems()
+    assert result.reads == ["shield_multiplier_rounding"]
+    gated = [m for m in result.mutants if "@" in m.name]
+    assert [(m.name, m.status) for m in gated] == [("break_one_more@shield_multiplier_rounding=floor", "killed")]
+    gated_bug = GATEABLE.at_reading("shield_multiplier_rounding", "floor")
+    at_defaults = core.check_mutant(REGISTRY["break_point_is_at_most_the_pool"], dataclasses.replace(gated_bug, under=None))
+    assert at_defaults.status == "survived"  # gated away from the defaults: the default-only proof misses it
+
+
+def test_assumptions_that_read_an_option_must_be_satisfiable_under_each_of_its_readings() -> None:
+    result = runner.run([REGISTRY["a_ceiling_break_is_possible"]], jobs=1).theorems[0]
+    assert result.vacuity.status == "satisfiable"  # under some reading (ceil)
+    at = dict((reading, verdict.status) for reading, verdict in result.vacuity_at)
+    assert at == {"shield_multiplier_rounding=ceil": "satisfiable", "shield_multiplier_rounding=floor": "vacuous"}
+    assert any("vacuity check at shield_multiplier_rounding=floor vacuous" in p for p in result.problems())
+
+
+def test_a_theorem_that_reads_an_option_but_refutes_no_mutant_under_another_reading_fails() -> None:
+    thm = REGISTRY["break_point_is_at_most_the_pool"]
+    table = Mutant("a_table", "referee.model.combat.costs:DEFY_DEATH_ANSWERS", {}, "a table cannot be gated")
+    bare = dataclasses.replace(thm, mutants=(table,))
+    result = runner.run([bare], jobs=1).theorems[0]
+    assert any("refutes no mutant under a reading other than the default" in p for p in result.problems())
+
+
+def test_an_unknown_over_every_reading_says_what_was_decided() -> None:
+    """At a limit too small for the every-reading proof, the report adds the verdict at the default readings."""
+    thm = REGISTRY["break_point_is_at_most_the_pool"]
+    result = runner.run([thm], jobs=1, rlimit=1).theorems[0]
+    assert result.proof.status == "unknown"
+    assert "at the default readings: " in result.proof.detail
+
+
+def test_a_warm_run_reuses_every_new_check_and_gives_the_same_verdicts(tmp_path) -> None:
+    """The checks a verdict calls for (a reading mutant, a vacuity check at each reading) are indexed and reused."""
+    from referee.proofs.cache import ProofCache
+
+    cache = ProofCache(tmp_path / "cache.json")
+    theorems = [REGISTRY["break_point_is_at_most_the_pool"], REGISTRY["a_ceiling_break_is_possible"],
+                REGISTRY["break_point_is_the_ceiling_unless_floor"]]
+    cold = runner.run(theorems, jobs=1, plan=runner.CachePlan(cache, "code-1"))
+    warm = runner.run(theorems, jobs=1, plan=runner.CachePlan(cache, "code-1"))
+    assert warm.cache.decided == [] and len(warm.cache.reused) == len(cold.cache.decided)
+    summary = lambda suite: [(r.name, r.status, r.reads, [(c, v.status) for c, _, v in r.checks()])  # noqa: E731
+                             for r in suite.theorems]
+    assert summary(warm) == summary(cold)

@@ -153,8 +153,19 @@ def floored_shares_leave_fewer_points_than_appliers(v: Vars) -> Obligation:
 
 
 # The floors' leftover is its own lemma: proved inside this theorem, the nonlinear sum of the
+def _first_gets_no_leftover(total, weights, ruleset=None):
+    """Bug: the points the floors leave go to nobody (the first applier's leftover forgotten)."""
+    whole = sum(weights[1:], weights[0])
+    return tuple(attribution.compute_floor_share(total, w, whole) for w in weights) if len(weights) > 1 else (total,)
+
+
+#: A bug in the remainder_to_first reading's branch alone: only a proof over that reading refutes it.
+FIRST_LEFTOVER_LOST = Mutant("tick_leftover_lost_to_first", f"{A}:compute_shares", _first_gets_no_leftover,
+                             "the leftover points are lost").at_reading("tick_share_rounding", "remainder_to_first")
+
+
 # floors cost 3.0M to 14.5M units of the 20M limit under perturbation (issue 21); apart, under 100k.
-@theorem("combat:500.5b", mutants=[LEFTOVER_LOST, TIES_ALL_WIN, NEAREST], bound=SPLIT_BOUND,
+@theorem("combat:500.5b", mutants=[LEFTOVER_LOST, TIES_ALL_WIN, NEAREST, FIRST_LEFTOVER_LOST], bound=SPLIT_BOUND,
          lemmas=[floored_shares_leave_fewer_points_than_appliers])  # fmt: skip
 def tick_shares_sum_exactly_to_the_tick(v: Vars) -> Obligation:
     """Under both rounding options, the shares of a tick are non-negative and add up to exactly the tick."""

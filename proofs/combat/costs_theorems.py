@@ -217,6 +217,21 @@ RETALIATION_NOT_DEFIED = Mutant(
     "defy_death_ignores_retaliation", "referee.model.combat.costs:DEFY_DEATH_ANSWERS",
     {**costs.DEFY_DEATH_ANSWERS, "retaliation": False}, "defy-death does not answer retaliation",  # type: ignore[arg-type]
 )  # fmt: skip
+def _defied_for(extra: str) -> Any:
+    """Bug: the defy-death rune also answers ``extra`` (a kind that does not opt in, 500.8f)."""
+    def defied(unit: Any, price: Any, kind: str) -> Any:
+        opts_in = costs.DEFY_DEATH_ANSWERS[kind] or kind == extra
+        return and_(opts_in, unit.defy_death, price > 0, price >= unit.vitality)
+    return defied
+
+
+#: The same bugs as functions, gated to a rune that leaves 2: only a proof over defy_death_leaves refutes them.
+SELF_DESTRUCT_DEFIED_AT_TWO = Mutant("defy_death_answers_self_destruct", "referee.model.combat.costs:is_defied",
+                                     _defied_for("self_destruct"), "defy-death saves a self-destruct",
+                                     ).at_reading("defy_death_leaves", 2)
+INTEREST_DEFIED_AT_TWO = Mutant("defy_death_answers_interest", "referee.model.combat.costs:is_defied",
+                                _defied_for("interest"), "defy-death saves an Interest payment",
+                                ).at_reading("defy_death_leaves", 2)
 SELF_DESTRUCT_IGNORED = Mutant("ignore_charge_stops_self_destruct", "referee.model.combat.costs:compute_price",
                                _self_destruct_stopped_by_ignore_charge, "an ignore charge talks a self-destruct out of it")  # fmt: skip
 FORGETS_ENTRAPPED = Mutant("entrapped_payer_pays", "referee.model.combat.costs:compute_refusal_reasons", _refusal_forgets_entrapped,
@@ -290,7 +305,7 @@ def self_destruct_always_kills(v: Vars) -> Obligation:
     return Obligation(assume=all_of(well_formed_board(before), can_pay), claim=emitted(log, "death", "p"))
 
 
-@theorem("combat:500.8h", mutants=[SELF_DESTRUCT_DEFIED])
+@theorem("combat:500.8h", mutants=[SELF_DESTRUCT_DEFIED, SELF_DESTRUCT_DEFIED_AT_TWO])
 def self_destruct_keeps_everlasting_and_the_defy_death_charge(v: Vars) -> Obligation:
     """A self-destruct schedules an Everlasting revival when there is no Vessel, and never spends a defy-death charge (a Vessel revival may only re-arm one spent earlier)."""
     before = cost_board(v)
@@ -325,7 +340,7 @@ def refused_or_discarding_payer_loses_nothing(v: Vars) -> Obligation:
     return runs.obligation()
 
 
-@theorem("combat:500.8f", "combat:500.6d", "combat:800.4h", mutants=[INTEREST_DEFIED, RETALIATION_NOT_DEFIED])
+@theorem("combat:500.8f", "combat:500.6d", "combat:800.4h", mutants=[INTEREST_DEFIED, RETALIATION_NOT_DEFIED, INTEREST_DEFIED_AT_TWO])
 def defy_death_answers_only_retaliation_and_bloodletting(v: Vars) -> Obligation:
     """An armed defy-death rune saves a payer from a lethal Retaliation or Bloodletting cost, spending its charge, and never from Interest or a self-destruct, keeping its charge."""
     runs = Runs()

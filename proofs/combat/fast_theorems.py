@@ -206,6 +206,11 @@ def _redirect_one_over(remaining: Any, cap: Any, ruleset: Ruleset) -> Any:
     return max_(remaining - cap, 0)
 
 
+def _excess_one_short(remaining: Any, cap: Any, ruleset: Ruleset) -> Any:
+    """Bug: what exceeds the cap is moved one point short."""
+    return max_(remaining - max_(cap, 0) - 1, 0)
+
+
 def _defied_only_past_lethal(recipient: Any, kept: Any, ruleset: Ruleset) -> tuple[Any, Any]:
     defied = bool(recipient.defy_death) and kept > 0 and kept > recipient.vitality
     return defied, max_(recipient.vitality - ruleset.defy_death_leaves, 0) if defied else kept
@@ -224,6 +229,10 @@ FAST_SHIELD_SHORT = Mutant("fast_broken_shield_absorbs_less", "referee.model.com
                            _shield_absorbs_one_less_when_broken, "the fast twin's broken pool absorbs one point less")
 FAST_REDIRECT_OVER_CAP = Mutant("fast_redirect_over_cap", "referee.model.combat.fast:compute_redirected",
                                 _redirect_one_over, "the fast twin's ally redirect moves one past its cap")
+#: A bug in the excess_over_cap reading's branch alone: only a proof over that reading refutes it.
+FAST_EXCESS_SHORT = Mutant("fast_redirect_excess_short", "referee.model.combat.fast:compute_redirected",
+                           _excess_one_short, "the fast twin's ally redirect moves one short of the excess",
+                           ).at_reading("redirect_cap_moves", "excess_over_cap")
 FAST_DEFY_LATE = Mutant("fast_defy_past_lethal", "referee.model.combat.fast:defy_death", _defied_only_past_lethal,
                         "the fast twin's rune misses an exactly lethal remainder")
 
@@ -281,7 +290,7 @@ def fast_shield_agrees_with_the_pipeline(v: Vars) -> Obligation:
     return Obligation(assume=all_of(multiplier >= 1, amount >= 0), claim=all_of(*claims))
 
 
-@theorem("combat:500.1-11", mutants=[FAST_REDIRECT_OVER_CAP])
+@theorem("combat:500.1-11", mutants=[FAST_REDIRECT_OVER_CAP, FAST_EXCESS_SHORT])
 def fast_ally_redirect_agrees_with_the_pipeline(v: Vars) -> Obligation:
     """The fast twin's ally redirect moves what the pipeline's does, under both readings of its cap."""
     remaining, cap = v.int("remaining"), v.int("cap")

@@ -102,9 +102,10 @@ def prove_command(
     problems = _all_problems(suite, report, cache_mode)
     if junit is not None:
         _write_junit(junit, suite)
-    document = {**_json_document(suite, report, problems, pattern), "code": code_stamp()}
-    if not no_record:
-        _keep_record(document, record, pattern, state_dir, err)
+    document = {**_json_document(suite, report, problems, pattern), "code": code_stamp(),
+                "readings": pinned or "every reading"}
+    if not no_record:  # a run under an engine's readings is partial: it never replaces the every-reading record
+        _keep_record(document, record, pattern if not pinned else "--ruleset", state_dir, err)
     if json_output:
         print(json.dumps(document, indent=2))
     else:
