@@ -755,7 +755,9 @@ def _assemble(thm: Theorem, verdicts: dict[Task, Verdict], margin: float = DEFAU
         MutantResult(m.name, m.target, m.description, verdicts[Task(thm.name, "mutant", m.name)], m.under)
         for m in thm.mutants if Task(thm.name, "mutant", m.name) in verdicts
     ]
-    gated = [t for t in verdicts if t.theorem == thm.name and t.kind == "mutant" and "@" in (t.mutant or "")]
+    own = {m.name for m in thm.mutants}
+    gated = [t for t in verdicts if t.theorem == thm.name and t.kind == "mutant" and "@" in (t.mutant or "")
+             and t.mutant not in own]
     killed = [t for t in gated if verdicts[t].status == "killed"]
     for task in killed[:1] or gated:  # the reading mutant it refutes, else every one it did not
         mutant = _mutant(thm, task)

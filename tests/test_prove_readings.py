@@ -253,3 +253,11 @@ def test_a_warm_run_reuses_every_new_check_and_gives_the_same_verdicts(tmp_path)
     summary = lambda suite: [(r.name, r.status, r.reads, [(c, v.status) for c, _, v in r.checks()])  # noqa: E731
                              for r in suite.theorems]
     assert summary(warm) == summary(cold)
+
+
+def test_a_theorems_own_gated_mutant_is_counted_once() -> None:
+    thm = runner.discover()["tick_shares_sum_exactly_to_the_tick"]
+    result = runner.run(runner.select(runner.discover().values(), thm.name), jobs=2).theorems
+    mine = next(r for r in result if r.name == thm.name)
+    names = [m.name for m in mine.mutants]
+    assert len(names) == len(set(names)) == len(thm.mutants)
