@@ -261,3 +261,39 @@ def test_a_theorems_own_gated_mutant_is_counted_once() -> None:
     mine = next(r for r in result if r.name == thm.name)
     names = [m.name for m in mine.mutants]
     assert len(names) == len(set(names)) == len(thm.mutants)
+
+
+def _redirected(remaining: Any, cap: Any, ruleset: Any) -> Any:
+    """The ally redirect's reading written with a plain Python ``if`` on the reading (as the fast twin is)."""
+    from referee.model.arith import max_, min_
+
+    if ruleset.redirect_cap_moves == "up_to_cap":
+        return min_(remaining, cap)
+    return max_(remaining - cap, 0)
+
+
+def _redirect_claim(v: Vars, claim: Any) -> Obligation:
+    remaining, cap = v.int("remaining"), v.int("cap")
+    moved = _redirected(remaining, cap, v.ruleset())
+    return Obligation(assume=core.all_of(remaining >= 0, cap >= 0), claim=claim(moved, remaining, cap))
+
+
+@theorem("combat:500.1-11", mutants=[CEIL_BUG], registry=REGISTRY)
+def redirect_moves_at_most_what_remains(v: Vars) -> Obligation:
+    """The ally redirect never moves more than remains, under either reading of its cap."""
+    return _redirect_claim(v, lambda moved, remaining, cap: moved <= remaining)
+
+
+@theorem("combat:500.1-11", mutants=[CEIL_BUG], registry=REGISTRY)
+def redirect_moves_at_most_the_cap(v: Vars) -> Obligation:
+    """The ally redirect never moves more than its cap (true under up_to_cap only)."""
+    return _redirect_claim(v, lambda moved, remaining, cap: moved <= cap)
+
+
+def test_a_python_branch_on_a_reading_forks_the_run_and_joins_the_readings() -> None:
+    held = core.prove(REGISTRY["redirect_moves_at_most_what_remains"])
+    assert held.status == "proved" and held.extra["reads"] == ["redirect_cap_moves"]
+    broken = core.prove(REGISTRY["redirect_moves_at_most_the_cap"])
+    assert broken.status == "counterexample"
+    assert broken.counterexample["reading.redirect_cap_moves"] is True  # excess_over_cap
+    assert core.replay(REGISTRY["redirect_moves_at_most_the_cap"], broken.counterexample) == (True, False)
