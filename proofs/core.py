@@ -387,7 +387,8 @@ def _encode(thm: Theorem, mutant: Mutant | None, pinned: dict[str, Any] | None =
     undeclared = sorted(set(variables.lemmas_used) - set(thm.lemmas))
     if undeclared:
         raise ValueError(f"theorem {thm.name} uses lemmas it does not declare in lemmas=: {', '.join(undeclared)}")
-    return variables, obligation, [*context.side_conditions, domain(variables)]
+    bounds = domain(variables)  # nothing for a theorem that reads no integer option: its text is unchanged
+    return variables, obligation, [*context.side_conditions, *([] if bounds is True else [bounds])]
 
 
 def _build(thm: Theorem, mutant: Mutant | None, pinned: dict[str, Any], context: Any,
