@@ -297,3 +297,13 @@ def test_a_python_branch_on_a_reading_forks_the_run_and_joins_the_readings() -> 
     assert broken.status == "counterexample"
     assert broken.counterexample["reading.redirect_cap_moves"] is True  # excess_over_cap
     assert core.replay(REGISTRY["redirect_moves_at_most_the_cap"], broken.counterexample) == (True, False)
+
+
+def test_a_theorem_that_reads_no_option_is_encoded_as_before() -> None:
+    """No reading variable and no domain assertion enter a text that reads no option: its digest, and a proof
+    cache entry for it, stay those of the suite before it was proved over every reading."""
+    for name in ("zero_count_resolves_to_zero", "more_survivors_still_cover_the_damage"):
+        query = core.encode_check(runner.discover()[name], "proof")
+        assert query.reads == () and "reading." not in query.text and "(assert true)" not in query.text
+    proved = core.encode_check(runner.discover()["armor_leaves_nothing_of_nothing"], "proof", pinned={"negative_armor": "mirror"})
+    assert proved.reads == () and "reading." not in proved.text
