@@ -67,6 +67,27 @@ class SymbolicReading:
         return f"SymbolicReading({self.name})"
 
 
+def word_options(cls: type) -> dict[str, tuple[str, ...]]:
+    """Every option of a ruleset class whose readings are words, from its own declaration (the default first)."""
+    import typing
+    from dataclasses import fields
+
+    hints = typing.get_type_hints(cls)
+    out = {}
+    for f in fields(cls):
+        words = typing.get_args(hints[f.name])
+        if words and all(isinstance(w, str) for w in words):
+            out[f.name] = (f.default, *(w for w in words if w != f.default))
+    return out
+
+
+def reading_variable(v: Any, name: str, readings: tuple[str, ...]) -> SymbolicReading:
+    """Option ``name`` as a variable of ``v`` (``reading.<name>``): a Bool for two readings (true: the second),
+    else an Int index."""
+    term = v.bool(READING_PREFIX + name) if len(readings) == 2 else v.int(READING_PREFIX + name)
+    return SymbolicReading(name, readings, term)
+
+
 def by_reading(option: Any, **branches: Callable[[], Any]) -> Any:
     """The branch of the option's reading, each branch a thunk named for its reading.
 

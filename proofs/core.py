@@ -31,8 +31,8 @@ from referee.model.arith import SymbolicBranchError, and_, is_symbolic, not_, or
 from referee.model.clauses import ClauseId, parse_clause_id
 from referee.model.readings import READING_PREFIX, readings_in
 
-from .readings import (OPTIONS, ambient, current_reading, domain, parse_region, reading_constant, region_point, region_term, ruleset_for,
-                       symbolic_option)
+from .readings import (OPTIONS, ambient, current_reading, domain, parse_region, reading_constant, region_point,
+                       region_term, ruleset_for, symbolic_option)
 from .smt import DEFAULT_SOLVER, SOLVERS, WITNESS_ONLY, Query, decide, query_text, variables_of
 
 #: The default resource limit for one check (Z3 ``rlimit`` units, machine independent).

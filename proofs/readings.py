@@ -3,14 +3,14 @@
 The model reads its ruleset options (``ruleset.negative_armor``, ``rules.either_discount``) through
 :func:`~referee.model.readings.by_reading`. While a theorem is encoded, the rulesets it does not name
 (the model functions' ``DEFAULT`` and ``DEFAULT_PLAY_RULES``, and any ruleset it builds with
-:meth:`ProofReadings.ruleset`) answer each option not pinned with a solver variable
+:meth:`~referee.proofs.core.Vars.ruleset`) answer each option not pinned with a solver variable
 ``reading.<option>`` over the option's readings, so one obligation speaks for every reading: the
 family-based analysis of a product line, readings playing the part of features. While a
 counterexample is replayed, the same rulesets are the concrete readings of its ``reading.*``
 values, so the replay runs the concrete model under exactly the readings the solver chose.
 
 ``defy_death_leaves`` (INT-004) is an integer option: its variable ranges over its declared domain,
-every integer at least 1, an assumption every obligation carries.
+every integer at least 1, an assumption every obligation that reads it carries.
 """
 
 from __future__ import annotations
@@ -18,41 +18,28 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import sys
-import typing
 from collections.abc import Iterator
-from dataclasses import fields
 from typing import Any
 
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.play.rules import DEFAULT_PLAY_RULES, PlayRules
-from referee.model.readings import READING_PREFIX, SymbolicReading
+from referee.model.readings import READING_PREFIX, SymbolicReading, reading_variable, word_options
 
 #: The integer options and the least value of each one's domain.
 INTEGER_OPTIONS = {"defy_death_leaves": 1}
 
 
-def _word_options(cls: type) -> dict[str, tuple[str, ...]]:
-    """Every option of ``cls`` whose readings are words, from its own declaration (default first)."""
-    hints = typing.get_type_hints(cls)
-    out = {}
-    for f in fields(cls):
-        words = typing.get_args(hints[f.name])
-        if words and all(isinstance(w, str) for w in words):
-            out[f.name] = (f.default, *(w for w in words if w != f.default))
-    return out
-
-
 #: Every word option of the combat ruleset and the play rules, each with its readings, the default first.
-COMBAT_OPTIONS = _word_options(Ruleset)
-PLAY_OPTIONS = _word_options(PlayRules)
+COMBAT_OPTIONS = word_options(Ruleset)
+PLAY_OPTIONS = word_options(PlayRules)
 OPTIONS = {**COMBAT_OPTIONS, **PLAY_OPTIONS}
 #: The options of each rulebook's ruleset class.
 OWNERS = {Ruleset: (*COMBAT_OPTIONS, *INTEGER_OPTIONS), PlayRules: tuple(PLAY_OPTIONS)}
 
 
 def defaults() -> dict[str, Any]:
-    """Every option at its default reading."""
-    return {**DEFAULT.to_json(), "either_discount": DEFAULT_PLAY_RULES.either_discount}
+    """Every option of both rulebooks at its default reading."""
+    return {**DEFAULT.to_json(), **{name: getattr(DEFAULT_PLAY_RULES, name) for name in PLAY_OPTIONS}}
 
 
 class SymbolicRuleset:
@@ -79,10 +66,8 @@ class SymbolicRuleset:
 
 
 def symbolic_option(v: Any, name: str) -> SymbolicReading:
-    """The word option ``name`` as a variable: a Bool for two readings (true: the second), else an Int index."""
-    readings = OPTIONS[name]
-    term = v.bool(READING_PREFIX + name) if len(readings) == 2 else v.int(READING_PREFIX + name)
-    return SymbolicReading(name, readings, term)
+    """The word option ``name`` as a variable of ``v`` over its readings (:func:`reading_variable`)."""
+    return reading_variable(v, name, OPTIONS[name])
 
 
 def reading_constant(name: str) -> Any:

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmark_scripts import load_benchmark  # tests/ is on sys.path (rootdir conftest)
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_chapter500", ROOT / "benchmarks" / "bench_chapter500.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_chapter500")
 
 
 def test_the_commit_before_chapter_500_is_the_oldest_issue_14_merge_and_nothing_else():

@@ -3,22 +3,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from benchmark_scripts import load_benchmark  # tests/ is on sys.path (rootdir conftest)
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_prove_readings", ROOT / "benchmarks" / "bench_prove_readings.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _bench()
+bench = load_benchmark("bench_prove_readings")
 
 
 def _theorem(name, reads, unless=(), status="proved", mutants=(), exceptions=(), vacuity_at=()):

@@ -24,6 +24,7 @@ from typing import Any
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import EventLog
+from referee.model.readings import word_options
 
 from .kinds import QUERY_KINDS
 from .types import ROLES, QueryError
@@ -33,21 +34,8 @@ SOURCE_RELATIONS = ("enemy", "ally", "self", "none")
 #: Riposte rolls given to each damage action: one per answering outcome (recipient,
 #: interceptor, receiver) and attacker, so a single-source hit never needs more.
 ROLLS_PER_HIT = 3
-def _enum_options() -> dict[str, tuple[str, ...]]:
-    """Every ruleset option whose readings are words, from the Ruleset's own declaration (default first)."""
-    import typing
-    from dataclasses import fields
-
-    hints = typing.get_type_hints(Ruleset)
-    out = {}
-    for f in fields(Ruleset):
-        words = typing.get_args(hints[f.name])
-        if words and all(isinstance(w, str) for w in words):
-            out[f.name] = (f.default, *(w for w in words if w != f.default))
-    return out
-
-
-ENUM_OPTIONS = _enum_options()
+#: Every ruleset option whose readings are words, from the Ruleset's own declaration (default first).
+ENUM_OPTIONS = word_options(Ruleset)
 KIND_SLOTS = {
     "damage": {"target": "target", "source": "source"},
     "hit": {"target": "target", "source": "source"},
@@ -301,11 +289,9 @@ class ReadingRuleset:
 
 def symbolic_reading(v: Any, name: str) -> Any:
     """The option ``name`` as a solver variable over its readings (``reading.<name>``: a Bool for two readings)."""
-    from referee.model.readings import READING_PREFIX, SymbolicReading
+    from referee.model.readings import reading_variable
 
-    readings = ENUM_OPTIONS[name]
-    term = v.bool(READING_PREFIX + name) if len(readings) == 2 else v.int(READING_PREFIX + name)
-    return SymbolicReading(name, readings, term)
+    return reading_variable(v, name, ENUM_OPTIONS[name])
 
 
 def readings_domain(symbolic_readings: dict[str, Any]) -> Any:
