@@ -13,6 +13,7 @@ The verdicts come back as dataclasses: :class:`TheoremResult` per theorem and on
 from __future__ import annotations
 
 import importlib
+import itertools
 import multiprocessing
 import pkgutil
 import sys
@@ -406,21 +407,14 @@ def reading_mutants(thm: Theorem, reads: list[str]) -> list[Task]:
     mutant of its own already names such a reading (``under``)."""
     if any(m.under for m in thm.mutants):
         return []
-    found = []
-    for option in reads:
-        for reading in _other_readings(option):
-            point = region_point(((option, "=", reading),))
-            if any(in_region(point, region) for region in thm.unless):
-                continue
-            found += [Task(thm.name, "mutant", f"{m.name}@{option}={reading}") for m in thm.mutants if _gateable(m)]
+    found = [Task(thm.name, "mutant", f"{m.name}@{option}={reading}")
+             for option, reading in _claimed_other_readings(thm, reads) for m in thm.mutants if _gateable(m)]
     return found[:MOST_READING_MUTANTS]
 
 
 def vacuity_readings(thm: Theorem, reads: list[str]) -> list[Task]:
     """When a theorem's assumptions read options, a vacuity check at each reading of them it claims: the
     assumptions must be satisfiable under every one, not just under some."""
-    import itertools
-
     if not reads:
         return []
     tasks = []
@@ -438,16 +432,15 @@ def _every_reading(option: str) -> list[tuple[str, str, Any]]:
     return [(option, "=", value) for value in OPTIONS.get(option, ())]
 
 
-def _claimed_other_readings(thm: Theorem, reads: list[str]) -> bool:
-    """Whether the theorem claims some reading, away from the defaults, of an option it reads."""
-    return any(not any(in_region(region_point(((o, "=", r),)), u) for u in thm.unless)
-               for o in reads for r in _other_readings(o))  # fmt: skip
+def _claimed_other_readings(thm: Theorem, reads: list[str]) -> list[tuple[str, Any]]:
+    """Each ``(option, reading)`` away from the defaults, of an option the theorem reads, that it claims (no
+    ``unless`` region holds that reading with every other option at its default)."""
+    return [(option, reading) for option in reads for reading in _other_readings(option)
+            if not any(in_region(region_point(((option, "=", reading),)), u) for u in thm.unless)]
 
 
 def _gateable(mutant: Mutant) -> bool:
     """A mutant whose targets are functions can be gated to a reading (a patched table cannot)."""
-    import importlib
-
     def is_function(target: str, replacement: Any) -> bool:
         module_name, _, attribute = target.partition(":")
         return callable(getattr(importlib.import_module(module_name), attribute)) and callable(replacement)
