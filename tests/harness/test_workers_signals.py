@@ -69,8 +69,11 @@ def run(scenario):
             WRONG.append(1)  # one wrong answer per worker: a divergence it finds before the signal
             answer["board"][0]["vitality"] += 1
         return answer
-    with open(os.path.join(FOLDER, f"answered-{{os.getpid()}}"), "w") as note:
+    # written whole, then renamed: the other worker, counting the notes, never sees one still empty
+    draft = os.path.join(FOLDER, f"draft-{{os.getpid()}}")
+    with open(draft, "w") as note:
         note.write(str(CALLS[0] - 1))
+    os.replace(draft, os.path.join(FOLDER, f"answered-{{os.getpid()}}"))
     sender = False
     if len([n for n in os.listdir(FOLDER) if n.startswith("answered-")]) == WORKERS:
         try:
