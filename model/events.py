@@ -392,6 +392,29 @@ class Guarded:
     when: Any
     event: Event
 
+    def times(self) -> Any:
+        """How many events the entry stands for: one (a :class:`GuardedRun` may stand for more)."""
+        return 1
+
+    def guarded_by(self, when: Any) -> Guarded:
+        """The same entry under another condition."""
+        return Guarded(when, self.event)
+
+
+@dataclass(frozen=True, slots=True)
+class GuardedRun(Guarded):
+    """``count`` events alike but for their amounts, emitted when ``when`` holds: a symbolic run's one entry for a run
+    of retries whose length is a term (500.9a's delayed tries, ``model/combat/battle_guarded.py``); ``event`` carries
+    the first one's amount."""
+
+    count: Any = 1
+
+    def times(self) -> Any:
+        return self.count
+
+    def guarded_by(self, when: Any) -> Guarded:
+        return GuardedRun(when, self.event, self.count)
+
 
 _CERTAIN: dict[tuple[Any, ...], Guarded] = {}
 

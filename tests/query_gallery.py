@@ -252,6 +252,11 @@ GALLERY: tuple[Question, ...] = (
              'event("everlasting_revival")', "impossible", ("combat:500.9a",),
              "A try happens only \"if combat is still running\" (500.9a): `end_combat` lapses it.",
              {"actions": ("hit", "end_combat", "advance")}),
+    Question("everlasting-delayed-for-a-slot", "Can an Everlasting revival be delayed for want of a slot?",
+             'event("everlasting_delayed")', "found", ("combat:500.9a",),
+             "Only on a full half, and only when the revival takes the first free slot in reading order (INT-404): "
+             "under `death_cell_first` a unit's cell of death is never held, so it always returns there.",
+             {"actions": ("cull", "advance"), "units": 2}, readings="everlasting_slot_order=reading_order"),
     Question("play-discount-below-zero", "Can discounts take a card's Energy or Power cost below 0?",
              "first.total.energy < 0 or first.total.power < 0 or first.total.any_power < 0", "impossible",
              ("play:356.6", "play:356.4"),

@@ -35,16 +35,73 @@ def positions(units: list[dict]) -> dict[str, tuple[int, int, int]]:
     return {u["uid"]: (u["side"], u["row"], u["col"]) for u in units}
 
 
+DELAY_ACTIONS = ("cull", "advance", "cull:target=source,source=target", "advance")
+
+
 @covers("combat:500.9a")
-@pytest.mark.parametrize("ruleset", [READING_ORDER, DEATH_CELL_FIRST, None], ids=("reading_order", "death_cell_first",
-                                                                                 "every_reading"))
-def test_500_9a_the_delay_question_is_answered_under_each_reading(ruleset) -> None:
-    """Can an Everlasting try be delayed? Answered (not refused) under each reading: impossible on the query's boards,
-    whose half always has a free slot (the space line says why)."""
-    answer = run_query(DELAYED, actions=("cull", "advance", "cull:target=source,source=target", "advance"), units=3,
-                       ruleset=ruleset)
+@pytest.mark.parametrize("ruleset", [READING_ORDER, None], ids=("reading_order", "every_reading"))
+def test_500_9a_a_delay_is_found_on_a_full_half_and_replays_through_the_concrete_clock(ruleset) -> None:
+    """Can an Everlasting try be delayed? Found, on a full half: the recipient outside side 0's eight slots and
+    bystanders in the rest; ``found`` means referee.actions (the concrete ``while``) agrees on boards and events."""
+    answer = run_query(DELAYED, actions=DELAY_ACTIONS, units=3, ruleset=ruleset)
+    assert answer.status == "found", (answer.status, answer.detail)
+    assert answer.scenario["ruleset"]["everlasting_slot_order"] == "reading_order"
+    board = positions(answer.scenario["board"])
+    assert board["target"] == (0, 2, 0), board
+    assert {(0, r, c) for r in range(2) for c in range(4)} <= set(board.values()), board
+    assert any(e["name"] == "everlasting_delayed" for e in answer.observation["events"])
+    assert "full half" in answer.space and "bystanders" in answer.space and "full half" in answer.cell
+
+
+@covers("combat:500.9a")
+def test_500_9a_under_death_cell_first_no_try_waits_and_the_space_says_why() -> None:
+    answer = run_query(DELAYED, actions=DELAY_ACTIONS, units=3, ruleset=DEATH_CELL_FIRST)
     assert answer.status == "impossible", (answer.status, answer.detail)
-    assert "never delayed" in answer.space and "reading_order" in answer.space
+    assert "no full half (everlasting_slot_order=death_cell_first never delays a try)" in answer.space, answer.space
+
+
+@covers("combat:500.9a")
+def test_500_9a_the_delay_is_possible_exactly_under_reading_order() -> None:
+    answer = run_query(DELAYED, actions=("cull", "advance"), units=2, by_reading=True)
+    assert answer.status == "found", (answer.status, answer.detail)
+    assert answer.by_reading["possible_when"] == [READING_ORDER] and answer.by_reading["complete"], answer.by_reading
+
+
+@covers("combat:500.9a")
+@pytest.mark.parametrize("times", [1, 2, 7])
+def test_500_9a_a_run_of_delayed_tries_counts_one_event_a_tick(times) -> None:
+    """One advance over a full half: a try at death + 10 s and one at every tick after it up to the new time, each
+    delayed; the symbolic run counts them as one entry of ``times`` events, the replay emits each."""
+    answer = run_query(f'count("everlasting_delayed") == {times} and second.pending == 1', actions=("cull", "advance"),
+                       units=2, ruleset=READING_ORDER)
+    assert answer.status == "found", (answer.status, answer.detail)
+    delays = [e["amount"] for e in answer.observation["events"] if e["name"] == "everlasting_delayed"]
+    assert len(delays) == times and all(b - a == 100 for a, b in zip(delays, delays[1:])), delays
+
+
+@covers("combat:500.9a")
+def test_500_9a_a_waiting_revival_returns_at_the_first_tick_after_a_slot_frees() -> None:
+    """A source allied to the recipient stands, with its ally, in two of side 0's slots: culling one frees a slot, and
+    the waiting recipient returns at the next tick (found); with no slot freed it never returns (impossible)."""
+    actions = ("cull", "advance", "cull:target=ally,source=source", "advance")
+    back = ('event("everlasting_delayed", action=1) and not after[2].ally.alive and fourth.revived == 1 '
+            "and fourth.ms < 100 and after[3].target.alive")
+    found = run_query(back, actions=actions, units=3, ruleset=READING_ORDER)
+    assert found.status == "found", (found.status, found.detail)
+    assert "full half" in found.cell and "source ally" in found.cell, found.cell
+    never = run_query('event("everlasting_delayed", action=1) and third.revived == 1', actions=("cull", "advance", "advance"),
+                      units=3, ruleset=READING_ORDER)
+    assert never.status == "impossible", (never.status, never.detail)
+
+
+def test_500_9a_a_delay_witness_replays_on_the_example_engine() -> None:
+    from referee.engines.transports import PythonEngine
+    from referee.query.replay import replay_on_engine
+
+    answer = run_query('count("everlasting_delayed") == 3', actions=("cull", "advance"), units=2, ruleset=READING_ORDER)
+    assert answer.status == "found", (answer.status, answer.detail)
+    report = replay_on_engine(answer, PythonEngine("referee.examples.engine:run"))
+    assert report["agrees"], report["divergences"]
 
 
 @covers("combat:500.9a")
@@ -199,3 +256,99 @@ def test_500_9a_under_reading_order_the_symbolic_clock_agrees_with_the_concrete_
             fired += concrete["third"]["revived"]
             checked += 1
     assert checked >= 15 and fired >= 3, (checked, fired)
+
+
+# --------------------------------------------------------------------------------------
+# Full halves: the two runs on random values, delays included
+# --------------------------------------------------------------------------------------
+
+WAKE_ACTIONS = ("cull", "advance", "cull:target=ally,source=source", "advance")
+
+
+def full_half_layouts(query) -> list:
+    layouts = [layout for layout in query.layouts() if layout.full_half]
+    assert len(layouts) == 2, layouts  # the source enemy and ally, each on a full half
+    return layouts
+
+
+@covers("combat:500.9a")
+def test_500_9a_on_a_full_half_the_query_runner_agrees_with_referee_actions_delays_and_all() -> None:
+    """Concretely, on full halves, the query's clock is the concrete clock: boards and events, each delay included."""
+    from referee.model.combat.legal import is_legal_unit
+    from referee.proofs.core import Vars
+    from referee.query.space import concrete_ruleset, run_actions as query_actions
+    from referee.rulebooks.combat.run import decode_action
+
+    from test_query_clock import names_of
+
+    rng = random.Random(4041)
+    query = make_query("True", actions=WAKE_ACTIONS, units=3, ruleset=READING_ORDER)
+    checked = delayed = woken = 0
+    for layout in full_half_layouts(query):
+        names = names_of(layout, query)
+        for _ in range(60):
+            values = living_values(rng, names, layout.units)
+            ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
+            main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
+            if not all(is_legal_unit(u) for u in main.before.units):
+                continue
+            decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
+            board, log = run_actions(main.before, decoded, ruleset)
+            assert board == main.states[-1], values
+            events = list(log.events())
+            assert events == [g.event for lg in main.logs for g in lg.entries], values
+            waited = any(e.name == "everlasting_delayed" for e in events)
+            delayed += waited
+            woken += waited and any(e.name == "everlasting_revival" for e in events)
+            checked += 1
+    assert checked >= 60 and delayed >= 10 and woken >= 3, (checked, delayed, woken)
+
+
+@covers("combat:500.9a")
+def test_500_9a_on_a_full_half_the_symbolic_clock_counts_each_delay() -> None:
+    """Pinned to random values, the one symbolic run has the concrete run's records, unit fields and event counts on a
+    full half: a run of delayed tries is one entry of ``times`` events, each counted."""
+    from collections import Counter
+
+    import z3
+
+    from referee.proofs.core import Vars
+    from referee.query.evaluate import namespace
+    from referee.query.solve import cells_of
+    from referee.query.space import concrete_ruleset, run_actions as query_actions
+
+    from test_query_clock import _as_z3
+
+    rng = random.Random(4042)
+    query = make_query("True", actions=WAKE_ACTIONS, units=3, ruleset=READING_ORDER)
+    checked = delays = 0
+    for layout in full_half_layouts(query):
+        cell = next(iter(cells_of(layout, query.specs, query.fixed, False)))
+        sym = namespace(cell.runs, layout.units)
+        entries = [g for log in cell.runs["main"].logs for g in log.entries]
+        for _ in range(25):
+            values = living_values(rng, sorted(cell.variables.created), layout.units)
+            runs = query_actions(Vars(values), layout, query.specs, concrete_ruleset(cell.chosen, 1), False)
+            concrete = namespace(runs, layout.units)
+            solver = z3.Solver()
+            solver.add(*cell.side_conditions)
+            solver.add(*[term == values[name] for name, term in cell.variables.created.items()])
+            if solver.check() != z3.sat:
+                continue
+            model = solver.model()
+            value = lambda term: model.eval(_as_z3(term), model_completion=True)  # noqa: E731
+            for name in ("ms", "now", "revived", "pending"):
+                assert value(sym["fourth"][name]).as_long() == concrete["fourth"][name], (name, values)
+                assert value(sym["second"][name]).as_long() == concrete["second"][name], (name, values)
+            for uid in layout.units:
+                got, want = value(getattr(sym[f"{uid}_after"], "alive")), concrete[f"{uid}_after"].alive
+                assert z3.is_true(got) == want, (uid, values)
+            happened = Counter()
+            for g in entries:
+                if z3.is_true(value(g.when)):
+                    happened[(g.event.name, g.event.unit, g.event.other)] += value(g.times()).as_long()
+            own = Counter((e.name, e.unit, e.other) for log in runs["main"].logs for e in (g.event for g in log.entries))
+            assert happened == own, values
+            delays += own[("everlasting_delayed", "target", None)]
+            checked += 1
+    assert checked >= 20 and delays >= 10, (checked, delays)

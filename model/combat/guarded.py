@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..arith import and_, ite
-from ..events import EventLog, Guarded
+from ..events import EventLog
 from .state import Board
 
 
@@ -42,5 +42,5 @@ def run_guarded(
     for guarded in inner.entries:
         when = and_(condition, guarded.when)
         if when is not False:
-            log.entries.append(Guarded(True if when is True else when, guarded.event))
+            log.entries.append(guarded.guarded_by(True if when is True else when))
     return merge_boards(condition, after, board), result

@@ -95,10 +95,10 @@ def _events(op: str, args: tuple, ns: dict[str, Any]) -> Any:
     """``event(...)``: whether such an event was emitted; ``count(...)``: how many."""
     guards = matching_guards(ns["__logs__"], args[0], args[1])
     if op == "event":
-        return or_(False, *guards)
+        return or_(False, *[guard if type(times) is int and times >= 1 else and_(guard, times >= 1) for guard, times in guards])
     total: Any = 0
-    for guard in guards:
-        total = total + ite(guard, 1, 0)
+    for guard, times in guards:
+        total = total + ite(guard, times, 0)
     return total
 
 
@@ -135,8 +135,9 @@ def compare(symbol: str, a: Any, b: Any) -> Any:
     return a >= b
 
 
-def matching_guards(logs: list[Any], name: str, options: dict[str, Any]) -> list[Any]:
-    """The conditions of the events named ``name`` (of one action, on one unit) in the logs."""
+def matching_guards(logs: list[Any], name: str, options: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """The conditions of the events named ``name`` (of one action, on one unit) in the logs, each with how many
+    events its entry stands for (one, or a run of delayed tries)."""
     chosen = [logs[options["action"]]] if "action" in options else logs
     out = []
     for log in chosen:
@@ -148,5 +149,5 @@ def matching_guards(logs: list[Any], name: str, options: dict[str, Any]) -> list
                 continue
             if "other" in options and event.other != options["other"]:
                 continue
-            out.append(guarded.when)
+            out.append((guarded.when, guarded.times()))
     return out

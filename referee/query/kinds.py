@@ -438,10 +438,10 @@ def clock_space() -> str:
     """How the clock kinds' space reads in the verdict's one line (INT-404's two readings, the default half)."""
     from referee.model.combat.battle import DEFAULT_COLS, DEFAULT_ROWS
 
-    return (f"each Everlasting try at its death + 10 s on a {DEFAULT_ROWS} x {DEFAULT_COLS} half, never delayed (a "
-            f"delay needs {DEFAULT_ROWS * DEFAULT_COLS} other living units on the half, more than a query board "
-            "holds), back in its cell of death under everlasting_slot_order=death_cell_first and in the first free "
-            "slot under reading_order (a cell no condition reads)")
+    return (f"each Everlasting try at its death + 10 s on a {DEFAULT_ROWS} x {DEFAULT_COLS} half, back in its cell "
+            "of death under everlasting_slot_order=death_cell_first and in the first free slot under reading_order "
+            "(a cell no condition reads), or, when every slot of the half is held (a full half, below), delayed and "
+            "retried at every later tick")
 
 
 def advance_values(v: Any, prefix: str, spec: Any, structure: Any) -> dict[str, Any]:

@@ -7,7 +7,8 @@ from typing import Any
 
 from .parser import Typed
 from .solve import Cell, replay_values
-from .space import ActionSpec, Layout, features_legal, is_legal_run, layouts, space_words, structure_line
+from .space import (ActionSpec, Layout, features_legal, is_legal_run, layouts, searches_full_half, space_words,
+                    structure_line)
 
 
 @dataclass
@@ -104,7 +105,7 @@ class Query:
     merge_readings: bool = True
 
     def layouts(self) -> list[Layout]:
-        return layouts(self.units, self.specs, self.relations, self.off)
+        return layouts(self.units, self.specs, self.relations, self.off, searches_full_half(self.specs, self.fixed))
 
     def space(self) -> str:
         return structure_line(self.units, self.specs, self.fixed, self.relations if any(

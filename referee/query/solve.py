@@ -57,7 +57,8 @@ class Cell:
         pins = "".join(f", {uid}.{name}={value}" for uid, name, value in self.layout.pins if name not in left_out)
         texts = "".join(f", actions[{i}] {structure_label(structure)}"
                         for i, structure in enumerate(self.layout.structures) if structure is not None)
-        return f"{len(self.layout.units)} units, source {self.layout.relation}{pins}{texts}, readings: {readings}"
+        full = ", a full half" if self.layout.full_half else ""
+        return f"{len(self.layout.units)} units, source {self.layout.relation}{full}{pins}{texts}, readings: {readings}"
 
 
 _CELLS: dict[Any, tuple[list[Cell], Any]] = {}

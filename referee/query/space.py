@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.model.combat.ruleset import DEFAULT, Ruleset
-from referee.model.combat.state import Board
+from referee.model.combat.state import Board, Unit
 from referee.model.events import EventLog
 from referee.model.readings import word_options
 
@@ -46,6 +46,8 @@ KIND_SLOTS = {
 }
 #: The cells of the roles: the recipient and its allies on side 0, the source and its ally on side 1.
 CELLS = {"target": (0, 0, 0), "receiver": (0, 0, 1), "interceptor": (0, 0, 2), "source": (1, 0, 0), "ally": (1, 0, 1)}
+#: The row a full half's recipient stands in: the first outside the default 2 x 4 slots (500.9a, INT-403).
+FULL_HALF_ROW = 2
 #: The roles of a board of N units, in the order they join: the first N (an ability's caster's ally comes third).
 ROLE_ORDER = ROLES[:4]
 ABILITY_ROLE_ORDER = ("target", "source", "ally", "receiver", "interceptor")
@@ -133,6 +135,8 @@ class Layout:
     off: frozenset[str] = frozenset()
     #: Each action's structural choice (an ability's printed lines), ``None`` for a kind without any.
     structures: tuple[Any, ...] = ()
+    #: A full half (:func:`with_full_half`): the recipient outside its side's slots, bystanders in the rest.
+    full_half: bool = False
 
     def structure(self, index: int) -> Any:
         return self.structures[index] if index < len(self.structures) else None
@@ -142,12 +146,20 @@ class Layout:
 
 
 def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, ...] = SOURCE_RELATIONS,
-            off: frozenset[str] = frozenset()) -> list[Layout]:
-    """The structures of a board of up to ``units`` units (the first roles), enemy source first.
+            off: frozenset[str] = frozenset(), full_half: bool = False) -> list[Layout]:
+    """The structures of a board of up to ``units`` units (the first roles), enemy source first; with
+    ``full_half``, each again on a full half (:func:`with_full_half`).
 
     With features ``off``, every unit's fields of those features are pinned at their defaults, and a
     layout whose own pins need one of them on (a boss Bloodletting caster without ``boss``) is dropped.
     """
+    out = open_layouts(units, actions, relations, off)
+    return out + [with_full_half(layout) for layout in out] if full_half else out
+
+
+def open_layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, ...],
+                 off: frozenset[str]) -> list[Layout]:
+    """The structures of a board of up to ``units`` units, each in a cell of its own of the 2 x 4 half."""
     if not 2 <= units <= len(ROLES):
         raise QueryError(f"--units {units}: a query board has 2 to {len(ROLES)} units")
     present = present_roles(units, actions)
@@ -162,6 +174,56 @@ def layouts(units: int, actions: tuple[ActionSpec, ...], relations: tuple[str, .
     choices = [QUERY_KINDS[a.kind].structures(a) if a.kind in QUERY_KINDS else (None,) for a in actions]
     out = [Layout(present, r, structures=tuple(picked)) for r in chosen for picked in itertools.product(*choices)]
     return [layout for layout in (without_features(layout, off) for layout in out) if layout is not None] if off else out
+
+
+#: The kinds whose recipients or payer are searched over the board in reading order: a full half's bystanders would
+#: be among them, so a query with one is not searched on a full half.
+SEARCHES_THE_BOARD = ("ability", "bloodletting")
+
+
+def searches_full_half(specs: tuple[ActionSpec, ...], fixed: dict[str, Any]) -> bool:
+    """Whether the space holds full halves: a clock query that may read ``reading_order`` (the one reading under
+    which a try can wait for a slot, 500.9a, INT-404), with no action that searches the board."""
+    return (uses_clock(specs) and fixed.get("everlasting_slot_order") != "death_cell_first"
+            and not any(s.kind in SEARCHES_THE_BOARD for s in specs))
+
+
+def with_full_half(layout: Layout) -> Layout:
+    """The layout on a full half (500.9a): the recipient stands outside its side's 2 x 4 slots (row 2, a cell a
+    scenario may state, INT-403) and bystanders hold every slot no role holds, so its Everlasting try waits under
+    ``reading_order``. Only the recipient may be Everlasting on that side (``check_tries_in_order``)."""
+    cells = cells_for(layout.relation)
+    pins = [(uid, "everlasting", False) for uid in layout.units if uid != "target" and cells[uid][0] == 0]
+    return replace(layout, full_half=True, pins=layout.pins + tuple(pins))
+
+
+def full_half_words(specs: tuple[ActionSpec, ...], fixed: dict[str, Any]) -> str:
+    """What the space says of full halves: searched (and how), or why not."""
+    if not uses_clock(specs):
+        return ""
+    if searches_full_half(specs, fixed):
+        return (f"; each board also on a full half: the recipient at row {FULL_HALF_ROW} (outside side 0's 2 x 4 "
+                "slots), bystanders (units at their defaults) in every slot no role holds, the recipient the one "
+                "unit of side 0 that may be Everlasting; elsewhere each unit stands in a slot of its own")
+    why = ("everlasting_slot_order=death_cell_first never delays a try" if
+           fixed.get("everlasting_slot_order") == "death_cell_first" else
+           "a board searched in reading order (ability, bloodletting) is not searched with bystanders")
+    return f"; no full half ({why}): each unit in a slot of its own, so a slot is always free and no try is delayed"
+
+
+def role_cells(layout: Layout) -> dict[str, tuple[int, int, int]]:
+    """Each role's cell on this layout's board (a full half's recipient outside the slots)."""
+    cells = cells_for(layout.relation)
+    return {**cells, "target": (0, FULL_HALF_ROW, 0)} if layout.full_half else cells
+
+
+def bystanders(layout: Layout) -> tuple[Unit, ...]:
+    """A full half's bystanders: ordinary units at their defaults, one in each slot of side 0 no role holds."""
+    from referee.model.combat.battle import DEFAULT_COLS, DEFAULT_ROWS
+
+    held = {role_cells(layout)[uid] for uid in layout.units}
+    free = [(0, r, c) for r in range(DEFAULT_ROWS) for c in range(DEFAULT_COLS) if (0, r, c) not in held]
+    return tuple(Unit(f"bystander{k}", side=side, row=row, col=col) for k, (side, row, col) in enumerate(free))
 
 
 def without_features(layout: Layout, off: frozenset[str]) -> Layout | None:
@@ -240,7 +302,7 @@ def build_board(v: Any, layout: Layout) -> Board:
     from referee.proofs.combat.symbolic import symbolic_unit
 
     units = layout.units
-    cells = cells_for(layout.relation)
+    cells = role_cells(layout)
     built = []
     for uid in units:
         side, row, col = cells[uid]
@@ -250,7 +312,7 @@ def build_board(v: Any, layout: Layout) -> Board:
                      "intercept_by": "interceptor" if "interceptor" in units else None}
         pinned = {name: value for who, name, value in layout.pins if who == uid}
         built.append(symbolic_unit(v, uid, side=side, row=row, col=col, **{**links, **pinned}))
-    return Board(tuple(built))
+    return Board(tuple(built) + (bystanders(layout) if layout.full_half else ()))
 
 
 # --------------------------------------------------------------------------------------
@@ -390,7 +452,6 @@ def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, rulese
     from referee.model.arith import and_, ite, not_
     from referee.model.combat import bloodletting, retaliation
     from referee.model.combat.battle import resolve_activation
-    from referee.model.events import Guarded
 
     board, log = resolve_activation(board, caster)  # the caster activates first: charge spent, Reliquary cleared (500.9l)
     board, outcome = bloodletting.process_bloodletting(board, caster, cost, log, ruleset)
@@ -399,7 +460,7 @@ def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, rulese
     for guarded in hit_log.entries:
         when = and_(goes_on, guarded.when)
         if when is not False:
-            log.entries.append(Guarded(when, guarded.event))
+            log.entries.append(guarded.guarded_by(when))
     chosen = Board(tuple(ite(goes_on, a, b) for a, b in zip(hit_board.units, board.units)))
     return chosen, log, outcome
 
@@ -518,5 +579,6 @@ def structure_line(units: int, specs: tuple[ActionSpec, ...], fixed: dict[str, A
         rel += ", every Bloodletting payer in reading order (and none)"
     left_out = f", without the features {', '.join(sorted(off))} (fixed off: {off_values(off)})" if off else ""
     rel += "".join(f", {QUERY_KINDS[s.kind].space(s)}" for s in specs if s.kind in QUERY_KINDS)
+    rel += full_half_words(specs, fixed)
     return (f"over boards of up to {units} units ({', '.join(present_roles(units, specs))}){rel}, "
             f"actions [{acts}], every unit field, amount, flag and Riposte roll, {readings}{left_out}")
