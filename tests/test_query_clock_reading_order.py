@@ -43,7 +43,7 @@ DELAY_ACTIONS = ("cull", "advance", "cull:target=source,source=target", "advance
 def test_500_9a_a_delay_is_found_on_a_full_half_and_replays_through_the_concrete_clock(ruleset) -> None:
     """Can an Everlasting try be delayed? Found, on a full half: the recipient outside side 0's eight slots and
     bystanders in the rest; ``found`` means referee.actions (the concrete ``while``) agrees on boards and events."""
-    answer = run_query(DELAYED, actions=DELAY_ACTIONS, units=3, ruleset=ruleset)
+    answer = run_query(DELAYED, actions=("cull", "advance"), units=2, ruleset=ruleset)
     assert answer.status == "found", (answer.status, answer.detail)
     assert answer.scenario["ruleset"]["everlasting_slot_order"] == "reading_order"
     board = positions(answer.scenario["board"])
@@ -286,7 +286,7 @@ def test_500_9a_on_a_full_half_the_query_runner_agrees_with_referee_actions_dela
     checked = delayed = woken = 0
     for layout in full_half_layouts(query):
         names = names_of(layout, query)
-        for _ in range(60):
+        for _ in range(30):
             values = living_values(rng, names, layout.units)
             ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
             main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
@@ -301,7 +301,7 @@ def test_500_9a_on_a_full_half_the_query_runner_agrees_with_referee_actions_dela
             delayed += waited
             woken += waited and any(e.name == "everlasting_revival" for e in events)
             checked += 1
-    assert checked >= 60 and delayed >= 10 and woken >= 3, (checked, delayed, woken)
+    assert checked >= 30 and delayed >= 8 and woken >= 2, (checked, delayed, woken)
 
 
 @covers("combat:500.9a")
@@ -326,7 +326,7 @@ def test_500_9a_on_a_full_half_the_symbolic_clock_counts_each_delay() -> None:
         cell = next(iter(cells_of(layout, query.specs, query.fixed, False)))
         sym = namespace(cell.runs, layout.units)
         entries = [g for log in cell.runs["main"].logs for g in log.entries]
-        for _ in range(25):
+        for _ in range(15):
             values = living_values(rng, sorted(cell.variables.created), layout.units)
             runs = query_actions(Vars(values), layout, query.specs, concrete_ruleset(cell.chosen, 1), False)
             concrete = namespace(runs, layout.units)
@@ -351,4 +351,4 @@ def test_500_9a_on_a_full_half_the_symbolic_clock_counts_each_delay() -> None:
             assert happened == own, values
             delays += own[("everlasting_delayed", "target", None)]
             checked += 1
-    assert checked >= 20 and delays >= 10, (checked, delays)
+    assert checked >= 12 and delays >= 8, (checked, delays)
