@@ -83,7 +83,9 @@ def shrink_witness(values: dict[str, Any], cell: Any, query: Any) -> tuple[dict[
 
     for role in ("interceptor", "receiver", "ally"):  # fewer units first: every later replay is cheaper
         if role in cell.layout.units:
-            smaller = replace(cell, layout=replace(cell.layout, units=tuple(u for u in cell.layout.units if u != role)))
+            kept = tuple(u for u in cell.layout.units if u != role)
+            pins = tuple(pin for pin in cell.layout.pins if pin[0] in kept)
+            smaller = replace(cell, layout=replace(cell.layout, units=kept, pins=pins))
             if holds_in(smaller)(values):
                 cell = smaller
     values = shrink_values(values, holds_in(cell))
