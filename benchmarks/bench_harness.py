@@ -6,7 +6,9 @@ Run: ``python benchmarks/bench_harness.py [--examples N] [--kill-budget N] [--sk
 Printed figures:
 
 * scenarios checked per second, in-process (``--python --in-process``), in a worker
-  process (``--python``, batched) and over JSON lines (``--engine``, with batching), against plain Hypothesis drawing the same scenarios
+  process (``--python``, batched) and over JSON lines (``--engine``, with batching), and the harness's own ceiling,
+  the echo engine (``echo_engine.py``: the model's answers looked up, no engine cost) in-process and over JSON
+  lines, against plain Hypothesis drawing the same scenarios
   for a no-op engine (the target: the harness within 2x of that baseline), and against the
   same benchmark run on ``--against REV``'s code (default ``baseline.BASELINE_REVISION``, the
   code before issue 10's throughput work), in a subprocess in the same run: a ratio, since the
@@ -247,7 +249,34 @@ def throughput_table(n: int, against: str | None) -> None:
     with SubprocessEngine(python_command("referee.examples.engine"), batch_size=1) as engine:
         rate1, status = throughput(engine, max(n // 4, 50))
     show("jsonl1", "JSON lines (--engine), batch 1, seeded:", rate1, f"  ({status})" + _cpu_note())
+    for label, rate, note in echo_rows(n):
+        show(None, label, rate, note)
     workers_row(n)
+
+
+def echo_rows(n: int) -> list[tuple[str, float, str]]:
+    """The harness's own ceiling: ``referee check`` against the echo engine (``echo_engine.py``: the model's answers
+    looked up, no engine cost), in-process and over JSON lines, on the scenarios of the runs above (recorded by a
+    first, untimed pass). A row with misses answered some scenarios by running the model: no ceiling, and it says so."""
+    import os
+    import shlex
+    from pathlib import Path
+
+    from echo_engine import ANSWERS_VARIABLE, EchoEngine, write_table
+
+    echo = EchoEngine(learn=True)
+    throughput(PythonEngine(echo.run), n)  # untimed: records the model's answer to every scenario drawn
+    echo.learn, echo.misses = False, 0
+    rate, status = throughput(PythonEngine(echo.run), n)
+    rows = [("echo engine (the model's answers), in-process:", rate, f"  ({status}, {echo.misses} misses)" + _cpu_note())]
+    with tempfile.TemporaryDirectory() as folder:
+        answers = os.path.join(folder, "answers.jsonl")
+        write_table(echo.table, answers)
+        command = shlex.join([sys.executable, str(Path(__file__).resolve().with_name("echo_engine.py"))])
+        with SubprocessEngine(command, batch_size=32, env={**os.environ, ANSWERS_VARIABLE: answers}) as engine:
+            rate, status = throughput(engine, n)
+    rows.append(("echo engine, JSON lines (--engine), batch 32:", rate, f"  ({status})" + _cpu_note()))
+    return rows
 
 
 #: ``--workers``' row checks at least this many scenarios, best of ``WORKER_ROUNDS`` alternated rounds (as

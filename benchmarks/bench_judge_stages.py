@@ -8,7 +8,8 @@ seeded scenarios (the default mix), with ``time.process_time`` (this process's C
 of 5, so a change to one stage can be measured before and after within a minute: run it on an
 earlier revision's code with ``PYTHONPATH=<that tree>`` (``baseline.export``) beside today's.
 
-Stages: ``draw`` (seeded generation of the scenarios), ``copy`` (the deep copy an in-process engine
+Stages: ``draw`` (seeded generation of the scenarios), ``encode`` (the JSON lines an ``--engine`` is sent),
+``echo`` (the echo engine of ``echo_engine.py``, the harness's ceiling: the model's answer looked up), ``copy`` (the deep copy an in-process engine
 is given), ``run_batch`` (the in-process engine adapter, batches of 32: copy, alarm, the example
 engine, the plain-JSON check), ``engine`` (the example engine on a fresh copy: less ``copy``, the engine alone),
 ``plain_answer``, ``decode_scenario`` (envelope, codec, domain, actions), ``model_observation``
@@ -23,12 +24,14 @@ import sys
 import time
 
 from referee.check.compare import compare
-from referee.engines.transports import PythonEngine, _copy, _plain_answer, check_answer
+from referee.engines.transports import PythonEngine, _copy, _plain_answer, check_answer, encode_lines
 from referee.examples.engine import run as example_run
 from referee.check.harness import CheckOptions, judge, model_observation
 from referee.protocol import decode_scenario, rulebook_of
 from referee.seeded import draw_seeded
 from referee.check.strategies import scenarios
+
+from echo_engine import EchoEngine
 
 SEED = 20261130
 COUNT = 1024
@@ -55,8 +58,13 @@ def main(argv: list[str]) -> int:
     observed = {id(s): check_answer(answers[id(s)], s, fields_needed=None, events_needed=True) for s in batch}
     expected = {id(s): model_observation(s) for s in batch}
     engine = PythonEngine(example_run)
+    echo = EchoEngine(learn=True)
+    for scenario in batch:
+        echo.run(scenario)
     stages = {
         "draw": lambda: _draw(strategy),
+        "encode": lambda: [encode_lines(batch[i:i + 32]) for i in range(0, COUNT, 32)],
+        "echo": lambda: [echo.run(s) for s in batch],
         "copy": lambda: [_copy(s) for s in batch],
         "run_batch": lambda: [engine.run_batch(batch[i:i + 32]) for i in range(0, COUNT, 32)],
         "engine": lambda: [example_run(_copy(s)) for s in batch],
