@@ -87,6 +87,14 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
     return f"{difference_kind(first, step)}@{decision(step)}"
 
 
+def clause_of_key(key: str) -> str | None:
+    """The clause a group key names (``amount@armor_percentage[combat:500.2c]`` -> ``combat:500.2c``): the one the
+    report names for the group; None for a symptom key naming no step's clause."""
+    if not key.endswith("]") or "[" not in key:
+        return None
+    return key[key.rindex("[") + 1:-1] or None
+
+
 def _made(symptom: str | Callable[[], str]) -> str:
     return symptom if isinstance(symptom, str) else symptom()
 

@@ -1181,6 +1181,14 @@ def _symptom_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> 
     return group_key(first, steps, changed_by)
 
 
+def clause_at_fault(scenario: dict[str, Any], divergences: list[Divergence]) -> str | None:
+    """The clause ``check`` names for a failing scenario: its group key's (:func:`_group_key_of`); None where the key
+    names no clause. ``vectors run`` and ``exhaust`` name it too, from this function (one attribution for every verb)."""
+    from .fault_keys import clause_of_key
+
+    return clause_of_key(_group_key_of(scenario, divergences))
+
+
 def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
     """The group key of a scenario's first divergence: what the engine got wrong (``referee.check.fault_keys``)."""
     from .fault_keys import fault_key

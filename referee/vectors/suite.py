@@ -306,9 +306,20 @@ class VectorRun:
         return [r for r in self.results if r.status != "not run"]
 
 
-def clause_at_fault(steps: list[dict[str, Any]], entry: dict[str, Any]) -> str:
-    """The clause a mismatch fails: the clause of the model step at fault (the last of ``steps``,
-    :func:`referee.check.at_fault.steps_at_fault`); when no step could be placed, the vector's primary clause."""
+def clause_at_fault(scenario: dict[str, Any], divergences: list[Any], steps: list[dict[str, Any]],
+                    entry: dict[str, Any]) -> str:
+    """The clause a mismatch fails: the one ``referee check`` names for the same scenario and answer (its group key's,
+    :func:`referee.check.harness.clause_at_fault`); where that key names none, the clause of the model step at fault
+    (the last of ``steps``, :func:`referee.check.at_fault.steps_at_fault`); when no step could be placed, the
+    vector's primary clause."""
+    from ..check.harness import clause_at_fault as checks_clause
+
+    try:
+        named = checks_clause({k: v for k, v in scenario.items() if k != "id"}, divergences)
+    except Exception:  # a courtesy, as the explanation is: never lose the result for it
+        named = None
+    if named:
+        return named
     if steps and steps[-1].get("clause"):
         return steps[-1]["clause"]
     return entry.get("primary") or (entry["clauses"][0] if entry.get("clauses") else "(none)")
@@ -338,7 +349,7 @@ def judge(entry: dict[str, Any], scenario: dict[str, Any], expected: dict[str, A
         return VectorResult(status="pass", **base)
     steps = _at_fault(scenario, divergences[0])
     return VectorResult(status="mismatch", detail=divergences[0].describe(), explain=steps,
-                        failed_clauses=[clause_at_fault(steps, entry)], **base)
+                        failed_clauses=[clause_at_fault(scenario, divergences, steps, entry)], **base)
 
 
 def load_selected(folder: Path, selection: Selection) -> tuple[dict[str, Any], list[tuple], list[tuple[str, str, str]]]:

@@ -1,6 +1,7 @@
-"""A failing vector fails one clause: the clause of the model step at fault (``referee.check.at_fault``, the machinery
-``check`` uses), not every clause the pipeline passed on the way; a state divergence, at the step that last set
-its field; a mismatch no step explains, at the vector's primary clause."""
+"""A failing vector fails one clause: the clause ``check`` names for the same scenario and answer (its group key's:
+the model step at fault, ``referee.check.fault_keys``), not every clause the pipeline passed on the way; where the key
+names none, the clause of the model step at fault (``referee.check.at_fault``); a mismatch no step explains, at the
+vector's primary clause. One attribution for both verbs, from one function."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def test_a_divergence_fails_only_the_clause_at_fault(boundary_folder: Path):
     report = _run(boundary_folder, "death_only_below_zero")
     failure = next(f for f in report["failed"] if f["path"].endswith(EQUAL + ".json"))
     assert failure["status"] == "mismatch" and '"death"' in failure["detail"]
-    assert len(failure["failed_clauses"]) == 1 and failure["failed_clauses"][0] == failure["explain"][-1]["clause"]
+    assert len(failure["failed_clauses"]) == 1
     at_fault = {f["failed_clauses"][0] for f in report["failed"]}
     assert {c for c, row in report["clauses"].items() if row["status"] == "FAIL"} == at_fault
     assert len(at_fault) <= 3
@@ -89,7 +90,51 @@ def test_window_is_the_calls_since_the_previous_event_without_the_enclosing_ones
 
 
 def test_a_mismatch_no_step_explains_fails_its_primary_clause():
+    """Where check's key names no clause (here: no divergence to key), the step at fault's, then the primary's."""
     entry = {"primary": "c:p", "clauses": ["c:p", "c:a", "c:b"]}
-    assert clause_at_fault([{"clause": "c:x"}, {"clause": "c:b"}], entry) == "c:b"
-    assert clause_at_fault([], entry) == "c:p"
-    assert clause_at_fault([], {"primary": "", "clauses": []}) == "(none)"
+    assert clause_at_fault({}, [], [{"clause": "c:x"}, {"clause": "c:b"}], entry) == "c:b"
+    assert clause_at_fault({}, [], [], entry) == "c:p"
+    assert clause_at_fault({}, [], [], {"primary": "", "clauses": []}) == "(none)"
+
+
+@pytest.fixture(scope="module")
+def cost_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Z3 vectors of the cost templates (a payback, a Bloodletting payment, Interest, Self-destruct)."""
+    folder = tmp_path_factory.mktemp("costs") / "v"
+    result = CliRunner().invoke(app, ["vectors", "export", str(folder), "--only", "cost/", "--quiet"])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def _checks_clause(folder: Path, path: str, mutant: str) -> str | None:
+    """The clause ``referee check`` names for the vector's scenario answered by the mutant: its group key's."""
+    from referee.check.compare import compare
+    from referee.check.fault_keys import clause_of_key
+    from referee.check.harness import CheckOptions, _group_key_of
+    from referee.engines.transports import check_answer
+    from referee.examples.mutants import load
+    from referee.protocol import decode_observation
+
+    vector = json.loads((folder / path).read_text())
+    scenario = {k: v for k, v in vector["scenario"].items() if k != "id"}
+    answer = check_answer(load(mutant).run(json.loads(json.dumps(scenario))), scenario, fields_needed=None,
+                          events_needed=True)
+    divergences = compare(decode_observation(vector["expected"], rulebook="combat"), answer,
+                          CheckOptions().comparison, "combat")
+    return clause_of_key(_group_key_of(scenario, divergences))
+
+
+@pytest.mark.parametrize("mutant, folder", [("death_only_below_zero", "boundary_folder"),
+                                            ("shield_broken_only_below_zero", "boundary_folder"),
+                                            ("cost_spends_shield", "cost_folder"),
+                                            ("vessel_not_spent", "cost_folder")])
+def test_vectors_run_names_the_clause_check_names_for_each_failing_vector(mutant, folder, request):
+    """One attribution for every verb (issue #45): each failing vector of a seeded bug fails the clause ``check``'s
+    group key names for the same scenario and answer."""
+    folder = request.getfixturevalue(folder)
+    report = _run(folder, mutant)
+    assert report["failed"], report
+    for failure in report["failed"]:
+        named = _checks_clause(folder, failure["path"], mutant)
+        assert named is None or failure["failed_clauses"] == [named], (failure["path"], failure["failed_clauses"], named)
+    assert any(_checks_clause(folder, f["path"], mutant) for f in report["failed"])
