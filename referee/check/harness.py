@@ -1182,11 +1182,17 @@ def _symptom_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> 
 
 
 def clause_at_fault(scenario: dict[str, Any], divergences: list[Divergence]) -> str | None:
-    """The clause ``check`` names for a failing scenario: its group key's (:func:`_group_key_of`); None where the key
-    names no clause. ``vectors run`` and ``exhaust`` name it too, from this function (one attribution for every verb)."""
+    """The clause ``check`` names for a failing scenario: its group key's (:func:`group_key_of`); None where the key
+    names no clause. ``vectors run`` names it too, from this function, and ``exhaust`` groups by the same key (one
+    attribution for every verb)."""
     from .fault_keys import clause_of_key
 
-    return clause_of_key(_group_key_of(scenario, divergences))
+    return clause_of_key(group_key_of(scenario, divergences))
+
+
+def group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
+    """The key ``check`` files a failing scenario under (its first divergence's), as the other verbs read it."""
+    return _group_key_of(scenario, divergences)
 
 
 def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:

@@ -31,7 +31,9 @@ from typing import Any
 
 from .. import rulebooks
 from ..check.compare import Comparison
-from ..check.groups import Group, group_key
+from ..check.groups import Group
+from ..check.fault_keys import clause_of_key
+from ..check.harness import group_key_of
 from ..check.harness import engine_answers, expect, judge
 from ..scope import Enumerated, Family, canonical_key, enumerate_scope
 from ..wire import Observation
@@ -289,7 +291,7 @@ def _judge_one(report: ExhaustReport, family: str, scenario: dict[str, Any], ver
         return
     line[1] += 1
     if status == "mismatch":
-        key = group_key(detail[0])
+        key = group_key_of(scenario, detail)
         group = report.groups.get(key)
         if group is None or _size(scenario) < _size(group.scenario):
             report.groups[key] = Group(key, (group.count if group else 0) + 1, scenario, detail)
@@ -319,7 +321,8 @@ def _report_json(report: ExhaustReport) -> dict[str, Any]:
     return {"tier": report.tier, **readings, "engine": report.engine, "status": report.status,
             "scenarios": report.scenarios, "seconds": round(report.seconds, 3),
             "compared": report.comparison.to_json(), "first_divide_line": report.first_line,
-            "groups": [g.to_json() for g in report.groups.values()], "faults": report.faults[:50],
+            "groups": [{**g.to_json(), "clause_at_fault": clause_of_key(g.key)} for g in report.groups.values()],
+            "faults": report.faults[:50],
             "model_errors": report.model_errors[:50],
             "divide": {k: {"scenarios": n, "diverging": bad} for k, (n, bad) in report.lines.items()}}
 
@@ -335,7 +338,8 @@ def _report_text(report: ExhaustReport, divide: bool = False) -> str:
     if report.first_line:
         out.append(f"  first diverging divide line: {report.first_line}")
     for group in list(report.groups.values())[:20]:
-        out.append(f"  [{group.count} scenario(s)] {group.divergences[0].describe()}")
+        at = clause_of_key(group.key)
+        out.append(f"  [{group.count} scenario(s)] {group.divergences[0].describe()}" + (f" (at {at})" if at else ""))
         shown = rulebooks.of_scenario(group.scenario).compact(group.scenario)
         out.append(f"      scenario {group.scenario['id']}: {json.dumps(shown, separators=(',', ':'))}")
     out += [f"  engine fault: {line}" for line in report.faults[:5]]
