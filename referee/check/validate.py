@@ -339,26 +339,42 @@ def _record(report: ValidateReport, cursor: _Cursor, before: Any, action: dict[s
     if known is not None:
         known.count += 1
         return
-    steps = _explain(before, action, divergence, cursor.replay.rules.to_json())
-    clause = steps[-1]["clause"] if steps else None
+    scenario = _scenario_before(before, action, cursor.replay.rules.to_json())
+    steps = _explain(scenario, divergence)
+    clause = _clause_named(scenario, divergence) or (steps[-1]["clause"] if steps else None)
     found = Found(key, cursor.trace, cursor.action, divergence, clause, steps)
     found.known = next((entry.reason for entry in report.profile.known if entry.matches(found)), None)
     report.found[key] = found
 
 
-def _explain(before: Any, action: dict[str, Any], divergence: Divergence,
-             ruleset: dict[str, Any]) -> list[dict[str, Any]]:
-    """The explain steps around the divergence, from the board before the action (the clock's pending revivals
-    are not part of a scenario: an ``advance`` that revives is explained without them); empty if it cannot be."""
-    from .at_fault import steps_at_fault
+def _scenario_before(before: Any, action: dict[str, Any], ruleset: dict[str, Any]) -> dict[str, Any]:
+    """The action as a scenario on the board before it (the clock's pending revivals are not part of a scenario:
+    an ``advance`` that revives is explained without them)."""
     from ..rulebooks.combat.codec import unit_to_json
 
-    scenario = {"protocol": PROTOCOL, "ruleset": ruleset, "board": [unit_to_json(u) for u in before.board.units],
-                "actions": [action]}
+    return {"protocol": PROTOCOL, "ruleset": ruleset, "board": [unit_to_json(u) for u in before.board.units],
+            "actions": [action]}
+
+
+def _explain(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
+    """The explain steps around the divergence; empty if it cannot be explained."""
+    from .at_fault import steps_at_fault
+
     try:
         return steps_at_fault(scenario, divergence)
     except Exception:  # a courtesy: the divergence is reported without its explanation
         return []
+
+
+def _clause_named(scenario: dict[str, Any], divergence: Divergence) -> str | None:
+    """The clause ``check`` names for the same action and divergence (:func:`.harness.clause_at_fault`); None where
+    its key names none (the explain step's clause is named then)."""
+    from .harness import clause_at_fault
+
+    try:
+        return clause_at_fault(scenario, [divergence])
+    except Exception:  # a courtesy, as the explanation is
+        return None
 
 
 def profile_from_config(folder: Any = None) -> Profile:

@@ -179,3 +179,18 @@ def test_a_known_divergence_of_referee_known_toml_is_reported_not_failed(tmp_pat
     result = CliRunner().invoke(app, ["validate", str(path), "--keep-going"])
     assert result.exit_code == 0, result.output
     assert "PASS" in result.output and "(known: ticket 7)" in result.output
+
+
+@pytest.mark.parametrize("name", ["interest_keeps_max_vitality", "vessel_not_spent", "cost_spends_shield",
+                                  "death_only_below_zero", "floor_instead_of_ceil"])
+def test_validate_names_the_clause_check_names_for_the_same_first_divergence(name):
+    """One attribution for every verb (issue #45): a mutant's trace fails at the clause ``check`` names for the match
+    cut after the first diverging action."""
+    from referee.check.harness import clause_at_fault
+
+    scenario, module = battle(7, 400), mutants.load(name)
+    report = validate(iter(_trace(scenario, module)), name)
+    found = next(iter(report.found.values()))
+    prefix = {**scenario, "actions": scenario["actions"][:found.action]}
+    verdict, divergences = judge(prefix, module.run(json.loads(json.dumps(prefix))), Comparison())
+    assert verdict == "mismatch" and found.clause == clause_at_fault(prefix, divergences), (found.clause, verdict)
