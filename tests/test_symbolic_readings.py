@@ -133,12 +133,17 @@ def assert_merges(option: str, run: Callable[[Vars, Ruleset], tuple[Any, Any]], 
 
 def prove_agreement(merged: Any, alone: Any, substitution: tuple[Any, Any], merged_sides: list[Any],
                     own_sides: list[Any], assume: Any, label: str) -> None:
-    """Z3 proves the merged outputs, the reading substituted, equal to the reading's own (assumptions satisfiable)."""
-    solver = z3.Solver()
+    """Z3 proves the merged outputs, the reading substituted, equal to the reading's own (assumptions satisfiable).
+
+    In a Z3 context of its own: in the main context Z3's speed on a query depends on what the process asked before
+    (in a long test worker this 2 s check once ran past its 60 s; ``referee.rulebooks.combat.vectors`` does the same)."""
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
     solver.set(timeout=60_000)
-    solver.add(*[z3.substitute(as_term(c), substitution) for c in merged_sides], *own_sides, as_term(assume))
+    facts = [*[z3.substitute(as_term(c), substitution) for c in merged_sides], *own_sides, as_term(assume)]
+    solver.add(*[as_term(f).translate(ctx) for f in facts])
     assert solver.check() == z3.sat, f"{label}: the assumptions are unsatisfiable (a vacuous check)"
-    solver.add(z3.Not(z3.substitute(same(merged, alone), substitution)))
+    solver.add(z3.Not(z3.substitute(same(merged, alone), substitution)).translate(ctx))
     verdict = solver.check()
     assert verdict == z3.unsat, f"{label}: the merged run differs ({verdict}): {solver.model() if verdict == z3.sat else ''}"
 
