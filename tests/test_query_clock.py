@@ -66,13 +66,25 @@ def names_of(layout, query) -> list[str]:
     return sorted(probe.created) + ["ruleset.defy_death_leaves"]
 
 
+def both_clocks(query, layout, values: dict):
+    """The query's runner on concrete ``values`` and ``referee.actions`` on the same board and actions: the query's
+    main run, ``referee.actions``' board and events; None when the board before is not legal."""
+    from referee.model.combat.legal import is_legal_unit
+    from referee.proofs.core import Vars
+
+    ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
+    main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
+    if not all(is_legal_unit(u) for u in main.before.units):
+        return None
+    decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
+    board, log = run_actions(main.before, decoded, ruleset)
+    return main, board, list(log.events())
+
+
 @covers("combat:500.9a", "combat:500.4d")
 @pytest.mark.parametrize("actions", CLOCK_ACTIONS, ids=lambda a: "+".join(a))
 def test_500_9a_the_query_runner_agrees_with_referee_actions_on_the_battle_clock(actions) -> None:
     """The query's battle and ``referee.actions``'s (the concrete ``while``) agree: boards and events, on random values."""
-    from referee.model.combat.legal import is_legal_unit
-    from referee.proofs.core import Vars
-
     rng = random.Random(509)
     query = make_query("True", actions=actions, units=3)
     checked = revived = 0
@@ -80,15 +92,13 @@ def test_500_9a_the_query_runner_agrees_with_referee_actions_on_the_battle_clock
         names = names_of(layout, query)
         for _ in range(40):
             values = clock_values(rng, names, layout.units)
-            ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
-            main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
-            if not all(is_legal_unit(u) for u in main.before.units):
+            paired = both_clocks(query, layout, values)
+            if paired is None:
                 continue
-            decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
-            board, log = run_actions(main.before, decoded, ruleset)
+            main, board, events = paired
             own = [g.event for lg in main.logs for g in lg.entries]
             assert board == main.states[-1], (actions, values)
-            assert list(log.events()) == own, (actions, values)
+            assert events == own, (actions, values)
             revived += any(e.name.startswith("everlasting_") for e in own)  # scheduled, revived, lapsed
             checked += 1
     assert checked >= 30 and revived >= 3, (checked, revived)

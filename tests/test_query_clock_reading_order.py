@@ -181,12 +181,7 @@ def living_values(rng: random.Random, names: list[str], units: tuple[str, ...]) 
 @covers("combat:500.9a")
 def test_500_9a_under_reading_order_the_query_runner_agrees_with_referee_actions_cells_and_all() -> None:
     """Concretely the query's clock is the concrete clock under reading_order: boards (cells too) and events, in order."""
-    from referee.model.combat.legal import is_legal_unit
-    from referee.proofs.core import Vars
-    from referee.query.space import concrete_ruleset, run_actions as query_actions
-    from referee.rulebooks.combat.run import decode_action
-
-    from test_query_clock import names_of
+    from test_query_clock import both_clocks, names_of
 
     rng = random.Random(404)
     query = make_query("True", actions=RANDOM_ACTIONS, units=3, ruleset=READING_ORDER)
@@ -194,15 +189,12 @@ def test_500_9a_under_reading_order_the_query_runner_agrees_with_referee_actions
     for layout in query.layouts():
         names = names_of(layout, query)
         for _ in range(40):
-            values = living_values(rng, names, layout.units)
-            ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
-            main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
-            if not all(is_legal_unit(u) for u in main.before.units):
+            paired = both_clocks(query, layout, living_values(rng, names, layout.units))
+            if paired is None:
                 continue
-            decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
-            board, log = run_actions(main.before, decoded, ruleset)
-            assert board == main.states[-1], values
-            assert list(log.events()) == [g.event for lg in main.logs for g in lg.entries], values
+            main, board, events = paired
+            assert board == main.states[-1], main.json_actions
+            assert events == [g.event for lg in main.logs for g in lg.entries], main.json_actions
             moved += any(u.position != main.before.unit(u.uid).position for u in board.units)
             checked += 1
     assert checked >= 30 and moved >= 3, (checked, moved)
@@ -274,12 +266,7 @@ def full_half_layouts(query) -> list:
 @covers("combat:500.9a")
 def test_500_9a_on_a_full_half_the_query_runner_agrees_with_referee_actions_delays_and_all() -> None:
     """Concretely, on full halves, the query's clock is the concrete clock: boards and events, each delay included."""
-    from referee.model.combat.legal import is_legal_unit
-    from referee.proofs.core import Vars
-    from referee.query.space import concrete_ruleset, run_actions as query_actions
-    from referee.rulebooks.combat.run import decode_action
-
-    from test_query_clock import names_of
+    from test_query_clock import both_clocks, names_of
 
     rng = random.Random(4041)
     query = make_query("True", actions=WAKE_ACTIONS, units=3, ruleset=READING_ORDER)
@@ -287,16 +274,12 @@ def test_500_9a_on_a_full_half_the_query_runner_agrees_with_referee_actions_dela
     for layout in full_half_layouts(query):
         names = names_of(layout, query)
         for _ in range(30):
-            values = living_values(rng, names, layout.units)
-            ruleset = concrete_ruleset(query.fixed, values["ruleset.defy_death_leaves"])
-            main = query_actions(Vars(values), layout, query.specs, ruleset, False)["main"]
-            if not all(is_legal_unit(u) for u in main.before.units):
+            paired = both_clocks(query, layout, living_values(rng, names, layout.units))
+            if paired is None:
                 continue
-            decoded = tuple(decode_action(f"actions[{i}]", a, main.before) for i, a in enumerate(main.json_actions))
-            board, log = run_actions(main.before, decoded, ruleset)
-            assert board == main.states[-1], values
-            events = list(log.events())
-            assert events == [g.event for lg in main.logs for g in lg.entries], values
+            main, board, events = paired
+            assert board == main.states[-1], main.json_actions
+            assert events == [g.event for lg in main.logs for g in lg.entries], main.json_actions
             waited = any(e.name == "everlasting_delayed" for e in events)
             delayed += waited
             woken += waited and any(e.name == "everlasting_revival" for e in events)
