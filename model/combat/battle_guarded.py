@@ -220,7 +220,7 @@ def advance_guarded(battle: GuardedBattle, ms: Int, ruleset: Ruleset) -> tuple[G
         slot = has_free_slot(battle, due.uid, ruleset) if due_now is not False else True
         fires, delayed = and_(due_now, slot), and_(due_now, not_(slot))
         revival = EventLog()
-        battle = revive_guarded(battle, due, fires, ruleset, revival)
+        battle = revive_guarded(battle, due, fires, slot, ruleset, revival)
         retry, delays = emit_delays(delayed, due, at, target)
         tries += [((at, due.died_ms, index), revival)] + [((when, due.died_ms, index), log) for when, log in delays]
         fired = fired + ite(fires, 1, 0)
@@ -230,12 +230,13 @@ def advance_guarded(battle: GuardedBattle, ms: Int, ruleset: Ruleset) -> tuple[G
     return replace(battle, now_ms=target, pending=tuple(kept)), in_time_order(tries), fired
 
 
-def revive_guarded(battle: GuardedBattle, due: GuardedRevival, fires: Bool, ruleset: Ruleset,
+def revive_guarded(battle: GuardedBattle, due: GuardedRevival, fires: Bool, slot: Bool, ruleset: Ruleset,
                    log: EventLog) -> GuardedBattle:
-    """The try as a guarded step; under ``reading_order`` the revived unit stands in its half's slots after it."""
+    """The try as a guarded step; under ``reading_order`` the revived unit stands in its half's slots after it (kept
+    only where a later try could find the half full: ``slot``, :func:`has_free_slot`'s answer, is not plainly True)."""
     placement = placement_ruleset(fires, battle.board, ruleset)
     board, _ = run_guarded(fires, battle.board, log, lambda b, inner: try_revival(b, due, placement, inner))
-    if has_free_slot(battle, due.uid, ruleset) is True or fires is False:
+    if slot is True or fires is False:
         return replace(battle, board=board)
     unit = battle.board.unit(due.uid)
     now_in = or_(ruleset.everlasting_slot_order == "reading_order", stands_in_half(battle, unit, DEFAULT_ROWS, DEFAULT_COLS))
