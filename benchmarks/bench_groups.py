@@ -127,13 +127,13 @@ def audit_merges(names: list[tuple[str, ...]], tally: dict[str, int]) -> None:
 
 def keyed_by(names: tuple[str, ...], scenario: dict[str, Any], key: str) -> set[str]:
     """The mutants of the set that, alone, give ``scenario`` the group key ``key``."""
-    from referee.check.harness import _group_key_of, _public
+    from referee.check.harness import group_key_of, _public
 
     sent = {**_public(scenario), "id": "g"}
     found = set()
     for name in names:
         verdict, divergences = judge(sent, mutants.load_together((name,)).run(dict(sent)), Comparison())
-        if verdict == "mismatch" and _group_key_of(_public(scenario), divergences) == key:
+        if verdict == "mismatch" and group_key_of(_public(scenario), divergences) == key:
             found.add(name)
     return found
 

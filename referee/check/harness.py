@@ -1191,11 +1191,6 @@ def clause_at_fault(scenario: dict[str, Any], divergences: list[Divergence]) -> 
 
 
 def group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
-    """The key ``check`` files a failing scenario under (its first divergence's), as the other verbs read it."""
-    return _group_key_of(scenario, divergences)
-
-
-def _group_key_of(scenario: dict[str, Any], divergences: list[Divergence]) -> str:
     """The group key of a scenario's first divergence: what the engine got wrong (``referee.check.fault_keys``)."""
     from .fault_keys import fault_key
 
@@ -1249,7 +1244,7 @@ def _behind_first(scenario: dict[str, Any], divergences: list[Divergence], key: 
 
 def _keys_of(scenario: dict[str, Any], divergences: list[Divergence]) -> dict[str, list[Divergence]]:
     """Every key a scenario is filed under (:func:`_record_group`) -> its divergences with that key's first."""
-    key = _group_key_of(scenario, divergences)
+    key = group_key_of(scenario, divergences)
     return {key: divergences, **_behind_first(scenario, divergences, key)}
 
 
@@ -1320,7 +1315,7 @@ def _settled_key(campaign: Campaign, group: Any) -> str:
         return group.key
     allowed = _drift_guard(group)
     smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options, accept=allowed)
-    settled = _group_key_of(smaller, divergences) if smaller != group.scenario else group.key
+    settled = group_key_of(smaller, divergences) if smaller != group.scenario else group.key
     return settled if allowed(settled) else group.key
 
 
@@ -1421,7 +1416,7 @@ def _shrink(
             if verdict != "mismatch":
                 continue
             keys = {None: detail} if key is None and accept is None else _keys_of(scenario_i, detail) if behind else \
-                {_group_key_of(scenario_i, detail): detail}
+                {group_key_of(scenario_i, detail): detail}
             held = _held_key(keys, key, accept)
             if held is not _NOT_HELD:
                 found["divergences"] = keys[held]

@@ -194,11 +194,11 @@ def _first_group(report: Any, data: dict[str, Any]) -> ReportGroup:
 
 def _first_key(report: Any, data: dict[str, Any]) -> str:
     """The group key of the first divergence (the model run on the scenario); its path when that cannot be had."""
-    from ..check.harness import _group_key_of
+    from ..check.harness import group_key_of
 
     divergences = report.divergences or [_divergence(d) for d in data["divergences"]]
     try:
-        return _group_key_of(data["scenario"], divergences)
+        return group_key_of(data["scenario"], divergences)
     except Exception:  # a scenario the model cannot run again still has its divergence shown, keyed by its path
         return data["divergences"][0].get("path", "")
 

@@ -95,12 +95,12 @@ def test_three_bugs_applied_together_are_three_groups_one_per_bug(in_tmp):
 def _key_under(mutant: str, scenario: dict) -> str:
     """The group key of a mutant's first divergence on a scenario (the mutant alone)."""
     from referee.check.compare import Comparison
-    from referee.check.harness import _group_key_of, judge
+    from referee.check.harness import group_key_of, judge
 
     sent = {**scenario, "id": "k"}
     verdict, divergences = judge(sent, mutants.load_together((mutant,)).run(dict(sent)), Comparison())
     assert verdict == "mismatch"
-    return _group_key_of(scenario, divergences)
+    return group_key_of(scenario, divergences)
 
 
 def _one_unit(action: dict, **unit) -> dict:

@@ -15,7 +15,7 @@ from referee.check.compare import Comparison
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.check.groups import Group, KnownEntry, group_key, match_known
-from referee.check.harness import CheckOptions, _group_key_of, check, judge
+from referee.check.harness import CheckOptions, group_key_of, check, judge
 from referee.rulebook import Divergence
 from referee.specs.trace import covers
 
@@ -41,7 +41,7 @@ def _key(mutant: str, scenario: dict) -> str:
     verdict, divergences = judge(scenario, getattr(mutants, mutant)(scenario), Comparison())
     assert verdict == "mismatch", (mutant, divergences)
     assert divergences[0].path == "board.b.vitality", divergences
-    return _group_key_of(scenario, divergences)
+    return group_key_of(scenario, divergences)
 
 
 def test_state_paths_of_both_rulebooks_name_their_unit_object_and_field():
@@ -80,7 +80,7 @@ def test_500_8g_500_3d_two_bugs_on_the_same_state_path_in_different_model_steps_
     renamed = _scenario([_unit("zed", vitality=45, max_vitality=80, vessels=2)],
                         [{"kind": "cost", "payer": "zed", "amount": 45, "cost_kind": "interest", "beneficiary": None}])
     verdict, divergences = judge(renamed, mutants.interest_keeps_max_vitality(renamed), Comparison())
-    assert verdict == "mismatch" and _group_key_of(renamed, divergences) == interest
+    assert verdict == "mismatch" and group_key_of(renamed, divergences) == interest
 
 
 @covers("combat:500.8g", "combat:500.4e", "combat:500.3d")

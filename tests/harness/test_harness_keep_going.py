@@ -13,7 +13,7 @@ from referee.check.compare import Comparison
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.check.groups import KnownEntry, group_key
-from referee.check.harness import CheckOptions, _group_key_of, check, judge
+from referee.check.harness import CheckOptions, group_key_of, check, judge
 from referee.rulebook import Divergence
 
 #: Five independent bugs in one engine, each in its own line of the example engine.
@@ -68,7 +68,7 @@ def _five_bug_run(seed: int) -> None:
     for group in report.groups:
         assert group.reproducible and group.replay.startswith("referee check")
         again = judge({**group.scenario, "id": "g"}, engine.function({**group.scenario, "id": "g"}), Comparison())
-        assert again[0] == "mismatch" and _group_key_of(group.scenario, again[1]) == group.key, group.key
+        assert again[0] == "mismatch" and group_key_of(group.scenario, again[1]) == group.key, group.key
     text = report.text()
     assert f"{len(report.groups)} distinct divergences (0 known)" in text
 
@@ -94,7 +94,7 @@ def test_a_shrunk_representative_keeps_its_group_key():
     for group in report.groups:
         verdict, divergences = judge({**group.scenario, "id": "g"}, engine.function({**group.scenario, "id": "g"}),
                                      Comparison())
-        assert verdict == "mismatch" and _group_key_of(group.scenario, divergences) == group.key
+        assert verdict == "mismatch" and group_key_of(group.scenario, divergences) == group.key
 
 
 def test_an_inserted_or_dropped_event_is_keyed_by_that_event_alone():

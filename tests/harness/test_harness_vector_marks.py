@@ -110,7 +110,7 @@ def _checks_clause(folder: Path, path: str, mutant: str) -> str | None:
     """The clause ``referee check`` names for the vector's scenario answered by the mutant: its group key's."""
     from referee.check.compare import compare
     from referee.check.fault_keys import clause_of_key
-    from referee.check.harness import CheckOptions, _group_key_of
+    from referee.check.harness import CheckOptions, group_key_of
     from referee.engines.transports import check_answer
     from referee.examples.mutants import load
     from referee.protocol import decode_observation
@@ -121,7 +121,7 @@ def _checks_clause(folder: Path, path: str, mutant: str) -> str | None:
                           events_needed=True)
     divergences = compare(decode_observation(vector["expected"], rulebook="combat"), answer,
                           CheckOptions().comparison, "combat")
-    return clause_of_key(_group_key_of(scenario, divergences))
+    return clause_of_key(group_key_of(scenario, divergences))
 
 
 @pytest.mark.parametrize("mutant, folder", [("death_only_below_zero", "boundary_folder"),
