@@ -139,6 +139,12 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
         Change("--events", "a,b (only those)", "also -a,-b (every event but those)", breaking=False),
         Change("a blank line among an engine's answers", "a garbage fault", "skipped (a JSON-lines engine may "
                "print an empty line between answers)", breaking=False),
+        Change("an answer refusing an action kind (issue 36)", "absent: an engine that does not implement a kind "
+               "could only crash on it", '{"protocol", "id", "unsupported": {"kind", "reason"}} in place of an '
+               "observation, naming the scenario's first action kind: an `unsupported` engine fault that says what to "
+               "build next; `referee check` under kinds = [] probes every kind and passes on such refusals. Not "
+               "breaking: nothing an engine receives changes, and an engine that never refuses is unaffected",
+               breaking=False),
         Change("protocol", '"referee/1"', '"referee/2" in every scenario and observation; an engine that answers '
                '"referee/1" is refused with this list'),
     ),

@@ -153,6 +153,22 @@ def bounded_integers(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: An engine's refusal of a scenario it does not implement, in place of its state and events (docs/protocol.md
+#: "Refusing an action kind"): ``referee check`` reports it as an ``unsupported`` fault naming the kind.
+UNSUPPORTED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "the engine does not implement the scenario's first action kind: it names it instead of "
+                   "answering (an engine fault of kind unsupported, saying what to build next)",
+    "properties": {
+        "kind": {"type": "string", "enum": list(rulebooks.ACTION_KINDS),
+                 "description": "the scenario's first action kind, which the engine refuses"},
+        "reason": {"type": "string", "description": "free text, shown in the report", "default": ""},
+    },
+    "required": ["kind"],
+    "additionalProperties": False,
+}
+
+
 def observation_schema() -> dict[str, Any]:
     """The JSON Schema of an observation: the final state of any rulebook, and the events."""
     properties: dict[str, Any] = {
@@ -166,7 +182,9 @@ def observation_schema() -> dict[str, Any]:
         properties.update(state)
         defs.update(more)
     properties["events"] = {"type": "array", "items": {"$ref": "#/$defs/event"}}
+    properties["unsupported"] = {"$ref": "#/$defs/unsupported"}
     defs["event"] = event_schema(event_clauses())
+    defs["unsupported"] = UNSUPPORTED_SCHEMA
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://referee.invalid/schema/observation.schema.json",
@@ -177,7 +195,8 @@ def observation_schema() -> dict[str, Any]:
         "type": "object",
         "properties": properties,
         "required": ["protocol"],
-        "anyOf": [{"required": [book.state_key]} for book in rulebooks.RULEBOOKS.values()],
+        "anyOf": [*({"required": [book.state_key]} for book in rulebooks.RULEBOOKS.values()),
+                  {"required": ["unsupported"]}],
         "additionalProperties": True,
         "$defs": defs,
     }

@@ -60,7 +60,14 @@ def selection(settings: Settings) -> tuple[tuple[str, ...] | None, frozenset[str
     from ..rulebooks import resolve_features
 
     kinds = settings["kinds"]
+    if kinds is not None and not kinds:
+        raise ValueError(NO_KINDS)
     return (tuple(kinds) if kinds else None), resolve_features(settings["features"], settings["without"])
+
+
+#: ``kinds = []``: the declaration of an engine that implements no action kind yet (what ``referee init`` writes).
+NO_KINDS = ("kinds = []: the engine implements no action kind yet, so there is nothing to draw or run; "
+            "`referee check` probes such an engine (it answers or refuses each kind); declare a kind to go further")
 
 
 def readings(settings: Settings) -> dict:

@@ -40,6 +40,8 @@ def check_command(given: dict) -> None:
     from ..check.options import CHECK
 
     settings = settings_of(CHECK, given)
+    if settings["kinds"] is not None and not settings["kinds"]:
+        raise typer.Exit(_probe(settings))
     engine_spec, options = _plan(settings)
     _check_outputs(settings, options)
     the_engine = _make(engine_spec)
@@ -59,6 +61,22 @@ def check_command(given: dict) -> None:
     if report.status == "interrupted" or interrupts.received() is not None:
         interrupts.mark_reported()  # the seed, the counts and the replay command are printed
     raise typer.Exit(code)
+
+
+def _probe(settings) -> int:
+    """``kinds = []``, an engine that implements no action kind yet: the probe of ``referee.check.probe`` (exit 0
+    when every answer follows the protocol, 3 on an engine fault)."""
+    from ..check.plan import engine_spec
+    from ..check.probe import describe, run_probe
+
+    spec = engine_spec(settings)
+    the_engine = _make(spec)
+    report = run_probe(the_engine, spec.name or getattr(the_engine, "name", None) or spec.engine or spec.python)
+    if settings["json"]:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        typer.echo(describe(report))
+    return EXIT_PASS if report.ok else EXIT_ENGINE_FAULT
 
 
 def _require_coverage(report, options, json_out: bool) -> int:

@@ -85,6 +85,10 @@ def _scope(settings: Any) -> Any:
     from ..rulebooks import ACTION_KINDS, resolve_features
 
     kind_words = settings["kinds"]
+    if kind_words is not None and not kind_words:
+        from ..check.plan import NO_KINDS
+
+        raise ValueError(NO_KINDS)
     unknown = sorted(set(kind_words or ()) - set(ACTION_KINDS))
     if unknown:
         raise ValueError(f"unknown action kind(s) {', '.join(unknown)} (known: {', '.join(ACTION_KINDS)})")

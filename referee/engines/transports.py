@@ -73,9 +73,9 @@ from .io import (  # noqa: F401 - the worker's helpers, part of this module's in
     load_callable,
     non_json_path,
 )
-from ..protocol import ProtocolError, decode_observation, rulebook_of
+from ..protocol import PROTOCOL, ProtocolError, decode_observation, rulebook_of
 
-FAULT_KINDS = ("crash", "hang", "garbage", "schema", "missing")
+FAULT_KINDS = ("crash", "hang", "garbage", "schema", "missing", "unsupported")
 DEFAULT_TIMEOUT = 5.0
 #: The first answer after (re)starting a subprocess may also wait this long for the engine's startup
 #: (None: ``--timeout`` again, so that an engine answering nothing is reported within twice ``--timeout``).
@@ -831,6 +831,8 @@ def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tup
     """Decode an engine's answer, or turn a protocol violation into a fault naming the field."""
     if isinstance(answer, EngineFault):
         return answer
+    if isinstance(answer, dict) and "unsupported" in answer:
+        return refused_kind(answer, scenario)
     try:
         observation = decode_observation(
             answer, fields_needed=fields_needed, events_needed=events_needed,
@@ -844,6 +846,42 @@ def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tup
             return EngineFault("missing", "observation.id: missing (the scenario's id must be echoed)", scenario)
         return EngineFault("schema", f"observation.id: expected {sid!r}, got {observation.id!r}", scenario)
     return observation
+
+
+def refusal_problem(answer: dict[str, Any], scenario: dict[str, Any]) -> str | None:
+    """What is wrong with an ``unsupported`` answer (None: a well-formed refusal of the scenario's first action kind,
+    echoing its id, docs/protocol.md "Refusing an action kind")."""
+    refusal = answer.get("unsupported")
+    if answer.get("protocol") != PROTOCOL:
+        return f"observation.protocol: expected {PROTOCOL!r}, got {answer.get('protocol')!r:.60}"
+    if not isinstance(refusal, dict) or not isinstance(refusal.get("kind"), str) \
+            or not isinstance(refusal.get("reason", ""), str) or set(refusal) - {"kind", "reason"}:
+        return 'observation.unsupported: expected {"kind": <an action kind>, "reason": <text>}'
+    if scenario.get("id") is not None and answer.get("id") != scenario["id"]:
+        return f"observation.id: expected {scenario['id']!r}, got {answer.get('id')!r:.60}"
+    first = first_kind(scenario)
+    if refusal["kind"] != first:
+        return f"observation.unsupported.kind: refuses {refusal['kind']!r:.60}, but the scenario's first action is {first!r}"
+    return None
+
+
+def first_kind(scenario: dict[str, Any]) -> str | None:
+    """The kind of a scenario's first action (what a refusal names)."""
+    actions = scenario.get("actions")
+    first = actions[0] if isinstance(actions, list) and actions else None
+    return first.get("kind") if isinstance(first, dict) else None
+
+
+def refused_kind(answer: dict[str, Any], scenario: dict[str, Any]) -> EngineFault:
+    """An engine's refusal of an action kind by name: an ``unsupported`` fault saying what to build next (or to
+    leave out of ``kinds``), or a ``schema`` fault when the refusal itself is malformed."""
+    problem = refusal_problem(answer, scenario)
+    if problem is not None:
+        return EngineFault("schema", problem, scenario, json.dumps(answer)[:2000])
+    refusal = answer["unsupported"]
+    reason = f" ({refusal['reason']})" if refusal.get("reason") else ""
+    return EngineFault("unsupported", f"the engine refuses action kind {refusal['kind']!r} by name{reason}: implement "
+                       "it, or leave it out of `kinds` in referee.toml", scenario, json.dumps(answer)[:2000])
 
 
 def python_worker(spec: str, timeout: float = DEFAULT_TIMEOUT, batch_size: int = 32,
