@@ -24,7 +24,16 @@ def _stub(folder: Path, name: str, body: str) -> None:
     path.chmod(0o755)
 
 
-def _run_ci(tmp_path: Path, *, uid: int, have_redis: bool) -> tuple[subprocess.CompletedProcess, list[str]]:
+#: The engine kits' toolchain (tests/kits/): programs looked up on the PATH, and Debian's crates.
+KIT_PROGRAMS = ("node", "npm", "cargo")
+KIT_CRATES = ("serde", "serde_derive", "serde_json", "sha2")
+KIT_PACKAGES = ["nodejs", "npm", "cargo", "librust-serde-dev", "librust-serde-derive-dev", "librust-serde-json-dev",
+                "librust-sha2-dev"]
+
+
+def _run_ci(tmp_path: Path, *, uid: int, have_redis: bool,
+            have_kits: bool = False, crates: tuple[str, ...] | None = None,
+            ) -> tuple[subprocess.CompletedProcess, list[str]]:
     checkout, bin_dir = tmp_path / "checkout", tmp_path / "bin"
     (checkout / ".ci").mkdir(parents=True)
     bin_dir.mkdir()
@@ -38,7 +47,14 @@ def _run_ci(tmp_path: Path, *, uid: int, have_redis: bool) -> tuple[subprocess.C
     _stub(bin_dir, "id", f"echo {uid}")
     if have_redis:
         _stub(bin_dir, "redis-server", "exit 0")
-    env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
+    registry = tmp_path / "registry"
+    registry.mkdir()
+    if have_kits:
+        for program in KIT_PROGRAMS:
+            _stub(bin_dir, program, "exit 0")
+        for crate in KIT_CRATES if crates is None else crates:
+            (registry / f"{crate}-1.0.0").mkdir()
+    env = {"PATH": str(bin_dir), "HOME": str(tmp_path), "REFEREE_CARGO_REGISTRY": str(registry)}
     result = subprocess.run([shutil.which("bash"), str(checkout / ".ci" / "run")], capture_output=True, text=True,
                             env=env, timeout=60)
     return result, log.read_text().splitlines() if log.exists() else []
@@ -49,7 +65,7 @@ def _chromium_missing() -> list[str]:
 
 
 def test_ci_installs_a_missing_redis_server_quietly_before_the_readme_command(tmp_path):
-    result, apt = _run_ci(tmp_path, uid=0, have_redis=False)
+    result, apt = _run_ci(tmp_path, uid=0, have_redis=False, have_kits=True)
     assert result.returncode == 0, result.stderr
     wanted = ["redis-server", *_chromium_missing()]
     assert apt == ["update -qq", f"install -y -qq {' '.join(wanted)}"]
@@ -59,9 +75,21 @@ def test_ci_installs_a_missing_redis_server_quietly_before_the_readme_command(tm
 @pytest.mark.skipif(not os.access("/usr/bin/chromium", os.X_OK), reason="the machine lacks /usr/bin/chromium, "
                     "so .ci/run rightly installs it: the nothing-missing case needs it present")
 def test_ci_installs_nothing_when_the_programs_are_there(tmp_path):
-    result, apt = _run_ci(tmp_path, uid=0, have_redis=True)
+    result, apt = _run_ci(tmp_path, uid=0, have_redis=True, have_kits=True)
     assert result.returncode == 0, result.stderr
     assert apt == [] and "installing" not in result.stderr
+
+
+def test_ci_installs_the_engine_kits_toolchains_when_missing(tmp_path):
+    result, apt = _run_ci(tmp_path, uid=0, have_redis=True)
+    assert result.returncode == 0, result.stderr
+    assert apt == ["update -qq", f"install -y -qq {' '.join([*_chromium_missing(), *KIT_PACKAGES])}"]
+
+
+def test_ci_installs_only_the_crate_that_is_missing(tmp_path):
+    result, apt = _run_ci(tmp_path, uid=0, have_redis=True, have_kits=True, crates=KIT_CRATES[:-1])
+    assert result.returncode == 0, result.stderr
+    assert apt == ["update -qq", f"install -y -qq {' '.join([*_chromium_missing(), 'librust-sha2-dev'])}"]
 
 
 def test_ci_without_root_installs_nothing_and_says_what_is_missing(tmp_path):
