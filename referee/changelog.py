@@ -141,7 +141,7 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "print an empty line between answers)", breaking=False),
         Change("an answer refusing an action kind (issue 36)", "absent: an engine that does not implement a kind "
                "could only crash on it", '{"protocol", "id", "unsupported": {"kind", "reason"}} in place of an '
-               "observation, naming the scenario's first action kind: an `unsupported` engine fault that says what to "
+               "observation, naming one of the scenario's action kinds: an `unsupported` engine fault that says what to "
                "build next; `referee check` under kinds = [] probes every kind and passes on such refusals. Not "
                "breaking: nothing an engine receives changes, and an engine that never refuses is unaffected",
                breaking=False),

@@ -157,11 +157,11 @@ def bounded_integers(schema: dict[str, Any]) -> dict[str, Any]:
 #: "Refusing an action kind"): ``referee check`` reports it as an ``unsupported`` fault naming the kind.
 UNSUPPORTED_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "description": "the engine does not implement the scenario's first action kind: it names it instead of "
+    "description": "the engine does not implement one of the scenario's action kinds: it names it instead of "
                    "answering (an engine fault of kind unsupported, saying what to build next)",
     "properties": {
         "kind": {"type": "string", "enum": list(rulebooks.ACTION_KINDS),
-                 "description": "the scenario's first action kind, which the engine refuses"},
+                 "description": "an action kind of the scenario, which the engine refuses"},
         "reason": {"type": "string", "description": "free text, shown in the report", "default": ""},
     },
     "required": ["kind"],

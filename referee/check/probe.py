@@ -3,7 +3,7 @@
 A new engine implements no action kind yet (``referee init`` writes ``kinds = []``). Nothing can be compared
 with the model, so the check asks the one thing that can be known: whether the engine speaks the protocol. It
 sends one scenario of every action kind (the smallest Hypothesis finds, so the same every run) and passes when
-each answer is either a valid observation or a refusal of that scenario's first action kind by name
+each answer is either a valid observation or a refusal of that scenario's action kind by name
 (``{"unsupported": {"kind": ..., "reason": ...}}``, docs/protocol.md "Refusing an action kind"). Anything else
 (a crash, a hang, garbage, a malformed refusal, a refusal naming another kind) is an engine fault, exit 3. The
 report says that nothing was compared, and which kinds the engine refuses: what to build next.

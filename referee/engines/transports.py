@@ -849,8 +849,8 @@ def check_answer(answer: Answer, scenario: dict[str, Any], *, fields_needed: tup
 
 
 def refusal_problem(answer: dict[str, Any], scenario: dict[str, Any]) -> str | None:
-    """What is wrong with an ``unsupported`` answer (None: a well-formed refusal of the scenario's first action kind,
-    echoing its id, docs/protocol.md "Refusing an action kind")."""
+    """What is wrong with an ``unsupported`` answer (None: a well-formed refusal of one of the scenario's action
+    kinds, echoing its id, docs/protocol.md "Refusing an action kind")."""
     refusal = answer.get("unsupported")
     if answer.get("protocol") != PROTOCOL:
         return f"observation.protocol: expected {PROTOCOL!r}, got {answer.get('protocol')!r:.60}"
@@ -859,17 +859,18 @@ def refusal_problem(answer: dict[str, Any], scenario: dict[str, Any]) -> str | N
         return 'observation.unsupported: expected {"kind": <an action kind>, "reason": <text>}'
     if scenario.get("id") is not None and answer.get("id") != scenario["id"]:
         return f"observation.id: expected {scenario['id']!r}, got {answer.get('id')!r:.60}"
-    first = first_kind(scenario)
-    if refusal["kind"] != first:
-        return f"observation.unsupported.kind: refuses {refusal['kind']!r:.60}, but the scenario's first action is {first!r}"
+    kinds = action_kinds(scenario)
+    if refusal["kind"] not in kinds:
+        return (f"observation.unsupported.kind: refuses {refusal['kind']!r:.60}, which no action of the scenario is "
+                f"(its kinds: {', '.join(kinds)})")
     return None
 
 
-def first_kind(scenario: dict[str, Any]) -> str | None:
-    """The kind of a scenario's first action (what a refusal names)."""
+def action_kinds(scenario: dict[str, Any]) -> list[str]:
+    """The kinds of a scenario's actions, in order, each once (what a refusal may name)."""
     actions = scenario.get("actions")
-    first = actions[0] if isinstance(actions, list) and actions else None
-    return first.get("kind") if isinstance(first, dict) else None
+    kinds = [a.get("kind") for a in actions if isinstance(a, dict)] if isinstance(actions, list) else []
+    return list(dict.fromkeys(k for k in kinds if isinstance(k, str)))
 
 
 def refused_kind(answer: dict[str, Any], scenario: dict[str, Any]) -> EngineFault:

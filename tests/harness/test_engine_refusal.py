@@ -1,7 +1,7 @@
 """An engine that does not implement an action kind refuses it by name; ``kinds = []`` is the first check.
 
 docs/protocol.md "Refusing an action kind": an answer ``{"protocol", "id", "unsupported": {"kind", "reason"}}``
-names the scenario's first action kind. ``referee check`` reports it as an ``unsupported`` engine fault saying
+names one of the scenario's action kinds (the first the engine does not implement). ``referee check`` reports it as an ``unsupported`` engine fault saying
 what to build next; under ``kinds = []`` (what ``referee init`` writes) it probes one scenario of every kind and
 passes on refusals and valid observations alike, comparing nothing, and says so. The other verbs refuse
 ``kinds = []`` by name instead of reading it as "every kind".
@@ -58,8 +58,14 @@ def test_a_refusal_is_an_unsupported_fault_naming_the_kind():
     assert "refuses action kind 'damage' by name (later)" in fault.message and "`kinds`" in fault.message
 
 
+def test_a_refusal_may_name_a_later_action_of_the_scenario():
+    scenario = {**_scenario(), "actions": [*_scenario()["actions"], {"kind": "cull", "target": "a"}]}
+    fault = check_answer(_refusal("cull"), scenario, fields_needed=None, events_needed=True)
+    assert isinstance(fault, EngineFault) and fault.kind == "unsupported" and "'cull'" in fault.message
+
+
 @pytest.mark.parametrize("answer, problem", [
-    (_refusal("hit"), "refuses 'hit', but the scenario's first action is 'damage'"),
+    (_refusal("hit"), "refuses 'hit', which no action of the scenario is (its kinds: damage)"),
     ({**_refusal("damage"), "id": "s2"}, "observation.id: expected 's1'"),
     ({**_refusal("damage"), "protocol": "referee/1"}, "observation.protocol"),
     ({"protocol": "referee/2", "id": "s1", "unsupported": "damage"}, "observation.unsupported: expected"),
