@@ -113,6 +113,9 @@ OPTIONS: tuple[Option, ...] = (
        defaults={RUN: 64, EXHAUST: 64}, sample=8),
     _o("name", "text", "the engine's name: keys its stored failures (default: a digest of what it runs)", ENGINE_VERBS,
        sample="studio-engine", declaration=True),
+    _o("version", "text", "the engine's version, shown beside its name by `referee report conformance` and "
+       "`referee report matrix`", DECLARING, changes_run=False, sample="1.4.2", declaration=True,
+       on_command_line=False),
     _o("in_process", "flag", "call the --python engine in this process (faster; its os._exit is caught as a crash, "
        "but a signal killing the process ends the run)",
        (CHECK, RUN, EXHAUST), default=False, sample=True),
@@ -168,6 +171,11 @@ OPTIONS: tuple[Option, ...] = (
        "never exercised, naming it", (CHECK,), default=False, sample=True),
     _o("max_restarts", "int", "engine restarts after faults before the remaining vectors are not run", (RUN,),
        default=25, sample=3),
+    _o("exclude_features", "words", "skip every vector that uses any of these features, comma-separated (a filter: "
+       "what is compared is unchanged, unlike --without)", (RUN,), sample=["armor"]),
+    _o("expected_failures", "text", "a file of vector paths expected to fail, one a line (# comments): a listed "
+       "failure is known (not a failure), a listed pass is stale and fails the run", (RUN,),
+       sample="expected-failures.txt"),
     _o("stats", "flag", "count per feature, event and clause the scenarios exercising it", (CHECK,), default=False,
        changes_run=False, sample=True),
     _o("json", "flag", "print the report as JSON", (CHECK, RUN), default=False, changes_run=False, in_file=False),
@@ -183,6 +191,9 @@ OPTIONS: tuple[Option, ...] = (
        in_file=False, sample="cost/"),
     _o("quiet", "flag", "no per-template progress", (EXPORT,), default=False, changes_run=False, in_file=False,
        short="-q"),
+    _o("release", "flag", "write a release: into FOLDER/<name>/ (named for the rules version and the declaration), "
+       "with release.json (every file's SHA-256, what is compared); prints the release folder", (EXPORT,),
+       default=False, changes_run=False, in_file=False),
     _o("tier", "choice", "tiny | small | standard (docs/exhaust.md gives each scope)", (EXHAUST,), default="tiny",
        sample="small"),
 )
@@ -230,7 +241,7 @@ def from_flag(option: Option, value: Any) -> Any:
 #: What each words option names, for the error of a list that names nothing.
 _NOUNS = {"fields": "field (a comparison must compare something)",
           "event_fields": "event field (a comparison must compare something)", "kinds": "action kind",
-          "features": "feature", "without": "feature"}
+          "features": "feature", "without": "feature", "exclude_features": "feature"}
 
 
 def from_file(option: Option, value: Any) -> Any:

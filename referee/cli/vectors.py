@@ -1,4 +1,5 @@
-"""``referee vectors export DIR`` and ``referee vectors run DIR --engine CMD``."""
+"""``referee vectors export DIR [--release]``, ``referee vectors run DIR --engine CMD``, ``check-receipt`` and
+``check-release``."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ def register(app: typer.Typer) -> None:
     vectors_app.command("export")(typer_command(EXPORT, export_command, [export_folder]))
     vectors_app.command("run")(typer_command(RUN, run_command, [run_folder]))
     vectors_app.command("check-receipt")(check_receipt_command)
+    vectors_app.command("check-release")(check_release_command)
 
 
 def _usage_exit(verb: str, message: str) -> typer.Exit:
@@ -40,11 +42,12 @@ def export_command(given: dict, folder: str) -> None:
     from ..vectors.suite import VECTORS_FORMAT, Selection, export, generate
 
     try:  # before minutes of generation: a destination, a setting or a reading that cannot be used is a usage error
-        folder = check_destination(folder, VECTORS_FORMAT)
         settings = resolve(EXPORT, given, load_config(verb=EXPORT))
         kinds, features = selection(settings)
         chosen = Selection(frozenset(kinds) if kinds else None, features)
         readings = declared_readings(settings["ruleset"])
+        declaration = _release_declaration(settings, readings) if settings["release"] else None
+        folder = _export_destination(folder, declaration)
     except (VectorFileError, ConfigError, ValueError) as error:
         raise _usage_exit(EXPORT, str(error)) from None
     say = (lambda text: None) if settings["quiet"] else (lambda text: typer.echo(text, err=True))
@@ -56,11 +59,50 @@ def export_command(given: dict, folder: str) -> None:
     if stale:
         typer.echo(f"  removed {len(stale)} vectors of the previous export that the new manifest does not list")
     unknown = _print_branches(manifest)
+    if declaration is not None:
+        _write_release(folder, manifest, declaration)
     if unknown:
         typer.echo("unknown branches (no answer within the resource limit):", err=True)
         for branch in unknown:
             typer.echo(f"  {branch}", err=True)
         raise typer.Exit(1)
+
+
+def _release_declaration(settings: Any, readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What an export declared, as ``release.json`` records it (and its name's profile part digests)."""
+    from ..vectors.release import declaration_of
+
+    return declaration_of(settings["kinds"], settings["features"], settings["without"], settings["only"], readings)
+
+
+def _export_destination(folder: str, declaration: dict[str, Any] | None) -> Path:
+    """Where the export goes, checked: ``folder``, or with ``--release`` its sub-folder named for the rules and the
+    declaration (re-exported in place when it holds a release already)."""
+    from ..vectors.files import VectorFileError, check_destination
+    from ..vectors.release import check_release_destination, release_name
+    from ..vectors.suite import VECTORS_FORMAT
+
+    if declaration is None:
+        return check_destination(folder, VECTORS_FORMAT)
+    if str(folder).strip() == "":
+        raise VectorFileError("the destination folder is empty: name one (for example vectors/)")
+    target = check_destination(Path(folder) / release_name(declaration), VECTORS_FORMAT)
+    check_release_destination(target)
+    return target
+
+
+def _write_release(folder: Path, manifest: dict[str, Any], declaration: dict[str, Any]) -> None:
+    """Write ``release.json``; print the release folder's path (the last line of the output), after a note when
+    the parent folder holds other releases (a native runner pointed at it needs exactly one)."""
+    from ..vectors.release import other_releases, write_release
+
+    release = write_release(folder, manifest, declaration)
+    others = other_releases(folder.parent, folder.name)
+    if others:
+        typer.echo(f"referee vectors export: note: {folder.parent} holds other releases too ({', '.join(others)}): "
+                   "point a native runner at the release folder itself", err=True)
+    typer.echo(f"  release {release['name']}: {len(release['files'])} files hashed in release.json")
+    typer.echo(str(folder))
 
 
 def _say_exported(folder: str, manifest: dict, readings: dict[str, dict[str, Any]]) -> None:
@@ -108,18 +150,19 @@ def _run_vectors(given: dict, folder: Path):
     from ..check.options import RUN, resolve
 
     try:
-        from ..check.plan import comparison as comparison_of, engine_spec, selection
-        from ..vectors.suite import Selection, check_suite, replay
+        from ..check.plan import comparison as comparison_of, engine_spec
+        from ..vectors.expected import read_expected_failures, settle
+        from ..vectors.suite import check_suite, replay, run_selection
 
         settings = resolve(RUN, given, load_config(verb=RUN))
         if settings["max_restarts"] < 0:
             raise ValueError(f"--max-restarts {settings['max_restarts']}: expected a whole number >= 0")
         _check_outputs(settings)
-        kinds, features = selection(settings)
-        chosen = Selection(frozenset(kinds) if kinds else None, features)
+        chosen = run_selection(settings)
         comparison = comparison_of(settings).under_profile(chosen.features)
         the_engine = engine_spec(settings).make()
         notes = check_suite(folder, settings["ruleset"])  # before the engine starts: the suite is of its readings
+        expected = read_expected_failures(settings["expected_failures"], folder)  # and every listed path is in it
         if not settings["json"]:
             for note in notes:
                 typer.echo(f"referee vectors run: note: {note}", err=True)
@@ -136,6 +179,7 @@ def _run_vectors(given: dict, folder: Path):
                    f"checked; rerun: {interrupts.command_line(f'referee vectors run {folder}')}", err=True)
         raise typer.Exit(_interrupted_status()) from None
     run.notes = notes
+    run.expected = settle(run, expected) if expected is not None else None
     return settings, comparison, chosen, the_engine.name, run
 
 
@@ -170,6 +214,28 @@ def check_receipt_command(
         typer.echo(f"  ... and {len(problems) - 50} more")
     typer.echo(f"referee vectors check-receipt: {'FAIL' if problems else 'ok'}: "
                f"{len(problems)} problems ({receipt} against {folder})")
+    raise typer.Exit(1 if problems else 0)
+
+
+def check_release_command(
+    folder: Path = typer.Argument(..., help="a release folder written by `referee vectors export DIR --release`, or "
+                                            "the folder holding exactly one"),
+) -> None:
+    """Check a release folder against its release.json: every listed file there with its SHA-256, nothing unlisted."""
+    from ..vectors.files import VectorFileError
+    from ..vectors.release import check_release, find_release
+
+    try:
+        release = find_release(folder)
+        problems = check_release(release)
+    except VectorFileError as error:
+        typer.echo(f"referee vectors check-release: {error}", err=True)
+        raise typer.Exit(2) from None
+    for problem in problems[:50]:
+        typer.echo(f"  {problem}")
+    if len(problems) > 50:
+        typer.echo(f"  ... and {len(problems) - 50} more")
+    typer.echo(f"referee vectors check-release: {'FAIL' if problems else 'ok'}: {len(problems)} problems ({release})")
     raise typer.Exit(1 if problems else 0)
 
 
@@ -252,17 +318,20 @@ def _say_interrupted(run: Any, folder: Path, err: bool) -> None:
 
 
 def _exit_code(run: Any) -> int:
-    """128 + the signal (130: Ctrl-C): interrupted; 1: some vector diverges; 3: no divergence, but the engine faulted
-    or vectors did not run."""
+    """128 + the signal (130: Ctrl-C): interrupted; 1: some vector diverges, or an expected failure passes now (stale);
+    3: no divergence, but the engine faulted or vectors did not run. A known failure (listed by
+    ``--expected-failures``) counts as a pass."""
     if run.interrupted:  # before any verdict: what ran is reported, the run is not one
         return _interrupted_status()
-    if any(r.status == "mismatch" for r in run.results):
+    if any(r.status in ("mismatch", "stale") for r in run.results):
         return 1
     return 3 if any(r.status in ("fault", "not run") for r in run.results) else 0
 
 
 def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any]) -> dict[str, Any]:
-    failed = [r for r in run.results if r.status in ("mismatch", "fault")]
+    """The ``--json`` report: ``failed`` holds every result that is not a plain pass (a ``known`` or ``stale`` one
+    with its ``outcome``); ``expected_failures`` what the list came to (None: no list)."""
+    failed = [r for r in run.results if r.status in ("mismatch", "fault", "known", "stale")]
     return {
         "compared": comparison.to_json(),
         "vectors": len(run.ran()),
@@ -275,8 +344,10 @@ def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any
         "skipped_by_reason": _by_reason(run.skipped),
         "notes": run.notes,
         "failed": [{"path": r.path, "status": r.status, "detail": r.detail, "clauses": r.clauses,
-                    "failed_clauses": r.failed_clauses, "explain": r.explain} for r in failed],
+                    "failed_clauses": r.failed_clauses, "explain": r.explain,
+                    **({"outcome": r.outcome} if r.outcome else {})} for r in failed],
         "clauses": table,
+        "expected_failures": None if run.expected is None else run.expected.to_json(),
     }
 
 
@@ -288,8 +359,10 @@ def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: d
 
     ran, failed = run.ran(), [r for r in run.results if r.status in ("mismatch", "fault")]
     not_run = len(run.results) - len(ran)
-    typer.echo(f"referee vectors run: {sum(r.status == 'pass' for r in ran)}/{len(ran)} vectors pass "
-               f"({engine}; compared: {comparison.describe()}; features: {features_compared(features)})")
+    known = sum(r.status == "known" for r in ran)
+    typer.echo(f"referee vectors run: {sum(r.status == 'pass' for r in ran)}/{len(ran)} vectors pass"
+               + (f", {known} known failures" if known else "")
+               + f" ({engine}; compared: {comparison.describe()}; features: {features_compared(features)})")
     if run.stopped:
         typer.echo(f"  STOPPED: {run.stopped}; {not_run} vectors not run (counted nowhere in the table)")
     if run.skipped:
@@ -306,6 +379,24 @@ def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: d
             typer.echo(f"      the whole explanation: referee explain {folder / r.path}")
     if len(failed) > 20:
         typer.echo(f"  ... and {len(failed) - 20} more")
+    if run.expected is not None:
+        _print_expected(run.expected)
+
+
+def _print_expected(settled: Any) -> None:
+    """What ``--expected-failures`` came to: the counts, each known failure, each stale entry (``FILE:LINE: PATH
+    passes now: remove it``) and each listed vector that did not run."""
+    typer.echo(f"  expected failures ({settled.file}): {len(settled.known)} known, {len(settled.stale)} stale, "
+               f"{len(settled.not_run)} not run")
+    for line, r in settled.known[:20]:
+        at = f" [at fault: {r.failed_clauses[0]}]" if r.failed_clauses else ""
+        typer.echo(f"  known ({r.outcome}): {r.path}{at}: {r.detail}")
+    if len(settled.known) > 20:
+        typer.echo(f"  ... and {len(settled.known) - 20} more known")
+    for message in settled.stale_messages():
+        typer.echo(f"  stale: {message}")
+    for line, path, why in settled.not_run:
+        typer.echo(f"  not run: {settled.file}:{line}: {path} ({why})")
 
 
 def _fail_message(bad: int, ran: int) -> str:
@@ -319,10 +410,34 @@ def _by_reason(skipped: list[tuple]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
 
+def _run_cases(results: list) -> list[str]:
+    """The failing JUnit cases of the run as a whole: ``engine faults`` (when the engine faulted) and ``expected
+    failures`` (when a vector ``--expected-failures`` lists passes now)."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    from ..report.junit import xml_text
+
+    faults = [r for r in results if r.status == "fault"]
+    stale = [r for r in results if r.status == "stale"]
+    cases = []
+    if faults:
+        text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in faults)
+        cases.append('<testcase classname="referee.vectors" name="engine faults">'
+                     f"<failure message={quoteattr(f'{len(faults)} vectors: engine fault')}>{escape(xml_text(text))}"
+                     "</failure></testcase>")
+    if stale:
+        text = "\n".join(f"stale: {r.path}: passes now: remove it from the expected failures" for r in stale)
+        cases.append('<testcase classname="referee.vectors" name="expected failures">'
+                     f"<failure message={quoteattr(f'{len(stale)} vectors: stale expected failures')}>"
+                     f"{escape(xml_text(text))}</failure></testcase>")
+    return cases
+
+
 def _write_junit(path: str, per_clause: dict[str, list], table: dict[str, Any] | None = None,
                  results: list | None = None) -> None:
-    """One test case per clause (``FAIL``: a failure; ``not covered``/``not run``: skipped) and, when the engine
-    faulted, one ``engine faults`` case listing them. ``per_clause`` (clause: its results) stands for ``table``
+    """One test case per clause (``FAIL``: a failure; ``not covered``/``not run``/``known``: skipped) and, when the
+    engine faulted, one ``engine faults`` case listing them; when expected failures pass now, one failing
+    ``expected failures`` case. ``per_clause`` (clause: its results) stands for ``table``
     and ``results`` when they are not given."""
     from xml.sax.saxutils import escape, quoteattr
 
@@ -331,10 +446,10 @@ def _write_junit(path: str, per_clause: dict[str, list], table: dict[str, Any] |
 
     results = results if results is not None else list({id(r): r for rs in per_clause.values() for r in rs}.values())
     table = table if table is not None else {c: clause_row(c, rs, set()) for c, rs in per_clause.items()}
-    faults = [r for r in results if r.status == "fault"]
-    failures = sum(row["status"] == "FAIL" for row in table.values()) + bool(faults)
+    extra = _run_cases(results)
+    failures = sum(row["status"] == "FAIL" for row in table.values()) + len(extra)
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
-             f'<testsuites><testsuite name="referee vectors" tests="{len(table) + bool(faults)}" failures="{failures}">']
+             f'<testsuites><testsuite name="referee vectors" tests="{len(table) + len(extra)}" failures="{failures}">']
     for clause, row in sorted(table.items()):
         lines.append(f'<testcase classname="referee.vectors" name={quoteattr(clause)}>')
         bad = [r for r in results if r.fails(clause)]
@@ -342,14 +457,10 @@ def _write_junit(path: str, per_clause: dict[str, list], table: dict[str, Any] |
             text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in bad)
             lines.append(f"<failure message={quoteattr(_fail_message(len(bad), row['vectors']))}>"
                          f"{escape(xml_text(text))}</failure>")
-        elif row["status"] in ("not covered", "not run"):
+        elif row["status"] in ("not covered", "not run", "known"):
             lines.append(f"<skipped message={quoteattr(row['status'])}/>")
         lines.append("</testcase>")
-    if faults:
-        text = "\n".join(f"{r.status}: {r.path}: {r.detail}" for r in faults)
-        lines.append('<testcase classname="referee.vectors" name="engine faults">'
-                     f"<failure message={quoteattr(f'{len(faults)} vectors: engine fault')}>{escape(xml_text(text))}"
-                     "</failure></testcase>")
+    lines += extra
     lines.append("</testsuite></testsuites>")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text("\n".join(lines) + "\n")

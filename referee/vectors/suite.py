@@ -235,10 +235,12 @@ def _count(reasons: Any) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Selection:
-    """Which vectors a run takes: by action kind and by feature (None: no restriction)."""
+    """Which vectors a run takes: by action kind and by feature (None: no restriction), less those using a feature of
+    ``exclude`` (``vectors run --exclude-features``: a pure filter, what is compared is unchanged)."""
 
     kinds: frozenset[str] | None = None
     features: frozenset[str] | None = None
+    exclude: frozenset[str] | None = None
 
     def reason_to_skip(self, scenario: dict[str, Any]) -> str | None:
         """Why a vector is outside the selection (None: it is in)."""
@@ -249,11 +251,31 @@ class Selection:
             used = rulebooks.of_scenario(scenario).features_used(scenario) - self.features
             if used:
                 return "uses " + ", ".join(sorted(used))
+        if self.exclude:
+            excluded = rulebooks.of_scenario(scenario).features_used(scenario) & self.exclude
+            if excluded:
+                return f"uses excluded feature{'s' if len(excluded) > 1 else ''} " + ", ".join(sorted(excluded))
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kinds": None if self.kinds is None else sorted(self.kinds),
-                "features": None if self.features is None else sorted(self.features)}
+        """The selection as the manifest and the receipt record it (``exclude_features`` only when given)."""
+        out: dict[str, Any] = {"kinds": None if self.kinds is None else sorted(self.kinds),
+                               "features": None if self.features is None else sorted(self.features)}
+        if self.exclude:
+            out["exclude_features"] = sorted(self.exclude)
+        return out
+
+
+def run_selection(settings: Any) -> Selection:
+    """The selection of a ``vectors run`` (``--kinds``, ``--features``, ``--without``, ``--exclude-features``); an
+    unknown feature name is a ValueError listing the known ones."""
+    from ..check.plan import selection
+
+    kinds, features = selection(settings)
+    excluded = settings.values.get("exclude_features")
+    if excluded:
+        rulebooks.resolve_features(excluded)  # checks each name
+    return Selection(frozenset(kinds) if kinds else None, features, frozenset(excluded) if excluded else None)
 
 
 # --------------------------------------------------------------------------------------
@@ -261,8 +283,10 @@ class Selection:
 # --------------------------------------------------------------------------------------
 
 #: What a vector came to: the engine agreed, disagreed, faulted (a crash, a hang, garbage: no clause verdict), or
-#: the vector was never run (the engine's restart bound or time budget was reached, or the run was interrupted).
-STATUSES = ("pass", "mismatch", "fault", "not run")
+#: the vector was never run (the engine's restart bound or time budget was reached, or the run was interrupted);
+#: a vector ``--expected-failures`` lists is ``known`` when it failed, ``stale`` when it passed
+#: (``referee.vectors.expected``).
+STATUSES = ("pass", "mismatch", "fault", "not run", "known", "stale")
 #: ``vectors run --max-restarts``: engine restarts after faults before the remaining vectors are not run.
 MAX_RESTARTS = 25
 
@@ -282,10 +306,16 @@ class VectorResult:
     exercises: list[str] = field(default_factory=list)
     #: The SHA-256 of the vector file's bytes as read for this run.
     sha256: str = ""
+    #: For a ``known`` or ``stale`` result: what the engine's answer came to (mismatch, fault or pass).
+    outcome: str = ""
 
     def fails(self, clause: str) -> bool:
         """Whether this result fails ``clause``: a mismatch, at fault there."""
         return self.status == "mismatch" and clause in self.failed_clauses
+
+    def known_at(self, clause: str) -> bool:
+        """Whether this result is a known failure (``--expected-failures``) at ``clause``: a mismatch at fault there."""
+        return self.status == "known" and clause in self.failed_clauses
 
 
 @dataclass
@@ -301,6 +331,8 @@ class VectorRun:
     interrupted: bool = False
     #: What the run says besides its results (a manifest recording no readings: taken as the defaults).
     notes: list[str] = field(default_factory=list)
+    #: What ``--expected-failures`` came to (``referee.vectors.expected.Settled``; None: no list).
+    expected: Any = None
 
     def ran(self) -> list[VectorResult]:
         return [r for r in self.results if r.status != "not run"]
@@ -528,24 +560,26 @@ def required_branches(manifest: dict[str, Any]) -> dict[str, set[str]]:
 def _touches(result: VectorResult, clause: str, need: set[str]) -> bool:
     """Whether a result speaks for ``clause``: it takes one of its branches (a clause without branches: it applies
     the clause), or it fails there."""
-    if result.fails(clause):
+    if result.fails(clause) or result.known_at(clause):
         return True
     return bool(need & set(result.exercises)) if need else clause in (result.clauses or ["(none)"])
 
 
 def clause_row(clause: str, results: list[VectorResult], need: set[str]) -> dict[str, Any]:
-    """One row of the table: ``FAIL`` (a vector is at fault there), ``ok`` (the vectors that ran and passed take
-    every branch of it), ``not covered`` (some branch no passing vector takes), ``not run`` (its vectors never ran)."""
+    """One row of the table: ``FAIL`` (a vector is at fault there), ``known`` (only known failures are, listed by
+    ``--expected-failures``), ``ok`` (the vectors that ran and passed take every branch of it), ``not covered`` (some
+    branch no passing vector takes), ``not run`` (its vectors never ran). A stale entry's vector passed."""
     touching = [r for r in results if _touches(r, clause, need)]
     ran = [r for r in touching if r.status != "not run"]
-    passed = [r for r in ran if r.status == "pass"]
+    passed = [r for r in ran if r.status in ("pass", "stale")]
     failed = [r for r in ran if r.fails(clause)]
+    known = [r for r in ran if r.known_at(clause)]
     taken = set().union(*(set(r.exercises) for r in passed)) & need
-    status = ("FAIL" if failed else "not run" if touching and not ran else
+    status = ("FAIL" if failed else "known" if known else "not run" if touching and not ran else
               "not covered" if not passed or taken != need else "ok")
     return {"status": status, "vectors": len(ran), "passed": len(passed), "failed": len(failed),
             "faults": sum(r.status == "fault" for r in ran), "not_run": len(touching) - len(ran),
-            "branches": len(need), "branches_exercised": len(taken)}
+            "branches": len(need), "branches_exercised": len(taken), "known": len(known)}
 
 
 def clause_table(results: list[VectorResult], manifest: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -558,12 +592,12 @@ def clause_table(results: list[VectorResult], manifest: dict[str, Any]) -> dict[
 def row_text(clause: str, row: dict[str, Any]) -> str:
     """``  ok          combat:500.2c      12/12``, with what keeps a row from ``ok``."""
     notes = []
-    if row["status"] == "not covered" and row["branches"]:
+    if row["status"] in ("not covered", "known") and row["branches"] > row["branches_exercised"]:
         notes.append(f"{row['branches'] - row['branches_exercised']} of {row['branches']} branches taken by no "
                      "passing vector")
     elif row["status"] == "not covered":
         notes.append("no passing vector applies it")
-    for key, word in (("faults", "engine faults"), ("not_run", "not run")):
+    for key, word in (("faults", "engine faults"), ("not_run", "not run"), ("known", "known failures")):
         if row[key]:
             notes.append(f"{row[key]} {word}")
     return (f"  {row['status']:<11} {clause:<18} {row['passed']}/{row['vectors']}"
@@ -591,9 +625,10 @@ def sha256_of(path: Path) -> str:
 
 
 def write_receipt(path: Path, engine: str, selection: Selection, run: VectorRun) -> None:
-    """The record of a run: the selection, the manifest's SHA-256, every vector run with its result and the
-    SHA-256 of the bytes it was read from, every vector not run and why, every vector skipped and why
-    (``referee vectors check-receipt`` holds a folder to it)."""
+    """The record of a run: the selection, the manifest's SHA-256, every vector run with its result (``known`` and
+    ``stale`` ones with their ``outcome``) and the SHA-256 of the bytes it was read from, every vector not run and why,
+    every vector skipped and why, and what ``--expected-failures`` came to (``referee vectors check-receipt`` holds a
+    folder to it)."""
     receipt = {
         "format": RECEIPT_FORMAT,
         "engine": engine,
@@ -603,9 +638,12 @@ def write_receipt(path: Path, engine: str, selection: Selection, run: VectorRun)
         "passed": sum(r.status == "pass" for r in run.results),
         "stopped": run.stopped,
         "results": [{"path": r.path, "sha256": r.sha256, "status": r.status, "clauses": r.clauses,
-                     "failed_clauses": r.failed_clauses, "detail": r.detail} for r in run.results],
+                     "failed_clauses": r.failed_clauses, "detail": r.detail, **({"outcome": r.outcome} if r.outcome
+                                                                               else {})} for r in run.results],
         "skipped": [{"path": p, "sha256": digest, "reason": reason} for p, reason, digest in run.skipped],
     }
+    if run.expected is not None:
+        receipt["expected_failures"] = run.expected.to_json()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(receipt, indent=1) + "\n")
 

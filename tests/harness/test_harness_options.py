@@ -21,6 +21,7 @@ from referee.check.config import ConfigError, load_config
 from referee.check.options import (CHECK, EXPORT, OPTIONS, PLUGIN, RUN, TABLES, Option, plugin_given, replay_words,
                                     resolve)
 from referee.check.plan import check_plan, comparison, engine_spec, readings, selection
+from referee.vectors.suite import run_selection
 
 pytest_plugins = ["pytester"]
 RUNNER = CliRunner()
@@ -80,9 +81,9 @@ def _run_of(verb: str, settings, folder: Path):
     if verb in (CHECK, PLUGIN):
         spec, options = check_plan(settings, folder)
         return spec, options
-    if verb == RUN:  # and how many engine restarts it allows before the rest is not run
-        return (engine_spec(settings), comparison(settings), selection(settings), readings(settings),
-                settings["max_restarts"])
+    if verb == RUN:  # how many engine restarts it allows before the rest is not run, what it skips, what it expects
+        return (engine_spec(settings), comparison(settings), selection(settings), readings(settings),  # to fail
+                settings["max_restarts"], run_selection(settings), settings["expected_failures"])
     return selection(settings), readings(settings), settings["only"]
 
 
