@@ -190,6 +190,19 @@ def load_config(folder: Path | None = None, verb: str | None = None) -> Config:
     return config
 
 
+def load_declaration(path: Path) -> Config:
+    """The top level of one named settings file (``referee.toml``, or a ``pyproject.toml``'s ``[tool.referee]``),
+    every key checked as :func:`load_config` checks it: the engine's declaration, for a verb that is handed the
+    file (``referee report conformance --declaration``) rather than finding it in the current directory."""
+    table = ("tool", "referee") if path.name == "pyproject.toml" else ()
+    prefix = "tool.referee." if table else ""
+    raw = _read(path, table)
+    if raw is None:
+        raise ConfigError(f"{path}: no [tool.referee] table")
+    top, _tables = _split(path, prefix, raw)
+    return Config(top, path, upgrade_warnings(top, path, prefix))
+
+
 #: The warnings already printed by this process (a verb may load its settings more than once).
 _ANNOUNCED: set[str] = set()
 

@@ -1,4 +1,11 @@
-"""``referee report merge A.json B.json ... [--html OUT] [--out MERGED.json]``: many check reports as one."""
+"""``referee report``: reports of runs.
+
+``referee report merge A.json B.json ... [--html OUT] [--out MERGED.json]``: many check reports as one.
+``referee report conformance --check C.json --vectors V.json [--declaration referee.toml] --out DIR``: an engine's
+conformance per feature and per clause, as JSON, a page and a shields.io badge (``referee.report.conformance``).
+``referee report matrix A.json B.json ... --out matrix.html``: many engines' conformance on one page
+(``referee.report.matrix``).
+"""
 
 from __future__ import annotations
 
@@ -13,10 +20,12 @@ EXIT_USAGE = 2
 
 
 def register(app: typer.Typer) -> None:
-    report_app = typer.Typer(help="Reports of check runs: merge a CI matrix's JSON reports into one.",
-                             no_args_is_help=True)
+    report_app = typer.Typer(help="Reports of runs: merge a CI matrix's check reports into one; publish an engine's "
+                             "conformance; compare engines' conformance.", no_args_is_help=True)
     app.add_typer(report_app, name="report")
     report_app.command("merge")(merge_command)
+    report_app.command("conformance")(conformance_command)
+    report_app.command("matrix")(matrix_command)
 
 
 def merge_command(
@@ -66,3 +75,60 @@ def _exit_code(status: str) -> int:
 
     return {"pass": EXIT_PASS, "fault": EXIT_ENGINE_FAULT, "nondeterministic": EXIT_ENGINE_FAULT,
             "model-error": EXIT_MODEL, "interrupted": EXIT_INTERRUPTED}.get(status, EXIT_DIVERGENCE)
+
+
+def conformance_command(
+    check: Path = typer.Option(..., "--check", help="the report of `referee check --json`"),
+    vectors: Path = typer.Option(..., "--vectors", help="the report of `referee vectors run --json`"),
+    out: Path = typer.Option(..., "--out", help="the folder to write conformance.json, conformance.html and "
+                                                "badge.json"),
+    declaration: Optional[Path] = typer.Option(None, "--declaration", help="the engine's referee.toml (or pyproject."
+                                               "toml): its name, version, profile and readings (default: the check's "
+                                               "profile, the check's engine as its name)"),
+    engine_version: Optional[str] = typer.Option(None, "--engine-version", help="the engine's version (default: the "
+                                                 "declaration's version)"),
+) -> None:
+    """An engine's conformance per feature and per clause, from its check and vectors run reports: every clause of
+    the catalogue pass, fail, known, not covered, left out or not run; a page and a shields.io badge."""
+    from ..report.conformance import ConformanceError, build, load_inputs, summary_line, write
+
+    try:
+        if out.exists() and not out.is_dir():
+            raise ConformanceError(f"{out}: --out must be a folder, and this is a file")
+        doc = build(load_inputs(check, vectors, declaration), engine_version)
+        written = write(doc, out)
+    except ConformanceError as error:
+        typer.echo(f"referee report conformance: {error}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    except OSError as error:
+        typer.echo(f"referee report conformance: {out}: cannot write: {error.strerror or error}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    typer.echo(f"referee report conformance: {summary_line(doc)}")
+    typer.echo(f"  wrote {', '.join(str(p) for p in written)}")
+
+
+def matrix_command(
+    documents: list[Path] = typer.Argument(..., help="conformance.json files of `referee report conformance`"),
+    out: Path = typer.Option(..., "--out", help="the page to write (matrix.json is written beside it)"),
+) -> None:
+    """Many engines' conformance on one page: a row per clause, a column per engine (in the order given), each cell
+    its status, and how many of the engines pass it; matrix.json beside the page."""
+    from ..report.conformance import ConformanceError
+    from ..report.matrix import build, check_comparable, json_twin, load_conformance, summary_line, write
+
+    try:
+        if out.suffix == ".json":
+            raise ConformanceError(f"{out}: --out names the page; its JSON twin is written beside it as "
+                                   f"{json_twin(out.with_suffix('.html')).name}")
+        loaded = [load_conformance(path) for path in documents]
+        check_comparable(documents, loaded)
+        matrix = build(documents, loaded)
+        written = write(matrix, out)
+    except ConformanceError as error:
+        typer.echo(f"referee report matrix: {error}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    except OSError as error:
+        typer.echo(f"referee report matrix: {out}: cannot write: {error.strerror or error}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    typer.echo(f"referee report matrix: {summary_line(matrix)}")
+    typer.echo(f"  wrote {', '.join(str(p) for p in written)}")

@@ -22,7 +22,8 @@ TEMPLATE = "check_report.html.j2"
 TEMPLATES = Path(__file__).with_name("templates")
 
 
-def _environment() -> Any:
+def environment() -> Any:
+    """The Jinja2 environment of every page under ``templates/`` (autoescaped, undefined names an error)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html", "j2"]),
@@ -34,7 +35,7 @@ def _environment() -> Any:
 
 def render_html(report: Any) -> str:
     """The report (a model, a ``CheckReport`` or a merged JSON report) as one self-contained HTML page."""
-    return _environment().get_template(TEMPLATE).render(report=report_model(report))
+    return environment().get_template(TEMPLATE).render(report=report_model(report))
 
 
 def write_html(path: str | Path, report: Any) -> None:

@@ -670,6 +670,9 @@ def hostile_commands(files: dict[str, str]) -> list[tuple[str, list[str]]]:
         commands.append((f"vectors run {name}", ["vectors", "run", files[name], *ENGINE]))
     for name, path in files.items():
         commands.append((f"report merge {name}", ["report", "merge", path, path]))
+        commands.append((f"report conformance {name}", ["report", "conformance", "--check", path, "--vectors", path,
+                                                        "--out", "conformance-out"]))
+        commands.append((f"report matrix {name}", ["report", "matrix", path, "--out", "matrix.html"]))
     commands += [("vectors export into a file", ["vectors", "export", files["not json"]]),
                  ("schema nonsense", ["schema", "nonsense"]),
                  ("clauses --rulebook nonsense", ["clauses", "--rulebook", "nonsense"]),

@@ -297,7 +297,7 @@ def test_guide_commands_use_only_options_the_verbs_accept():
         if words[0] == "pytest":
             assert options <= plugin_options, command
             continue
-        verb = words[1:3] if words[1] == "vectors" else words[1:2]
+        verb = words[1:3] if words[1] in ("vectors", "report") else words[1:2]
         result = RUNNER.invoke(app, [*verb, "--help"], terminal_width=200)
         assert result.exit_code == 0, command
         for option in options:
