@@ -27,7 +27,7 @@ app = typer.Typer(
 VERB_MODULES = (
     "referee.cli.clauses", "referee.cli.prove", "referee.cli.explain", "referee.cli.check", "referee.cli.exhaust",
     "referee.cli.validate", "referee.cli.features", "referee.cli.vectors", "referee.cli.schema", "referee.cli.query",
-    "referee.cli.report",
+    "referee.cli.report", "referee.cli.init",
 )
 
 

@@ -388,11 +388,19 @@ def _root() -> Path:
     return root
 
 
+def everything_generated(root) -> dict[str, str]:
+    """Every generated file: the pages, the generated regions of hand-written pages, and the engine kits'
+    protocol types (``referee.kits.types``)."""
+    from referee.kits.types import render_types
+
+    return {**render_pages(), **render_regions(root), **render_types()}
+
+
 def stale_pages() -> list[str]:
     """The generated pages whose content on disk differs from what the sources give."""
     root = _root()
     stale = []
-    for relative, content in {**render_pages(), **render_regions(root)}.items():
+    for relative, content in everything_generated(root).items():
         path = root / relative
         if not path.is_file() or path.read_text(encoding="utf-8") != content:
             stale.append(relative)
@@ -403,7 +411,7 @@ def write_pages() -> list[str]:
     """Write every generated page that changed; the pages written."""
     root = _root()
     written = []
-    for relative, content in {**render_pages(), **render_regions(root)}.items():
+    for relative, content in everything_generated(root).items():
         path = root / relative
         if path.is_file() and path.read_text(encoding="utf-8") == content:
             continue

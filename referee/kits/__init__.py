@@ -1,0 +1,1 @@
+"""Engine kits: what ``referee init --language L DIR`` writes (:mod:`referee.kits.init`)."""
