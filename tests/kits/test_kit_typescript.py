@@ -253,6 +253,19 @@ def test_skeleton_refuses_each_scenario_naming_its_kind(skeleton: Path, release:
     assert second == {"protocol": "referee/2", "unsupported": {"kind": "hit", "reason": "not implemented yet"}}
 
 
+def test_skeleton_passes_referee_check_under_its_empty_profile_as_written(skeleton: Path) -> None:
+    """`referee check` in the built kit, reading its own referee.toml (kinds = []): the probe passes, every kind
+    refused by name, nothing compared."""
+    import shutil
+
+    referee = shutil.which("referee")
+    assert referee, "the referee command is installed with the package"
+    done = _run([referee, "check"], skeleton, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASS (empty profile: kinds = [], nothing compared with the model)" in done.stdout
+    assert "refuses:  damage, hit," in done.stdout and "implement `damage`" in done.stdout
+
+
 def test_skeleton_stops_at_a_line_that_is_not_json(skeleton: Path) -> None:
     """A line that is not JSON: a message on stderr naming it, exit status 1, no answer."""
     done = _run(["node", "dist/src/main.js"], skeleton, stdin="this is not json\n", timeout=30)
