@@ -288,7 +288,8 @@ def _report(run: Any, folder: Path, engine: str, comparison: Any, selection: Any
                    + (f"; {run.stopped}" if run.stopped else "") + "): nothing was checked", err=True)
         return 2
     if json_out:
-        typer.echo(json.dumps(_json_report(run, comparison, selection, table), indent=2))
+        typer.echo(json.dumps({**_identity(engine, folder), **_json_report(run, comparison, selection, table)},
+                              indent=2))
     else:
         _print_report(run, folder, engine, comparison, table, selection.features)
     from .outputs import write_or_warn
@@ -326,6 +327,22 @@ def _exit_code(run: Any) -> int:
     if any(r.status in ("mismatch", "stale") for r in run.results):
         return 1
     return 3 if any(r.status in ("fault", "not run") for r in run.results) else 0
+
+
+def _identity(engine: str, folder: Path) -> dict[str, Any]:
+    """Whose run this is (the ``--json`` report's head, which ``referee report conformance`` checks against the
+    check report's): the protocol, this referee's version, the engine, and the release's name when the folder is
+    one."""
+    from .. import __version__
+    from ..protocol import PROTOCOL
+
+    release = None
+    if (folder / "release.json").is_file():
+        try:
+            release = json.loads((folder / "release.json").read_text(encoding="utf-8")).get("name")
+        except (OSError, ValueError, AttributeError):
+            release = None
+    return {"protocol": PROTOCOL, "referee": __version__, "engine": engine, "release": release}
 
 
 def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any]) -> dict[str, Any]:

@@ -217,3 +217,11 @@ def test_exclude_features_names_every_excluded_feature_a_vector_uses(release: Pa
 def test_an_unknown_feature_to_exclude_is_a_usage_error(release: Path):
     result = _run(release, "--exclude-features", "armor,no_such_feature")
     assert result.exit_code == 2 and "unknown feature 'no_such_feature'" in result.output
+
+
+def test_a_json_run_of_a_release_names_the_protocol_the_referee_the_engine_and_the_release(release: Path):
+    result = RUNNER.invoke(app, ["vectors", "run", str(release), "--python", "referee.examples.engine:run", "--json"])
+    assert result.exit_code == 0, result.output
+    head = json.loads(result.stdout)
+    assert head["protocol"] == "referee/2" and head["engine"] == "referee.examples.engine:run"
+    assert head["release"] == _release_json(release)["name"] and head["referee"] == _release_json(release)["referee"]
