@@ -607,6 +607,10 @@ def _notes(inputs: Inputs) -> list[str]:
     notes = []
     if "protocol" not in inputs.vectors:
         notes.append(f"{inputs.vectors_path} records no protocol: its vectors were decoded under this referee's")
+    ran = inputs.vectors.get("engine")
+    if ran is not None and ran != inputs.check.get("engine"):
+        notes.append(f"the two runs name different engines: {inputs.check_path} ran {inputs.check.get('engine')!r}, "
+                     f"{inputs.vectors_path} ran {ran!r}: one engine's conformance needs both runs of it")
     if inputs.check.get("stats") is None:
         notes.append(f"{inputs.check_path} was run without --stats: which clauses its scenarios exercised is not "
                      "counted, so its pass is taken over every clause of its profile")

@@ -106,6 +106,14 @@ def test_every_clause_of_the_catalogue_has_a_status_derived_from_the_reports(tmp
     assert cap["status"] == "fail" and "combat:500.1-7" in cap["clauses"]
 
 
+def test_two_runs_of_different_engines_are_said_so(tmp_path):
+    rows = {"combat:500.1-13": _row()}
+    same = _document(tmp_path, _check(), _vectors(rows, engine="my_engine:run", protocol="referee/2"))
+    assert not [note for note in same["notes"] if "different engines" in note]
+    other = _document(tmp_path, _check(), _vectors(rows, engine="node other.js", protocol="referee/2"))
+    assert any("different engines" in note and "node other.js" in note for note in other["notes"])
+
+
 def test_a_left_out_features_clauses_are_left_out_and_not_counted(tmp_path):
     declaration = ('protocol = "referee/2"\nname = "studio"\nversion = "2.1.0"\nkinds = ["damage"]\n'
                    'without = ["boss", "lethal_intercept"]\nruleset = { negative_armor = "mirror" }\n')
