@@ -202,6 +202,10 @@ _EVENT_FIELD_NAMES = ("name", "unit", "amount", "other", "detail")
 assert EVENT_FIELDS == dict(zip(_EVENT_FIELD_NAMES, ("string", "uid?", "integer", "uid?", "string?")))
 
 
+#: What an event field an answer leaves out reads as (:func:`event_from_json`; the schema's ``default``).
+EVENT_DEFAULTS: dict[str, Any] = {"unit": None, "amount": 0, "other": None, "detail": None}
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
     return event.to_json()
 
@@ -297,8 +301,9 @@ def event_schema(clauses: dict[str, tuple[str, ...]] | None = None) -> dict[str,
     one applies to each event, as a ``oneOf`` by name would, but a field the contract forbids
     fails at its own path, ``events/3/other``, where a ``oneOf`` reports only the event).
     """
-    properties = {name: dict(SCHEMA_TYPES[kind]) for name, kind in EVENT_FIELDS.items()}
-    properties["name"] = {"type": "string", "enum": list(EVENT_NAMES)}
+    properties = {name: {**SCHEMA_TYPES[kind], "default": EVENT_DEFAULTS[name]} for name, kind in EVENT_FIELDS.items()
+                  if name != "name"}
+    properties = {"name": {"type": "string", "enum": list(EVENT_NAMES)}, **properties}
     return {
         "type": "object", "properties": properties, "required": ["name"], "additionalProperties": False,
         "allOf": [{"if": {"properties": {"name": {"const": spec.name}}, "required": ["name"]},

@@ -36,6 +36,7 @@ class RustWriter:
         self.module = module
         self.consts: dict[str, str] = {}  # enum name -> its one value
         self.defaults: list[str] = []
+        self.absent: dict[str, str] = {}  # the field just written: the value it takes when absent, as Rust
 
     def rust_type(self, ref: Ref, key: str) -> str:
         if ref.kind == "named":
@@ -62,9 +63,12 @@ class RustWriter:
             kind = f"Option<{kind}>"
             if not item.required:
                 attribute = "default" if item.nullable else 'default, skip_serializing_if = "Option::is_none"'
+            self.absent[item.name] = "None"
         elif not item.required:
             attribute = self.default_attribute(owner, item, kind)
-        name = f"r#{item.name}" if item.name in KEYWORDS else item.name
+            self.absent[item.name] = ("Default::default()" if attribute == "default"
+                                      else attribute.split('"')[1] + "()")
+        name = rust_name(item.name)
         lines = doc(item.description, "    ")
         if attribute:
             lines.append(f"    #[serde({attribute})]")
@@ -93,10 +97,18 @@ class RustWriter:
         raise ValueError(f"a default the generator cannot write in Rust: {value!r}")
 
     def struct(self, item: Struct) -> list[str]:
+        """A struct; one whose every field may be absent also gets ``Default``: each field's protocol default
+        (a unit at its defaults, the ruleset at the default readings)."""
         lines = [*doc(item.description), DERIVE, f"pub struct {item.name} {{"]
+        self.absent = {}
         for one in item.fields:
             lines += self.field_lines(item.name, one)
-        return lines + ["}", ""]
+        lines += ["}", ""]
+        if all(not one.required for one in item.fields):
+            lines += [f"impl Default for {item.name} {{", "    fn default() -> Self {", f"        {item.name} {{",
+                      *(f"            {rust_name(one.name)}: {self.absent[one.name]}," for one in item.fields),
+                      "        }", "    }", "}", ""]
+        return lines
 
     def enum(self, item: Enum) -> list[str]:
         lines = [*doc(item.description), "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]",
@@ -138,6 +150,11 @@ class RustWriter:
                       f"pub enum {name} {{", "    #[default]", f"    #[serde(rename = {json.dumps(value)})]",
                       f"    {camel(str(value))},", "}", ""]
         return lines
+
+
+def rust_name(name: str) -> str:
+    """A field's name in Rust: a keyword raw (``r#type``)."""
+    return f"r#{name}" if name in KEYWORDS else name
 
 
 def doc(text: str, indent: str = "") -> list[str]:

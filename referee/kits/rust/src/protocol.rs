@@ -448,6 +448,29 @@ pub struct Ruleset {
     pub zero_maximum_revival: ZeroMaximumRevival,
 }
 
+impl Default for Ruleset {
+    fn default() -> Self {
+        Ruleset {
+            negative_armor: default_ruleset_negative_armor(),
+            shield_multiplier_rounding: default_ruleset_shield_multiplier_rounding(),
+            redirect_cap_moves: default_ruleset_redirect_cap_moves(),
+            defy_death_leaves: default_ruleset_defy_death_leaves(),
+            reflect_entry: default_ruleset_reflect_entry(),
+            lethal_redirect_test: default_ruleset_lethal_redirect_test(),
+            bloodletting_defied_to_zero: default_ruleset_bloodletting_defied_to_zero(),
+            riposte_roll_on_refused: default_ruleset_riposte_roll_on_refused(),
+            damage_event_test: default_ruleset_damage_event_test(),
+            reflect_subrogation: default_ruleset_reflect_subrogation(),
+            reflect_lanes: default_ruleset_reflect_lanes(),
+            stagger_lanes: default_ruleset_stagger_lanes(),
+            everlasting_slot_order: default_ruleset_everlasting_slot_order(),
+            tick_share_rounding: default_ruleset_tick_share_rounding(),
+            tick_feast_shares: default_ruleset_tick_feast_shares(),
+            zero_maximum_revival: default_ruleset_zero_maximum_revival(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     /// the unit's identity, unique on the board
@@ -1289,6 +1312,13 @@ pub struct AdvanceAction {
 pub struct EndCombatAction {
 }
 
+impl Default for EndCombatAction {
+    fn default() -> Self {
+        EndCombatAction {
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum Action {
@@ -1384,6 +1414,14 @@ pub struct PlayScenarioRules {
     pub either_discount: EitherDiscount,
 }
 
+impl Default for PlayScenarioRules {
+    fn default() -> Self {
+        PlayScenarioRules {
+            either_discount: default_play_scenario_rules_either_discount(),
+        }
+    }
+}
+
 /// Power by domain
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayStatePoolPower {
@@ -1401,6 +1439,19 @@ pub struct PlayStatePoolPower {
     pub order: i64,
 }
 
+impl Default for PlayStatePoolPower {
+    fn default() -> Self {
+        PlayStatePoolPower {
+            fury: default_play_state_pool_power_fury(),
+            calm: default_play_state_pool_power_calm(),
+            mind: default_play_state_pool_power_mind(),
+            body: default_play_state_pool_power_body(),
+            chaos: default_play_state_pool_power_chaos(),
+            order: default_play_state_pool_power_order(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayStatePool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1408,6 +1459,15 @@ pub struct PlayStatePool {
     /// Power by domain
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<PlayStatePoolPower>,
+}
+
+impl Default for PlayStatePool {
+    fn default() -> Self {
+        PlayStatePool {
+            energy: None,
+            power: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1578,6 +1638,19 @@ pub struct PlayCardActionCostPower {
     pub order: i64,
 }
 
+impl Default for PlayCardActionCostPower {
+    fn default() -> Self {
+        PlayCardActionCostPower {
+            fury: default_play_card_action_cost_power_fury(),
+            calm: default_play_card_action_cost_power_calm(),
+            mind: default_play_card_action_cost_power_mind(),
+            body: default_play_card_action_cost_power_body(),
+            chaos: default_play_card_action_cost_power_chaos(),
+            order: default_play_card_action_cost_power_order(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PlayCardActionCostNonstandardKind {
     #[serde(rename = "exhaust_this")]
@@ -1643,6 +1716,17 @@ pub struct PlayCardActionCost {
     pub nonstandard: Vec<PlayCardActionCostNonstandard>,
 }
 
+impl Default for PlayCardActionCost {
+    fn default() -> Self {
+        PlayCardActionCost {
+            energy: default_play_card_action_cost_energy(),
+            power: None,
+            any_power: default_play_card_action_cost_any_power(),
+            nonstandard: Default::default(),
+        }
+    }
+}
+
 /// Power of each named domain
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayCardActionAdditionalPower {
@@ -1658,6 +1742,19 @@ pub struct PlayCardActionAdditionalPower {
     pub chaos: i64,
     #[serde(default = "default_play_card_action_additional_power_order")]
     pub order: i64,
+}
+
+impl Default for PlayCardActionAdditionalPower {
+    fn default() -> Self {
+        PlayCardActionAdditionalPower {
+            fury: default_play_card_action_additional_power_fury(),
+            calm: default_play_card_action_additional_power_calm(),
+            mind: default_play_card_action_additional_power_mind(),
+            body: default_play_card_action_additional_power_body(),
+            chaos: default_play_card_action_additional_power_chaos(),
+            order: default_play_card_action_additional_power_order(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1728,6 +1825,18 @@ pub struct PlayCardActionAdditional {
     pub optional: bool,
 }
 
+impl Default for PlayCardActionAdditional {
+    fn default() -> Self {
+        PlayCardActionAdditional {
+            energy: default_play_card_action_additional_energy(),
+            power: None,
+            any_power: default_play_card_action_additional_any_power(),
+            nonstandard: Default::default(),
+            optional: default_play_card_action_additional_optional(),
+        }
+    }
+}
+
 /// Power of each named domain
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayCardActionModifiersIncreasePower {
@@ -1745,6 +1854,19 @@ pub struct PlayCardActionModifiersIncreasePower {
     pub order: i64,
 }
 
+impl Default for PlayCardActionModifiersIncreasePower {
+    fn default() -> Self {
+        PlayCardActionModifiersIncreasePower {
+            fury: default_play_card_action_modifiers_increase_power_fury(),
+            calm: default_play_card_action_modifiers_increase_power_calm(),
+            mind: default_play_card_action_modifiers_increase_power_mind(),
+            body: default_play_card_action_modifiers_increase_power_body(),
+            chaos: default_play_card_action_modifiers_increase_power_chaos(),
+            order: default_play_card_action_modifiers_increase_power_order(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayCardActionModifiersIncrease {
     /// Energy
@@ -1756,6 +1878,16 @@ pub struct PlayCardActionModifiersIncrease {
     /// [A]: Power of any domain
     #[serde(default = "default_play_card_action_modifiers_increase_any_power")]
     pub any_power: i64,
+}
+
+impl Default for PlayCardActionModifiersIncrease {
+    fn default() -> Self {
+        PlayCardActionModifiersIncrease {
+            energy: default_play_card_action_modifiers_increase_energy(),
+            power: None,
+            any_power: default_play_card_action_modifiers_increase_any_power(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1802,6 +1934,17 @@ pub struct PlayCardActionModifiersDiscount {
     pub applies_to: AppliesTo,
 }
 
+impl Default for PlayCardActionModifiersDiscount {
+    fn default() -> Self {
+        PlayCardActionModifiersDiscount {
+            energy: default_play_card_action_modifiers_discount_energy(),
+            power: default_play_card_action_modifiers_discount_power(),
+            either: default_play_card_action_modifiers_discount_either(),
+            applies_to: default_play_card_action_modifiers_discount_applies_to(),
+        }
+    }
+}
+
 /// cost increases (356.3) and discounts (356.4)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayCardActionModifiers {
@@ -1809,6 +1952,15 @@ pub struct PlayCardActionModifiers {
     pub increases: Vec<PlayCardActionModifiersIncrease>,
     #[serde(default)]
     pub discounts: Vec<PlayCardActionModifiersDiscount>,
+}
+
+impl Default for PlayCardActionModifiers {
+    fn default() -> Self {
+        PlayCardActionModifiers {
+            increases: Default::default(),
+            discounts: Default::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -1900,6 +2052,14 @@ pub struct PayResourcesPlan {
     pub any_power_from: Option<Vec<AnyPowerFrom>>,
 }
 
+impl Default for PayResourcesPlan {
+    fn default() -> Self {
+        PayResourcesPlan {
+            any_power_from: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "step")]
 pub enum PlayCardActionPlan {
@@ -1959,6 +2119,19 @@ pub struct ActivateActionAbilityCostPower {
     pub chaos: i64,
     #[serde(default = "default_activate_action_ability_cost_power_order")]
     pub order: i64,
+}
+
+impl Default for ActivateActionAbilityCostPower {
+    fn default() -> Self {
+        ActivateActionAbilityCostPower {
+            fury: default_activate_action_ability_cost_power_fury(),
+            calm: default_activate_action_ability_cost_power_calm(),
+            mind: default_activate_action_ability_cost_power_mind(),
+            body: default_activate_action_ability_cost_power_body(),
+            chaos: default_activate_action_ability_cost_power_chaos(),
+            order: default_activate_action_ability_cost_power_order(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -2026,6 +2199,17 @@ pub struct ActivateActionAbilityCost {
     pub nonstandard: Vec<ActivateActionAbilityCostNonstandard>,
 }
 
+impl Default for ActivateActionAbilityCost {
+    fn default() -> Self {
+        ActivateActionAbilityCost {
+            energy: default_activate_action_ability_cost_energy(),
+            power: None,
+            any_power: default_activate_action_ability_cost_any_power(),
+            nonstandard: Default::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ActivateActionAbilityEffectKind {
     #[serde(rename = "add_energy")]
@@ -2088,6 +2272,19 @@ pub struct ActivateActionModifiersIncreasePower {
     pub order: i64,
 }
 
+impl Default for ActivateActionModifiersIncreasePower {
+    fn default() -> Self {
+        ActivateActionModifiersIncreasePower {
+            fury: default_activate_action_modifiers_increase_power_fury(),
+            calm: default_activate_action_modifiers_increase_power_calm(),
+            mind: default_activate_action_modifiers_increase_power_mind(),
+            body: default_activate_action_modifiers_increase_power_body(),
+            chaos: default_activate_action_modifiers_increase_power_chaos(),
+            order: default_activate_action_modifiers_increase_power_order(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActivateActionModifiersIncrease {
     /// Energy
@@ -2099,6 +2296,16 @@ pub struct ActivateActionModifiersIncrease {
     /// [A]: Power of any domain
     #[serde(default = "default_activate_action_modifiers_increase_any_power")]
     pub any_power: i64,
+}
+
+impl Default for ActivateActionModifiersIncrease {
+    fn default() -> Self {
+        ActivateActionModifiersIncrease {
+            energy: default_activate_action_modifiers_increase_energy(),
+            power: None,
+            any_power: default_activate_action_modifiers_increase_any_power(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2114,6 +2321,17 @@ pub struct ActivateActionModifiersDiscount {
     pub applies_to: AppliesTo,
 }
 
+impl Default for ActivateActionModifiersDiscount {
+    fn default() -> Self {
+        ActivateActionModifiersDiscount {
+            energy: default_activate_action_modifiers_discount_energy(),
+            power: default_activate_action_modifiers_discount_power(),
+            either: default_activate_action_modifiers_discount_either(),
+            applies_to: default_activate_action_modifiers_discount_applies_to(),
+        }
+    }
+}
+
 /// cost increases (356.3) and discounts (356.4)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActivateActionModifiers {
@@ -2121,6 +2339,15 @@ pub struct ActivateActionModifiers {
     pub increases: Vec<ActivateActionModifiersIncrease>,
     #[serde(default)]
     pub discounts: Vec<ActivateActionModifiersDiscount>,
+}
+
+impl Default for ActivateActionModifiers {
+    fn default() -> Self {
+        ActivateActionModifiers {
+            increases: Default::default(),
+            discounts: Default::default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2478,8 +2705,8 @@ pub struct Event {
     pub name: EventName,
     #[serde(default)]
     pub unit: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amount: Option<i64>,
+    #[serde(default = "default_event_amount")]
+    pub amount: i64,
     #[serde(default)]
     pub other: Option<String>,
     #[serde(default)]
@@ -2804,4 +3031,5 @@ fn default_activate_action_modifiers_discount_energy() -> i64 { 0 }
 fn default_activate_action_modifiers_discount_power() -> i64 { 0 }
 fn default_activate_action_modifiers_discount_either() -> bool { false }
 fn default_activate_action_modifiers_discount_applies_to() -> AppliesTo { AppliesTo::Total }
+fn default_event_amount() -> i64 { 0 }
 fn default_refusal_reason() -> String { "".to_string() }

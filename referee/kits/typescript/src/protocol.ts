@@ -766,9 +766,13 @@ export type EventName = "damage_discarded" | "ignore_charge_spent" | "tick_preve
 
 export interface Event {
   name: EventName;
+  /** (default null) */
   unit?: string | null;
+  /** (default 0) */
   amount?: number;
+  /** (default null) */
   other?: string | null;
+  /** (default null) */
   detail?: string | null;
 }
 
