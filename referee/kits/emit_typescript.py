@@ -43,13 +43,30 @@ def field_line(item: Field) -> list[str]:
 
 
 def emit_struct(item: Struct, tag: tuple[str, str] | None = None) -> list[str]:
-    """An interface; a union's variant holds its tag (``kind: "damage"``) first."""
+    """An interface; a union's variant holds its tag (``kind: "damage"``) first; then its defaults, if any."""
     lines = [*doc(item.description), f"export interface {item.name} {{"]
     if tag is not None:
         lines.append(f"  {tag[0]}: {json.dumps(tag[1])};")
     for one in item.fields:
         lines += field_line(one)
-    return lines + ["}", ""]
+    return lines + ["}", "", *emit_defaults(item)]
+
+
+def emit_defaults(item: Struct) -> list[str]:
+    """``<NAME>_DEFAULTS``: what each field the protocol gives a default reads as when a scenario leaves it out
+    (a hand-written scenario, ``referee check --replay FILE``): spread it under the value read,
+    ``{...UNIT_DEFAULTS, ...unit}``."""
+    given = [(one.name, one.default) for one in item.fields if has_default(one)]
+    if not given:
+        return []
+    body = [f"  {name}: {json.dumps(value)}," for name, value in given]
+    return [f"/** What a {item.name} field left out reads as (the protocol's defaults). */",
+            f"export const {constant(item.name)}_DEFAULTS = {{", *body, "} as const;", ""]
+
+
+def has_default(item: Field) -> bool:
+    """A field with a default a literal can state (not an object's ``{}``: its own fields' defaults)."""
+    return item.default is not Field.__dataclass_fields__["default"].default and item.default != {}
 
 
 def emit(module: Module, protocol: str) -> str:

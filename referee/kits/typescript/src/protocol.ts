@@ -69,6 +69,26 @@ export interface Ruleset {
   zero_maximum_revival?: ZeroMaximumRevival;
 }
 
+/** What a Ruleset field left out reads as (the protocol's defaults). */
+export const RULESET_DEFAULTS = {
+  negative_armor: "mirror",
+  shield_multiplier_rounding: "ceil",
+  redirect_cap_moves: "up_to_cap",
+  defy_death_leaves: 1,
+  reflect_entry: "skip_armor_only",
+  lethal_redirect_test: "would_kill",
+  bloodletting_defied_to_zero: "fails",
+  riposte_roll_on_refused: "consumed",
+  damage_event_test: "reached_vitality",
+  reflect_subrogation: "no_payback",
+  reflect_lanes: "hits_and_ticks",
+  stagger_lanes: "direct_only",
+  everlasting_slot_order: "death_cell_first",
+  tick_share_rounding: "largest_remainder",
+  tick_feast_shares: "of_credit_share",
+  zero_maximum_revival: "stays_dead",
+} as const;
+
 export interface Unit {
   /** the unit's identity, unique on the board */
   uid: string;
@@ -182,6 +202,64 @@ export interface Unit {
   untargetable?: boolean;
 }
 
+/** What a Unit field left out reads as (the protocol's defaults). */
+export const UNIT_DEFAULTS = {
+  side: 0,
+  row: 0,
+  col: 0,
+  is_tool: false,
+  is_hub: false,
+  is_boss: false,
+  alive: true,
+  vitality: 100,
+  max_vitality: 100,
+  dormant: false,
+  entrapped: false,
+  ignore_charges: 0,
+  armor: 0,
+  has_cap: false,
+  cap: 0,
+  subrogated: 0,
+  insurance: 0,
+  shield: 0,
+  defy_death: false,
+  shield_multiplier: 1,
+  prismbroken: false,
+  rune_tick_reduction: 0,
+  forge_tick_reduction: 0,
+  thorns: 0,
+  riposte: 0,
+  retort: 0,
+  reflect: false,
+  adrenaline: 0,
+  momentum: 0,
+  bolster: 0,
+  redirect_to: null,
+  redirect_cap: 0,
+  intercept_by: null,
+  maim: 0,
+  forge_core_recovery: 0,
+  exalt: 0,
+  deathrattle: false,
+  everlasting: false,
+  vessels: 0,
+  armor_change: 0,
+  defy_death_spent: false,
+  everlasting_life_grant: false,
+  charge: 0,
+  incarnation: 0,
+  hears_phylactery_revival: false,
+  hears_everlasting_revival: false,
+  hears_ally_revival: false,
+  revival_aims_killer: false,
+  reliquary: 0,
+  reliquary_speed: 0,
+  bloodletting_reduction: 0,
+  burn: 0,
+  venom: 0,
+  untargetable: false,
+} as const;
+
 /** the lane: hit, burn, venom, tremor, aoe, reflect, overtime */
 export type DamageKind = "hit" | "burn" | "venom" | "tremor" | "aoe" | "reflect" | "overtime";
 
@@ -202,6 +280,14 @@ export interface DamageAction {
   riposte_rolls?: boolean[];
 }
 
+/** What a DamageAction field left out reads as (the protocol's defaults). */
+export const DAMAGE_ACTION_DEFAULTS = {
+  source: null,
+  damage_kind: "hit",
+  allows_dormant: false,
+  riposte_rolls: [],
+} as const;
+
 /** One damage instance through 500.1, then what answers it: Thorns, Riposte, Retort, Reflect (500.6, 500.7). */
 export interface HitAction {
   kind: "hit";
@@ -219,6 +305,14 @@ export interface HitAction {
   riposte_rolls?: boolean[];
 }
 
+/** What a HitAction field left out reads as (the protocol's defaults). */
+export const HIT_ACTION_DEFAULTS = {
+  source: null,
+  damage_kind: "hit",
+  allows_dormant: false,
+  riposte_rolls: [],
+} as const;
+
 /** the lane: hit, burn, venom, tremor, aoe, reflect (an overtime tick has no caster) */
 export type BloodlettingActionHitDamageKind = "hit" | "burn" | "venom" | "tremor" | "aoe" | "reflect";
 
@@ -234,6 +328,13 @@ export interface BloodlettingActionHit {
   /** Riposte's 50% rolls, consumed in order, one per damage event and attacker (500.7b) (default []) */
   riposte_rolls?: boolean[];
 }
+
+/** What a BloodlettingActionHit field left out reads as (the protocol's defaults). */
+export const BLOODLETTING_ACTION_HIT_DEFAULTS = {
+  damage_kind: "hit",
+  allows_dormant: false,
+  riposte_rolls: [],
+} as const;
 
 /** An activation with a Bloodletting cost (800.4): the cost first, then its hits, each answered as a hit. */
 export interface BloodlettingAction {
@@ -261,6 +362,11 @@ export interface CostAction {
   /** the unit the payment serves (the retaliator, the caster); the killer only of a retaliation it kills, else a cost death has no killer (500.6d, INT-109) (default null) */
   beneficiary?: string | null;
 }
+
+/** What a CostAction field left out reads as (the protocol's defaults). */
+export const COST_ACTION_DEFAULTS = {
+  beneficiary: null,
+} as const;
 
 /** which debuff */
 export type Debuff = "crush" | "repossess" | "piercing_roar" | "crippling_scream";
@@ -311,6 +417,16 @@ export interface AbilityActionAbilityLine {
   condition?: Condition | null;
 }
 
+/** What a AbilityActionAbilityLine field left out reads as (the protocol's defaults). */
+export const ABILITY_ACTION_ABILITY_LINE_DEFAULTS = {
+  amount: 0,
+  kind: "rider",
+  lane: null,
+  to: "target",
+  per: null,
+  condition: null,
+} as const;
+
 /** the printed ability: its name, its card numbers and its lines (400.8-1) */
 export interface AbilityActionAbility {
   /** (default "") */
@@ -320,6 +436,11 @@ export interface AbilityActionAbility {
   /** the printed lines, in printed order */
   lines: AbilityActionAbilityLine[];
 }
+
+/** What a AbilityActionAbility field left out reads as (the protocol's defaults). */
+export const ABILITY_ACTION_ABILITY_DEFAULTS = {
+  name: "",
+} as const;
 
 /** A caster activates a printed ability at its targets (400.8): the lines resolve lane by lane, each sampling its count and checking its condition when it resolves, each recipient gated, each amount through the damage or recovery pipeline. */
 export interface AbilityAction {
@@ -333,6 +454,12 @@ export interface AbilityAction {
   /** Riposte's 50% rolls; each hit of the ability reads them from the start (500.7b) (default []) */
   riposte_rolls?: boolean[];
 }
+
+/** What a AbilityAction field left out reads as (the protocol's defaults). */
+export const ABILITY_ACTION_DEFAULTS = {
+  targets: [],
+  riposte_rolls: [],
+} as const;
 
 /** heal (restore Vitality), shield (gain Shield) or repair (a Tool's own recovery) */
 export type RecoverActionLane = "heal" | "shield" | "repair";
@@ -348,6 +475,11 @@ export interface RecoverAction {
   lane?: RecoverActionLane;
 }
 
+/** What a RecoverAction field left out reads as (the protocol's defaults). */
+export const RECOVER_ACTION_DEFAULTS = {
+  lane: "heal",
+} as const;
+
 /** Cull destroys a living unit outright (500.4a): nothing prevents it, not even a defy-death rune; the death is ordinary, with the source as its killer. A dead unit, a Tool and a Hub are untouched. */
 export interface CullAction {
   kind: "cull";
@@ -356,6 +488,11 @@ export interface CullAction {
   /** uid of the unit culling it (the killer), or null (default null) */
   source?: string | null;
 }
+
+/** What a CullAction field left out reads as (the protocol's defaults). */
+export const CULL_ACTION_DEFAULTS = {
+  source: null,
+} as const;
 
 /** burn or venom */
 export type TickActionDamageKind = "burn" | "venom";
@@ -382,6 +519,12 @@ export interface TickAction {
   riposte_rolls?: boolean[];
 }
 
+/** What a TickAction field left out reads as (the protocol's defaults). */
+export const TICK_ACTION_DEFAULTS = {
+  damage_kind: "burn",
+  riposte_rolls: [],
+} as const;
+
 /** Time moves on by ms milliseconds (500.9a): every Everlasting try due on the way fires, in time order: a death at t tries at t + 10000 exactly, and a try on a full half retries at each later 100 ms tick. rows and cols give the half's slots. */
 export interface AdvanceAction {
   kind: "advance";
@@ -392,6 +535,12 @@ export interface AdvanceAction {
   /** columns of slots on each board half (1..8) (default 4) */
   cols?: number;
 }
+
+/** What a AdvanceAction field left out reads as (the protocol's defaults). */
+export const ADVANCE_ACTION_DEFAULTS = {
+  rows: 2,
+  cols: 4,
+} as const;
 
 /** Combat ends (500.9a): an Everlasting revival still due lapses and never happens. */
 export interface EndCombatAction {
@@ -412,6 +561,11 @@ export interface CombatScenario {
   actions: Action[];
 }
 
+/** What a CombatScenario field left out reads as (the protocol's defaults). */
+export const COMBAT_SCENARIO_DEFAULTS = {
+  rulebook: "combat",
+} as const;
+
 /** PLAY-003: which part a '[1] or [A] less' discount takes off */
 export type EitherDiscount = "energy_first" | "power_first";
 
@@ -419,6 +573,11 @@ export interface PlayScenarioRules {
   /** PLAY-003: which part a '[1] or [A] less' discount takes off (default "energy_first") */
   either_discount?: EitherDiscount;
 }
+
+/** What a PlayScenarioRules field left out reads as (the protocol's defaults). */
+export const PLAY_SCENARIO_RULES_DEFAULTS = {
+  either_discount: "energy_first",
+} as const;
 
 /** Power by domain */
 export interface PlayStatePoolPower {
@@ -435,6 +594,16 @@ export interface PlayStatePoolPower {
   /** (default 0) */
   order?: number;
 }
+
+/** What a PlayStatePoolPower field left out reads as (the protocol's defaults). */
+export const PLAY_STATE_POOL_POWER_DEFAULTS = {
+  fury: 0,
+  calm: 0,
+  mind: 0,
+  body: 0,
+  chaos: 0,
+  order: 0,
+} as const;
 
 export interface PlayStatePool {
   energy?: number;
@@ -466,6 +635,17 @@ export interface PlayStateObject {
   might_bonus?: number;
 }
 
+/** What a PlayStateObject field left out reads as (the protocol's defaults). */
+export const PLAY_STATE_OBJECT_DEFAULTS = {
+  kind: "unit",
+  controller: 0,
+  domain: "fury",
+  zone: "hand",
+  location: 0,
+  exhausted: false,
+  might_bonus: 0,
+} as const;
+
 export interface PlayState {
   pool: PlayStatePool;
   objects: PlayStateObject[];
@@ -474,6 +654,12 @@ export interface PlayState {
   /** (default 3) */
   location_count?: number;
 }
+
+/** What a PlayState field left out reads as (the protocol's defaults). */
+export const PLAY_STATE_DEFAULTS = {
+  player: 0,
+  location_count: 3,
+} as const;
 
 /** Power of each named domain */
 export interface PlayCardActionCostPower {
@@ -491,6 +677,16 @@ export interface PlayCardActionCostPower {
   order?: number;
 }
 
+/** What a PlayCardActionCostPower field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_COST_POWER_DEFAULTS = {
+  fury: 0,
+  calm: 0,
+  mind: 0,
+  body: 0,
+  chaos: 0,
+  order: 0,
+} as const;
+
 export type PlayCardActionCostNonstandardKind = "exhaust_this" | "exhaust_friendly_unit" | "recycle_this" | "recycle_from_trash" | "kill_friendly_unit" | "discard_unit";
 
 export interface PlayCardActionCostNonstandard {
@@ -498,6 +694,11 @@ export interface PlayCardActionCostNonstandard {
   /** (default 1) */
   count?: number;
 }
+
+/** What a PlayCardActionCostNonstandard field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_COST_NONSTANDARD_DEFAULTS = {
+  count: 1,
+} as const;
 
 export interface PlayCardActionCost {
   /** Energy (default 0) */
@@ -509,6 +710,13 @@ export interface PlayCardActionCost {
   /** (default []) */
   nonstandard?: PlayCardActionCostNonstandard[];
 }
+
+/** What a PlayCardActionCost field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_COST_DEFAULTS = {
+  energy: 0,
+  any_power: 0,
+  nonstandard: [],
+} as const;
 
 /** Power of each named domain */
 export interface PlayCardActionAdditionalPower {
@@ -526,6 +734,16 @@ export interface PlayCardActionAdditionalPower {
   order?: number;
 }
 
+/** What a PlayCardActionAdditionalPower field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_ADDITIONAL_POWER_DEFAULTS = {
+  fury: 0,
+  calm: 0,
+  mind: 0,
+  body: 0,
+  chaos: 0,
+  order: 0,
+} as const;
+
 export type PlayCardActionAdditionalNonstandardKind = "exhaust_this" | "exhaust_friendly_unit" | "recycle_this" | "recycle_from_trash" | "kill_friendly_unit" | "discard_unit";
 
 export interface PlayCardActionAdditionalNonstandard {
@@ -533,6 +751,11 @@ export interface PlayCardActionAdditionalNonstandard {
   /** (default 1) */
   count?: number;
 }
+
+/** What a PlayCardActionAdditionalNonstandard field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_ADDITIONAL_NONSTANDARD_DEFAULTS = {
+  count: 1,
+} as const;
 
 export interface PlayCardActionAdditional {
   /** Energy (default 0) */
@@ -546,6 +769,14 @@ export interface PlayCardActionAdditional {
   /** an optional additional cost (355.1.a) (default false) */
   optional?: boolean;
 }
+
+/** What a PlayCardActionAdditional field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_ADDITIONAL_DEFAULTS = {
+  energy: 0,
+  any_power: 0,
+  nonstandard: [],
+  optional: false,
+} as const;
 
 /** Power of each named domain */
 export interface PlayCardActionModifiersIncreasePower {
@@ -563,6 +794,16 @@ export interface PlayCardActionModifiersIncreasePower {
   order?: number;
 }
 
+/** What a PlayCardActionModifiersIncreasePower field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_MODIFIERS_INCREASE_POWER_DEFAULTS = {
+  fury: 0,
+  calm: 0,
+  mind: 0,
+  body: 0,
+  chaos: 0,
+  order: 0,
+} as const;
+
 export interface PlayCardActionModifiersIncrease {
   /** Energy (default 0) */
   energy?: number;
@@ -571,6 +812,12 @@ export interface PlayCardActionModifiersIncrease {
   /** [A]: Power of any domain (default 0) */
   any_power?: number;
 }
+
+/** What a PlayCardActionModifiersIncrease field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_MODIFIERS_INCREASE_DEFAULTS = {
+  energy: 0,
+  any_power: 0,
+} as const;
 
 export type AppliesTo = "total" | "additional" | "optional_additional";
 
@@ -585,6 +832,14 @@ export interface PlayCardActionModifiersDiscount {
   applies_to?: AppliesTo;
 }
 
+/** What a PlayCardActionModifiersDiscount field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_MODIFIERS_DISCOUNT_DEFAULTS = {
+  energy: 0,
+  power: 0,
+  either: false,
+  applies_to: "total",
+} as const;
+
 /** cost increases (356.3) and discounts (356.4) */
 export interface PlayCardActionModifiers {
   /** (default []) */
@@ -592,6 +847,12 @@ export interface PlayCardActionModifiers {
   /** (default []) */
   discounts?: PlayCardActionModifiersDiscount[];
 }
+
+/** What a PlayCardActionModifiers field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_MODIFIERS_DEFAULTS = {
+  increases: [],
+  discounts: [],
+} as const;
 
 export type Ability = "exhaust" | "recycle";
 
@@ -607,6 +868,11 @@ export interface PayCostPlan {
   /** (default []) */
   targets?: string[];
 }
+
+/** What a PayCostPlan field left out reads as (the protocol's defaults). */
+export const PAY_COST_PLAN_DEFAULTS = {
+  targets: [],
+} as const;
 
 export type AnyPowerFrom = "fury" | "calm" | "mind" | "body" | "chaos" | "order";
 
@@ -636,6 +902,12 @@ export interface PlayCardAction {
   plan: PlayCardActionPlan[];
 }
 
+/** What a PlayCardAction field left out reads as (the protocol's defaults). */
+export const PLAY_CARD_ACTION_DEFAULTS = {
+  additional: [],
+  location: 0,
+} as const;
+
 /** Power of each named domain */
 export interface ActivateActionAbilityCostPower {
   /** (default 0) */
@@ -652,6 +924,16 @@ export interface ActivateActionAbilityCostPower {
   order?: number;
 }
 
+/** What a ActivateActionAbilityCostPower field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_ABILITY_COST_POWER_DEFAULTS = {
+  fury: 0,
+  calm: 0,
+  mind: 0,
+  body: 0,
+  chaos: 0,
+  order: 0,
+} as const;
+
 export type ActivateActionAbilityCostNonstandardKind = "exhaust_this" | "exhaust_friendly_unit" | "recycle_this" | "recycle_from_trash" | "kill_friendly_unit" | "discard_unit";
 
 export interface ActivateActionAbilityCostNonstandard {
@@ -659,6 +941,11 @@ export interface ActivateActionAbilityCostNonstandard {
   /** (default 1) */
   count?: number;
 }
+
+/** What a ActivateActionAbilityCostNonstandard field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_ABILITY_COST_NONSTANDARD_DEFAULTS = {
+  count: 1,
+} as const;
 
 export interface ActivateActionAbilityCost {
   /** Energy (default 0) */
@@ -671,6 +958,13 @@ export interface ActivateActionAbilityCost {
   nonstandard?: ActivateActionAbilityCostNonstandard[];
 }
 
+/** What a ActivateActionAbilityCost field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_ABILITY_COST_DEFAULTS = {
+  energy: 0,
+  any_power: 0,
+  nonstandard: [],
+} as const;
+
 export type ActivateActionAbilityEffectKind = "add_energy" | "add_power" | "buff_might";
 
 export interface ActivateActionAbilityEffect {
@@ -678,6 +972,11 @@ export interface ActivateActionAbilityEffect {
   /** (default 1) */
   amount?: number;
 }
+
+/** What a ActivateActionAbilityEffect field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_ABILITY_EFFECT_DEFAULTS = {
+  amount: 1,
+} as const;
 
 export interface ActivateActionAbility {
   cost?: ActivateActionAbilityCost;
@@ -700,6 +999,16 @@ export interface ActivateActionModifiersIncreasePower {
   order?: number;
 }
 
+/** What a ActivateActionModifiersIncreasePower field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_MODIFIERS_INCREASE_POWER_DEFAULTS = {
+  fury: 0,
+  calm: 0,
+  mind: 0,
+  body: 0,
+  chaos: 0,
+  order: 0,
+} as const;
+
 export interface ActivateActionModifiersIncrease {
   /** Energy (default 0) */
   energy?: number;
@@ -708,6 +1017,12 @@ export interface ActivateActionModifiersIncrease {
   /** [A]: Power of any domain (default 0) */
   any_power?: number;
 }
+
+/** What a ActivateActionModifiersIncrease field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_MODIFIERS_INCREASE_DEFAULTS = {
+  energy: 0,
+  any_power: 0,
+} as const;
 
 export interface ActivateActionModifiersDiscount {
   /** (default 0) */
@@ -720,6 +1035,14 @@ export interface ActivateActionModifiersDiscount {
   applies_to?: AppliesTo;
 }
 
+/** What a ActivateActionModifiersDiscount field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_MODIFIERS_DISCOUNT_DEFAULTS = {
+  energy: 0,
+  power: 0,
+  either: false,
+  applies_to: "total",
+} as const;
+
 /** cost increases (356.3) and discounts (356.4) */
 export interface ActivateActionModifiers {
   /** (default []) */
@@ -727,6 +1050,12 @@ export interface ActivateActionModifiers {
   /** (default []) */
   discounts?: ActivateActionModifiersDiscount[];
 }
+
+/** What a ActivateActionModifiers field left out reads as (the protocol's defaults). */
+export const ACTIVATE_ACTION_MODIFIERS_DEFAULTS = {
+  increases: [],
+  discounts: [],
+} as const;
 
 export type ActivateActionPlan = UseRunePlan | PayCostPlan | PayResourcesPlan;
 export const ACTIVATE_ACTION_PLAN_KINDS = ["use_rune", "pay_cost", "pay_resources"] as const;
@@ -776,6 +1105,14 @@ export interface Event {
   detail?: string | null;
 }
 
+/** What a Event field left out reads as (the protocol's defaults). */
+export const EVENT_DEFAULTS = {
+  unit: null,
+  amount: 0,
+  other: null,
+  detail: null,
+} as const;
+
 /** The final state (a combat board, a play state) and the ordered events an engine reports for one scenario. Its integers are compared exactly at any size: a scenario's integers are within -(2^53 - 1)..2^53 - 1, but what it produces may leave that range. */
 export interface Observation {
   protocol: "referee/2";
@@ -798,6 +1135,11 @@ export interface Refusal {
   /** free text, shown in the report (default "") */
   reason?: string;
 }
+
+/** What a Refusal field left out reads as (the protocol's defaults). */
+export const REFUSAL_DEFAULTS = {
+  reason: "",
+} as const;
 
 /** An engine's refusal of a scenario holding an action kind it does not implement (docs/protocol.md). */
 export interface Unsupported {
