@@ -288,7 +288,18 @@ def resolve(verb: str, given: dict[str, Any], config: Any) -> Settings:
             values[option.name], sources[option.name] = from_file(option, stored), "file"
         else:
             values[option.name], sources[option.name] = option.default_for(verb), "default"
+    _one_engine(values, sources)
     return Settings(verb, values, sources, getattr(config, "source", None))
+
+
+def _one_engine(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """How to start the engine is one choice: ``--python`` or ``--engine`` on the command line replaces the file's,
+    whichever of the two the file named (the command line wins over the file, guide section 3b)."""
+    given = [name for name in ("python", "engine") if sources.get(name) == "flag"]
+    if len(given) == 1:
+        other = "engine" if given[0] == "python" else "python"
+        if sources.get(other) == "file":
+            values[other], sources[other] = None, "default"
 
 
 # --------------------------------------------------------------------------------------

@@ -182,3 +182,14 @@ def test_the_plugin_reads_the_database_from_the_environment(tmp_path, monkeypatc
 
     settings = plugin_settings(Config())
     assert settings["database"] == str(tmp_path / "shared-examples") and settings.sources["database"] == "environment"
+
+
+@pytest.mark.parametrize("file_line, flag", [
+    ('python = "no_such_module:run"\n', ["--engine", "python -m referee.examples.engine"]),
+    ('engine = "no-such-program"\n', ["--python", "referee.examples.engine:run"]),
+])
+def test_an_engine_on_the_command_line_replaces_the_files_other_kind_of_engine(tmp_path, monkeypatch, file_line, flag):
+    _in(tmp_path, monkeypatch, 'protocol = "referee/2"\n' + file_line + 'kinds = ["damage"]\n')
+    result = RUNNER.invoke(app, ["check", *flag, "--examples", "20", "--state-dir", ""])
+    assert result.exit_code == 0, result.output
+    assert f"engine:   {flag[1]}" in result.output
