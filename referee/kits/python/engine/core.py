@@ -31,6 +31,9 @@ HANDLERS: dict[str, Handler] = {}
 def answer(scenario: dict) -> dict:
     """The observation for ``scenario``: its actions applied in order; or the ``unsupported`` answer naming the
     first action kind without a handler."""
+    if scenario.get("protocol") != PROTOCOL:  # an engine rejects a protocol it does not know (docs/protocol.md)
+        raise ValueError(f"scenario {scenario.get('id')}: protocol {scenario.get('protocol')!r}, this engine speaks "
+                         f"{PROTOCOL!r}")
     actions = scenario.get("actions") or []
     missing = [a.get("kind") for a in actions if a.get("kind") not in HANDLERS]
     if missing or not actions:

@@ -27,6 +27,10 @@ const IMPLEMENTED: Record<string, Play> = {
 /** The answer to one scenario: its observation, or the `unsupported` answer naming the first action kind
  * it holds that this engine does not implement. */
 export function answer(scenario: Scenario): Answer {
+  // An engine rejects a protocol it does not know (docs/protocol.md "Versioning").
+  if (scenario.protocol !== PROTOCOL) {
+    throw new Error(`scenario ${scenario.id ?? "(no id)"}: protocol ${JSON.stringify(scenario.protocol)}, this engine speaks ${PROTOCOL}`);
+  }
   const missing = firstUnimplementedKind(scenario);
   if (missing !== undefined) return refuse(scenario, missing, "not implemented yet");
   const first = scenario.actions[0];
