@@ -21,6 +21,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from damage_release import damage_release
 from typer.testing import CliRunner
 
 from harness_tools import require_program
@@ -244,11 +245,8 @@ def test_a_bad_declaration_and_an_out_that_is_a_file_exit_2(tmp_path):
 
 @pytest.fixture(scope="module")
 def vector_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One small export shared by every run of the module: the damage vectors (about 30 s)."""
-    folder = tmp_path_factory.mktemp("vectors") / "v"
-    result = _invoke("vectors", "export", str(folder), "--kinds", "damage", "-q")
-    assert result.exit_code == 0, result.output[-2000:]
-    return folder
+    """The session's damage release (``tests/damage_release.py``: exported once, shared with the kits' tests)."""
+    return damage_release(tmp_path_factory.mktemp("vectors"))
 
 
 def _publish(folder: Path, vectors: Path, engine: str, version: str) -> dict:

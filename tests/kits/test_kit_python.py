@@ -19,6 +19,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from damage_release import damage_release
 
 from referee.kits.init import write_kit
 
@@ -110,7 +111,7 @@ def energy_plus_one(manifest: dict, answers: dict) -> tuple[int, str]:
 @pytest.fixture(scope="module")
 def damage(tmp_path_factory) -> Material:
     """The combat ``damage`` vectors (an export of about 30 s), once for the module."""
-    release = export_release(tmp_path_factory.mktemp("damage") / "export", ["damage"])
+    release = damage_release(tmp_path_factory.mktemp("damage") / "export")
     return Material(release, example_answers(release), vitality_plus_one)
 
 

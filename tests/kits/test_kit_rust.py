@@ -16,8 +16,8 @@ The kit is written with :func:`referee.kits.init.write_kit` and built offline ag
   under each feature filter (``REFEREE_FEATURES`` / ``--features``, ``REFEREE_EXCLUDE_FEATURES`` /
   ``--exclude-features``).
 
-The release folder is written by ``referee vectors export DIR --kinds damage -q --release`` in the
-background while cargo builds.
+The release folder is the session's damage release (``tests/damage_release.py``: ``referee vectors export DIR
+--kinds damage -q --release``, exported once and shared with the other kits' and the conformance report's tests).
 
 Without cargo or the Debian crates the module skips, unless ``CI`` is set: then it fails.
 """
@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from damage_release import damage_release
 
 from referee.examples.engine import run as example_engine
 from referee.kits.init import write_kit
@@ -116,13 +117,6 @@ def succeeded(done: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
     return done
 
 
-def start_export(parent: Path) -> subprocess.Popen:
-    """``referee vectors export PARENT --kinds damage -q --release`` in the background (a release folder
-    written into ``PARENT/<name>/``)."""
-    command = [REFEREE, "vectors", "export", str(parent), "--kinds", "damage", "-q", "--release"]
-    return subprocess.Popen(command, cwd=parent.parent, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
 def release_folder(parent: Path) -> Path:
     """The one folder below ``parent`` holding ``release.json``."""
     found = sorted(p.parent for p in parent.glob("*/release.json"))
@@ -169,16 +163,8 @@ def bench(tmp_path_factory) -> Bench:
     ``damage`` vectors and the example engine's answers to them, with and without the seeded bug."""
     cargo_path = toolchain()
     root = tmp_path_factory.mktemp("rust-kit")
-    export = start_export(root / "release")
-    try:
-        build_kit(cargo_path, root / "engine", root / "skeleton" / NAME)
-    except BaseException:
-        export.kill()
-        raise
-    finally:
-        output, _ = export.communicate(timeout=600)
-    assert export.returncode == 0, output[-4000:]
-    vectors = release_folder(root / "release")
+    build_kit(cargo_path, root / "engine", root / "skeleton" / NAME)
+    vectors = damage_release(root / "release")
     answers = record_answers(vectors, root / "answers.json")
     bug = seed_bug(vectors, answers, root / "answers-bug.json")
     return Bench(cargo_path, root / "engine", root / "skeleton" / NAME, root / "release", vectors,
