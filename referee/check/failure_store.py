@@ -47,6 +47,7 @@ REPLAY_LIMIT = 8
 KEPT_UNDECODABLE = "no longer decodes"
 KEPT_OUTSIDE = "outside this run's profile"
 KEPT_COMPARISON = "passed, but stored under another comparison"
+KEPT_READINGS = "stored under other readings"
 
 
 def engine_key(identity: str) -> str:

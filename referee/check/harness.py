@@ -675,9 +675,13 @@ def _runnable(campaign: Campaign, entry: Any) -> dict[str, Any] | None:
     try:
         if scenario is None:
             raise ProtocolError("scenario", "not a failure store record")
-        decode_scenario(json.loads(json.dumps(scenario)))
+        decoded = decode_scenario(json.loads(json.dumps(scenario)))
     except (ProtocolError, ValueError, TypeError, RecursionError):
         campaign.report.stored_kept[entry.name] = failure_store.KEPT_UNDECODABLE
+        return None
+    differ = readings_differ(decoded, campaign.options.rules)
+    if differ:  # a failure under other readings is not this run's: it would be reported beside this run's replay line
+        campaign.report.stored_kept[entry.name] = f"{failure_store.KEPT_READINGS} ({', '.join(differ)})"
         return None
     kinds = {a.get("kind") for a in scenario.get("actions", []) if isinstance(a, dict)}
     try:
@@ -689,6 +693,15 @@ def _runnable(campaign: Campaign, entry: Any) -> dict[str, Any] | None:
         campaign.report.stored_kept[entry.name] = failure_store.KEPT_OUTSIDE
         return None
     return json.loads(json.dumps(scenario))
+
+
+def readings_differ(scenario: Any, rules: dict[str, Any]) -> list[str]:
+    """The readings a decoded scenario holds that this run does not (``name: stored, this run's``): a stored failure
+    of other readings is kept, not run, whatever readings the run declares (``--ruleset``, ``referee.toml``)."""
+    book = rulebooks.get(scenario.rulebook)
+    ours = book.rules_to_json(rules.get(scenario.rulebook) or book.rules_from_options({}))
+    theirs = book.rules_to_json(scenario.rules)
+    return [f"{name}: stored {theirs[name]}, this run {ours[name]}" for name in ours if theirs.get(name) != ours[name]]
 
 
 def _replay_batch(campaign: Campaign, batch: list[tuple[Any, dict[str, Any]]]) -> Stop | None:

@@ -166,6 +166,23 @@ def test_an_entry_outside_the_profile_is_kept_not_run_and_said(tmp_path):
     assert len(stored(tmp_path / "state")) == 1
 
 
+def test_an_entry_stored_under_other_readings_is_kept_not_run_and_said(tmp_path):
+    """Before, a failure found under one reading was replayed first by a run declaring another, and reported beside
+    that run's replay line as if the new reading had failed (two engine authors were misled by it)."""
+    engine = _engine(tmp_path, "rare", RARE_FAULT)
+    base = ["--python", engine, "--in-process", "--state-dir", "state", "--name", "rare"]
+    assert check_json(tmp_path, [*base, "-n", "640", "--seed", "3"])[0] == 3
+    assert stored(tmp_path / "state")[0]["scenario"]["ruleset"]["negative_armor"] == "mirror"
+    code, out, err = referee(tmp_path, ["check", *base, "-n", "32", "--seed", "5", "--ruleset",
+                                        "negative_armor=reciprocal"], RARE="100000")
+    assert code == 0, (out[-2000:], err[-2000:])
+    assert ("1 kept, stored under other readings (negative_armor: stored mirror, this run reciprocal), not run"
+            in out), out
+    assert len(stored(tmp_path / "state")) == 1, "kept: the next run under its readings replays it"
+    code, again = check_json(tmp_path, [*base, "-n", "32", "--seed", "5"])
+    assert code == 3 and again["status"] == "fault", "under its own readings it is replayed, and fails again"
+
+
 # -- 3. foreign entries under the run's Redis key ----------------------------------------------
 
 
