@@ -92,3 +92,38 @@ class RedisServer:
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait(timeout=10)
+
+
+# -- vectors of the hand-written boundary cases only ---------------------------------------------------------------
+
+
+def boundary_cases_only(found: list | None = None):
+    """A context in which ``vectors export`` writes ``found`` (default: the hand-written boundary cases) instead of
+    searching with Z3: seconds, not minutes."""
+    import contextlib
+
+    from referee.rulebooks.combat.vectors import boundary_vectors
+    from referee.vectors import suite
+    from referee.vectors.suite import Generated
+
+    cases = list(boundary_vectors() if found is None else found)
+
+    @contextlib.contextmanager
+    def patched():
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(suite, "generate", lambda progress=None, only=None, profile=None: Generated(list(cases), {}))
+            yield cases
+
+    return patched()
+
+
+def export_boundary_cases(out: Path, *flags: str) -> Path:
+    """``referee vectors export OUT --quiet FLAGS`` over the boundary cases only; ``out``."""
+    from typer.testing import CliRunner
+
+    from referee.cli.app import app
+
+    with boundary_cases_only():
+        result = CliRunner().invoke(app, ["vectors", "export", str(out), "--quiet", *flags])
+    assert result.exit_code == 0, result.output
+    return out

@@ -9,14 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
+from harness_tools import export_boundary_cases
 from typer.testing import CliRunner
 
-from referee.vectors import suite as vectors_module
 from referee.cli.app import app
-from referee.rulebooks.combat.vectors import boundary_vectors
 from referee.specs.trace import covers
 from referee.trail import Step, window
-from referee.vectors.suite import Generated, clause_at_fault
+from referee.vectors.suite import clause_at_fault
 
 EQUAL = "vitality-equal-to-damage"
 
@@ -24,13 +23,7 @@ EQUAL = "vitality-equal-to-damage"
 @pytest.fixture(scope="module")
 def boundary_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The hand-written boundary cases only, exported (no Z3 search)."""
-    folder = tmp_path_factory.mktemp("marks")
-    found = boundary_vectors()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vectors_module, "generate", lambda progress=None, only=None, profile=None: Generated(list(found), {}))
-        result = CliRunner().invoke(app, ["vectors", "export", str(folder), "--quiet"])
-    assert result.exit_code == 0, result.output
-    return folder
+    return export_boundary_cases(tmp_path_factory.mktemp("marks"))
 
 
 def _run(folder: Path, mutant: str, *extra: str) -> dict:

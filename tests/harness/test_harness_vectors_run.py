@@ -16,13 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
+from harness_tools import export_boundary_cases
 from typer.testing import CliRunner
 
-from referee.vectors import suite as vectors_module
 from referee.cli.app import app
-from referee.rulebooks.combat.vectors import boundary_vectors
 from referee.vectors.files import VectorFileError, read_vectors
-from referee.vectors.suite import VECTORS_FORMAT, Generated
+from referee.vectors.suite import VECTORS_FORMAT
 
 RUNNER = CliRunner()
 
@@ -30,13 +29,7 @@ RUNNER = CliRunner()
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The hand-written boundary cases only, exported (no Z3 search)."""
-    out = tmp_path_factory.mktemp("run")
-    found = boundary_vectors()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vectors_module, "generate", lambda progress=None, only=None, profile=None: Generated(list(found), {}))
-        result = RUNNER.invoke(app, ["vectors", "export", str(out), "--quiet"])
-    assert result.exit_code == 0, result.output
-    return out
+    return export_boundary_cases(tmp_path_factory.mktemp("run"))
 
 
 def _engine(tmp_path: Path, body: str) -> str:

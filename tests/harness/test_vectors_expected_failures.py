@@ -12,13 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness_tools import export_boundary_cases
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.rulebooks.combat.vectors import boundary_vectors
-from referee.vectors import suite as vectors_module
 from referee.vectors.expected import listed_paths
-from referee.vectors.suite import Generated
 
 RUNNER = CliRunner()
 #: A death decided on ``< 0`` instead of ``<= 0``: the boundary cases where Vitality meets the damage fail.
@@ -28,13 +26,7 @@ MUTANT = "referee.examples.mutants:death_only_below_zero"
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The hand-written boundary cases only, exported (no Z3 search)."""
-    out = tmp_path_factory.mktemp("expected")
-    found = boundary_vectors()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vectors_module, "generate", lambda progress=None, only=None, profile=None: Generated(list(found), {}))
-        result = RUNNER.invoke(app, ["vectors", "export", str(out), "--quiet"])
-    assert result.exit_code == 0, result.output
-    return out
+    return export_boundary_cases(tmp_path_factory.mktemp("expected"))
 
 
 def _run(folder: Path, *extra: str, engine: str = MUTANT):

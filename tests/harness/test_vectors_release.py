@@ -13,15 +13,13 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from harness_tools import boundary_cases_only
 from typer.testing import CliRunner
 
 from referee import rulebooks
 from referee.cli.app import app
-from referee.rulebooks.combat.vectors import boundary_vectors
-from referee.vectors import suite as vectors_module
 from referee.vectors.release import (RELEASE_FORMAT, compared_of, declaration_of, release_name, rules_document,
                                      rules_version)
-from referee.vectors.suite import Generated
 
 RUNNER = CliRunner()
 #: One template's Z3 search: a small export (about 130 vectors, a few seconds).
@@ -150,9 +148,7 @@ def test_the_rules_version_is_the_digest_of_the_catalogues_and_the_default_readi
 def test_an_export_declaring_nothing_has_no_profile_part_and_the_plain_export_s_bytes(tmp_path: Path):
     """Without a declaration the name is the rules alone, and the release holds exactly the files the plain export
     writes (``--release`` adds release.json and changes no byte of the others)."""
-    found = boundary_vectors()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vectors_module, "generate", lambda progress=None, only=None, profile=None: Generated(list(found), {}))
+    with boundary_cases_only():
         plain = RUNNER.invoke(app, ["vectors", "export", str(tmp_path / "plain"), "--quiet"])
         released = RUNNER.invoke(app, ["vectors", "export", str(tmp_path / "out"), "--release", "--quiet"])
     assert plain.exit_code == 0 and released.exit_code == 0, released.output
