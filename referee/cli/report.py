@@ -92,19 +92,13 @@ def conformance_command(
     the catalogue pass, fail, known, not covered, left out or not run; a page and a shields.io badge."""
     from ..report.conformance import ConformanceError, build, load_inputs, summary_line, write
 
-    try:
+    def make():
         if out.exists() and not out.is_dir():
             raise ConformanceError(f"{out}: --out must be a folder, and this is a file")
         doc = build(load_inputs(check, vectors, declaration), engine_version)
-        written = write(doc, out)
-    except ConformanceError as error:
-        typer.echo(f"referee report conformance: {error}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
-    except OSError as error:
-        typer.echo(f"referee report conformance: {out}: cannot write: {error.strerror or error}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
-    typer.echo(f"referee report conformance: {summary_line(doc)}")
-    typer.echo(f"  wrote {', '.join(str(p) for p in written)}")
+        return summary_line(doc), write(doc, out)
+
+    _written("conformance", out, make)
 
 
 def matrix_command(
@@ -116,19 +110,30 @@ def matrix_command(
     from ..report.conformance import ConformanceError
     from ..report.matrix import build, check_comparable, json_twin, load_conformance, summary_line, write
 
-    try:
+    def make():
         if out.suffix == ".json":
             raise ConformanceError(f"{out}: --out names the page; its JSON twin is written beside it as "
                                    f"{json_twin(out.with_suffix('.html')).name}")
         loaded = [load_conformance(path) for path in documents]
         check_comparable(documents, loaded)
         matrix = build(documents, loaded)
-        written = write(matrix, out)
+        return summary_line(matrix), write(matrix, out)
+
+    _written("matrix", out, make)
+
+
+def _written(verb: str, out: Path, make) -> None:
+    """Run ``make`` (its summary line and the files it wrote) and print both; a bad input (``ConformanceError``)
+    or an unwritable ``out`` is a usage error (exit 2) naming it."""
+    from ..report.conformance import ConformanceError
+
+    try:
+        summary, written = make()
     except ConformanceError as error:
-        typer.echo(f"referee report matrix: {error}", err=True)
+        typer.echo(f"referee report {verb}: {error}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     except OSError as error:
-        typer.echo(f"referee report matrix: {out}: cannot write: {error.strerror or error}", err=True)
+        typer.echo(f"referee report {verb}: {out}: cannot write: {error.strerror or error}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
-    typer.echo(f"referee report matrix: {summary_line(matrix)}")
+    typer.echo(f"referee report {verb}: {summary}")
     typer.echo(f"  wrote {', '.join(str(p) for p in written)}")

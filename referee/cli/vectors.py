@@ -208,13 +208,7 @@ def check_receipt_command(
     except VectorFileError as error:
         typer.echo(f"referee vectors check-receipt: {error}", err=True)
         raise typer.Exit(2) from None
-    for problem in problems[:50]:
-        typer.echo(f"  {problem}")
-    if len(problems) > 50:
-        typer.echo(f"  ... and {len(problems) - 50} more")
-    typer.echo(f"referee vectors check-receipt: {'FAIL' if problems else 'ok'}: "
-               f"{len(problems)} problems ({receipt} against {folder})")
-    raise typer.Exit(1 if problems else 0)
+    raise typer.Exit(_verdict("check-receipt", problems, f"{receipt} against {folder}"))
 
 
 def check_release_command(
@@ -231,12 +225,18 @@ def check_release_command(
     except VectorFileError as error:
         typer.echo(f"referee vectors check-release: {error}", err=True)
         raise typer.Exit(2) from None
-    for problem in problems[:50]:
+    raise typer.Exit(_verdict("check-release", problems, str(release)))
+
+
+def _verdict(verb: str, problems: list[str], what: str, shown: int = 50) -> int:
+    """Print a check's problems (the first ``shown``, and how many more) and its verdict line; its exit code (0 ok,
+    1 a problem)."""
+    for problem in problems[:shown]:
         typer.echo(f"  {problem}")
-    if len(problems) > 50:
-        typer.echo(f"  ... and {len(problems) - 50} more")
-    typer.echo(f"referee vectors check-release: {'FAIL' if problems else 'ok'}: {len(problems)} problems ({release})")
-    raise typer.Exit(1 if problems else 0)
+    if len(problems) > shown:
+        typer.echo(f"  ... and {len(problems) - shown} more")
+    typer.echo(f"referee vectors {verb}: {'FAIL' if problems else 'ok'}: {len(problems)} problems ({what})")
+    return 1 if problems else 0
 
 
 def _print_branches(manifest: dict[str, Any]) -> list[str]:
