@@ -37,7 +37,7 @@ def export_command(given: dict, folder: str) -> None:
     from ..check.config import ConfigError, load_config
     from ..check.options import EXPORT, resolve
     from ..check.plan import selection
-    from ..vectors.files import VectorFileError, check_destination, previous_paths, remove_stale
+    from ..vectors.files import VectorFileError, previous_paths, remove_stale
     from ..vectors.readings import declared_readings
     from ..vectors.suite import VECTORS_FORMAT, Selection, export, generate
 
