@@ -42,8 +42,12 @@ def _remove_leftovers(shared: Path) -> None:
     import time
 
     for old in shared.parent.glob("referee-test-damage-release-*"):
-        if old.name.split(".")[0] != shared.name and time.time() - old.stat().st_mtime > LEFTOVER_SECONDS:
-            shutil.rmtree(old, ignore_errors=True) if old.is_dir() else old.unlink(missing_ok=True)
+        if old.name.split(".")[0] == shared.name or time.time() - old.stat().st_mtime <= LEFTOVER_SECONDS:
+            continue
+        if old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            old.unlink(missing_ok=True)
 
 
 def damage_release(into: Path) -> Path:
