@@ -106,15 +106,15 @@ def describe(result: dict[str, Any]) -> list[str]:
 
 def audit_merges(names: list[tuple[str, ...]], tally: dict[str, int]) -> None:
     """Wrap the harness' settling step so that each merge it allows is checked against the mutants alone."""
-    from referee.check import harness
+    from referee.check.grouping import keyed_shrink, settle as settling
 
-    settle = harness._settled_key
+    settle = settling._settled_key
 
     def audited(campaign: Any, group: Any) -> str:
         target = settle(campaign, group)  # guarded already: another key only where the merge is made
         if target != group.key:
-            smaller, divergences, _ = harness._shrink(campaign.engine, group.scenario, group.divergences,
-                                                      campaign.options)
+            smaller, divergences, _ = keyed_shrink._shrink(campaign.engine, group.scenario, group.divergences,
+                                                           campaign.options)
             own, settled = keyed_by(names[-1], group.scenario, group.key), keyed_by(names[-1], smaller, target)
             tally["merges"] += 1
             tally["drifts"] += not own & settled
@@ -122,12 +122,13 @@ def audit_merges(names: list[tuple[str, ...]], tally: dict[str, int]) -> None:
                   + ("" if own & settled else "  DRIFT"), flush=True)
         return target
 
-    harness._settled_key = audited
+    settling._settled_key = audited
 
 
 def keyed_by(names: tuple[str, ...], scenario: dict[str, Any], key: str) -> set[str]:
     """The mutants of the set that, alone, give ``scenario`` the group key ``key``."""
-    from referee.check.harness import group_key_of, _public
+    from referee.check.grouping import group_key_of
+    from referee.check.judging import _public
 
     sent = {**_public(scenario), "id": "g"}
     found = set()

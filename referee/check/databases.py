@@ -131,7 +131,7 @@ def _redis_database(url: str, check: bool) -> Any:
                             "expected redis://HOST:PORT/DB") from None
     if check:
         _ping(client, url, named)
-    # The keys carry the engine and the options (harness._digest), so one server serves many campaigns.
+    # The keys carry the engine and the options (examples_database._digest), so one server serves many campaigns.
     return RedisExampleDatabase(client, key_prefix=b"referee-example:")
 
 

@@ -80,7 +80,7 @@ def readings(settings: Settings) -> dict:
 
 def known_entries(settings: Settings, folder: Path) -> list:
     """The known divergences: ``--known FILE``, else ``referee-known.toml`` in ``folder``, else the file's."""
-    from .groups import load_known, parse_known
+    from .grouping.groups import load_known, parse_known
 
     value, source = settings.values.get("known"), settings.sources.get("known")
     if source == "flag":

@@ -34,7 +34,7 @@ from typing import Any
 from referee.model.combat import battle as clock
 from referee.model.combat.ruleset import Ruleset
 
-from .groups import group_key
+from .grouping.groups import group_key
 from ..rulebook import Divergence
 from ..rulebooks.combat.codec import board_from_json, ruleset_from_json
 from ..rulebooks.combat.domain import check_board_domain
@@ -358,7 +358,7 @@ def _scenario_before(before: Any, action: dict[str, Any], ruleset: dict[str, Any
 
 def _explain(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
     """The explain steps around the divergence; empty if it cannot be explained."""
-    from .at_fault import steps_at_fault
+    from .grouping.attribution import steps_at_fault
 
     try:
         return steps_at_fault(scenario, divergence)
@@ -369,7 +369,7 @@ def _explain(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str,
 def _clause_named(scenario: dict[str, Any], divergence: Divergence) -> str | None:
     """The clause ``check`` names for the same action and divergence (:func:`.harness.clause_at_fault`); None where
     its key names none (the explain step's clause is named then)."""
-    from .harness import clause_at_fault
+    from .grouping import clause_at_fault
 
     try:
         return clause_at_fault(scenario, [divergence])
@@ -399,7 +399,7 @@ def profile_from_config(folder: Any = None) -> Profile:
 def _known(config: Any, folder: Any) -> list[Any]:
     from pathlib import Path
 
-    from .groups import load_known, parse_known
+    from .grouping.groups import load_known, parse_known
 
     value = config.get("known")
     if isinstance(value, str):
@@ -423,7 +423,7 @@ def report_text(report: ValidateReport) -> str:
            f"{len(report.found)} distinct divergence(s) ({report.seconds:.1f} s, "
            f"{report.actions / max(report.seconds, 1e-9):.0f} actions/s); compared: "
            f"{features_compared(report.profile.features, ('combat',))}"]
-    from .at_fault import describe_steps
+    from .outcome import describe_steps
 
     for found in report.found.values():
         out.append(f"  trace {found.trace}, action {found.action} "

@@ -309,7 +309,7 @@ def merge_reports(reports: list[Any]) -> Any:
 
 def _merged_groups(reports: list[Any]) -> list[Any]:
     """Groups of every worker merged by key: the first worker's representative, the counts added."""
-    from .fault_keys import joined
+    from .grouping.keys import joined
 
     by_key: dict[str, Any] = {}
     for report in reports:

@@ -19,7 +19,7 @@ STATE_DIR = ".referee"
 def known_entries(root: Path) -> list[Any]:
     """The known divergences of the project at ``root``: its ``referee-known.toml``, else its config's ``known``."""
     from ..check.config import load_config
-    from ..check.groups import load_known, parse_known
+    from ..check.grouping.groups import load_known, parse_known
 
     path = root / "referee-known.toml"
     if path.is_file():

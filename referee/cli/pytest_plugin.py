@@ -115,7 +115,7 @@ class RefereeArea:
         self.features = selection(self.settings)[1]
 
     def run(self):
-        from referee.check.groups import KnownError
+        from referee.check.grouping.groups import KnownError
         from referee.check.harness import check
         from referee.vectors import require_coverage  # noqa: F401  (--stats is handed its reachable set)
         from referee.check.options import replay_command

@@ -370,7 +370,7 @@ def _json_report(run: Any, comparison: Any, selection: Any, table: dict[str, Any
 
 def _print_report(run: Any, folder: Path, engine: str, comparison: Any, table: dict[str, Any],
                   features: frozenset[str] | None = None) -> None:
-    from ..check.at_fault import describe_steps
+    from ..check.outcome import describe_steps
     from ..rulebooks import features_compared
     from ..vectors.suite import row_text
 

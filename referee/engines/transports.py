@@ -142,7 +142,7 @@ class Engine:
 
     name = "engine"
     batch_size = 1
-    #: What keys the example database (``referee.check.harness._digest``): a declared name, else a digest of what
+    #: What keys the example database (``referee.check.examples_database._digest``): a declared name, else a digest of what
     #: the engine runs (:func:`identity_of`); None: the name (an engine built in a test).
     identity: str | None = None
 

@@ -6,7 +6,7 @@ living unit (500.4c), a deathrattle, a Vessel spent and the revival it brings (5
 an Everlasting revival scheduled (500.4d), and the Vessel Point batch of it all (500.4e). The
 explainers write one step for the loss (it names these events); :func:`split_loss_tails` reads
 the model's events and writes each part of the tail as its own step right after it, so that a
-failure report can point at the part an engine got wrong (``referee.check.at_fault``).
+failure report can point at the part an engine got wrong (``referee.check.grouping.attribution``).
 """
 
 from __future__ import annotations

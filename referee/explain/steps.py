@@ -27,21 +27,21 @@ class Step:
     quantities: dict[str, Any] = field(default_factory=dict)
     depth: int = 0
     events: tuple[str, ...] = ()
-    #: For a failure report (``referee.check.at_fault``), not part of the JSON: the fields this step sets (``uid.field``),
+    #: For a failure report (``referee.check.grouping.attribution``), not part of the JSON: the fields this step sets (``uid.field``),
     #: the events whose absence it explains (a layer not reached, a payer not refused), the events whose unit it
     #: chose (a payer search), and whether it decided the action's outcome (a cost step that moved the total).
     touches: tuple[str, ...] = field(default=(), compare=False)
     absent: tuple[str, ...] = field(default=(), compare=False)
     chooses: tuple[str, ...] = field(default=(), compare=False)
     decides: bool = field(default=False, compare=False)
-    #: For the fault key (``referee.check.fault_keys``): the one decision this step takes, as ``step[clause]``,
+    #: For the fault key (``referee.check.grouping.keys``): the one decision this step takes, as ``step[clause]``,
     #: where the rules say that decision under several names or clauses (a death on any road is the ordinary
     #: death of 500.4a: 500.6d, 500.8j and 800.4j say so); empty: the step's own name and clause.
     decision: str = field(default="", compare=False)
     #: The steps after this one at its depth run because it chose to run them (a tick's later applier answered,
     #: 500.7e): a model event opening them that the engine left out is this step's (``at_fault.skipped_block``).
     opens: bool = field(default=False, compare=False)
-    #: For the fault key's drift guard (``referee.check.fault_keys.decisions_exercised``): the decisions this step
+    #: For the fault key's drift guard (``referee.check.grouping.keys.decisions_exercised``): the decisions this step
     #: takes besides :meth:`taken`: those inside a test it runs (the lethal test's steps 4-13, 500.1f), or its own
     #: step's where another rule names it (a count the legal-units rule names, 400.8b, still sampled the count).
     also_takes: tuple[str, ...] = field(default=(), compare=False)

@@ -3,7 +3,7 @@
 A CI matrix runs ``referee check --json`` on each machine (each with its own ``--seed``: the streams are
 disjoint by construction, ``referee.check.streams``); this module reads their reports and merges them the way
 ``--workers`` merges its processes' reports (``referee.check.workers``): the groups merged by their key (the fault key
-of ``referee.check.fault_keys``: one group per bug), the counts and the scenarios added, ``--stats`` coverage added,
+of ``referee.check.grouping.keys``: one group per bug), the counts and the scenarios added, ``--stats`` coverage added,
 the first failure the earliest in time any run met (its seconds and scenarios), and the verdict the worst any
 run reached (a failed run fails the merge). Reports that cannot be merged are refused, naming the file: not a
 check report, written under another protocol or by another referee, or comparing other things.
@@ -115,7 +115,7 @@ def merge(reports: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _merged_groups(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Groups of every report merged by key: the first report's representative, the counts added."""
-    from ..check.fault_keys import joined
+    from ..check.grouping.keys import joined
 
     by_key: dict[str, dict[str, Any]] = {}
     for report in reports:
@@ -190,8 +190,8 @@ def _comparison(data: dict[str, Any]) -> Any:
 
 
 def _group(data: dict[str, Any]) -> Any:
-    """A merged group as the :class:`referee.check.groups.Group` it was written from (its text and JSON as a run's)."""
-    from ..check.groups import Group
+    """A merged group as the :class:`referee.check.grouping.groups.Group` it was written from (its text and JSON as a run's)."""
+    from ..check.grouping.groups import Group
     from ..rulebook import Divergence
 
     known = _known(data["known"]) if data.get("known") else None
@@ -211,7 +211,7 @@ def _known(data: dict[str, Any]) -> Any:
     """A known entry as its JSON has it (``KnownEntry.to_json``)."""
     import datetime
 
-    from ..check.groups import KnownEntry
+    from ..check.grouping.groups import KnownEntry
 
     until = datetime.date.fromisoformat(data["until"]) if data.get("until") else None
     return KnownEntry(data.get("reason", ""), data.get("key"), data.get("clause"), until, data.get("issue"),

@@ -31,9 +31,9 @@ from typing import Any
 
 from .. import rulebooks
 from ..check.compare import Comparison
-from ..check.groups import Group
-from ..check.fault_keys import clause_of_key
-from ..check.harness import group_key_of
+from ..check.grouping.groups import Group
+from ..check.grouping.keys import clause_of_key
+from ..check.grouping import group_key_of
 from ..check.harness import engine_answers, expect, judge
 from ..scope import Enumerated, Family, canonical_key, enumerate_scope
 from ..wire import Observation

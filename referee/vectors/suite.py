@@ -298,7 +298,7 @@ class VectorResult:
     clauses: list[str]
     status: str  # one of STATUSES
     detail: str = ""
-    #: For a mismatch: the model's explain steps at fault (``referee.check.at_fault``): the step before and the step.
+    #: For a mismatch: the model's explain steps at fault (``referee.check.grouping.attribution``): the step before and the step.
     explain: list[dict[str, Any]] = field(default_factory=list)
     #: For a mismatch: the one clause it fails, the clause of the model step at fault (:func:`clause_at_fault`).
     failed_clauses: list[str] = field(default_factory=list)
@@ -341,10 +341,10 @@ class VectorRun:
 def clause_at_fault(scenario: dict[str, Any], divergences: list[Any], steps: list[dict[str, Any]],
                     entry: dict[str, Any]) -> str:
     """The clause a mismatch fails: the one ``referee check`` names for the same scenario and answer (its group key's,
-    :func:`referee.check.harness.clause_at_fault`); where that key names none, the clause of the model step at fault
-    (the last of ``steps``, :func:`referee.check.at_fault.steps_at_fault`); when no step could be placed, the
+    :func:`referee.check.grouping.clause_at_fault`); where that key names none, the clause of the model step at fault
+    (the last of ``steps``, :func:`referee.check.grouping.attribution.steps_at_fault`); when no step could be placed, the
     vector's primary clause."""
-    from ..check.harness import clause_at_fault as checks_clause
+    from ..check.grouping import clause_at_fault as checks_clause
 
     try:
         named = checks_clause({k: v for k, v in scenario.items() if k != "id"}, divergences)
@@ -358,7 +358,7 @@ def clause_at_fault(scenario: dict[str, Any], divergences: list[Any], steps: lis
 
 
 def _at_fault(scenario: dict[str, Any], divergence: Any) -> list[dict[str, Any]]:
-    from ..check.at_fault import steps_at_fault
+    from ..check.grouping.attribution import steps_at_fault
 
     try:
         return steps_at_fault({k: v for k, v in scenario.items() if k != "id"}, divergence)

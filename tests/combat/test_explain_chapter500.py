@@ -4,7 +4,7 @@ Feast split (500.5b, 500.5c), each applier answered (500.7e), and an Everlasting
 
 from __future__ import annotations
 
-from referee.check.at_fault import steps_at_fault
+from referee.check.grouping.attribution import steps_at_fault
 from referee.explain import explain_actions, explain_steps
 from referee.rulebook import Divergence
 from referee.specs.trace import covers

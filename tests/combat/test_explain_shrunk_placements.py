@@ -5,7 +5,7 @@ clears (500.9l)."""
 
 from __future__ import annotations
 
-from referee.check.at_fault import steps_at_fault
+from referee.check.grouping.attribution import steps_at_fault
 from referee.explain import explain_steps
 from referee.rulebook import Divergence
 from referee.specs.trace import covers

@@ -78,7 +78,7 @@ def test_trail_flag_prints_the_whole_trail_and_json_keeps_both(in_tmp):
 #: their own steps, each applier answered 500.7e, one step per Everlasting try with its killer 500.9k) and the
 #: clock's draws reached a full half after time had passed; 60 of 60 before chapter 500, and 39 and 23 of 58
 #: before the loss tail was written out step by step, the steps that explain an absent event, the play total clause by clause, and the placement
-#: rules of ``referee.check.at_fault`` (a field at the step that sets it, an engine-only event at the step explaining
+#: rules of ``referee.check.grouping.attribution`` (a field at the step that sets it, an engine-only event at the step explaining
 #: its absence, a different unit or line at the step that chose it, an outcome at the step that decided it, a
 #: missing event at the step that let the amount through, an off-by-one at the rounding step).
 HIT_RATE_THRESHOLD = 1.0
@@ -86,7 +86,7 @@ HIT_RATE_THRESHOLD = 1.0
 #: and Maim it reads, 500.3f: exalt_after_maim was the one named only in the step before).
 STRICT_RATE_THRESHOLD = 1.0
 
-#: A bounded default-run sample, one mutant per way ``referee.check.at_fault`` places a divergence: a state field at the
+#: A bounded default-run sample, one mutant per way ``referee.check.grouping.attribution`` places a divergence: a state field at the
 #: step that sets it, an engine-only event at the step explaining its absence (a cost's payer, a Passive line), an
 #: outcome at the cost step that decided it, a loss tail's own step, a rune in payment. Each dies and shrinks in a
 #: second or two.

@@ -1,4 +1,4 @@
-"""One group per bug (``referee.check.fault_keys``): keyed by the model step at fault, its clause and the kind of
+"""One group per bug (``referee.check.grouping.keys``): keyed by the model step at fault, its clause and the kind of
 difference; shrunk with the key held; merged where shrunk representatives settle on the same key; the cap
 counts merged groups and says when it stopped a run."""
 
@@ -13,8 +13,8 @@ from referee.check.compare import first_event_divergence
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.explain.steps import Step
-from referee.check.fault_keys import difference_kind, merge_groups, merge_target
-from referee.check.groups import Group, KnownEntry
+from referee.check.grouping.keys import difference_kind, merge_groups, merge_target
+from referee.check.grouping.groups import Group, KnownEntry
 from referee.check.harness import CheckOptions, check
 from referee.model.events import Event
 from referee.rulebook import Divergence
@@ -95,7 +95,8 @@ def test_three_bugs_applied_together_are_three_groups_one_per_bug(in_tmp):
 def _key_under(mutant: str, scenario: dict) -> str:
     """The group key of a mutant's first divergence on a scenario (the mutant alone)."""
     from referee.check.compare import Comparison
-    from referee.check.harness import group_key_of, judge
+    from referee.check.grouping import group_key_of
+    from referee.check.harness import judge
 
     sent = {**scenario, "id": "k"}
     verdict, divergences = judge(sent, mutants.load_together((mutant,)).run(dict(sent)), Comparison())
@@ -185,7 +186,7 @@ def test_a_shield_met_before_the_insurance_points_is_one_order_whichever_points_
 def test_an_engine_reporting_layers_as_it_meets_them_is_keyed_at_the_early_layer_when_the_model_meets_it_too():
     """500.1-9 again, for an engine whose events follow the order it met the layers in: its Shield event stands where
     the model's Insurance points report, and the model's Shield is met later in the same instance."""
-    from referee.check.fault_keys import fault_key
+    from referee.check.grouping.keys import fault_key
 
     met = _one_unit({"kind": "damage", "target": "a", "amount": 30}, vitality=40, max_vitality=40, insurance=1,
                     shield=10)
@@ -242,7 +243,7 @@ def test_an_engine_that_went_on_where_the_model_stopped_merges_into_the_number_s
     negative Armor emits a damage past the model's last event. The model never reached the Armor step, so the
     guard cannot ask that its decision was taken: a wrong number settled at that step is merged, an event is not."""
     from referee.check.compare import Comparison
-    from referee.check.fault_keys import engine_went_on
+    from referee.check.grouping.keys import engine_went_on
     from referee.check.harness import judge
 
     hub = _one_unit({"kind": "damage", "target": "a", "amount": 2}, vitality=2, max_vitality=100, is_hub=True,
@@ -262,7 +263,7 @@ def test_a_group_settling_on_a_key_that_settles_on_another_follows_the_chain_whe
     step: one group, not two. But one key can be two bugs' settled key: a Shield-multiplier group settling on
     ``amount@shield``, where a Burn group keyed ``amount@shield`` settles on the Burn's Armor skip, stays apart
     unless its own representative took that skip (before the guard, the Shield-multiplier bug was merged away)."""
-    from referee.check.fault_keys import resolve_chains
+    from referee.check.grouping.keys import resolve_chains
 
     def group(key, count):
         return Group(key, count, {"board": [], "actions": [key]}, [])
@@ -286,7 +287,7 @@ def test_a_decision_the_lethal_test_takes_is_exercised_by_a_hit_that_runs_the_te
     """500.1f: the lethal test asks whether the hit would kill through steps 4-13, so it meets the defy-death rune.
     An engine whose rune misses an exact lethal fires the lethal redirect there: that group merges into the
     rune's own group, whose decision the test took (before: a group of its own, the guard saw no rune step)."""
-    from referee.check.fault_keys import decisions_exercised
+    from referee.check.grouping.keys import decisions_exercised
 
     scenario = {"protocol": "referee/2", "actions": [{"kind": "damage", "target": "a", "amount": 21}],
                 "board": [{"uid": "a", "vitality": 21, "max_vitality": 100, "defy_death": True, "redirect_to": "b",
@@ -300,7 +301,7 @@ def test_a_decision_the_lethal_test_takes_is_exercised_by_a_hit_that_runs_the_te
 def test_a_merged_group_keeps_its_own_representative_and_replay_so_a_drift_loses_no_bug():
     """A merge can join two bugs (a drift the guard lets through): the group it merged into lists it with its own
     key, count, first divergence, shrunk scenario and replay, in the text, the JSON and a merged CI report."""
-    from referee.check.harness import _merged_text
+    from referee.check.outcome import _merged_text
     from referee.report.merge import _merged_groups
 
     def group(key, count, actions):
@@ -352,9 +353,10 @@ def test_a_line_the_engine_resolved_where_the_model_failed_its_condition_is_not_
 
 
 def _filed_under(names: tuple[str, ...], scenario: dict) -> dict[str, dict]:
-    """The groups one scenario is filed under, with the mutants together (``harness._record_group``)."""
+    """The groups one scenario is filed under, with the mutants together (``grouping.filing._record_group``)."""
     from referee.check.compare import Comparison
-    from referee.check.harness import _record_group, judge
+    from referee.check.grouping.filing import _record_group
+    from referee.check.harness import judge
 
     sent = {**scenario, "id": "k"}
     verdict, divergences = judge(sent, mutants.load_together(names).run(dict(sent)), Comparison())
@@ -483,7 +485,7 @@ def test_a_count_named_by_the_legal_units_rule_still_took_the_counts_own_decisio
     """A zero count floored to 1 (400.8c) on a board whose only enemy was Entrapped all along is keyed at the
     legal-units rule (counting the gone unit makes the same 1); the count's own decision is taken there too, so its
     group, settling on the count's key once that unit is shrunk away, may merge into the count's group."""
-    from referee.check.fault_keys import decisions_exercised
+    from referee.check.grouping.keys import decisions_exercised
 
     per = {"effect": "damage", "amount": 1, "kind": "rider", "to": "enemies", "per": "enemy"}
     board = [{"uid": "a", "vitality": 12}, {"uid": "b", "side": 1, "vitality": 50, "entrapped": True}]
@@ -510,7 +512,7 @@ def test_a_decision_the_model_takes_after_the_event_that_differs_is_not_where_th
     """500.1-13: Vitality not clamped shows on the hit's own ``damage_taken`` (2 where the model lands 1). Shrunk with
     no key held, the hit of 2 becomes a hit of 1, and an engine that also kills only below 0 shows a death missing
     there: the death comes after the number that differed, so it cannot be this group's bug (it was merged away)."""
-    from referee.check.fault_keys import decisions_exercised
+    from referee.check.grouping.keys import decisions_exercised
 
     scenario = _one_unit({"kind": "damage", "target": "a", "amount": 2}, vitality=1, max_vitality=2)
     divergences = _divergences_under("vitality_not_clamped", scenario)
@@ -527,7 +529,7 @@ def test_an_event_a_step_left_out_with_the_engines_own_number_settles_only_on_th
     """500.1e: a hit the Shield absorbs whole makes a Feast of 0, which the credit step leaves out; an engine that
     emits it agreed with every number up to there. Shrunk with no key held (the Shield gone), the same engine's
     unclamped Vitality shows instead: the Feast group stays its own (it was merged into the Vitality group)."""
-    from referee.check.fault_keys import decisions_exercised, decisions_left_out_alike, engine_went_on
+    from referee.check.grouping.keys import decisions_exercised, decisions_left_out_alike, engine_went_on
 
     scenario = _one_unit({"kind": "damage", "target": "a", "amount": 347, "source": "a"}, vitality=1,
                          max_vitality=50, shield=469)
@@ -545,7 +547,7 @@ def test_a_line_events_own_line_and_its_count_are_upstream_of_it():
     """400.8a: the second line's ``line_resolved`` is that line's (not the first line step's, which names the same
     event), and its amount is the count the explanation tells after it: a zero count floored to 1 seen there settles
     on the count's key, so the count's decision is upstream (the group was a second one for the same bug)."""
-    from referee.check.fault_keys import decisions_exercised
+    from referee.check.grouping.keys import decisions_exercised
 
     lines = [{"effect": "restore", "amount": 1, "kind": "rider"},
              {"effect": "burn", "amount": 1, "kind": "keyword", "per": "venomed_enemy"}]
@@ -558,7 +560,7 @@ def test_a_line_events_own_line_and_its_count_are_upstream_of_it():
 def test_a_vitality_cost_meeting_a_layer_takes_one_decision_whichever_cost_it_is():
     """500.8a, 800.4f ("See 500.8"), 500.1j: a Bloodletting payment and a Subrogated payback are Vitality costs, and
     a payer holding Shield takes the rule that the cost skips it, ``skips_pipeline[combat:500.8a]``, as a cost does."""
-    from referee.check.fault_keys import decisions_exercised
+    from referee.check.grouping.keys import decisions_exercised
 
     skip = "skips_pipeline[combat:500.8a]"
     bloodletting = _ability("a", [], [{"effect": "bloodletting", "amount": 1, "kind": "rider"}],

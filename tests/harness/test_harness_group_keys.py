@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import datetime
 
-from referee.check.at_fault import state_field, state_owner, state_step
+from referee.check.grouping.attribution import state_field, state_owner, state_step
 from referee.check.compare import Comparison
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
-from referee.check.groups import Group, KnownEntry, group_key, match_known
-from referee.check.harness import CheckOptions, group_key_of, check, judge
+from referee.check.grouping.groups import Group, KnownEntry, group_key, match_known
+from referee.check.grouping import group_key_of
+from referee.check.harness import CheckOptions, check, judge
 from referee.rulebook import Divergence
 from referee.specs.trace import covers
 
@@ -88,7 +89,7 @@ def test_500_8g_500_3d_an_engine_with_both_bugs_files_them_under_two_vitality_gr
     """One engine with both bugs, several scenarios of each (units renamed, numbers changed), filed as a
     ``--keep-going`` run files them (``_record_group``): two ``board[].vitality#...`` groups, one per bug, each
     holding all of its bug's scenarios (before this change: the one group ``board[].vitality``)."""
-    from referee.check.harness import _record_group
+    from referee.check.grouping.filing import _record_group
 
     engine = mutants.load_together(("interest_keeps_max_vitality", "maim_meets_the_requested_amount")).run
     interest = [_scenario([_unit(u, vitality=v, max_vitality=100, vessels=1)],

@@ -547,7 +547,8 @@ def test_the_example_database_key_is_the_engines_identity_not_its_spec_string(tm
     import importlib
 
     from referee.engines.transports import identity_of, make_engine
-    from referee.check.harness import CheckOptions, _digest
+    from referee.check.examples_database import _digest
+    from referee.check.harness import CheckOptions
 
     keys = []
     for folder, body in (("one", "def run(s):\n    return {}\n"), ("two", "def run(s):\n    return {'x': 1}\n")):

@@ -12,8 +12,9 @@ from referee.cli.app import app
 from referee.check.compare import Comparison
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
-from referee.check.groups import KnownEntry, group_key
-from referee.check.harness import CheckOptions, group_key_of, check, judge
+from referee.check.grouping.groups import KnownEntry, group_key
+from referee.check.grouping import group_key_of
+from referee.check.harness import CheckOptions, check, judge
 from referee.rulebook import Divergence
 
 #: Five independent bugs in one engine, each in its own line of the example engine.

@@ -58,7 +58,7 @@ def test_clean_engine_passes_the_play_vectors(exported: Path, engine_cmd):
 @pytest.mark.parametrize("mutant", PLAY_MUTANTS, ids=lambda m: m.name)
 def test_every_play_mutant_fails_a_play_vector_that_applies_its_clause(exported: Path, engine_cmd, mutant):
     """Each play mutant fails a vector applying its clause; the table shows FAIL only at the clauses of the model
-    steps at fault (``referee.check.at_fault``: which step that is, is the at-fault machinery's own measured claim)."""
+    steps at fault (``referee.check.grouping.attribution``: which step that is, is the at-fault machinery's own measured claim)."""
     result = CliRunner().invoke(app, ["vectors", "run", str(exported), "--engine", engine_cmd("--mutant", mutant.name),
                                       "--json"])
     assert result.exit_code == 1, result.output[-2000:]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
-from referee.check.harness import CheckOptions, _shrink, compact_scenario, judge
+from referee.check.grouping.keyed_shrink import _shrink
+from referee.check.harness import CheckOptions, compact_scenario, judge
 from referee.rulebooks.combat.shrink import _joint_armor_moves, _towards_zero, candidates
 from referee.check.shrink import describe_sizes, size
 from referee.specs.trace import covers

@@ -1,6 +1,6 @@
 """A failing vector fails one clause: the clause ``check`` names for the same scenario and answer (its group key's:
-the model step at fault, ``referee.check.fault_keys``), not every clause the pipeline passed on the way; where the key
-names none, the clause of the model step at fault (``referee.check.at_fault``); a mismatch no step explains, at the
+the model step at fault, ``referee.check.grouping.keys``), not every clause the pipeline passed on the way; where the key
+names none, the clause of the model step at fault (``referee.check.grouping.attribution``); a mismatch no step explains, at the
 vector's primary clause. One attribution for both verbs, from one function."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _run(folder: Path, mutant: str, *extra: str) -> dict:
 @covers("combat:500.1-13")
 def test_a_divergence_fails_only_the_clause_at_fault(boundary_folder: Path):
     """A death decided on `< 0` instead of `<= 0` diverges at the death event: each failing vector fails the one
-    clause of the model step at fault (``referee.check.at_fault``), and the table shows FAIL at those clauses only, not
+    clause of the model step at fault (``referee.check.grouping.attribution``), and the table shows FAIL at those clauses only, not
     at the Armor, cap and Shield clauses the vector passed on the way."""
     report = _run(boundary_folder, "death_only_below_zero")
     failure = next(f for f in report["failed"] if f["path"].endswith(EQUAL + ".json"))
@@ -102,8 +102,9 @@ def cost_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _checks_clause(folder: Path, path: str, mutant: str) -> str | None:
     """The clause ``referee check`` names for the vector's scenario answered by the mutant: its group key's."""
     from referee.check.compare import compare
-    from referee.check.fault_keys import clause_of_key
-    from referee.check.harness import CheckOptions, group_key_of
+    from referee.check.grouping.keys import clause_of_key
+    from referee.check.grouping import group_key_of
+    from referee.check.harness import CheckOptions
     from referee.engines.transports import check_answer
     from referee.examples.mutants import load
     from referee.protocol import decode_observation

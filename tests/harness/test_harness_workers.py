@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.check.compare import Comparison
-from referee.check.groups import Group
+from referee.check.grouping.groups import Group
 from referee.check.harness import CheckReport
 from referee.check.stats import Stats
 from referee.check.workers import merge_reports

@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 from .groups import identity_index
-from ..rulebook import Divergence
+from ...rulebook import Divergence
+from ..judging import _public
 
 _STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
 
@@ -51,7 +52,7 @@ def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | N
 
 def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
     """The step that produced the first divergence and the one before it, as JSON (empty: no explanation)."""
-    from ..explain import explain_actions
+    from ...explain import explain_actions
 
     actions = explain_actions(scenario)
     action, found = fault_step(actions, divergence)
@@ -66,7 +67,7 @@ def state_step(scenario: dict[str, Any], divergence: Divergence) -> str | None:
     """The model step that last changed a state divergence's field, as a group key names it: its step and clause
     (``vitality[combat:500.8i]``, ``armor_debuff[combat:500.2e]``, ``finish[play:350.1]``); None when no action
     is about the field's unit or object (see :func:`changing_step`) or the path names no field (a unit absent)."""
-    from ..explain import explain_actions
+    from ...explain import explain_actions
 
     step = changing_step(explain_actions(scenario), divergence, scenario.get("actions", []))
     return None if step is None else f"{step.step}[{step.clause}]"
@@ -104,7 +105,7 @@ def _event_step(action: Any, owner: str) -> int:
     """The step behind an action's last event about ``owner`` (its first step: no such event or step); a
     :data:`ECHO_STEPS` step (the listeners announcing a loss) stands for the loss it echoes, the nearest
     earlier :data:`RESULT_STEPS` step at its depth (the Vitality step that made the loss)."""
-    from ..explain import locate_event
+    from ...explain import locate_event
 
     about = [i for i, e in enumerate(action.events) if owner in (e.unit, e.other)]
     found = locate_event([action], about[-1])[1] if about else None
@@ -138,7 +139,7 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
     event about the diverging unit, moved back to the step that produced its number (or, when no step changed
     it, to the step that decided to carry it on unchanged).
     """
-    from ..explain import locate_event
+    from ...explain import locate_event
 
     events = [e for action in actions for e in action.events]
     if divergence.where != "events":
@@ -195,7 +196,7 @@ def inserted_event(actions: list[Any], divergence: Divergence) -> tuple[Any, int
     """An event the engine inserted (``Divergence.shape == "extra"``: its next event is the model's) is the
     step's just before it that emits such events and did not emit this one (a Feast of 0 the credit step leaves
     out, 500.5c): the step behind the model's previous event, when it names the engine's event."""
-    from ..explain import locate_event
+    from ...explain import locate_event
 
     engine, index = divergence.engine, divergence.event_index
     if divergence.shape != "extra" or not isinstance(engine, dict) or not index:
@@ -242,7 +243,7 @@ def early_layer(actions: list[Any], divergence: Divergence) -> tuple[Any, int] |
     before the Insurance points, 500.1-9): the layers met out of order, at the layer the engine met too early
     (its step in the model: ``absent`` where the model never reaches it), whether the model's later layer
     absorbed anything or not."""
-    from ..explain import locate_event
+    from ...explain import locate_event
 
     model, engine = divergence.model, divergence.engine
     if not (isinstance(model, dict) and isinstance(engine, dict) and divergence.event_index is not None
@@ -277,7 +278,7 @@ def line_order(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | 
     resolve in is at fault (the ``lanes`` step, 400.8-2), whichever of the two lines' events first differ. Only
     when both events open a line, and the engine's opens one the model resolves later (the same line, opened
     differently, is its own condition or amount)."""
-    from ..explain import locate_event
+    from ...explain import locate_event
 
     model, engine = divergence.model, divergence.engine
     if not (isinstance(model, dict) and isinstance(engine, dict) and divergence.event_index is not None
@@ -504,11 +505,11 @@ def carrier(action: Any, found: int, value: Any) -> int:
     return hits[-1] if hits else found
 
 
-def describe_steps(steps: list[dict[str, Any]]) -> list[str]:
-    """The steps as report lines: the one before, then the one at fault, each with its clause and numbers."""
-    out = []
-    for n, step in enumerate(steps):
-        label = "at fault" if n == len(steps) - 1 else "before  "
-        numbers = ", ".join(f"{k}={v}" for k, v in step["quantities"].items() if not isinstance(v, (dict, list)))
-        out.append(f"  {label} [{step['clause']}] {step['text']}" + (f"  ({numbers})" if numbers else ""))
-    return out
+
+
+def explain_at_fault(scenario: dict[str, Any], first: Divergence) -> list[dict[str, Any]]:
+    """The explain steps around the first divergence; empty when the scenario cannot be explained (a courtesy)."""
+    try:
+        return steps_at_fault(_public(scenario), first)
+    except Exception:  # never lose the report for it
+        return []

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..input_files import InputFileError, read_input_text
-from ..rulebook import Divergence
+from ...input_files import InputFileError, read_input_text
+from ...rulebook import Divergence
 
 #: Path components after which the next one is an identity (a unit's uid, an object's oid).
 _ID_PARENTS = ("board", "objects")
@@ -122,7 +122,7 @@ class Group:
     #: first divergence, shrunk representative and replay: a merge can join two bugs (a drift), and neither is lost.
     merged_with: tuple[dict[str, Any], ...] = ()
     #: The key of the group whose divergence comes first in this group's scenarios (None: this group's comes first):
-    #: this group's difference is a later one the first cannot have caused (``referee.check.harness._behind_first``).
+    #: this group's difference is a later one the first cannot have caused (``referee.check.grouping.filing._behind_first``).
     behind: str | None = None
 
     def to_json(self) -> dict[str, Any]:

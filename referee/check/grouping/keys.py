@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..rulebook import Divergence
+from ...rulebook import Divergence
 
 #: Quantities of an explain step that make it a step that computes a number (its result can be wrong).
 NUMBER_QUANTITIES = ("after", "exact", "lost", "credited")
@@ -61,7 +61,7 @@ def difference_kind(divergence: Divergence, step: Any) -> str:
 
 def _layer_met_early(divergence: Divergence, step: Any) -> bool:
     """Whether the engine's event is this layer step's while the model's is another's (``at_fault.early_layer``)."""
-    from .at_fault import layer_reports
+    from .attribution import layer_reports
 
     engine, model = divergence.engine, divergence.model
     return (isinstance(engine, dict) and isinstance(model, dict) and engine.get("name") != model.get("name")
@@ -71,8 +71,8 @@ def _layer_met_early(divergence: Divergence, step: Any) -> bool:
 def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: str | Callable[[], str]) -> str:
     """The bug key of a scenario's first divergence; ``symptom`` (its symptom key, or a function that makes it: the
     clause trail it reads is a traced run of the model, made only when needed) where no step is at fault."""
-    from .at_fault import fault_step
-    from ..explain import explain_actions
+    from .attribution import fault_step
+    from ...explain import explain_actions
 
     first = divergences[0]
     if first.where != "events":
@@ -103,8 +103,8 @@ def _state_key(scenario: dict[str, Any], first: Divergence) -> str | None:
     """A final-state field written by a step that writes several fields of the unit in one decision (a revival
     clearing every status, 500.9c): ``state@`` that decision, whichever of the fields the scenario happened to
     set; None (the symptom key, which names the field) where the step writes that field alone or none is found."""
-    from .at_fault import changing_step, state_field
-    from ..explain import explain_actions
+    from .attribution import changing_step, state_field
+    from ...explain import explain_actions
 
     field = state_field(first.path)
     if not first.path.startswith("board."):  # a play's payment writes pool fields of different rules: keep the field
@@ -125,8 +125,8 @@ def skipped_before_fault(scenario: dict[str, Any], first: Divergence, later: lis
     of it, a change the model made at a step before the step at fault of ``first``, an event divergence (in the
     model's explanation of ``scenario``; none where it cannot be explained). A field the model never changed (the
     engine changed it, somewhere), or changed after the step at fault, may be carrying a wrong number on."""
-    from .at_fault import fault_step
-    from ..explain import explain_actions
+    from .attribution import fault_step
+    from ...explain import explain_actions
 
     try:
         actions = explain_actions(scenario)
@@ -144,7 +144,7 @@ def skipped_before_fault(scenario: dict[str, Any], first: Divergence, later: lis
 def _engine_kept(actions: list[Any], divergence: Divergence, scenario: dict[str, Any]) -> Any:
     """The step where the model last changed a state divergence's field, when the engine's value is the field's value
     before that change (the engine left it as it was); None otherwise."""
-    from .at_fault import changing_step, state_field
+    from .attribution import changing_step, state_field
 
     field = state_field(divergence.path)
     if field is None:
@@ -180,7 +180,7 @@ def decisions_exercised(scenario: dict[str, Any], divergences: list[Divergence] 
 
 def _explained(scenario: dict[str, Any]) -> list[Any] | None:
     """The model's explanation of a scenario; None: it cannot be explained (nothing a merge may rely on)."""
-    from ..explain import explain_actions
+    from ...explain import explain_actions
 
     try:
         return explain_actions(scenario)
@@ -248,7 +248,7 @@ def _emitting_position(actions: list[Any], first: Divergence) -> int | None:
     step that names the event and the steps after it that name none (the explanation tells a line's count after the
     line that announces its amount, 400.8a); None: a state divergence, an event the model did not emit, or one no
     step names (every step came before)."""
-    from ..explain import locate_event
+    from ...explain import locate_event
 
     if first.where != "events" or not isinstance(first.model, dict) or first.event_index is None:
         return None
@@ -352,7 +352,7 @@ def merge_groups(groups: list[Any], settled: dict[str, str], exercised: dict[str
     """Groups whose shrunk representatives diverge the same way at the same step, as one.
 
     ``settled``: each group's key -> the key of its representative shrunk once more with no key held (the
-    divergence a minimal scenario of it shows: ``referee.check.harness._settled_key``). Groups that settle on the same
+    divergence a minimal scenario of it shows: ``referee.check.grouping.settle._settled_key``). Groups that settle on the same
     key are one bug seen from different places (an Armor rounding bug, first seen on a Shield, settles at the
     Armor step once the Shield is shrunk away): merged, counts added, symptoms joined, the representative the
     group whose own key that is (else the first). A group whose scenarios cannot be shrunk settles on its key (a
