@@ -127,7 +127,7 @@ def audit_merges(names: list[tuple[str, ...]], tally: dict[str, int]) -> None:
 
 def keyed_by(names: tuple[str, ...], scenario: dict[str, Any], key: str) -> set[str]:
     """The mutants of the set that, alone, give ``scenario`` the group key ``key``."""
-    from referee.check.grouping import group_key_of
+    from referee.check.grouping.api import group_key_of
     from referee.check.judging import _public
 
     sent = {**_public(scenario), "id": "g"}

@@ -33,7 +33,7 @@ from ..protocol import ProtocolError, decode_scenario
 from ..rulebooks import ACTION_KINDS, default_kinds
 from .examples_database import _database, _degraded_warning, _digest, _key_database
 from .failure_files import _replay, _replay_engine, failures_dir
-from .grouping import file_failure, groups_left, settle_groups
+from .grouping.api import file_failure, groups_left, name_the_fault, settle_groups
 from .judging import _public, engine_answers, expect, judge, model_observation, model_trail, send_and_expect
 from .outcome import CheckOptions, CheckReport, Stop, _is_seeded, _said, compact_scenario, new_run_id
 from .replays import _replays, _stored_count, check_profile, interrupted_report, replay
@@ -476,6 +476,7 @@ def close_campaign(campaign: Campaign, stop: Stop | None, run: Any) -> None:
             report.cap = {"groups": options.max_divergences, "after": campaign.capped, "budget": campaign.total}
     if campaign.first is not None:
         report.first_failure_after, report.first_failure_seconds = campaign.first
+    report.clause_at_fault = name_the_fault(report.scenario, report.divergences)
     warnings_said = (_degraded_warning(campaign.database), campaign.store.warning if campaign.store else "")
     for said in filter(None, warnings_said):  # the shared database or the store failed: the report says so
         report.error = "; ".join(part for part in (report.error, said.removeprefix("referee: ")) if part)

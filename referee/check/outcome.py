@@ -102,6 +102,9 @@ class CheckReport:
     #: Engine calls spent shrinking the failing scenario, and its size before and after (``referee.check.shrink.size``).
     shrink_calls: int = 0
     shrink_sizes: tuple[tuple[int, int], tuple[int, int]] | None = None
+    #: The clause the first divergence breaks, named by the one attribution every verb uses
+    #: (``referee.check.grouping.clause_at_fault``); None: no divergence, or no step's clause is at fault.
+    clause_at_fault: str | None = None
     #: A non-deterministic engine: its answers to the same scenario, run after run (``nondeterministic``).
     observations: list[dict[str, Any]] = field(default_factory=list)
     #: The features the generator was allowed (None: all) and whether it swarmed.
@@ -141,8 +144,11 @@ class CheckReport:
             mark = f" KNOWN: {group.known.reason}" if group.known else ""
             lines.append(f"[{n}] {group.key} ({group.count} scenarios){mark}")
             lines.append(f"    first divergence: {group.divergences[0].describe()}" if group.divergences else "    (no divergence)")
+            if group.clause_at_fault():
+                lines.append(f"    rule broken (clause at fault): {group.clause_at_fault()}")
             if getattr(group, "behind", None):
                 lines.append(f"    seen behind {group.behind}: in every scenario of it that divergence comes first")
+            lines.extend(_unsure_text(group))
             if not group.reproducible:
                 lines.append("    did not diverge again when rerun: a non-deterministic engine?")
             lines.append("    scenario (shrunk): " + json.dumps(compact_scenario(group.scenario), separators=(", ", ": ")))
@@ -215,6 +221,7 @@ class CheckReport:
                 "after": dict(zip(("actions", "characters"), self.shrink_sizes[1]))},
             "scenario": self.scenario,
             "divergences": [d.to_json() for d in self.divergences],
+            "clause_at_fault": self.clause_at_fault,
             "trail": [_trail_step_json(s) for s in self.trail],
             "clauses": self.clauses,
             "explain": self.explain,
@@ -353,7 +360,8 @@ class CheckReport:
         if not self.divergences:
             return []
         first, rest = self.divergences[0], self.divergences[1:]
-        lines = [f"first divergence: {first.describe()}"] + [f"  also: {other.describe()}" for other in rest[:8]]
+        lines = [f"rule broken (clause at fault): {self.clause_at_fault}"] if self.clause_at_fault else []
+        lines += [f"first divergence: {first.describe()}"] + [f"  also: {other.describe()}" for other in rest[:8]]
         if len(rest) > 8:
             lines.append(f"  ... and {len(rest) - 8} more")
         if self.explain:
@@ -433,3 +441,12 @@ def describe_steps(steps: list[dict[str, Any]]) -> list[str]:
         numbers = ", ".join(f"{k}={v}" for k, v in step["quantities"].items() if not isinstance(v, (dict, list)))
         out.append(f"  {label} [{step['clause']}] {step['text']}" + (f"  ({numbers})" if numbers else ""))
     return out
+
+
+def _unsure_text(group: Any) -> list[str]:
+    """What the grouping is unsure of about a group (``Group.unsure``), with the command that replays its
+    representative alone, so that an engine author can tell one bug from two."""
+    if not group.unsure:
+        return []
+    alone = group.replay.split("# or this scenario alone: ", 1)[-1]
+    return [f"    unsure: {note}" for note in group.unsure] + [f"      replay this representative alone: {alone}"]

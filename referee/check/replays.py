@@ -11,6 +11,7 @@ from ..protocol import ProtocolError, decode_scenario
 from ..rulebooks import default_kinds
 from ..trail import cut
 from .failure_files import _replay
+from .grouping.api import name_the_fault
 from .grouping.attribution import explain_at_fault
 from .judging import engine_answers, judge, model_trail
 from .outcome import CheckOptions, CheckReport, _is_seeded
@@ -61,6 +62,7 @@ def replay(engine: Engine, scenario: dict[str, Any], options: CheckOptions) -> C
         first = detail[0]
         report.trail = cut(model_trail(sent), first.event_index if first.where == "events" else None)
         report.explain = explain_at_fault(sent, first)
+        report.clause_at_fault = name_the_fault(sent, detail)
     elif verdict == "fault":
         report.status, report.fault = "fault", detail
     elif verdict == "model-error":

@@ -369,7 +369,7 @@ def _explain(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str,
 def _clause_named(scenario: dict[str, Any], divergence: Divergence) -> str | None:
     """The clause ``check`` names for the same action and divergence (:func:`.harness.clause_at_fault`); None where
     its key names none (the explain step's clause is named then)."""
-    from .grouping import clause_at_fault
+    from .grouping.api import clause_at_fault
 
     try:
         return clause_at_fault(scenario, [divergence])

@@ -18,7 +18,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.events import Event, EventLog
 
 from .damage import explain_instance
-from .steps import LOSS_TAIL, Step, Steps, mixed
+from .steps import DEFY_SPENT, LOSS_TAIL, Step, Steps, layer_fields, mixed, refusal_decision
 
 COST_CHANNELS = {"thorns": ("Thorns", "500.7b"), "riposte": ("Riposte", "500.7b"), "retort": ("Retort", "500.7f")}
 
@@ -48,17 +48,18 @@ def explain_answers(
                       f"enemies is answered once per damaging source (applier {n} of {len(attackers)}).", opens=True,
                       applier=attacker)
             part = EventLog()
+            payer = layer_fields(board.unit(attacker)) if board.has(attacker) else ()
             board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset)
             log.extend(part)
             each = (f" ({attacker} is applier {n} of the {len(attackers)} the tick is attributed to: each is answered once, "
                     "500.7e)") if len(attackers) > 1 else ""
-            explain_attacker(s, recipient, attacker, landed, part.events(), each)
+            explain_attacker(s, recipient, attacker, landed, part.events(), each, payer)
         board = explain_reflect(s, board, recipient, instance, landed, log, ruleset)
     return board, s.items
 
 
 def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, events: tuple[Event, ...],
-                     each: str = "") -> None:
+                     each: str = "", payer_layers: tuple[str, ...] = ()) -> None:
     """What ``r``'s retaliation did to one attacker, mechanic by mechanic, only for the ones ``r`` has; ``each`` says,
     for a tick attributed to several enemies, that this is one of them (500.7e)."""
     start = len(s.items)
@@ -67,7 +68,7 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
         if e.name == "defy_death":
             defied.append(e)
         elif e.name in COST_CHANNELS:
-            explain_channel(s, r, attacker, e, events, defied)
+            explain_channel(s, r, attacker, e, events, defied, payer_layers)
         elif e.name == "riposte_missed":
             s.say("riposte", "500.7b", f"Riposte on {r.uid} rolls against {attacker} and misses (the 50% roll is False).",
                   ("riposte_missed",), payer=attacker, roll=False)
@@ -75,7 +76,7 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
             clause = "500.6h" if e.detail in ("self", "ally") else "500.6e"
             s.say("retaliation_refused", clause, f"{r.uid}'s retaliation is refused: {attacker} is "
                   f"{'an ally' if e.detail == 'ally' else 'itself' if e.detail == 'self' else e.detail}.", ("cost_refused",),
-                  payer=attacker, reason=e.detail)
+                  decision=refusal_decision(e.detail), payer=attacker, reason=e.detail)
     for e in defied:  # answered, but nothing left the payer
         explain_defied_payer(s, attacker, e, 0)
     explain_silent_answers(s, r, landed)
@@ -83,14 +84,15 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
         s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
 
 
-def explain_channel(s: Steps, r: Unit, attacker: str, e: Event, events: tuple[Event, ...], defied: list[Event]) -> None:
+def explain_channel(s: Steps, r: Unit, attacker: str, e: Event, events: tuple[Event, ...], defied: list[Event],
+                    payer_layers: tuple[str, ...] = ()) -> None:
     """One retaliation cost paid (Thorns, Riposte, Retort: 500.7b-f), the defy-death answer that priced it, if any
     (500.6d), then its credit and Feast (500.6f): the payback's order (``damage.explain_payback``)."""
     name, clause = COST_CHANNELS[e.name]
     why = "damage that landed" if e.name == "retort" else "the damage event, whatever its size (500.7c)"
     s.say(e.name, clause, f"{name} on {r.uid} answers {why}: {attacker} loses {e.amount} Vitality as a Vitality "
           f"cost; it skips the pipeline (500.8a) and starts no damage reactions (500.6b).", (e.name,),
-          payer=attacker, amount=e.amount)
+          keeps_layers=payer_layers, payer=attacker, amount=e.amount)
     if defied:
         explain_defied_payer(s, attacker, defied.pop(0), e.amount)
     fed = any(x.name == "feast" and x.unit == r.uid for x in events)
@@ -110,7 +112,7 @@ def explain_silent_answers(s: Steps, r: Unit, landed: DamageOutcome) -> None:
               absent=("riposte", "riposte_missed", "cost_refused"), decision="silenced[combat:500.7d]")
     if r.retort > 0 and not retaliation.is_landed(landed):
         s.say("retort", "500.7f", f"Retort on {r.uid} does not answer: it answers only damage that landed on Vitality, "
-              "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort",))
+              "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort", "cost_refused"))
 
 
 def explain_defied_payer(s: Steps, attacker: str, defied: Event, paid: int) -> None:
@@ -118,7 +120,7 @@ def explain_defied_payer(s: Steps, attacker: str, defied: Event, paid: int) -> N
     asked = defied.amount + paid
     s.say("defy_death", "500.6d", f"a defy-death rune saves {attacker}, the payer: of the {asked} asked it prevents "
           f"{defied.amount}, so {attacker} pays {paid} and survives (500.6d, 500.8f).", ("defy_death",),
-          prevented=defied.amount, paid=paid)
+          touches=(f"{attacker}.defy_death",), decision=DEFY_SPENT, prevented=defied.amount, paid=paid)
 
 
 def explain_reflect(

@@ -18,7 +18,7 @@ from referee.model.events import Event, EventLog
 
 from .activation import explain_activation
 from .answers import explain_hit
-from .steps import LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, skipped_layers
+from .steps import DEFY_SPENT, LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, cost_rule, layer_fields, refusal_decision, skipped_layers
 
 KIND_NAMES = {"bloodletting": "Bloodletting", "interest": "Interest", "self_destruct": "self-destruct",
               "retaliation": "retaliation"}
@@ -47,11 +47,12 @@ def explain_payment(
         return
     explain_price(s, before, kind, amount, events, bl)
     channel = "the Bloodletting-paid channel reports it (800.4i)" if bl else "the cost channel reports it (500.8i)"
-    s.say("vitality", "800.4g" if bl else "500.8i", f"{before.uid} loses {lost} Vitality ({before.vitality} -> "
+    clause, decision = cost_rule("vitality", "500.8i", "800.4g", bl)
+    s.say("vitality", clause, f"{before.uid} loses {lost} Vitality ({before.vitality} -> "
           f"{before.vitality - lost}); {channel}, for the Vitality that actually left."
           if lost else f"{before.uid} loses no Vitality; no channel fires.",
           ("cost_paid", "bloodletting_paid", "thorns", "riposte", "retort", "subrogation", *LOSS_TAIL),
-          lost=lost, before=before.vitality, after=before.vitality - lost)
+          decision=decision, lost=lost, before=before.vitality, after=before.vitality - lost)
     explain_after_payment(s, before, after, kind, lost, events, bl)
 
 
@@ -62,18 +63,21 @@ def explain_payer_and_layers(s: Steps, before: Unit, events: tuple[Event, ...], 
         reason = refused[0].detail
         clause = "500.6h" if reason in ("self", "ally") else "500.6e" if reason == "dormant" else "500.8e"
         s.say("payer_refused", clause, f"{before.uid} is refused as a payer outright ({reason}): nothing is paid.",
-              ("cost_refused",), reason=reason)
+              ("cost_refused",), decision=refusal_decision(reason), reason=reason)
         return False
     if before.dormant and before.alive and not before.entrapped:
-        s.say("payer_accepted", "800.4f" if bl else "500.8e", f"{before.uid} is Dormant, but only dead and Entrapped units "
-              "are refused as payers of a Vitality cost (500.8e): it pays.", absent=("cost_refused",))
+        clause, decision = cost_rule("payer_accepted", "500.8e", "800.4f", bl)
+        s.say("payer_accepted", clause, f"{before.uid} is Dormant, but only dead and Entrapped units "
+              "are refused as payers of a Vitality cost (500.8e): it pays.", absent=("cost_refused",), decision=decision)
     layers = skipped_layers(before)
     untouched = f": {', '.join(layers)} {'is' if len(layers) == 1 else 'are'} never met and never spent" if layers else ""
     s.say("skips_pipeline", "800.4f" if bl else "500.8a", f"a Vitality cost is not a damage instance; it skips the whole "
-          f"pipeline (500.8a){untouched}.", decides=bool(layers), decision=SKIPS_PIPELINE, layers=layers)
+          f"pipeline (500.8a){untouched}.", decides=bool(layers), decision=SKIPS_PIPELINE, keeps_layers=layer_fields(before),
+          layers=layers)
     if before.discards_combat:
-        s.say("tool_or_hub", "800.4d" if bl else "500.8e", f"{before.uid} is a {'Tool' if before.is_tool else 'Hub'}: it "
-              "discards every combat interaction and pays nothing.", paid=0)
+        clause, decision = cost_rule("tool_or_hub", "500.8e", "800.4d", bl)
+        s.say("tool_or_hub", clause, f"{before.uid} is a {'Tool' if before.is_tool else 'Hub'}: it "
+              "discards every combat interaction and pays nothing.", decision=decision, paid=0)
         return False
     return True
 
@@ -85,16 +89,18 @@ def explain_price(s: Steps, before: Unit, kind: str, amount: int, events: tuple[
         s.say("price", "500.8h", f"a self-destruct spends the whole remaining Vitality, {before.vitality}; nothing "
               "talks it out of dying.", owed=owed)
     elif max(amount, 0) > before.vitality:
-        s.say("price", "800.4g" if bl else "500.8b", f"the price {amount} is clamped to the {before.vitality} Vitality "
-              f"{before.uid} has; no debt is carried forward.", printed=amount, owed=owed)
+        clause, decision = cost_rule("price", "500.8b", "800.4g", bl)
+        s.say("price", clause, f"the price {amount} is clamped to the {before.vitality} Vitality "
+              f"{before.uid} has; no debt is carried forward.", decision=decision, printed=amount, owed=owed)
     defied = [e for e in events if e.name == "defy_death" and e.unit == before.uid]
     if defied:
         prevented = defied[0].amount
         paid = max(amount, 0) - prevented
-        s.say("defy_death", "800.4h" if bl else "500.8f", f"the cost would be lethal and {KIND_NAMES[kind]} opts in: the "
+        clause = "800.4h" if bl else "500.8f"
+        s.say("defy_death", clause, f"the cost would be lethal and {KIND_NAMES[kind]} opts in: the "
               f"defy-death rune answers: of the {max(amount, 0)} asked it prevents {prevented}, so {before.uid} pays "
               f"{paid} and keeps {before.vitality - paid}; its once-per-life charge is spent.", ("defy_death",),
-              prevented=prevented, paid=paid)
+              touches=(f"{before.uid}.defy_death",), decision=DEFY_SPENT, prevented=prevented, paid=paid)
     elif before.defy_death and owed >= before.vitality > 0 and not costs.DEFY_DEATH_ANSWERS[kind]:
         s.say("defy_death", "500.8f", f"the cost is lethal, but a defy-death rune does not answer {KIND_NAMES[kind]}: it pays "
               "through (500.8f).", absent=("defy_death",))
@@ -122,8 +128,9 @@ def explain_after_payment(
     if any(e.name == "death" and e.unit == before.uid for e in events):
         s.say("death_continues", "800.4j" if bl else "500.8j", f"{before.uid} died of the cost an ordinary death (its "
               "steps follow the payment), and the activation that charged the cost continues.")
-    s.say("no_reactions", "800.4i" if bl else "500.8c", "a cost starts no damage reactions: no on-damage-taken fanout, "
-          "Thorns, Riposte, or Shield trigger.")
+    clause, decision = cost_rule("no_reactions", "500.8c", "800.4i", bl)
+    s.say("no_reactions", clause, "a cost starts no damage reactions: no on-damage-taken fanout, "
+          "Thorns, Riposte, or Shield trigger.", decision=decision)
 
 
 def explain_zero_maximum(s: Steps, before: Unit, after: Unit, lowered: int) -> None:

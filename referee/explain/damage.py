@@ -15,14 +15,16 @@ from typing import Any
 from referee.model.combat.costs import is_defied
 from referee.model.combat.attribution import compute_applied, compute_credited, compute_feast_weights, compute_shares
 from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage, compute_flat_reduction
-from referee.model.combat.damage import DamageInstance, DamageOutcome, is_direct_damage, is_ignoring_armor
+from referee.model.combat.damage import (DamageInstance, DamageOutcome, apply_armor, apply_incoming_cap, is_direct_damage,
+                                         is_ignoring_armor)
 from referee.model.combat.ruleset import DEFAULT, Ruleset
 from referee.model.combat.shield import compute_multiplier
 from referee.model.combat.state import Board, Unit
 from referee.model.combat.ticks import is_damage_over_time
 
 from .armor_text import surviving_value, value_text
-from .steps import LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, mixed, skipped_layers
+from .steps import (DEFY_SPENT, LOSS_TAIL, SIDE_RULE, SKIPS_PIPELINE, Step, Steps, layer_fields, mixed, refusal_decision,
+                    skipped_layers)
 
 
 def moved_to(instance: DamageInstance, receiver: str | None, amount: Any) -> DamageInstance:
@@ -134,9 +136,9 @@ def explain_armor(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcom
         first = " first, before the flat reduction (500.2a, 500.2b)" if flat else " (500.2a)"
         s.say("armor_percentage", "500.1-5", f"Armor {a.armor}: sqrt(A)/(sqrt(A)+20) is taken off{first}: {formula} = "
               f"{shown}, rounded up against the defender (500.2c): {out.amount} -> {rounded}.",
-              before=out.amount, exact=value if exact else shown, after=rounded, armor=a.armor)
+              decision="armor_percentage[combat:500.2c]", before=out.amount, exact=value if exact else shown, after=rounded, armor=a.armor)
         s.say("armor_flat", "500.1-6", f"flat reduction {flat} (1 per 5 Armor, 500.2b): {rounded} -> {out.after_armor}.",
-              before=rounded, reduction=flat, after=out.after_armor)
+              decision="armor_flat[combat:500.2b]", before=rounded, reduction=flat, after=out.after_armor)
     else:
         s.say("armor_percentage", "500.1-5", f"negative Armor {a.armor} amplifies (500.2d; {ruleset.negative_armor} reading, "
               f"INT-001): {formula} = {shown}, rounded up: {out.amount} -> {rounded}; no flat change.",
@@ -153,8 +155,11 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
     """500.1-7 .. 500.1-13 and the credit (500.5a), each layer only when the recipient has it."""
     left = out.after_armor
     if a.has_cap:
-        s.say("cap", "500.1-7", f"the printed cap of {a.cap} leaves {out.after_cap}; anything above it is gone.",
-              before=left, cap=a.cap, after=out.after_cap)
+        reordered = apply_armor(a, instance, apply_incoming_cap(a, out.amount), ruleset)
+        order = (f" (the cap comes after Armor: met before it, it would have left {reordered})"
+                 if reordered != out.after_cap else "")
+        s.say("cap", "500.1-7", f"the printed cap of {a.cap} leaves {out.after_cap}; anything above it is gone{order}.",
+              before=left, cap=a.cap, after=out.after_cap, **({"reordered": reordered} if order else {}))
     left = out.after_cap
     left = explain_insurance(s, board, a, instance, out, left)
     explain_shield(s, board, a, instance, out, left)
@@ -169,7 +174,7 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
     if out.defied:
         s.say("defy_death", "500.1-12", f"{left} would be lethal: the defy-death rune prevents {out.defy_prevented} "
               f"and its once-per-life charge is spent: {left} -> {left - out.defy_prevented}.", ("defy_death",),
-              before=left, prevented=out.defy_prevented, after=left - out.defy_prevented)
+              touches=(f"{a.uid}.defy_death",), decision=DEFY_SPENT, before=left, prevented=out.defy_prevented, after=left - out.defy_prevented)
         left -= out.defy_prevented
     explain_vitality(s, a, instance, out, left, ruleset)
 
@@ -201,13 +206,20 @@ def explain_insurance(s: Steps, board: Board, a: Unit, instance: DamageInstance,
 def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome) -> None:
     """The Subrogated payback: the source pays, as a Vitality cost, what the points absorbed (500.1-8, 500.7g, 500.6f)."""
     source = board.unit(instance.source) if board.has(instance.source) else None
-    if source is None or source.side == a.side or not out.subrogated_absorbed:
+    if source is None or not out.subrogated_absorbed:
+        return
+    if source.side == a.side:
+        who = "itself" if source.uid == a.uid else f"{a.uid}'s ally"
+        s.say("payback", "500.6h", f"{source.uid} is {who}: Subrogated Insurance never retaliates against itself or an "
+              "ally (500.6h), so nothing is paid back.", absent=("subrogation", "cost_refused", "defy_death"),
+              decision=SIDE_RULE, payer=source.uid, owed=0)
         return
     paid = out.subrogation_paid
     defied = is_defied(source, out.subrogated_absorbed, "retaliation") is True and source.alive is True
     if not paid and not defied:
+        refused = "dead" if not source.alive else "entrapped" if source.entrapped else "dormant"
         s.say("payback", "500.6e", f"{source.uid} owes {out.subrogated_absorbed} back but is not a legal payer "
-              "(dead, Entrapped or Dormant): nothing is paid.", ("cost_refused",))
+              "(dead, Entrapped or Dormant): nothing is paid.", ("cost_refused",), decision=refusal_decision(refused))
         return
     feast = ("feeds no Feast (the payer is a boss, which checks its Phasebreak instead, 500.6g)" if source.is_boss
              else f"feeds {a.uid}'s Feast")
@@ -216,11 +228,13 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
     s.say("payback", "500.7g", f"{source.uid} loses {paid} Vitality, {what}, as a Vitality "
           f"cost: it skips the pipeline (500.8a) and starts no damage reactions (500.6b) ({source.vitality} -> "
           f"{source.vitality - paid}).", ("subrogation",), also_takes=(SKIPS_PIPELINE,) if skipped_layers(source) else (),
+          keeps_layers=layer_fields(source),
           payer=source.uid, owed=owed, paid=paid, before=source.vitality, after=source.vitality - paid)
     if defied:
         s.say("defy_death", "500.6d", f"the payback would be lethal and retaliation opts in: a defy-death rune saves "
               f"{source.uid}: of the {owed} asked it prevents {owed - paid}, so {source.uid} pays {paid} and survives "
-              "(500.6d, 500.8f).", ("defy_death",), prevented=owed - paid, paid=paid)
+              "(500.6d, 500.8f).", ("defy_death",), touches=(f"{source.uid}.defy_death",), decision=DEFY_SPENT,
+              prevented=owed - paid, paid=paid)
     if not paid:
         return
     s.say("payback_credit", "500.6f", f"{a.uid}, the retaliating unit, is credited the {paid} Vitality it took; it {feast}.",
@@ -266,6 +280,9 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
               f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e, 500.5c; INT-019).",
               ("credit", "feast", *LOSS_TAIL),
               credited=credited, feast=lost)
+    elif instance.source is not None:
+        s.say("credit", "500.5a", f"nothing reached Shield or Vitality: {instance.source} is credited nothing and feeds no "
+              "Feast (500.5a, 500.1e).", absent=("credit", "feast"), credited=0, feast=0)
     explain_boss_meters(s, a, instance, out, ruleset or DEFAULT)
 
 

@@ -45,6 +45,9 @@ class Step:
     #: takes besides :meth:`taken`: those inside a test it runs (the lethal test's steps 4-13, 500.1f), or its own
     #: step's where another rule names it (a count the legal-units rule names, 400.8b, still sampled the count).
     also_takes: tuple[str, ...] = field(default=(), compare=False)
+    #: For the fault key: the payer's layers this Vitality cost never meets (``uid.field``, 500.8a). An engine that
+    #: changed one took :data:`SKIPS_PIPELINE` differently, whichever road paid the cost (``grouping.keys``).
+    keeps_layers: tuple[str, ...] = field(default=(), compare=False)
 
     def taken(self) -> str:
         """The decision this step takes, as a fault key names it: its ``decision``, else ``step[clause]``."""
@@ -84,13 +87,43 @@ class Steps:
 
     def say(self, step: str, clause: str, text: str, events: tuple[str, ...] = (), *, touches: tuple[str, ...] = (),
             absent: tuple[str, ...] = (), chooses: tuple[str, ...] = (), decides: bool = False, decision: str = "",
-            opens: bool = False, also_takes: tuple[str, ...] = (), **quantities: Any) -> None:
+            opens: bool = False, also_takes: tuple[str, ...] = (), keeps_layers: tuple[str, ...] = (),
+            **quantities: Any) -> None:
         cid = clause if ":" in clause else f"{self.rulebook}:{clause}"
         self.items.append(Step(step, cid, text, quantities, self.depth, events, touches, absent, chooses, decides,
-                               decision, opens, also_takes))
+                               decision, opens, also_takes, keeps_layers))
 
     def extend(self, steps: list[Step]) -> None:
         self.items.extend(steps)
+
+
+#: The side rule, one decision on every road that checks it (500.6h): a retaliation, a Subrogated payback, a
+#: retaliation-kind cost with a beneficiary are refused against the retaliator itself or an ally.
+SIDE_RULE = "hostile[combat:500.6h]"
+
+#: A dead or Entrapped payer refused, one decision on every road (500.8e: "Dead and Entrapped units are refused as
+#: payers outright"; 500.6e says it again for retaliation, and adds the Dormant, which stays 500.6e's own).
+LEGAL_PAYER = "legal_payer[combat:500.8e]"
+
+
+#: A defy-death rune answering (500.1-12): it prevents what would be lethal and its once-per-life charge is spent.
+#: One decision whatever it answers: a hit, a Vitality cost that opts in (500.8f, 800.4h), a retaliation (500.6d).
+DEFY_SPENT = "defy_death[combat:500.1-12]"
+
+
+def refusal_decision(reason: str | None) -> str:
+    """The decision a refused payer or retaliation takes, by its reason: the side rule for ``self`` and ``ally``, the
+    legal-payer rule for the dead and Entrapped; '' (the step's own clause) for a Dormant refusal (500.6e)."""
+    if reason in ("self", "ally"):
+        return SIDE_RULE
+    return LEGAL_PAYER if reason in ("dead", "entrapped") else ""
+
+
+def cost_rule(step: str, clause: str, bloodletting: str, bl: bool) -> tuple[str, str]:
+    """A step every Vitality cost shares: ``(clause shown, decision)``. A Bloodletting payment cites its own clause
+    (800.4f-j) but takes the cost's decision (800.4f: "See 500.8"), so one wrong cost routine is one group whichever
+    road paid it."""
+    return (bloodletting, f"{step}[combat:{clause}]") if bl else (clause, "")
 
 
 #: The decision a Vitality cost takes where it meets a layer it never spends (500.8a), under either rule that says it:
@@ -98,11 +131,19 @@ class Steps:
 SKIPS_PIPELINE = "skips_pipeline[combat:500.8a]"
 
 
+#: A unit's layers a Vitality cost never meets or spends (500.8a), as (name, field).
+COST_SKIPPED_LAYERS = (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
+                       ("ignore charges", "ignore_charges"), ("Armor", "armor"))
+
+
+def layer_fields(unit: Any) -> tuple[str, ...]:
+    """The fields (``uid.field``) of the layers a Vitality cost ``unit`` pays never meets (500.8a): those it has."""
+    return tuple(f"{unit.uid}.{name}" for _, name in COST_SKIPPED_LAYERS if getattr(unit, name))
+
+
 def skipped_layers(unit: Any) -> list[str]:
     """The layers a Vitality cost the unit pays never meets or spends (500.8a): ``["Shield 312", "Armor 4"]``."""
-    return [f"{name} {getattr(unit, field)}" for name, field in
-            (("Shield", "shield"), ("Insurance", "insurance"), ("Subrogated", "subrogated"),
-             ("ignore charges", "ignore_charges"), ("Armor", "armor")) if getattr(unit, field)]
+    return [f"{name} {getattr(unit, field)}" for name, field in COST_SKIPPED_LAYERS if getattr(unit, field)]
 
 
 def mixed(value: Fraction) -> str:

@@ -268,7 +268,7 @@ class Evidence:
 
 def _group_clause(group: dict[str, Any]) -> str | None:
     """The clause a check group is placed at: its key's, else its model step at fault's (``vectors run``'s rule)."""
-    from ..check.grouping.keys import clause_of_key
+    from ..check.grouping.groups import clause_of_key
 
     named = clause_of_key(group["key"])
     if named:
@@ -281,7 +281,7 @@ def _first_group(check: dict[str, Any]) -> dict[str, Any] | None:
     """A run stopped at its first divergence, as the group ``--keep-going`` would have filed it under."""
     if not check.get("divergences") or check.get("scenario") is None:
         return None
-    from ..check.grouping import group_key_of
+    from ..check.grouping.api import group_key_of
     from ..rulebook import Divergence
 
     divergences = [Divergence(d.get("where", ""), d.get("path", ""), d.get("model"), d.get("engine"))

@@ -194,7 +194,7 @@ def _first_group(report: Any, data: dict[str, Any]) -> ReportGroup:
 
 def _first_key(report: Any, data: dict[str, Any]) -> str:
     """The group key of the first divergence (the model run on the scenario); its path when that cannot be had."""
-    from ..check.grouping import group_key_of
+    from ..check.grouping.api import group_key_of
 
     divergences = report.divergences or [_divergence(d) for d in data["divergences"]]
     try:

@@ -32,8 +32,8 @@ from typing import Any
 from .. import rulebooks
 from ..check.compare import Comparison
 from ..check.grouping.groups import Group
-from ..check.grouping.keys import clause_of_key
-from ..check.grouping import group_key_of
+from ..check.grouping.groups import clause_of_key
+from ..check.grouping.api import group_key_of
 from ..check.harness import engine_answers, expect, judge
 from ..scope import Enumerated, Family, canonical_key, enumerate_scope
 from ..wire import Observation

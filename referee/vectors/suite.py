@@ -340,20 +340,14 @@ class VectorRun:
 
 def clause_at_fault(scenario: dict[str, Any], divergences: list[Any], steps: list[dict[str, Any]],
                     entry: dict[str, Any]) -> str:
-    """The clause a mismatch fails: the one ``referee check`` names for the same scenario and answer (its group key's,
-    :func:`referee.check.grouping.clause_at_fault`); where that key names none, the clause of the model step at fault
-    (the last of ``steps``, :func:`referee.check.grouping.attribution.steps_at_fault`); when no step could be placed, the
-    vector's primary clause."""
-    from ..check.grouping import clause_at_fault as checks_clause
+    """The clause a mismatch fails: the one ``referee check`` names for the same scenario and answer, from the same
+    function (:func:`referee.check.grouping.name_the_fault`: its key's clause, else the model step at fault's); when
+    neither is known, the vector's primary clause. ``steps`` (the steps at fault already shown) are not read again."""
+    from ..check.grouping.api import name_the_fault
 
-    try:
-        named = checks_clause({k: v for k, v in scenario.items() if k != "id"}, divergences)
-    except Exception:  # a courtesy, as the explanation is: never lose the result for it
-        named = None
+    named = name_the_fault(scenario, divergences)
     if named:
         return named
-    if steps and steps[-1].get("clause"):
-        return steps[-1]["clause"]
     return entry.get("primary") or (entry["clauses"][0] if entry.get("clauses") else "(none)")
 
 

@@ -95,7 +95,7 @@ def test_three_bugs_applied_together_are_three_groups_one_per_bug(in_tmp):
 def _key_under(mutant: str, scenario: dict) -> str:
     """The group key of a mutant's first divergence on a scenario (the mutant alone)."""
     from referee.check.compare import Comparison
-    from referee.check.grouping import group_key_of
+    from referee.check.grouping.api import group_key_of
     from referee.check.harness import judge
 
     sent = {**scenario, "id": "k"}

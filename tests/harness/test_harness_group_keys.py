@@ -15,7 +15,7 @@ from referee.check.compare import Comparison
 from referee.engines.transports import PythonEngine
 from referee.examples import mutants
 from referee.check.grouping.groups import Group, KnownEntry, group_key, match_known
-from referee.check.grouping import group_key_of
+from referee.check.grouping.api import group_key_of
 from referee.check.harness import CheckOptions, check, judge
 from referee.rulebook import Divergence
 from referee.specs.trace import covers

@@ -102,8 +102,8 @@ def cost_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _checks_clause(folder: Path, path: str, mutant: str) -> str | None:
     """The clause ``referee check`` names for the vector's scenario answered by the mutant: its group key's."""
     from referee.check.compare import compare
-    from referee.check.grouping.keys import clause_of_key
-    from referee.check.grouping import group_key_of
+    from referee.check.grouping.groups import clause_of_key
+    from referee.check.grouping.api import group_key_of
     from referee.check.harness import CheckOptions
     from referee.engines.transports import check_answer
     from referee.examples.mutants import load

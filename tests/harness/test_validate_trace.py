@@ -186,7 +186,7 @@ def test_a_known_divergence_of_referee_known_toml_is_reported_not_failed(tmp_pat
 def test_validate_names_the_clause_check_names_for_the_same_first_divergence(name):
     """One attribution for every verb (issue #45): a mutant's trace fails at the clause ``check`` names for the match
     cut after the first diverging action."""
-    from referee.check.grouping import clause_at_fault
+    from referee.check.grouping.api import clause_at_fault
 
     scenario, module = battle(7, 400), mutants.load(name)
     report = validate(iter(_trace(scenario, module)), name)

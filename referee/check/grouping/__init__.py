@@ -1,6 +1,6 @@
 """The bug grouping: one group per bug, named by the rule it breaks (``docs/grouping.md``).
 
-A campaign calls three functions: :func:`file_failure` for each failing scenario it judged, :func:`groups_left`
+A campaign calls (:mod:`.api`) three functions: :func:`file_failure` for each failing scenario it judged, :func:`groups_left`
 to count the groups that will remain once merged (``--max-divergences`` counts bugs, not keys), and
 :func:`settle_groups` at the end, which shrinks each group's representative, merges the groups that settle
 together and writes them into the report. Every verb that names a clause for a failing scenario (``check``,
@@ -8,10 +8,5 @@ together and writes them into the report. Every verb that names a clause for a f
 
 The pieces: :mod:`.keys` (a divergence's key: the decision at fault, the kind of difference, the merges and the
 drift guard), :mod:`.attribution` (the model step at fault), :mod:`.groups` (the group and the known entries),
-:mod:`.filing`, :mod:`.keyed_shrink` and :mod:`.settle`.
+:mod:`.filing`, :mod:`.keyed_shrink` and :mod:`.settle`. Like every package's, this ``__init__`` is a docstring only.
 """
-
-from .filing import _record_group as file_failure, clause_at_fault, group_key_of
-from .settle import _merged_count as groups_left, _report_groups as settle_groups
-
-__all__ = ["clause_at_fault", "file_failure", "group_key_of", "groups_left", "settle_groups"]

@@ -64,13 +64,14 @@ def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dic
 
 
 def state_step(scenario: dict[str, Any], divergence: Divergence) -> str | None:
-    """The model step that last changed a state divergence's field, as a group key names it: its step and clause
-    (``vitality[combat:500.8i]``, ``armor_debuff[combat:500.2e]``, ``finish[play:350.1]``); None when no action
-    is about the field's unit or object (see :func:`changing_step`) or the path names no field (a unit absent)."""
+    """The model step that last changed a state divergence's field, as a group key names it: the decision it takes
+    (``Step.taken``: ``vitality[combat:500.8i]``, ``defy_death[combat:500.1-12]`` on every road the rune answers,
+    ``finish[play:350.1]``); None when no action is about the field's unit or object (see :func:`changing_step`) or
+    the path names no field (a unit absent)."""
     from ...explain import explain_actions
 
     step = changing_step(explain_actions(scenario), divergence, scenario.get("actions", []))
-    return None if step is None else f"{step.step}[{step.clause}]"
+    return None if step is None else step.taken()
 
 
 def changing_step(actions: list[Any], divergence: Divergence, sent: list[Any] = ()) -> Any:
@@ -165,19 +166,30 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
                 return action, passed
         produced = producer(action, found, model_number(divergence))
         placed = carrier(action, found, model_number(divergence)) if produced == found else produced
-        found = skipped_rule(action, placed, found, divergence) or rounding_step(action, placed, divergence)
+        start = instance_start(action, placed)
+        found = skipped_rule(action, start, found, divergence) or rounding_step(action, placed, divergence)
     return action, found
 
 
 def skipped_rule(action: Any, start: int, end: int, divergence: Divergence) -> int | None:
-    """A number the engine made by applying a rule the model's step skipped (Armor met by a Burn, 500.1d): the
-    engine's amount is exactly what that step says the skipped rule would have made (``unskipped``), whatever step
-    produced the number it carried; that step, between the producer ``start`` and the model's event's ``end``."""
-    engine = divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
+    """A number the engine made by applying a rule the model's step skipped (Armor met by a Burn, 500.1d), or by
+    taking a step in another order (the cap met before Armor, 500.1-7): the engine's amount is exactly what that step
+    says the skipped rule or the other order would have made (``unskipped``, ``reordered``), whatever step produced
+    the number it carried; that step, between the start of the instance and the model's event's ``end``."""
+    engine = engine_amount(divergence)
     if type(engine) is not int or engine == model_number(divergence):
         return None
-    hits = [i for i in range(start, end + 1) if action.steps[i].quantities.get("unskipped") == engine]
+    hits = [i for i in range(start, end + 1) if engine in (action.steps[i].quantities.get("unskipped"),
+                                                           action.steps[i].quantities.get("reordered"))]
     return hits[0] if hits else None
+
+
+def engine_amount(divergence: Divergence) -> Any:
+    """The engine's number for the model's diverging event: its event's amount, or 0 where it left the model's event
+    out (``missing``, ``left_out``: the number came to nothing in the engine); None: no number."""
+    if divergence.shape in ("missing", "left_out") and isinstance(divergence.model, dict):
+        return 0 if type(divergence.model.get("amount")) is int else None
+    return divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
 
 
 def _event_fault(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
@@ -351,11 +363,13 @@ ECHO_EVENTS = ("vitality_lost",)
 
 def loss_step(action: Any, found: int, divergence: Divergence) -> int:
     """The loss step a :data:`ECHO_STEPS` step re-announces (the nearest earlier result step with the same loss),
-    for a divergence on the echo itself (``vitality_lost``), not on what the listeners did (a rune reset)."""
+    for a wrong number on the echo itself (the engine's ``vitality_lost`` carries another loss), not for an echo the
+    engine dropped nor for what the listeners did (a rune reset)."""
     step = action.steps[found]
     model = divergence.model if isinstance(divergence.model, dict) else {}
-    if step.step not in ECHO_STEPS or model.get("name") not in ECHO_EVENTS:
-        return found
+    engine = divergence.engine if isinstance(divergence.engine, dict) else {}
+    if step.step not in ECHO_STEPS or model.get("name") not in ECHO_EVENTS or engine.get("name") != model.get("name"):
+        return found  # an echo the engine dropped is the listeners' own (500.8d): they should have emitted it
     lost = step.quantities.get("lost")
     return next((i for i in range(found - 1, -1, -1) if action.steps[i].step in RESULT_STEPS
                  and action.steps[i].quantities.get("lost") == lost), found)

@@ -32,7 +32,7 @@ def clause_at_fault(scenario: dict[str, Any], divergences: list[Divergence]) -> 
     """The clause ``check`` names for a failing scenario: its group key's (:func:`group_key_of`); None where the key
     names no clause. ``vectors run`` names it too, from this function, and ``exhaust`` groups by the same key (one
     attribution for every verb)."""
-    from .keys import clause_of_key
+    from .groups import clause_of_key
 
     return clause_of_key(group_key_of(scenario, divergences))
 
@@ -93,3 +93,20 @@ def _keys_of(scenario: dict[str, Any], divergences: list[Divergence]) -> dict[st
     """Every key a scenario is filed under (:func:`_record_group`) -> its divergences with that key's first."""
     key = group_key_of(scenario, divergences)
     return {key: divergences, **_behind_first(scenario, divergences, key)}
+
+
+def name_the_fault(scenario: dict[str, Any] | None, divergences: list[Divergence]) -> str | None:
+    """The clause every verb names for a failing scenario: its key's (:func:`clause_at_fault`), else the clause of
+    the model step at fault (a key that names no step: the step the explanation places the divergence at). Never
+    raises: None with no divergence, or where neither is known (the report is never lost for its courtesy)."""
+    from .attribution import explain_at_fault
+
+    if not scenario or not divergences:
+        return None
+    public = _public(scenario)
+    try:
+        named = clause_at_fault(public, divergences)
+    except Exception:  # a courtesy: the divergence itself is the report
+        named = None
+    steps = [] if named else explain_at_fault(public, divergences[0])
+    return named or (steps[-1].get("clause") if steps else None)

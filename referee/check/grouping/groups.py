@@ -124,6 +124,16 @@ class Group:
     #: The key of the group whose divergence comes first in this group's scenarios (None: this group's comes first):
     #: this group's difference is a later one the first cannot have caused (``referee.check.grouping.filing._behind_first``).
     behind: str | None = None
+    #: Keys the representative's settling shrink met and the drift guard refused (``grouping.settle._settled_key``).
+    declined: tuple[str, ...] = ()
+    #: Other keys the representative shows behind its first divergence (``grouping.filing._behind_first``).
+    also_shows: tuple[str, ...] = ()
+    #: What the grouping is unsure of about this group, one sentence each (``grouping.settle.say_unsure``).
+    unsure: tuple[str, ...] = ()
+
+    def clause_at_fault(self) -> str | None:
+        """The clause the group's key names (the rule it breaks); None: a symptom key naming no step's clause."""
+        return clause_of_key(self.key)
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "count": self.count, "scenario": self.scenario,
@@ -132,6 +142,7 @@ class Group:
                 "replay": self.replay, "reproducible": self.reproducible, "shrink_calls": self.shrink_calls,
                 "shrink_sizes": None if self.shrink_sizes is None else [list(self.shrink_sizes[0]), list(self.shrink_sizes[1])],
                 "symptoms": list(self.symptoms), "merged_with": list(self.merged_with), "behind": self.behind,
+                "clause_at_fault": self.clause_at_fault(), "unsure": list(self.unsure),
                 "known": self.known.to_json() if self.known else None}
 
 
@@ -215,3 +226,11 @@ def match_known(groups: list[Group], entries: list[KnownEntry], today: datetime.
                 used.add(n)
                 break
     return [e for n, e in enumerate(live) if n not in used]
+
+
+def clause_of_key(key: str) -> str | None:
+    """The clause a group key names (``amount@armor_percentage[combat:500.2c]`` -> ``combat:500.2c``): the one the
+    report names for the group; None for a symptom key naming no step's clause."""
+    if not key.endswith("]") or "[" not in key:
+        return None
+    return key[key.rindex("[") + 1:-1] or None

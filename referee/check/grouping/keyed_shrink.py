@@ -21,6 +21,7 @@ def _still_diverges(engine: Engine, scenario: dict[str, Any], options: CheckOpti
 def _shrink(
     engine: Engine, scenario: dict[str, Any], divergences: list[Divergence], options: CheckOptions,
     key: str | None = None, behind: bool = False, accept: Callable[[str], bool] | None = None,
+    refused: set[str] | None = None,
 ) -> tuple[dict[str, Any], list[Divergence], int]:
     """Shrink a failing scenario through the engine, in batches; its new divergences.
 
@@ -28,7 +29,8 @@ def _shrink(
     still has that key: the shrink never drifts into another group's divergence. ``behind``: the group's
     difference lies behind another's first divergence (:func:`_behind_first`), and must still lie there.
     With no key, ``accept``: a smaller scenario is kept only if its first divergence's key is one it accepts (a
-    settling shrink kept to the keys the drift guard allows, :func:`_drift_guard`).
+    settling shrink kept to the keys the drift guard allows, :func:`_drift_guard`); ``refused`` collects the keys of the
+    failing candidates it did not accept (the merges the guard declined: the report says so).
     """
     from ..shrink import shrink
 
@@ -46,6 +48,8 @@ def _shrink(
             if held is not _NOT_HELD:
                 found["divergences"] = keys[held]
                 return i
+            if refused is not None and accept is not None:
+                refused.add(next(iter(keys)))
         return None
 
     smaller, calls = shrink(_public(scenario), still_fails, batch=max(1, engine.batch_size), budget=options.shrink_budget)

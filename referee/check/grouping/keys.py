@@ -1,49 +1,23 @@
-"""One group per bug: a divergence keyed by what the engine got wrong, not by where the event lists first differ.
+"""A failing scenario's group key: the decision the engine took differently, named by the rule that takes it.
 
-``referee.check.groups.group_key`` keys a divergence by its symptom: the first differing event and the model
-function that emitted it (``events[].amount@shield_damaged#combat.damage.process_shield_events``). One
-Armor rounding bug shows as a wrong ``damage_taken``, a wrong ``shield_damaged``, a wrong
-``insurance_prevented``, a missing ``damage_taken`` (the engine's amount rounded to 0) and a Defy Death
-that fires or not: measured on three mutants applied together, 20 groups for 3 bugs.
+The principle is ``docs/grouping.md``: the fault is the first model decision the engine took differently (the
+explain step :func:`.attribution.fault_step` places the first divergence at); a group is that decision, named by the
+rule that takes it on every road that reaches it (``Step.decision``); two groups merge when one's representative,
+shrunk with no key held, settles on the other's decision and took it (:func:`merge_target`, the drift guard). The
+special cases the principle still needs are listed there, each with why.
 
-Here the key is the **model step at fault** (``referee.check.at_fault.fault_step``: the explain step that made the
-diverging number, chose the diverging unit, or explains a missing event), **its clause**, and **the kind of
-difference**:
-
-* ``amount``: the step at fault made a number (its quantities hold an ``after``, an ``exact``, a ``lost`` or a
-  ``credited``): a wrong amount, and an event missing or extra because the wrong amount crossed 0 or a threshold
-  (or, at the credit step, an event it leaves out at that number: a Feast of 0);
-* ``order``: the engine emitted the model's two events swapped (``Divergence.shape == "swap"``), or the step at
-  fault is one whose choice is an order (an activation's lines in their lanes, 400.8-2; a payer search's reading
-  order, 800.4b), or a later layer of the hit reports where the model's layer does (Shield before Insurance);
-* ``event``: any other missing, extra or differently aimed event (a layer not reached, a payer not refused);
-* ``state``: a unit's final field written by a step that writes several of its fields in one decision (a revival
-  clearing every status, 500.9c; the listeners resetting the runes keyed to losing Vitality, 500.8d), whichever
-  of them the scenario set (a field written alone keeps the symptom key, which names it);
-
-``amount@armor_percentage[combat:500.2c]``, ``event@thorns[combat:500.6d]``. The step is named by the decision it
-takes (``Step.decision``) where the rules say one decision under several names or clauses: a death on any road is
-the ordinary death (``death[combat:500.4a]``; 500.6d, 500.8j and 800.4j say so), Thorns and Riposte silenced by a
-hit that reached nothing are one rule (``silenced[combat:500.7d]``), and the Armor step is named by the rule that
-made its number (``armor_skipped[combat:500.1d]``, ``negative_armor[combat:500.2d]``), as both Insurance layers'
-numbers are by 500.1a (``points[combat:500.1a]``), a Vitality cost that meets a layer it never spends by 500.8a
-whichever cost it is (``skips_pipeline[combat:500.8a]``: a Bloodletting payment, 800.4f, and a Subrogated payback
-too), and a count or condition a unit gone since before the activation
-would change by the legal-units rule (``gone[combat:400.8b]``: one key for a count and a condition). A tick's later applier the
-engine did not answer at all is the step that chose to answer it (``applier[combat:500.7e]``), whichever answer
-the model opens with. Any other divergence of the final state alone keeps :func:`referee.check.groups.group_key`'s
-key, which already names the field and the step that last wrote it on the model's side
-(``board[].vitality#vitality[combat:500.8i]``). Where the scenario cannot be explained, or no step is at fault,
-the symptom key is the key.
-
-A group also keeps its symptom keys (``Group.symptoms``), so a known-divergence entry written against a
-symptom key still matches (``referee.check.groups.KnownEntry.matches``).
+A key reads ``kind@decision[clause]`` (``amount@armor_percentage[combat:500.2c]``): the kind of difference
+(:func:`difference_kind`), the decision and its clause, which is the clause at fault every verb names
+(:func:`.groups.clause_of_key`). Where the scenario cannot be explained, or no step is at fault, the symptom key
+(:func:`.groups.group_key`: the first differing event and the model function that emitted it) is the key. A group
+keeps its symptom keys (``Group.symptoms``), so a known-divergence entry written against one still matches.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from ...explain.steps import SKIPS_PIPELINE
 from ...rulebook import Divergence
 
 #: Quantities of an explain step that make it a step that computes a number (its result can be wrong).
@@ -52,11 +26,20 @@ NUMBER_QUANTITIES = ("after", "exact", "lost", "credited")
 
 def difference_kind(divergence: Divergence, step: Any) -> str:
     """``order``, ``amount`` or ``event`` (see the module docstring)."""
-    if getattr(divergence, "shape", None) == "swap" or "order" in step.quantities or _layer_met_early(divergence, step):
+    if (getattr(divergence, "shape", None) == "swap" or "order" in step.quantities or _layer_met_early(divergence, step)
+            or _reordered(divergence, step)):
         return "order"  # two events swapped, anything placed at a step whose choice is an order, layers out of order
     if any(name in step.quantities for name in NUMBER_QUANTITIES):
         return "amount"
     return "event"
+
+
+def _reordered(divergence: Divergence, step: Any) -> bool:
+    """Whether the engine's number is the one this step says the other order would have made (``reordered``)."""
+    from .attribution import engine_amount
+
+    engine = engine_amount(divergence)
+    return type(engine) is int and step.quantities.get("reordered") == engine
 
 
 def _layer_met_early(divergence: Divergence, step: Any) -> bool:
@@ -75,10 +58,17 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
     from ...explain import explain_actions
 
     first = divergences[0]
+    try:
+        actions = explain_actions(scenario)
+    except Exception:  # an unexplainable scenario: the symptom is all there is to key by
+        return _made(symptom)
+    kept = layer_met(actions, divergences)
+    if kept is not None:
+        return f"amount@{kept}"
     if first.where != "events":
         return _state_key(scenario, first) or _made(symptom)
     try:
-        action, found = fault_step(explain_actions(scenario), first)
+        action, found = fault_step(actions, first)
     except Exception:  # an unexplainable scenario: the symptom is all there is to key by
         return _made(symptom)
     if action is None or found is None:
@@ -87,12 +77,26 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
     return f"{difference_kind(first, step)}@{decision(step)}"
 
 
-def clause_of_key(key: str) -> str | None:
-    """The clause a group key names (``amount@armor_percentage[combat:500.2c]`` -> ``combat:500.2c``): the one the
-    report names for the group; None for a symptom key naming no step's clause."""
-    if not key.endswith("]") or "[" not in key:
+def layer_met(actions: list[Any], divergences: list[Divergence]) -> str | None:
+    """The decision a Vitality cost takes to skip the payer's layers (500.8a), when the engine changed one of them: a
+    final field of a layer the model's cost step keeps (``Step.keeps_layers``), and the model left as it was from
+    that action on, that differs. The engine met a layer
+    no cost meets, whichever road paid the cost (a Bloodletting payment, a payback, a Thorns answer), so that is the
+    decision it took differently, wherever its first divergence shows. None: no such field."""
+    from .attribution import state_field
+
+    kept = {name for n, action in enumerate(actions) for step in action.steps for name in step.keeps_layers
+            if name not in _changed_from(actions, n)}
+    if not kept:  # a layer the model itself changed then or later (a hit spent it) is no cost's to keep
         return None
-    return key[key.rindex("[") + 1:-1] or None
+    changed = [d for d in divergences if d.where == "state" and state_field(d.path) in kept]
+    return SKIPS_PIPELINE if changed else None
+
+
+def _changed_from(actions: list[Any], start: int) -> set[str]:
+    """The fields (``uid.field``) the model changed in ``actions[start:]``."""
+    return {f"{owner}.{name}" for action in actions[start:] for owner, fields in action.changes.items()
+            for name in fields}
 
 
 def _made(symptom: str | Callable[[], str]) -> str:

@@ -13,7 +13,7 @@ from ..judging import _public, model_trail
 from .attribution import explain_at_fault
 from ..outcome import CheckReport
 from ...trail import clauses_applied, cut
-from .filing import group_key_of
+from .filing import _keys_of, group_key_of
 from .keyed_shrink import _shrink, _still_diverges, _store_shrunk
 
 
@@ -28,7 +28,9 @@ def _report_groups(campaign: Any) -> None:
     settled = campaign.settled
     for key, entry in campaign.groups.items():  # scenarios met since a group was shrunk still count
         settled[key][0].count, settled[key][0].symptoms = entry["count"], tuple(entry["symptoms"])
-    report.groups = merge_groups([group for group, _ in settled.values()], _resolved_targets(campaign))
+    targets = _resolved_targets(campaign)
+    report.groups = merge_groups([group for group, _ in settled.values()], targets)
+    say_unsure(report.groups, targets)
     report.stale_known = match_known(report.groups, options.known)
     unknown = [g for g in report.groups if g.known is None]
     if report.status == "interrupted":
@@ -82,8 +84,10 @@ def _settled_key(campaign: Any, group: Any) -> str:
         return group.key
     if group.behind is not None:  # shrunk with no key held, it settles on the first divergence in front of it
         return group.key
-    allowed = _drift_guard(group)
-    smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options, accept=allowed)
+    allowed, refused = _drift_guard(group), set()
+    smaller, divergences, _ = _shrink(campaign.engine, group.scenario, group.divergences, options, accept=allowed,
+                                      refused=refused)
+    group.declined = tuple(sorted(refused - {group.key}))
     settled = group_key_of(smaller, divergences) if smaller != group.scenario else group.key
     return settled if allowed(settled) else group.key
 
@@ -114,6 +118,7 @@ def _shrunk_group(campaign: Any, key: str, entry: dict[str, Any], budget: int) -
     group = Group(key, entry["count"], _public(scenario), divergences, clauses,
                   _replay(options, campaign.seed, _public(scenario)), None, reproducible, calls, explain, sizes)
     group.symptoms, group.behind = tuple(entry.get("symptoms", ())), entry.get("behind")
+    group.also_shows = _also_shows(key, scenario, divergences)
     return group
 
 
@@ -127,3 +132,32 @@ def _report_first_group(report: CheckReport, first: Any) -> None:
             report.trail = cut(model_trail(first.scenario), at.event_index if at.where == "events" else None)
         except Exception as error:  # the trail is a courtesy; never lose the report for it
             report.error = f"(clause trail unavailable: {error})"
+
+
+def say_unsure(groups: list[Any], targets: dict[str, str]) -> None:
+    """What the grouping is unsure of, per group (``Group.unsure``, ``docs/grouping.md`` 4): a merge into another
+    group the drift guard declined, and another group's decision its representative also shows behind its first
+    divergence; each names that group by its number in the report."""
+    number = {group.key: n for n, group in enumerate(groups, 1)}
+    for group in groups:
+        notes = []
+        for key in getattr(group, "declined", ()):
+            other = targets.get(key, key)
+            if other in number and other != group.key:
+                notes.append(f"declined to merge into [{number[other]}] {other}: its representative, shrunk further, "
+                             "showed that group's key without taking its decision (one bug or two)")
+        for key in group.also_shows:
+            other = targets.get(key, key)
+            if other in number and other != group.key:
+                notes.append(f"its representative also shows [{number[other]}] {other} behind its first divergence "
+                             "(two bugs may share it)")
+        group.unsure = tuple(dict.fromkeys(notes))
+
+
+def _also_shows(key: str, scenario: dict[str, Any], divergences: list[Any]) -> tuple[str, ...]:
+    """The other keys a representative is filed under (:func:`~.filing._keys_of`): differences behind its first that
+    the first cannot have caused; empty when it cannot be explained (a courtesy: never lose the group for it)."""
+    try:
+        return tuple(k for k in _keys_of(scenario, divergences) if k != key) if divergences else ()
+    except Exception:  # the note is a courtesy
+        return ()
