@@ -14,6 +14,9 @@ and is reached by every road that uses that helper:
   credit              credit and Feast, for damage and for retaliation                500.5a, 500.6f
   loss_listeners      vitality_lost, rune resets, thresholds                          500.6c, 500.8d
   die                 the one death routine                                           500.4
+  mitigation_order    the order of Armor and the incoming-damage cap                  500.1-5..7
+  at_its_step         when a nested instance (the Subrogation payback) resolves       INT-018
+  retort_answers      what Retort answers                                             500.7f
 """
 from __future__ import annotations
 
@@ -162,14 +165,10 @@ class Engine:
         """500.5a / 500.6f: credit (Shield plus Vitality) then Feast (Vitality only)."""
         if dealer is None:
             return
-        if "feast_on_zero" in self.bugs:
+        zero_ok = "feast_on_zero" in self.bugs
+        if credited > 0 or zero_ok:
             self.ev("credit", dealer["uid"], credited, recipient["uid"])
-            if feeds:
-                self.ev("feast", dealer["uid"], fed, recipient["uid"])
-            return
-        if credited > 0:
-            self.ev("credit", dealer["uid"], credited, recipient["uid"])
-        if fed > 0 and feeds:
+        if (fed > 0 or zero_ok) and feeds:
             self.ev("feast", dealer["uid"], fed, recipient["uid"])
 
     def loss_listeners(self, u, lost: int):
@@ -271,6 +270,19 @@ class Engine:
         return _least(d, 2 * d, lambda s: 20 * (s - d) >= 0
                       and (20 * (s - d)) ** 2 >= (2 * d - s) ** 2 * b)
 
+    def mitigation_order(self):
+        """500.1-5 .. 500.1-7: Armor (percentage, flat), then the incoming-damage cap."""
+        if "cap_before_armor" in self.bugs:
+            return ("cap", "armor")
+        return ("armor", "cap")
+
+    def at_its_step(self, pending, nested):
+        """INT-018: a nested instance (the Subrogation payback) resolves at its own step."""
+        if "payback_late" in self.bugs:
+            pending.append(nested)
+        else:
+            nested()
+
     def mitigate_armor(self, u, d: int) -> int:
         a = u["armor"]
         d = self.armor_percentage(d, a)
@@ -308,13 +320,12 @@ class Engine:
             return out
         out["entered"] = True
         ignores_armor = kind in TICKS or kind == "reflect"
-        if "cap_before_armor" in self.bugs and t["has_cap"]:
-            d = min(d, t["cap"])
-        if not ignores_armor:
-            d = self.mitigate_armor(t, d)
-        if "cap_before_armor" not in self.bugs and t["has_cap"]:
-            d = min(d, t["cap"])
-        late_payback = None
+        for step in self.mitigation_order():
+            if step == "armor" and not ignores_armor:
+                d = self.mitigate_armor(t, d)
+            elif step == "cap" and t["has_cap"]:
+                d = min(d, t["cap"])
+        pending = []  # nested instances deferred to the end of this instance
         # 500.1-8 Subrogated Insurance, and its payback at once (INT-018)
         spent, absorbed = self.insurance_points(d, t["subrogated"])
         if spent:
@@ -323,10 +334,8 @@ class Engine:
             out["insured"] += spent
             self.ev("insurance_prevented", t["uid"], absorbed, sid, "subrogated")
             if src is not None and self.side_refusal(src, t) is None:
-                if "payback_late" in self.bugs:
-                    late_payback = (src, absorbed, t)
-                else:
-                    self.pay_vitality_cost(src, absorbed, "retaliation", t, "subrogation")
+                self.at_its_step(pending, lambda src=src, owed=absorbed, t=t: self.pay_vitality_cost(
+                    src, owed, "retaliation", t, "subrogation"))
         # 500.1-9 plain Insurance
         spent, absorbed = self.insurance_points(d, t["insurance"])
         if spent:
@@ -362,16 +371,13 @@ class Engine:
         out["lost"] = lost
         if lost > 0:
             self.ev("damage_taken", t["uid"], lost, sid, kind)
-        if src is not None and out["entered"]:
-            if "feast_on_zero" in self.bugs or shield_absorbed + lost > 0:
-                self.credit(src, t, shield_absorbed + lost, lost)
+        self.credit(src, t, shield_absorbed + lost, lost)
         t["vitality"] -= lost
         self.loss_listeners(t, lost)
         if lost > 0 and t["vitality"] <= 0:
             self.die(t, sid)
-        if late_payback is not None:
-            self.pay_vitality_cost(late_payback[0], late_payback[1], "retaliation",
-                                   late_payback[2], "subrogation")
+        for nested in pending:
+            nested()
         return out
 
     def is_damage_event(self, out) -> bool:
@@ -384,24 +390,19 @@ class Engine:
         src = self.u(source_uid)
         if t is None or src is None or kind == "overtime":
             return
-        landed = out["lost"] > 0
-        if "retort_every_event" in self.bugs:
-            retort_fires = out["entered"]
-        else:
-            retort_fires = landed
-        if not self.is_damage_event(out):
-            if "retort_every_event" in self.bugs and retort_fires and t["retort"] > 0:
-                self.answer_retort(t, src)
+        event = self.is_damage_event(out)
+        retort_fires = self.retort_answers(out)
+        if not (event or retort_fires):
             return
         rolls = list(rolls)
         side = self.side_refusal(src, t)
         if side is not None:
-            if t["thorns"] > 0 or t["riposte"] > 0 or (t["retort"] > 0 and retort_fires):
+            if (event and (t["thorns"] > 0 or t["riposte"] > 0)) or (t["retort"] > 0 and retort_fires):
                 self.ev("cost_refused", src["uid"], 0, t["uid"], side)
             return
-        if t["thorns"] > 0:
+        if t["thorns"] > 0 and event:
             self.pay_vitality_cost(src, t["thorns"], "retaliation", t, "thorns")
-        if t["riposte"] > 0:
+        if t["riposte"] > 0 and event:
             refused = self.cost_refusal(src, "retaliation") is not None
             if refused and self.rules["riposte_roll_on_refused"] == "kept":
                 self.pay_vitality_cost(src, t["riposte"], "retaliation", t, "riposte")
@@ -412,10 +413,13 @@ class Engine:
                 else:
                     self.ev("riposte_missed", src["uid"], 0, t["uid"])
         if t["retort"] > 0 and retort_fires:
-            self.answer_retort(t, src)
+            self.pay_vitality_cost(src, t["retort"], "retaliation", t, "retort")
 
-    def answer_retort(self, t, src):
-        self.pay_vitality_cost(src, t["retort"], "retaliation", t, "retort")
+    def retort_answers(self, out) -> bool:
+        """500.7f: Retort answers only damage that landed on Vitality."""
+        if "retort_every_event" in self.bugs:
+            return out["entered"]
+        return out["lost"] > 0
 
     # ------------------------------------------------------------------ actions
     def act_damage(self, a):
