@@ -13,9 +13,11 @@ For each size, ``--combinations`` random sets of that many bugs are checked with
 (and each representative a merge kept) is run through every bug of the set alone. Printed per combination:
 the groups, each with its key and the bugs that reproduce it. Per size, in how many combinations:
 
-- **equal**: as many groups as bugs, every bug shown by a group of its own (a matching), no group joining two bugs;
+- **equal**: as many groups as bugs, and every bug shown by a group of its own (a matching: each group is then one
+  bug's, so no group joins two bugs), as ``bench_groups.py`` counts the project's own mutants;
 - **found**: every bug shown by some group;
-- **joined**: some group's representative is reproduced by two bugs or more.
+- **shared**: some group's representative is reproduced by two bugs or more (a minimal scenario may show two bugs:
+  every cost a listeners bug meets is a cost a Shield-spending bug meets too; the report says so per group).
 
 ``--alone`` runs each bug alone instead and prints the clause ``check`` names for it beside the clause ``BUGS.md``
 says it breaks. The run ends with the seconds spent.
@@ -105,11 +107,11 @@ def combination_row(engines: EngineSet, bugs: tuple[str, ...], examples: int, se
     for group, names in zip(groups, shown):
         for name in names:
             candidates.setdefault(name, set()).add(group["key"])
-    joined = sum(1 for names in shown if len(names) > 1)
+    shared = sum(1 for names in shown if len(names) > 1)
     found = {name for names in shown for name in names}
-    equal = len(groups) == len(bugs) and matching(candidates) is not None and joined == 0
+    equal = len(groups) == len(bugs) and matching(candidates) is not None
     return {"bugs": bugs, "groups": [(g["key"], names) for g, names in zip(groups, shown)], "equal": equal,
-            "found": found == set(bugs), "joined": joined, "status": report.get("status")}
+            "found": found == set(bugs), "shared": shared, "status": report.get("status")}
 
 
 def measure(engines: EngineSet, size: int, count: int, examples: int, seed: int) -> None:
@@ -124,8 +126,9 @@ def measure(engines: EngineSet, size: int, count: int, examples: int, seed: int)
         for key, shown in row["groups"]:
             print(f"      {key}: {', '.join(shown) or 'no single bug'}", flush=True)
     print(f"{size} bugs: groups equal bugs in {sum(r['equal'] for r in rows)}/{count}, every bug found in "
-          f"{sum(r['found'] for r in rows)}/{count}, a group joining bugs in {sum(bool(r['joined']) for r in rows)}/"
-          f"{count}; groups per combination {[len(r['groups']) for r in rows]}", flush=True)
+          f"{sum(r['found'] for r in rows)}/{count}, a representative two bugs share in "
+          f"{sum(bool(r['shared']) for r in rows)}/{count}; groups per combination {[len(r['groups']) for r in rows]}",
+          flush=True)
 
 
 def alone(engines: EngineSet, examples: int, seed: int) -> None:

@@ -259,8 +259,10 @@ class Divergence:
     #: For events whose names differ: "swap" when the engine emitted this event and the next in the other order,
     #: "extra" when the engine's next event is the model's (the engine inserted one), "missing" when the model's
     #: next event is the engine's (the engine left one out), "left_out" when the engine left out several events and
-    #: every later event agrees (no event of the engine's comes before its place), else None. For events of one
-    #: name: "alone" when every other compared event agrees (its fields are the only difference in the events).
+    #: every later event agrees (no event of the engine's comes before its place), "late" when the engine emits this
+    #: event later, after events the model emits after it (it took the model's step later), else None. For events
+    #: of one name: "left_out" as above, or "alone" when every other compared event agrees (its fields are the only
+    #: difference in the events).
     shape: str | None = None
 
     def describe(self) -> str:

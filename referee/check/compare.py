@@ -260,14 +260,15 @@ def _sequence_divergence(ours: list[tuple[int, dict]], theirs: list[dict], end: 
 
 def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int, whole: bool = False) -> str | None:
     """Where the names differ at ``k``: the engine inserted an event (``extra``) or left events out (``left_out``
-    where none of them comes later in its stream, else ``missing`` for one). Where they agree: ``left_out`` as well
+    where none of them comes later in its stream, else ``missing`` for one), or took the model's step later
+    (``late``). Where they agree: ``left_out`` as well
     when the engine's event is a later one of the model's (a hit that came to nothing in the engine), else, with
     ``whole``:
     ``alone`` when every other event agrees (the engine took the model's road, and this event's fields are the only
     difference in the events)."""
     if ours[k][1].get("name") == theirs[k].get("name"):
-        if _left_out(ours, theirs, k):
-            return "left_out"  # the engine's event is a later one of the model's: it left these out
+        if any(event == theirs[k] for _, event in ours[k + 1:]):
+            return "left_out"  # the engine's event is a later one of the model's: it left the ones before out
         alone = whole and len(ours) == len(theirs) and all(e == theirs[i] for i, (_, e) in enumerate(ours) if i > k)
         return "alone" if alone else None
     if k + 1 < len(theirs) and k + 1 < len(ours) and theirs[k + 1] == ours[k][1] and ours[k + 1][1] == theirs[k]:
@@ -278,7 +279,15 @@ def _shape(ours: list[tuple[int, dict]], theirs: list[dict], k: int, whole: bool
         return "left_out"
     if k + 1 < len(ours) and ours[k + 1][1] == theirs[k]:
         return "missing"
-    return _inserted_run(ours, theirs, k)
+    return _inserted_run(ours, theirs, k) or _late(ours, theirs, k)
+
+
+def _late(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> str | None:
+    """``late`` when the engine emits the model's event at ``k`` later in its stream, after events the model emits
+    after it: the engine took the model's step later (a Subrogated payback resolved at the end of the hit, not at
+    500.1-8)."""
+    later = [event for _, event in ours[k + 1:]]
+    return "late" if ours[k][1] in theirs[k + 1:] and theirs[k] in later else None
 
 
 def _left_out(ours: list[tuple[int, dict]], theirs: list[dict], k: int) -> bool:

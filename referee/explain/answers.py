@@ -18,7 +18,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.events import Event, EventLog
 
 from .damage import explain_instance
-from .steps import DEFY_SPENT, LOSS_TAIL, Step, Steps, layer_fields, mixed, refusal_decision
+from .steps import DEFY_SPENT, LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, layer_fields, mixed, refusal_decision
 
 COST_CHANNELS = {"thorns": ("Thorns", "500.7b"), "riposte": ("Riposte", "500.7b"), "retort": ("Retort", "500.7f")}
 
@@ -78,7 +78,7 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
                   f"{'an ally' if e.detail == 'ally' else 'itself' if e.detail == 'self' else e.detail}.", ("cost_refused",),
                   decision=refusal_decision(e.detail), payer=attacker, reason=e.detail)
     for e in defied:  # answered, but nothing left the payer
-        explain_defied_payer(s, attacker, e, 0)
+        explain_defied_payer(s, attacker, e, 0, payer_layers)
     explain_silent_answers(s, r, landed)
     if each:
         s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
@@ -92,9 +92,9 @@ def explain_channel(s: Steps, r: Unit, attacker: str, e: Event, events: tuple[Ev
     why = "damage that landed" if e.name == "retort" else "the damage event, whatever its size (500.7c)"
     s.say(e.name, clause, f"{name} on {r.uid} answers {why}: {attacker} loses {e.amount} Vitality as a Vitality "
           f"cost; it skips the pipeline (500.8a) and starts no damage reactions (500.6b).", (e.name,),
-          keeps_layers=payer_layers, payer=attacker, amount=e.amount)
+          also_takes=(SKIPS_PIPELINE,) if payer_layers else (), keeps_layers=payer_layers, payer=attacker, amount=e.amount)
     if defied:
-        explain_defied_payer(s, attacker, defied.pop(0), e.amount)
+        explain_defied_payer(s, attacker, defied.pop(0), e.amount, payer_layers)
     fed = any(x.name == "feast" and x.unit == r.uid for x in events)
     feast = "it feeds its Feast" if fed else "no Feast: the payer is a boss"
     s.say("retaliation_credit", "500.6f", f"{r.uid} is credited the {e.amount} Vitality it took; {feast}.",
@@ -115,12 +115,14 @@ def explain_silent_answers(s: Steps, r: Unit, landed: DamageOutcome) -> None:
               "and none did (Armor, Insurance or Shield took it all) (500.7f).", absent=("retort", "cost_refused"))
 
 
-def explain_defied_payer(s: Steps, attacker: str, defied: Event, paid: int) -> None:
+def explain_defied_payer(s: Steps, attacker: str, defied: Event, paid: int,
+                         payer_layers: tuple[str, ...] = ()) -> None:
     """A defy-death rune answers the lethal retaliation it follows: what it prevented, what was still paid (500.6d)."""
     asked = defied.amount + paid
     s.say("defy_death", "500.6d", f"a defy-death rune saves {attacker}, the payer: of the {asked} asked it prevents "
           f"{defied.amount}, so {attacker} pays {paid} and survives (500.6d, 500.8f).", ("defy_death",),
-          touches=(f"{attacker}.defy_death",), decision=DEFY_SPENT, prevented=defied.amount, paid=paid)
+          touches=(f"{attacker}.defy_death",), decision=DEFY_SPENT, keeps_layers=payer_layers,
+          also_takes=(SKIPS_PIPELINE,) if payer_layers else (), prevented=defied.amount, paid=paid)
 
 
 def explain_reflect(

@@ -23,7 +23,7 @@ from referee.model.combat.state import Board, Unit
 from referee.model.combat.ticks import is_damage_over_time
 
 from .armor_text import surviving_value, value_text
-from .steps import (DEFY_SPENT, LOSS_TAIL, SIDE_RULE, SKIPS_PIPELINE, Step, Steps, layer_fields, mixed, refusal_decision,
+from .steps import (DEFY_SPENT, LOSS_TAIL, PAYBACK_PLACED, SIDE_RULE, SKIPS_PIPELINE, Step, Steps, layer_fields, mixed, refusal_decision,
                     skipped_layers)
 
 
@@ -212,14 +212,15 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
         who = "itself" if source.uid == a.uid else f"{a.uid}'s ally"
         s.say("payback", "500.6h", f"{source.uid} is {who}: Subrogated Insurance never retaliates against itself or an "
               "ally (500.6h), so nothing is paid back.", absent=("subrogation", "cost_refused", "defy_death"),
-              decision=SIDE_RULE, payer=source.uid, owed=0)
+              decision=SIDE_RULE, placed=PAYBACK_PLACED, payer=source.uid, owed=0)
         return
     paid = out.subrogation_paid
     defied = is_defied(source, out.subrogated_absorbed, "retaliation") is True and source.alive is True
     if not paid and not defied:
         refused = "dead" if not source.alive else "entrapped" if source.entrapped else "dormant"
         s.say("payback", "500.6e", f"{source.uid} owes {out.subrogated_absorbed} back but is not a legal payer "
-              "(dead, Entrapped or Dormant): nothing is paid.", ("cost_refused",), decision=refusal_decision(refused))
+              "(dead, Entrapped or Dormant): nothing is paid.", ("cost_refused",), decision=refusal_decision(refused),
+              placed=PAYBACK_PLACED)
         return
     feast = ("feeds no Feast (the payer is a boss, which checks its Phasebreak instead, 500.6g)" if source.is_boss
              else f"feeds {a.uid}'s Feast")
@@ -228,7 +229,7 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
     s.say("payback", "500.7g", f"{source.uid} loses {paid} Vitality, {what}, as a Vitality "
           f"cost: it skips the pipeline (500.8a) and starts no damage reactions (500.6b) ({source.vitality} -> "
           f"{source.vitality - paid}).", ("subrogation",), also_takes=(SKIPS_PIPELINE,) if skipped_layers(source) else (),
-          keeps_layers=layer_fields(source),
+          keeps_layers=layer_fields(source), placed=PAYBACK_PLACED,
           payer=source.uid, owed=owed, paid=paid, before=source.vitality, after=source.vitality - paid)
     if defied:
         s.say("defy_death", "500.6d", f"the payback would be lethal and retaliation opts in: a defy-death rune saves "

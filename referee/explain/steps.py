@@ -48,14 +48,18 @@ class Step:
     #: For the fault key: the payer's layers this Vitality cost never meets (``uid.field``, 500.8a). An engine that
     #: changed one took :data:`SKIPS_PIPELINE` differently, whichever road paid the cost (``grouping.keys``).
     keeps_layers: tuple[str, ...] = field(default=(), compare=False)
+    #: For the fault key: the decision an engine that took this step in another order took differently, where the
+    #: rules place the step apart from what it decides (a Subrogated payback, paid or refused, resolves at 500.1-8);
+    #: empty: :meth:`taken`.
+    placed: str = field(default="", compare=False)
 
     def taken(self) -> str:
         """The decision this step takes, as a fault key names it: its ``decision``, else ``step[clause]``."""
         return self.decision or f"{self.step}[{self.clause}]"
 
     def decisions(self) -> tuple[str, ...]:
-        """Every decision this step takes: :meth:`taken`, then :attr:`also_takes`."""
-        return (self.taken(), *self.also_takes)
+        """Every decision this step takes: :meth:`taken`, then :attr:`also_takes`, then where it is :attr:`placed`."""
+        return (self.taken(), *self.also_takes, *((self.placed,) if self.placed else ()))
 
     def line(self) -> str:
         return f"{'    ' * self.depth}[{self.clause}] {self.text}"
@@ -88,10 +92,10 @@ class Steps:
     def say(self, step: str, clause: str, text: str, events: tuple[str, ...] = (), *, touches: tuple[str, ...] = (),
             absent: tuple[str, ...] = (), chooses: tuple[str, ...] = (), decides: bool = False, decision: str = "",
             opens: bool = False, also_takes: tuple[str, ...] = (), keeps_layers: tuple[str, ...] = (),
-            **quantities: Any) -> None:
+            placed: str = "", **quantities: Any) -> None:
         cid = clause if ":" in clause else f"{self.rulebook}:{clause}"
         self.items.append(Step(step, cid, text, quantities, self.depth, events, touches, absent, chooses, decides,
-                               decision, opens, also_takes, keeps_layers))
+                               decision, opens, also_takes, keeps_layers, placed))
 
     def extend(self, steps: list[Step]) -> None:
         self.items.extend(steps)
@@ -105,6 +109,10 @@ SIDE_RULE = "hostile[combat:500.6h]"
 #: payers outright"; 500.6e says it again for retaliation, and adds the Dormant, which stays 500.6e's own).
 LEGAL_PAYER = "legal_payer[combat:500.8e]"
 
+
+#: Where a Subrogated payback resolves, paid or refused (500.1-8, INT-018): the decision an engine that resolved it
+#: elsewhere in the hit took differently.
+PAYBACK_PLACED = "payback[combat:500.1-8]"
 
 #: A defy-death rune answering (500.1-12): it prevents what would be lethal and its once-per-life charge is spent.
 #: One decision whatever it answers: a hit, a Vitality cost that opts in (500.8f, 800.4h), a retaliation (500.6d).

@@ -184,10 +184,23 @@ def skipped_rule(action: Any, start: int, end: int, divergence: Divergence) -> i
     return hits[0] if hits else None
 
 
+def late_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
+    """A model event the engine emits later (``Divergence.shape == "late"``): the step behind it, which the engine
+    took later than the rules place it."""
+    from ...explain import locate_event
+
+    if divergence.shape != "late" or divergence.event_index is None:
+        return None
+    action, found = locate_event(actions, divergence.event_index)
+    return None if found is None else (action, found)
+
+
 def engine_amount(divergence: Divergence) -> Any:
     """The engine's number for the model's diverging event: its event's amount, or 0 where it left the model's event
-    out (``missing``, ``left_out``: the number came to nothing in the engine); None: no number."""
-    if divergence.shape in ("missing", "left_out") and isinstance(divergence.model, dict):
+    out (``missing``, ``left_out``, or no event there at all: the number came to nothing in the engine); None: no
+    number."""
+    left_out = divergence.shape in ("missing", "left_out") or divergence.engine is None
+    if left_out and isinstance(divergence.model, dict):
         return 0 if type(divergence.model.get("amount")) is int else None
     return divergence.engine.get("amount") if isinstance(divergence.engine, dict) else None
 
@@ -195,7 +208,8 @@ def engine_amount(divergence: Divergence) -> Any:
 def _event_fault(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
     """An event divergence placed before its model event is looked up: at the step that chose to open
     the answers the engine skipped (:func:`skipped_block`), or at the step behind the engine's own event."""
-    placed = skipped_block(actions, divergence) or line_order(actions, divergence) or early_layer(actions, divergence)
+    placed = (late_step(actions, divergence) or skipped_block(actions, divergence) or line_order(actions, divergence)
+              or early_layer(actions, divergence))
     if placed is not None:
         return placed
     by_event = step_for_engine_event(actions, divergence)

@@ -26,8 +26,8 @@ NUMBER_QUANTITIES = ("after", "exact", "lost", "credited")
 
 def difference_kind(divergence: Divergence, step: Any) -> str:
     """``order``, ``amount`` or ``event`` (see the module docstring)."""
-    if (getattr(divergence, "shape", None) == "swap" or "order" in step.quantities or _layer_met_early(divergence, step)
-            or _reordered(divergence, step)):
+    if (getattr(divergence, "shape", None) in ("swap", "late") or "order" in step.quantities
+            or _layer_met_early(divergence, step) or _reordered(divergence, step)):
         return "order"  # two events swapped, anything placed at a step whose choice is an order, layers out of order
     if any(name in step.quantities for name in NUMBER_QUANTITIES):
         return "amount"
@@ -73,30 +73,55 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
         return _made(symptom)
     if action is None or found is None:
         return _made(symptom)
-    step = action.steps[found]
-    return f"{difference_kind(first, step)}@{decision(step)}"
+    step, kind = action.steps[found], difference_kind(first, action.steps[found])
+    return f"{kind}@{step.placed if kind == 'order' and step.placed else decision(step)}"
 
 
 def layer_met(actions: list[Any], divergences: list[Divergence]) -> str | None:
-    """The decision a Vitality cost takes to skip the payer's layers (500.8a), when the engine changed one of them: a
-    final field of a layer the model's cost step keeps (``Step.keeps_layers``), and the model left as it was from
-    that action on, that differs. The engine met a layer
-    no cost meets, whichever road paid the cost (a Bloodletting payment, a payback, a Thorns answer), so that is the
-    decision it took differently, wherever its first divergence shows. None: no such field."""
+    """The decision a Vitality cost takes to skip the payer's layers (500.8a), when the engine spent one of them: a
+    layer a cost step keeps (``Step.keeps_layers``) that the engine's payer, alive at the end, holds less of than it
+    held at the cost, where no hit reaches that unit from then on in the model's run (a hit spends layers) and
+    a final field says so (the layer itself, or the payer alive where the model's died of the cost: a death clears
+    every layer). The engine met a layer no cost meets, whichever road paid the cost (a Bloodletting payment, a
+    payback, a Thorns answer), so that is the decision it took differently, wherever its first divergence shows.
+    None: no such layer."""
     from .attribution import state_field
 
-    kept = {name for n, action in enumerate(actions) for step in action.steps for name in step.keeps_layers
-            if name not in _changed_from(actions, n)}
-    if not kept:  # a layer the model itself changed then or later (a hit spent it) is no cost's to keep
-        return None
-    changed = [d for d in divergences if d.where == "state" and state_field(d.path) in kept]
-    return SKIPS_PIPELINE if changed else None
+    state = {state_field(d.path): d for d in divergences if d.where == "state"}
+    spent = any(_spent_by_engine(actions, n, kept, state) for n, action in enumerate(actions)
+                for step in action.steps for kept in step.keeps_layers)
+    return SKIPS_PIPELINE if spent else None
 
 
-def _changed_from(actions: list[Any], start: int) -> set[str]:
-    """The fields (``uid.field``) the model changed in ``actions[start:]``."""
-    return {f"{owner}.{name}" for action in actions[start:] for owner, fields in action.changes.items()
-            for name in fields}
+#: The layers a cost keeps that a hit spends (Armor is met but never spent: nothing to see).
+SPENT_LAYERS = ("shield", "insurance", "subrogated", "ignore_charges")
+#: The events by which a hit reaches its recipient (a hit on the payer may spend its layers in another order).
+HIT_EVENTS = ("damage_taken", "insurance_prevented", "shield_damaged", "shield_broken", "ignore_charge_spent")
+
+
+def _spent_by_engine(actions: list[Any], n: int, kept: str, state: dict[Any, Divergence]) -> bool:
+    """Whether the engine spent the layer ``kept`` (``uid.field``) that action ``n``'s cost keeps (:func:`layer_met`)."""
+    owner, name = kept.split(".", 1)
+    alive, layer = state.get(f"{owner}.alive"), state.get(kept)
+    if name not in SPENT_LAYERS or (alive is not None and alive.engine is not True) or (alive is None and layer is None):
+        return False
+    if any(e.name in HIT_EVENTS and e.unit == owner for action in actions[n:] for e in action.events):
+        return False  # a hit reached the payer too: its layers are the hit's to spend
+    before = _value_at(actions, n, owner, name)
+    if before is None and layer is not None:  # the model never changed it: its final value is the value at the cost
+        before = layer.model
+    engine = layer.engine if layer is not None else _value_at(actions, len(actions), owner, name)
+    return type(engine) is int and type(before) is int and engine < before
+
+
+def _value_at(actions: list[Any], n: int, owner: str, name: str) -> Any:
+    """A field's value in the model's run when action ``n`` starts (``n == len(actions)``: at the end): the last
+    change before it, else the first change's old value, else None (never changed)."""
+    changes = [(m, each.changes[owner][name]) for m, each in enumerate(actions) if name in each.changes.get(owner, {})]
+    earlier = [change for m, change in changes if m < n]
+    if earlier:
+        return earlier[-1][1]
+    return changes[0][1][0] if changes else None
 
 
 def _made(symptom: str | Callable[[], str]) -> str:
