@@ -325,15 +325,17 @@ def _check_action(report: ValidateReport, cursor: _Cursor, number: int, line: di
         found += [d for d in board_divergences(replay.battle.board, line["board"], number)
                   if d.path.rsplit(".", 1)[-1] not in report.profile.fields_off]
     for divergence in found:
-        _record(report, cursor, before_battle, line["action"], divergence)
+        _record(report, cursor, before_battle, line["action"], [divergence, *(d for d in found if d is not divergence)])
     if found and keep_going and "board" in line:
         resynchronise(replay, line["board"])
     return bool(found)
 
 
 def _record(report: ValidateReport, cursor: _Cursor, before: Any, action: dict[str, Any],
-            divergence: Divergence) -> None:
-    """File a divergence under its key (``check``'s group key: the path without unit names); explain the first."""
+            divergences: list[Divergence]) -> None:
+    """File the first of an action's divergences under its key (``check``'s group key: the path without unit names);
+    explain the first of a key, and name its clause as ``check`` does from the action's divergences."""
+    divergence = divergences[0]
     key = group_key(divergence)
     known = report.found.get(key)
     if known is not None:
@@ -341,7 +343,7 @@ def _record(report: ValidateReport, cursor: _Cursor, before: Any, action: dict[s
         return
     scenario = _scenario_before(before, action, cursor.replay.rules.to_json())
     steps = _explain(scenario, divergence)
-    clause = _clause_named(scenario, divergence) or (steps[-1]["clause"] if steps else None)
+    clause = _clause_named(scenario, divergences) or (steps[-1]["clause"] if steps else None)
     found = Found(key, cursor.trace, cursor.action, divergence, clause, steps)
     found.known = next((entry.reason for entry in report.profile.known if entry.matches(found)), None)
     report.found[key] = found
@@ -366,15 +368,12 @@ def _explain(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str,
         return []
 
 
-def _clause_named(scenario: dict[str, Any], divergence: Divergence) -> str | None:
-    """The clause ``check`` names for the same action and divergence (:func:`.harness.clause_at_fault`); None where
-    its key names none (the explain step's clause is named then)."""
-    from .grouping.api import clause_at_fault
+def _clause_named(scenario: dict[str, Any], divergences: list[Divergence]) -> str | None:
+    """The clause ``check`` names for the same action and divergence, from the same function
+    (:func:`.grouping.api.name_the_fault`); None where neither its key nor a step at fault names one."""
+    from .grouping.api import name_the_fault
 
-    try:
-        return clause_at_fault(scenario, [divergence])
-    except Exception:  # a courtesy, as the explanation is
-        return None
+    return name_the_fault(scenario, divergences)
 
 
 def profile_from_config(folder: Any = None) -> Profile:

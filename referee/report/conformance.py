@@ -267,10 +267,11 @@ class Evidence:
 
 
 def _group_clause(group: dict[str, Any]) -> str | None:
-    """The clause a check group is placed at: its key's, else its model step at fault's (``vectors run``'s rule)."""
+    """The clause a check group is placed at: the one the check named (``clause_at_fault``), else its key's, else its
+    model step at fault's (``vectors run``'s rule)."""
     from ..check.grouping.groups import clause_of_key
 
-    named = clause_of_key(group["key"])
+    named = group.get("clause_at_fault") or clause_of_key(group["key"])
     if named:
         return named
     explain = group.get("explain") or []
@@ -290,7 +291,8 @@ def _first_group(check: dict[str, Any]) -> dict[str, Any] | None:
         key = group_key_of(check["scenario"], divergences)
     except Exception:  # a scenario the model cannot run again: placed by its explain steps, if any
         key = check["divergences"][0].get("path", "")
-    return {"key": key, "explain": check.get("explain") or [], "known": None}
+    return {"key": key, "explain": check.get("explain") or [], "known": None,
+            "clause_at_fault": check.get("clause_at_fault")}
 
 
 def _check_groups(check: dict[str, Any]) -> list[dict[str, Any]]:
