@@ -29,9 +29,22 @@ def difference_kind(divergence: Divergence, step: Any) -> str:
     if (getattr(divergence, "shape", None) in ("swap", "late") or "order" in step.quantities
             or _layer_met_early(divergence, step) or _reordered(divergence, step)):
         return "order"  # two events swapped, anything placed at a step whose choice is an order, layers out of order
+    if _echo_dropped(divergence, step):
+        return "event"  # the listeners did not answer a loss whose number is right: a yes-or-no, not a number
     if any(name in step.quantities for name in NUMBER_QUANTITIES):
         return "amount"
     return "event"
+
+
+def _echo_dropped(divergence: Divergence, step: Any) -> bool:
+    """Whether the divergence is an echo of a loss (``vitality_lost``) the engine did not emit, placed at the listeners'
+    step (500.6c, 500.8d: ``attribution.loss_step`` leaves a dropped echo there)."""
+    from .attribution import ECHO_EVENTS, ECHO_STEPS
+
+    model, engine = divergence.model, divergence.engine
+    named = engine.get("name") if isinstance(engine, dict) else None
+    return (step.step in ECHO_STEPS and isinstance(model, dict) and model.get("name") in ECHO_EVENTS
+            and named != model.get("name"))
 
 
 def _reordered(divergence: Divergence, step: Any) -> bool:
