@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]  # the engine sets are modules of tests/
 
 from bench_groups import matching  # noqa: E402
 
@@ -84,25 +84,43 @@ def check(engines: EngineSet, bugs: tuple[str, ...], args: list[str]) -> dict[st
         raise SystemExit(f"referee check printed no report: {done.stderr[-2000:]}") from None
 
 
-def reproduces(engines: EngineSet, bug: str, scenario: dict[str, Any]) -> bool:
-    """Whether ``bug`` alone makes the engine diverge on ``scenario`` (``referee check --replay``)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "scenario.json"
-        path.write_text(json.dumps(scenario))
-        report = check(engines, (bug,), ["--replay", str(path)])
-    return report.get("status") == "mismatch"
+def diverging(engines: EngineSet, bug: str, scenarios: list[dict[str, Any]]) -> list[bool]:
+    """Whether ``bug`` alone makes the engine diverge on each scenario, judged as ``referee check`` judges (the
+    set's profile), the engine made once for all of them."""
+    from referee.check.harness import CheckOptions, judge
+    from referee.engines.transports import PythonEngine, SubprocessEngine
+    from referee.rulebooks import resolve_features
+
+    data = tomllib.loads((ROOT / engines.folder / "profile.toml").read_text())
+    comparison = CheckOptions(features=resolve_features(None, data.get("without") or None)).comparison
+    sent = [{**scenario, "id": f"r{n}"} for n, scenario in enumerate(scenarios)]
+    os.environ[engines.variable] = bug  # a Python engine reads it at call time, a program when it starts
+    flag, spec = engines.engine
+    engine = PythonEngine(spec) if flag == "--python" else SubprocessEngine(spec, cwd=str(ROOT))
+    try:
+        answers = engine.run_batch(sent)
+    finally:
+        engine.close()
+        os.environ.pop(engines.variable, None)
+    return [judge(s, a, comparison)[0] == "mismatch" for s, a in zip(sent, answers)]
 
 
-def owners(engines: EngineSet, bugs: tuple[str, ...], group: dict[str, Any]) -> list[str]:
-    """The bugs of the set that alone reproduce a group's representative, or a representative merged into it."""
-    scenarios = [group["scenario"], *(m["scenario"] for m in group.get("merged_with") or [])]
-    return [bug for bug in bugs if any(reproduces(engines, bug, s) for s in scenarios if s)]
+def owners(engines: EngineSet, bugs: tuple[str, ...], groups: list[dict[str, Any]]) -> list[list[str]]:
+    """For each group, the bugs of the set that alone reproduce its representative or one merged into it."""
+    scenarios = [[group["scenario"], *(m["scenario"] for m in group.get("merged_with") or [])] for group in groups]
+    flat = [s for each in scenarios for s in each]
+    shown = {bug: diverging(engines, bug, flat) if flat else [] for bug in bugs}
+    found, start = [], 0
+    for each in scenarios:
+        found.append([bug for bug in bugs if any(shown[bug][start:start + len(each)])])
+        start += len(each)
+    return found
 
 
 def combination_row(engines: EngineSet, bugs: tuple[str, ...], examples: int, seed: int) -> dict[str, Any]:
     report = check(engines, bugs, ["--keep-going", "-n", str(examples), "--seed", str(seed)])
     groups = report.get("groups") or []
-    shown = [owners(engines, bugs, group) for group in groups]
+    shown = owners(engines, bugs, groups)
     candidates: dict[str, set[str]] = {}
     for group, names in zip(groups, shown):
         for name in names:

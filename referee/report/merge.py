@@ -204,7 +204,7 @@ def _group(data: dict[str, Any]) -> Any:
         reproducible=data.get("reproducible", True), shrink_calls=data.get("shrink_calls", 0),
         explain=data.get("explain", []), shrink_sizes=(tuple(sizes[0]), tuple(sizes[1])) if sizes else None,
         symptoms=tuple(data.get("symptoms", ())), merged_with=tuple(data.get("merged_with", ())),
-        behind=data.get("behind"))
+        behind=data.get("behind"), unsure=tuple(data.get("unsure", ())))
 
 
 def _known(data: dict[str, Any]) -> Any:

@@ -53,6 +53,9 @@ class ReportGroup:
     reproducible: bool = True
     shrink_calls: int = 0
     behind: str | None = None
+    #: The clause the group's key names (the rule it breaks), and what the grouping is unsure of about it.
+    clause_at_fault: str | None = None
+    unsure: list[str] = field(default_factory=list)
     #: The groups merged into this one, each with its own key, count, first divergence, scenario and replay.
     merged_with: list[dict[str, Any]] = field(default_factory=list)
 
@@ -179,7 +182,7 @@ def group_of_json(data: dict[str, Any]) -> ReportGroup:
         replay=data.get("replay") or "", clauses=list(data.get("clauses") or []),
         explain=list(data.get("explain") or []), known=known.get("reason", "") if isinstance(known, dict) else None,
         reproducible=data.get("reproducible", True), shrink_calls=data.get("shrink_calls") or 0,
-        behind=data.get("behind"),
+        behind=data.get("behind"), clause_at_fault=data.get("clause_at_fault"), unsure=list(data.get("unsure") or ()),
         merged_with=[{**m, "compact": _compact(m.get("scenario"))} for m in data.get("merged_with") or ()])
 
 

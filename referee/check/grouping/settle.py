@@ -137,20 +137,20 @@ def _report_first_group(report: CheckReport, first: Any) -> None:
 def say_unsure(groups: list[Any], targets: dict[str, str]) -> None:
     """What the grouping is unsure of, per group (``Group.unsure``, ``docs/grouping.md`` 4): a merge into another
     group the drift guard declined, and another group's decision its representative also shows behind its first
-    divergence; each names that group by its number in the report."""
-    number = {group.key: n for n, group in enumerate(groups, 1)}
+    divergence; each names that group by its key (a merged report numbers its groups anew)."""
+    keys = {group.key for group in groups}
     for group in groups:
         notes = []
         for key in getattr(group, "declined", ()):
             other = targets.get(key, key)
-            if other in number and other != group.key:
-                notes.append(f"declined to merge into [{number[other]}] {other}: its representative, shrunk further, "
-                             "showed that group's key without taking its decision (one bug or two)")
+            if other in keys and other != group.key:
+                notes.append(f"declined to merge into {other}: its representative, shrunk further, showed that "
+                             "group's key without taking its decision (one bug or two)")
         for key in group.also_shows:
             other = targets.get(key, key)
-            if other in number and other != group.key:
-                notes.append(f"its representative also shows [{number[other]}] {other} behind its first divergence "
-                             "(two bugs may share it)")
+            if other in keys and other != group.key:
+                notes.append(f"its representative also shows {other} behind its first divergence (two bugs may "
+                             "share it)")
         group.unsure = tuple(dict.fromkeys(notes))
 
 
