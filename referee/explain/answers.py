@@ -18,7 +18,8 @@ from referee.model.combat.state import Board, Unit
 from referee.model.events import Event, EventLog
 
 from .damage import explain_instance
-from .steps import DEFY_SPENT, LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, layer_fields, mixed, refusal_decision
+from .steps import (DEFY_SPENT, LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, defy_fields, layer_fields, mixed,
+                    refusal_decision)
 
 COST_CHANNELS = {"thorns": ("Thorns", "500.7b"), "riposte": ("Riposte", "500.7b"), "retort": ("Retort", "500.7f")}
 
@@ -121,7 +122,7 @@ def explain_defied_payer(s: Steps, attacker: str, defied: Event, paid: int,
     asked = defied.amount + paid
     s.say("defy_death", "500.6d", f"a defy-death rune saves {attacker}, the payer: of the {asked} asked it prevents "
           f"{defied.amount}, so {attacker} pays {paid} and survives (500.6d, 500.8f).", ("defy_death",),
-          touches=(f"{attacker}.defy_death",), decision=DEFY_SPENT, keeps_layers=payer_layers,
+          touches=defy_fields(attacker), decision=DEFY_SPENT, keeps_layers=payer_layers,
           also_takes=(SKIPS_PIPELINE,) if payer_layers else (), prevented=defied.amount, paid=paid)
 
 

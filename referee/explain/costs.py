@@ -18,7 +18,8 @@ from referee.model.events import Event, EventLog
 
 from .activation import explain_activation
 from .answers import explain_hit
-from .steps import DEFY_SPENT, LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, cost_rule, layer_fields, refusal_decision, skipped_layers
+from .steps import (DEFY_SPENT, LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, cost_rule, defy_fields, layer_fields,
+                    refusal_decision, skipped_layers)
 
 KIND_NAMES = {"bloodletting": "Bloodletting", "interest": "Interest", "self_destruct": "self-destruct",
               "retaliation": "retaliation"}
@@ -100,7 +101,7 @@ def explain_price(s: Steps, before: Unit, kind: str, amount: int, events: tuple[
         s.say("defy_death", clause, f"the cost would be lethal and {KIND_NAMES[kind]} opts in: the "
               f"defy-death rune answers: of the {max(amount, 0)} asked it prevents {prevented}, so {before.uid} pays "
               f"{paid} and keeps {before.vitality - paid}; its once-per-life charge is spent.", ("defy_death",),
-              touches=(f"{before.uid}.defy_death",), decision=DEFY_SPENT, prevented=prevented, paid=paid)
+              touches=defy_fields(before.uid), decision=DEFY_SPENT, prevented=prevented, paid=paid)
     elif before.defy_death and owed >= before.vitality > 0 and not costs.DEFY_DEATH_ANSWERS[kind]:
         s.say("defy_death", "500.8f", f"the cost is lethal, but a defy-death rune does not answer {KIND_NAMES[kind]}: it pays "
               "through (500.8f).", absent=("defy_death",))

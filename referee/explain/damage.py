@@ -23,8 +23,8 @@ from referee.model.combat.state import Board, Unit
 from referee.model.combat.ticks import is_damage_over_time
 
 from .armor_text import surviving_value, value_text
-from .steps import (DEFY_SPENT, LOSS_TAIL, PAYBACK_PLACED, SIDE_RULE, SKIPS_PIPELINE, Step, Steps, layer_fields, mixed, refusal_decision,
-                    skipped_layers)
+from .steps import (DEFY_SPENT, LOSS_TAIL, PAYBACK_PLACED, SIDE_RULE, SKIPS_PIPELINE, Step, Steps, defy_fields,
+                    layer_fields, mixed, refusal_decision, skipped_layers)
 
 
 def moved_to(instance: DamageInstance, receiver: str | None, amount: Any) -> DamageInstance:
@@ -174,7 +174,8 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
     if out.defied:
         s.say("defy_death", "500.1-12", f"{left} would be lethal: the defy-death rune prevents {out.defy_prevented} "
               f"and its once-per-life charge is spent: {left} -> {left - out.defy_prevented}.", ("defy_death",),
-              touches=(f"{a.uid}.defy_death",), decision=DEFY_SPENT, before=left, prevented=out.defy_prevented, after=left - out.defy_prevented)
+              touches=defy_fields(a.uid), decision=DEFY_SPENT, before=left, prevented=out.defy_prevented,
+              after=left - out.defy_prevented)
         left -= out.defy_prevented
     explain_vitality(s, a, instance, out, left, ruleset)
 
@@ -234,7 +235,7 @@ def explain_payback(s: Steps, board: Board, a: Unit, instance: DamageInstance, o
     if defied:
         s.say("defy_death", "500.6d", f"the payback would be lethal and retaliation opts in: a defy-death rune saves "
               f"{source.uid}: of the {owed} asked it prevents {owed - paid}, so {source.uid} pays {paid} and survives "
-              "(500.6d, 500.8f).", ("defy_death",), touches=(f"{source.uid}.defy_death",), decision=DEFY_SPENT,
+              "(500.6d, 500.8f).", ("defy_death",), touches=defy_fields(source.uid), decision=DEFY_SPENT,
               prevented=owed - paid, paid=paid)
     if not paid:
         return

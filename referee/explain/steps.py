@@ -119,6 +119,11 @@ PAYBACK_PLACED = "payback[combat:500.1-8]"
 DEFY_SPENT = "defy_death[combat:500.1-12]"
 
 
+def defy_fields(uid: str) -> tuple[str, ...]:
+    """The fields a defy-death rune that answers writes (``Step.touches``): the rune gone, its charge spent."""
+    return f"{uid}.defy_death", f"{uid}.defy_death_spent"
+
+
 def refusal_decision(reason: str | None) -> str:
     """The decision a refused payer or retaliation takes, by its reason: the side rule for ``self`` and ``ally``, the
     legal-payer rule for the dead and Entrapped; '' (the step's own clause) for a Dormant refusal (500.6e)."""

@@ -131,15 +131,13 @@ def _names(data: Any, owner: str) -> bool:
 def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | None]:
     """The action and the index of its step at fault (``(None, None)``: the end of the explanation).
 
-    In order: a state field is placed at the first step of the last action that sets it
-    (``Step.touches``); an event the engine emitted where the model emitted another (or none)
-    at the step that explains its absence (``Step.absent``: a layer not reached, a payer not
-    refused), or, when only the unit differs, at the step that chose the unit (``Step.chooses``);
-    an outcome (an event named by a step after the deciding steps) at the last step that
-    decided it (``Step.decides``); otherwise at the step behind the model's event, or the last
-    event about the diverging unit, moved back to the step that produced its number (or, when no step changed
-    it, to the step that decided to carry it on unchanged).
-    """
+    In order: a state field is placed at the first step of the last action that sets it (``Step.touches``); an
+    event the engine emitted where the model emitted another (or none) at the step that explains its absence
+    (``Step.absent``: a layer not reached, a payer not refused), or, when only the unit differs, at the step that
+    chose the unit (``Step.chooses``); an outcome (an event named by a step after the deciding steps) at the last
+    step that decided it (``Step.decides``); otherwise at the step behind the model's event, or the last event about
+    the diverging unit, moved back to the step that produced its number (or, when no step changed it, to the step
+    that decided to carry it on unchanged). See ``docs/grouping.md``."""
     from ...explain import locate_event
 
     events = [e for action in actions for e in action.events]
@@ -166,8 +164,8 @@ def fault_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int | N
                 return action, passed
         produced = producer(action, found, model_number(divergence))
         placed = carrier(action, found, model_number(divergence)) if produced == found else produced
-        start = instance_start(action, placed)
-        found = skipped_rule(action, start, found, divergence) or rounding_step(action, placed, divergence)
+        found = (skipped_rule(action, instance_start(action, placed), found, divergence)
+                 or rounding_step(action, placed, divergence))
     return action, found
 
 
