@@ -58,9 +58,13 @@ class EngineSet:
         return args + (["--without", ",".join(data["without"])] if data.get("without") else [])
 
     def bugs(self) -> dict[str, str]:
-        """Each bug's name -> the clause ``BUGS.md`` says it breaks (its second column)."""
-        rows = re.findall(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*([^|]*)\|", (ROOT / self.folder / "BUGS.md").read_text(), re.M)
-        return {name: rule.strip() for name, rule in rows}
+        """Each bug's name -> the rule ``BUGS.md`` says it breaks: the column of its first table headed "rule"."""
+        lines = [line for line in (ROOT / self.folder / "BUGS.md").read_text().splitlines() if line.startswith("|")]
+        header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+        at = next(n for n, cell in enumerate(header) if cell.startswith("rule"))
+        rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:]]
+        named = [(re.fullmatch(r"`([a-z0-9_]+)`", row[0]), row) for row in rows if len(row) > at]
+        return {match.group(1): row[at] for match, row in named if match}
 
 
 SETS = {
@@ -119,6 +123,8 @@ def owners(engines: EngineSet, bugs: tuple[str, ...], groups: list[dict[str, Any
 
 def combination_row(engines: EngineSet, bugs: tuple[str, ...], examples: int, seed: int) -> dict[str, Any]:
     report = check(engines, bugs, ["--keep-going", "-n", str(examples), "--seed", str(seed)])
+    if report.get("status") not in ("mismatch", "pass"):  # an engine fault stops a run: no groups to measure
+        return {"bugs": bugs, "groups": [], "equal": False, "found": False, "shared": 0, "status": report.get("status")}
     groups = report.get("groups") or []
     shown = owners(engines, bugs, groups)
     candidates: dict[str, set[str]] = {}
@@ -139,11 +145,14 @@ def measure(engines: EngineSet, size: int, count: int, examples: int, seed: int)
         bugs = tuple(sorted(rng.sample(names, size)))
         row = combination_row(engines, bugs, examples, seed + n)
         rows.append(row)
-        print(f"  {size} bugs {', '.join(bugs)}: {len(row['groups'])} groups"
-              f"{'' if row['equal'] else '  (not equal)'}", flush=True)
+        said = ("" if row["equal"] else "  (not equal)") if row["status"] in ("mismatch", "pass") else \
+            f"  (not measured: the run ended in {row['status']})"
+        print(f"  {size} bugs {', '.join(bugs)}: {len(row['groups'])} groups{said}", flush=True)
         for key, shown in row["groups"]:
             print(f"      {key}: {', '.join(shown) or 'no single bug'}", flush=True)
-    print(f"{size} bugs: groups equal bugs in {sum(r['equal'] for r in rows)}/{count}, every bug found in "
+    faults = sum(r["status"] not in ("mismatch", "pass") for r in rows)
+    print(f"{size} bugs: groups equal bugs in {sum(r['equal'] for r in rows)}/{count} ({faults} ended in an engine fault), "
+          f"every bug found in "
           f"{sum(r['found'] for r in rows)}/{count}, a representative two bugs share in "
           f"{sum(bool(r['shared']) for r in rows)}/{count}; groups per combination {[len(r['groups']) for r in rows]}",
           flush=True)

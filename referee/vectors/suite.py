@@ -341,13 +341,16 @@ class VectorRun:
 def clause_at_fault(scenario: dict[str, Any], divergences: list[Any], steps: list[dict[str, Any]],
                     entry: dict[str, Any]) -> str:
     """The clause a mismatch fails: the one ``referee check`` names for the same scenario and answer, from the same
-    function (:func:`referee.check.grouping.name_the_fault`: its key's clause, else the model step at fault's); when
-    neither is known, the vector's primary clause. ``steps`` (the steps at fault already shown) are not read again."""
+    function (:func:`referee.check.grouping.api.name_the_fault`: its key's clause, else the model step at fault's);
+    else the clause of the last of ``steps`` (the steps at fault already shown); when none, the vector's primary
+    clause."""
     from ..check.grouping.api import name_the_fault
 
     named = name_the_fault(scenario, divergences)
     if named:
         return named
+    if steps and steps[-1].get("clause"):  # the same step at fault, already placed (a scenario it cannot rekey)
+        return steps[-1]["clause"]
     return entry.get("primary") or (entry["clauses"][0] if entry.get("clauses") else "(none)")
 
 
