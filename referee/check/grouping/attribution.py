@@ -10,12 +10,31 @@ step that last changed its field in the model's run (a part of its group key, ``
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from .groups import identity_index
 from ...rulebook import Divergence
 from ..judging import _public
+
+def explained(scenario: dict[str, Any]) -> list[Any]:
+    """The model's explanation of a scenario (:func:`referee.explain.explain_actions`), made once for the several
+    questions the grouping asks of one failing scenario (its key, its state key, the keys behind it, its clause): the
+    last few scenarios' explanations are kept, keyed by their JSON. Raises what the explanation raises."""
+    import json
+
+    return list(_explained_text(json.dumps(scenario, sort_keys=True)))
+
+
+@functools.lru_cache(maxsize=64)
+def _explained_text(text: str) -> tuple[Any, ...]:
+    import json
+
+    from ...explain import explain_actions
+
+    return tuple(explain_actions(json.loads(text)))
+
 
 _STATE_PATH = re.compile(r"^[a-z_]+\.([^.\[\]]+)")
 
@@ -52,9 +71,7 @@ def divergence_event_index(divergence: Divergence, events: list[Any]) -> int | N
 
 def steps_at_fault(scenario: dict[str, Any], divergence: Divergence) -> list[dict[str, Any]]:
     """The step that produced the first divergence and the one before it, as JSON (empty: no explanation)."""
-    from ...explain import explain_actions
-
-    actions = explain_actions(scenario)
+    actions = explained(scenario)
     action, found = fault_step(actions, divergence)
     if action is None:
         steps = [s for action in actions for s in action.steps][-2:]
@@ -68,9 +85,7 @@ def state_step(scenario: dict[str, Any], divergence: Divergence) -> str | None:
     (``Step.taken``: ``vitality[combat:500.8i]``, ``defy_death[combat:500.1-12]`` on every road the rune answers,
     ``finish[play:350.1]``); None when no action is about the field's unit or object (see :func:`changing_step`) or
     the path names no field (a unit absent)."""
-    from ...explain import explain_actions
-
-    step = changing_step(explain_actions(scenario), divergence, scenario.get("actions", []))
+    step = changing_step(explained(scenario), divergence, scenario.get("actions", []))
     return None if step is None else step.taken()
 
 
@@ -183,14 +198,15 @@ def skipped_rule(action: Any, start: int, end: int, divergence: Divergence) -> i
 
 
 def late_step(actions: list[Any], divergence: Divergence) -> tuple[Any, int] | None:
-    """A model event the engine emits later (``Divergence.shape == "late"``): the step behind it, which the engine
-    took later than the rules place it."""
+    """A model event the engine emits later (``Divergence.shape == "late"``), where the step behind it is one the
+    rules place apart from what it decides (``Step.placed``: a Subrogated payback at 500.1-8): that step, which the
+    engine took later. Any other late event is placed as before: where the numbers first differ."""
     from ...explain import locate_event
 
     if divergence.shape != "late" or divergence.event_index is None:
         return None
     action, found = locate_event(actions, divergence.event_index)
-    return None if found is None else (action, found)
+    return None if found is None or not action.steps[found].placed else (action, found)
 
 
 def engine_amount(divergence: Divergence) -> Any:

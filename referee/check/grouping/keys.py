@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from ...explain.steps import SKIPS_PIPELINE
 from ...rulebook import Divergence
+from .attribution import explained
 
 #: Quantities of an explain step that make it a step that computes a number (its result can be wrong).
 NUMBER_QUANTITIES = ("after", "exact", "lost", "credited")
@@ -26,7 +27,8 @@ NUMBER_QUANTITIES = ("after", "exact", "lost", "credited")
 
 def difference_kind(divergence: Divergence, step: Any) -> str:
     """``order``, ``amount`` or ``event`` (see the module docstring)."""
-    if (getattr(divergence, "shape", None) in ("swap", "late") or "order" in step.quantities
+    shape = getattr(divergence, "shape", None)
+    if (shape == "swap" or (shape == "late" and step.placed) or "order" in step.quantities
             or _layer_met_early(divergence, step) or _reordered(divergence, step)):
         return "order"  # two events swapped, anything placed at a step whose choice is an order, layers out of order
     if _echo_dropped(divergence, step):
@@ -68,11 +70,10 @@ def fault_key(scenario: dict[str, Any], divergences: list[Divergence], symptom: 
     """The bug key of a scenario's first divergence; ``symptom`` (its symptom key, or a function that makes it: the
     clause trail it reads is a traced run of the model, made only when needed) where no step is at fault."""
     from .attribution import fault_step
-    from ...explain import explain_actions
 
     first = divergences[0]
     try:
-        actions = explain_actions(scenario)
+        actions = explained(scenario)
     except Exception:  # an unexplainable scenario: the symptom is all there is to key by
         return _made(symptom)
     kept = layer_met(actions, divergences)
@@ -146,13 +147,12 @@ def _state_key(scenario: dict[str, Any], first: Divergence) -> str | None:
     clearing every status, 500.9c): ``state@`` that decision, whichever of the fields the scenario happened to
     set; None (the symptom key, which names the field) where the step writes that field alone or none is found."""
     from .attribution import changing_step, state_field
-    from ...explain import explain_actions
 
     field = state_field(first.path)
     if not first.path.startswith("board."):  # a play's payment writes pool fields of different rules: keep the field
         return None
     try:
-        step = changing_step(explain_actions(scenario), first, scenario.get("actions", []))
+        step = changing_step(explained(scenario), first, scenario.get("actions", []))
     except Exception:  # an unexplainable scenario: the symptom is all there is to key by
         return None
     if step is None or field is None or field not in step.touches:
@@ -168,10 +168,9 @@ def skipped_before_fault(scenario: dict[str, Any], first: Divergence, later: lis
     model's explanation of ``scenario``; none where it cannot be explained). A field the model never changed (the
     engine changed it, somewhere), or changed after the step at fault, may be carrying a wrong number on."""
     from .attribution import fault_step
-    from ...explain import explain_actions
 
     try:
-        actions = explain_actions(scenario)
+        actions = explained(scenario)
         action, found = fault_step(actions, first)
     except Exception:  # an unexplainable scenario: nothing is known to come before
         return []
@@ -222,10 +221,9 @@ def decisions_exercised(scenario: dict[str, Any], divergences: list[Divergence] 
 
 def _explained(scenario: dict[str, Any]) -> list[Any] | None:
     """The model's explanation of a scenario; None: it cannot be explained (nothing a merge may rely on)."""
-    from ...explain import explain_actions
 
     try:
-        return explain_actions(scenario)
+        return explained(scenario)
     except Exception:  # an unexplainable scenario exercises nothing a merge may rely on
         return None
 
