@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 #: The largest file read by default, in bytes.
 DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024
@@ -74,3 +75,18 @@ def read_input_bytes(path: Path | str) -> bytes:
 def read_input_text(path: Path | str) -> str:
     """:func:`read_input_bytes` as UTF-8 text (a ``UnicodeDecodeError`` for other bytes, as ``Path.read_text``)."""
     return read_input_bytes(path).decode("utf-8")
+
+
+def read_input_toml(path: Path | str, error: type[Exception]) -> dict[str, Any]:
+    """A TOML input file (a settings file, a known-divergences file) read as :func:`read_input_text` reads it; any
+    failure is ``error``, naming the file and why (too large, unreadable, not UTF-8, not valid TOML)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(read_input_text(path))
+    except InputFileError as problem:
+        raise error(str(problem)) from None
+    except (OSError, UnicodeDecodeError) as problem:
+        raise error(f"{path}: cannot read: {problem}") from None
+    except tomllib.TOMLDecodeError as problem:
+        raise error(f"{path}: not valid TOML: {problem}") from None

@@ -33,12 +33,11 @@ added since is warned of on every verb (:func:`upgrade_warnings`): such a list s
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..input_files import InputFileError, read_input_text
+from ..input_files import read_input_toml
 from .options import BY_NAME, TABLES, file_keys
 
 #: Every key the file may hold, and the type of its value (from the option declarations).
@@ -80,14 +79,7 @@ class Config:
 
 
 def _read(path: Path, table_path: tuple[str, ...]) -> dict[str, Any] | None:
-    try:
-        data = tomllib.loads(read_input_text(path))
-    except InputFileError as error:
-        raise ConfigError(str(error)) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    data: Any = read_input_toml(path, ConfigError)
     for key in table_path:
         data = data.get(key) if isinstance(data, dict) else None
         if data is None:

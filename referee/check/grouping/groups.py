@@ -31,12 +31,11 @@ before keys named the step reads) matches every group on that path, whatever ste
 from __future__ import annotations
 
 import datetime
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ...input_files import InputFileError, read_input_text
+from ...input_files import read_input_toml
 from ...rulebook import Divergence
 
 #: Path components after which the next one is an identity (a unit's uid, an object's oid).
@@ -202,14 +201,7 @@ def parse_known(entries: Any, source: str) -> list[KnownEntry]:
 
 def load_known(path: Path) -> list[KnownEntry]:
     """The entries of a ``referee-known.toml`` (``[[known]]`` tables)."""
-    try:
-        data = tomllib.loads(read_input_text(path))
-    except InputFileError as error:
-        raise KnownError(str(error)) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise KnownError(f"{path}: cannot read: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise KnownError(f"{path}: not valid TOML: {error}") from None
+    data = read_input_toml(path, KnownError)
     return parse_known(data.get("known", []), str(path))
 
 
