@@ -94,3 +94,30 @@ def test_play_legality_theorem_is_proved_not_vacuous_and_kills_its_mutants(name)
     assert thm.mutants
     for mutant in thm.mutants:
         assert check_mutant(thm, mutant).status == "killed", mutant.name
+
+
+def _rune_step_on(oid: str) -> dict:
+    """A play whose payment uses a Basic Rune's ability on ``oid`` (a rune ``r`` and a unit ``u`` are on the board)."""
+    state = {"pool": {}, "objects": [{"oid": "c", "kind": "spell"}, {"oid": "r", "kind": "rune", "domain": "fury",
+                                                                      "zone": "board"},
+                                     {"oid": "u", "kind": "unit", "zone": "board"}]}
+    plan = [{"step": "use_rune", "rune": oid, "ability": "exhaust"}, {"step": "pay_resources"}]
+    return {"protocol": PROTOCOL, "rulebook": "play", "state": state,
+            "actions": [{"kind": "play_card", "card": "c", "cost": {"energy": 1}, "plan": plan}]}
+
+
+@covers("play:164.2.a", "play:164.2.b")
+@pytest.mark.parametrize("command", [["explain"], ["check", "--python", "referee.examples.engine:run", "--replay"]])
+def test_a_use_rune_step_on_a_unit_exits_2_naming_the_step_and_the_clause(tmp_path, command):
+    """Only a Basic Rune has the abilities a use_rune step uses: a unit named there is refused, never exhausted for [1]."""
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(_rune_step_on("u")))
+    result = CliRunner().invoke(app, [*command, str(path)])
+    assert result.exit_code == 2, result.output
+    assert "scenario.actions[0].plan[0].rune" in result.output and "164.2" in result.output, result.output
+
+
+def test_a_use_rune_step_on_a_rune_pays_the_energy_it_adds():
+    decoded = decode_scenario(_rune_step_on("r"))
+    state, events = run_play(decoded.state, decoded.actions, decoded.rules)
+    assert state.get("r").exhausted and state.get("c").zone != "hand", events

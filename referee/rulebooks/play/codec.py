@@ -248,6 +248,16 @@ def _oid(path: str, value: Any, state: PlayState) -> str:
     return value
 
 
+def _rune(path: str, value: Any, state: PlayState) -> str:
+    """A use_rune step's object: a rune, the only object that has a Basic Rune's abilities (164.2.a, 164.2.b)."""
+    oid = _oid(path, value, state)
+    kind = state.get(oid).kind
+    if kind != "rune":
+        raise ProtocolError(path, f"object {shown(oid)} is a {kind}, not a rune: only a Basic Rune has the "
+                                  f"abilities a use_rune step uses (164.2.a, 164.2.b)")
+    return oid
+
+
 def plan_from_json(path: str, data: Any, state: PlayState) -> list[dict[str, Any]]:
     out = []
     for i, step in enumerate(require_list(path, data)):
@@ -256,7 +266,7 @@ def plan_from_json(path: str, data: Any, state: PlayState) -> list[dict[str, Any
         kind = _choice(f"{where}.step", require(where, step, "step"), STEP_KINDS)
         if kind == "use_rune":
             _known(where, step, ("step", "rune", "ability"), "use_rune step")
-            out.append({"step": kind, "rune": _oid(f"{where}.rune", require(where, step, "rune"), state),
+            out.append({"step": kind, "rune": _rune(f"{where}.rune", require(where, step, "rune"), state),
                         "ability": _choice(f"{where}.ability", require(where, step, "ability"), ("exhaust", "recycle"))})
         elif kind == "pay_cost":
             _known(where, step, ("step", "index", "targets"), "pay_cost step")
