@@ -107,6 +107,10 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "(355.2, 359.2.c); a scenario's state outside it is refused naming the object's field and the clause. "
                "Not breaking: it narrows what an engine may receive (the harness never drew such a state)",
                breaking=False),
+        Change("play scenario: a use_rune step (164.2.a, 164.2.b)", "any object of the play state, a unit "
+               "exhausted for [1] as if it were a rune", "a rune only; a step naming another object is refused naming "
+               "the step's rune field. Not breaking: it narrows what an engine may receive (the harness never drew "
+               "such a step)", breaking=False),
         Change("a Vessel revival at 0 maximum Vitality (INT-120)", "the unit revived at 0 of 0, alive",
                "a unit whose maximum Vitality an Interest payment took to 0 stays dead and keeps its Vessel (the "
                "default reading, zero_maximum_revival = stays_dead)"),

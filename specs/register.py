@@ -10,7 +10,17 @@ Entries are data, one TOML file per chapter in ``specs/interpretations/``, each 
     readings = ["mirror: ...", "reciprocal: ..."]
     default = "mirror"
     why = "..."
-    option = "negative_armor"           # optional: the Ruleset field that selects the reading
+    option = "negative_armor"           # the Ruleset field that selects the reading, when there is one
+    differ = true                       # could two careful engine authors reasonably read it differently?
+    observable = true                   # would the difference show in what the protocol has an engine report?
+    owed_option = "name"                # differ and observable, no option yet: the option owed, and
+    owed_values = ["a", "b"]            #   its readings (the default first)
+    no_option = "..."                   # not (differ and observable): why no option is needed
+
+Every entry says ``differ`` and ``observable``. Where both hold it names its ``option``, or, until the
+option is built, the ``owed_option`` and its ``owed_values`` (the register never hides a plausible
+difference behind a fixed reading); where either fails it says in ``no_option`` why an option would add
+nothing. An entry with an option may say ``differ = false`` only with a ``no_option`` reason as well.
 
 When ``option`` is given it names the field that selects the reading, in
 ``referee.model.combat.ruleset.Ruleset`` for ``INT-nnn`` entries and ``referee.model.play.rules.PlayRules``
@@ -34,8 +44,8 @@ from referee.model.clauses import ClauseId, ClauseIdError, parse_clause_id
 #: Where the register lives.
 REGISTER_DIR = Path(__file__).resolve().parent / "interpretations"
 
-REQUIRED_FIELDS = ("id", "clauses", "question", "readings", "default", "why")
-OPTIONAL_FIELDS = ("option",)
+REQUIRED_FIELDS = ("id", "clauses", "question", "readings", "default", "why", "differ", "observable")
+OPTIONAL_FIELDS = ("option", "owed_option", "owed_values", "no_option")
 _ENTRY_ID = re.compile(r"^(INT|PLAY)-\d{3}$")
 
 
@@ -55,6 +65,11 @@ class Entry:
     why: str
     option: str | None
     file: str
+    differ: bool = True
+    observable: bool = True
+    owed_option: str | None = None
+    owed_values: tuple[str, ...] = ()
+    no_option: str | None = None
 
     @property
     def rulebook(self) -> str:
@@ -71,6 +86,8 @@ def parse_entry(data: object, where: str, file: str) -> Entry:
     """Validate one ``[[entry]]`` table."""
     if not isinstance(data, dict):
         raise RegisterError(f"{where}: an entry must be a table, got {type(data).__name__}")
+    if isinstance(data.get("id"), str):
+        where = f"{where} ({data['id']})"
     missing = [name for name in REQUIRED_FIELDS if name not in data]
     if missing:
         raise RegisterError(f"{where}: missing field(s) {', '.join(missing)} (required: {', '.join(REQUIRED_FIELDS)})")
@@ -79,7 +96,6 @@ def parse_entry(data: object, where: str, file: str) -> Entry:
         allowed = ", ".join(REQUIRED_FIELDS + OPTIONAL_FIELDS)
         raise RegisterError(f"{where}: unknown field(s) {', '.join(unknown)} (allowed: {allowed})")
     entry_id = _text(data["id"], where, "id")
-    where = f"{where} ({entry_id})"
     if not _ENTRY_ID.match(entry_id):
         raise RegisterError(f"{where}: id must look like INT-001 (combat) or PLAY-001 (play)")
     clauses = data["clauses"]
@@ -99,6 +115,7 @@ def parse_entry(data: object, where: str, file: str) -> Entry:
     option = data.get("option")
     if option is not None:
         option = _text(option, where, "option")
+    stance = parse_stance(data, where, option)
     return Entry(
         id=entry_id,
         clauses=tuple(ids),
@@ -108,7 +125,48 @@ def parse_entry(data: object, where: str, file: str) -> Entry:
         why=_text(data["why"], where, "why"),
         option=option,
         file=file,
+        **stance,
     )
+
+
+def _flag(data: dict, where: str, name: str) -> bool:
+    value = data[name]
+    if not isinstance(value, bool):
+        raise RegisterError(f"{where}: field {name!r} must be true or false, got {value!r}")
+    return value
+
+
+def parse_stance(data: dict, where: str, option: str | None) -> dict:
+    """Whether engines may differ on the entry and whether it shows, and what follows: the option (built or owed)
+    where both hold, the reason there is none where either fails."""
+    differ, observable = _flag(data, where, "differ"), _flag(data, where, "observable")
+    owed = data.get("owed_option")
+    reason = data.get("no_option")
+    if differ and observable:
+        if option is None and owed is None:
+            raise RegisterError(f"{where}: engines may differ and it shows: name the 'option', or the 'owed_option' "
+                                f"and its 'owed_values' until it is built")
+        if reason is not None:
+            raise RegisterError(f"{where}: 'no_option' is for an entry engines cannot differ on or that does not show")
+    elif reason is None:
+        raise RegisterError(f"{where}: field 'no_option' must say why no option is needed (differ = {str(differ).lower()}, "
+                            f"observable = {str(observable).lower()})")
+    if owed is not None and option is not None:
+        raise RegisterError(f"{where}: 'owed_option' is for an entry whose option is not built; it has option {option!r}")
+    values = _owed_values(data, where, owed)
+    return {"differ": differ, "observable": observable, "owed_option": None if owed is None else _text(owed, where, "owed_option"),
+            "owed_values": values, "no_option": None if reason is None else _text(reason, where, "no_option")}
+
+
+def _owed_values(data: dict, where: str, owed: object) -> tuple[str, ...]:
+    values = data.get("owed_values")
+    if owed is None:
+        if values is not None:
+            raise RegisterError(f"{where}: 'owed_values' without an 'owed_option'")
+        return ()
+    if not isinstance(values, list) or len(values) < 2 or not all(isinstance(v, str) and v.strip() for v in values):
+        raise RegisterError(f"{where}: 'owed_values' must list the owed option's readings (two or more, the default first)")
+    return tuple(values)
 
 
 def load_register_file(path: Path) -> list[Entry]:

@@ -227,6 +227,9 @@ question = "Q?"
 readings = ["a", "b"]
 default = "a"
 why = "because"
+differ = false
+observable = true
+no_option = "no careful author reads b"
 """
 
 

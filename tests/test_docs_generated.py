@@ -83,12 +83,17 @@ def test_register_page_shows_each_entry_with_its_readings_default_and_option(tmp
 
     (tmp_path / "combat.toml").write_text(
         '[[entry]]\nid = "INT-900"\nclauses = ["combat:500.2d"]\nquestion = "How?"\n'
-        'readings = ["mirror: one", "reciprocal: other"]\ndefault = "mirror"\nwhy = "Because."\noption = "negative_armor"\n',
+        'readings = ["mirror: one", "reciprocal: other"]\ndefault = "mirror"\nwhy = "Because."\noption = "negative_armor"\n'
+        'differ = true\nobservable = true\n\n[[entry]]\nid = "INT-901"\nclauses = ["combat:500.2c"]\nquestion = "Which?"\n'
+        'readings = ["up: a", "down: b"]\ndefault = "up"\nwhy = "So."\ndiffer = true\nobservable = true\n'
+        'owed_option = "armor_rounding"\nowed_values = ["up", "down"]\n',
         encoding="utf-8",
     )
     page = docgen.render_interpretations(load_register(tmp_path))
-    for text in ("## INT-900: How?", "`combat:500.2d`", "  - mirror: one", "**default:** mirror", "`negative_armor`", "Because."):
-        assert text in page
+    for text in ("## INT-900: How?", "`combat:500.2d`", "  - mirror: one", "**default:** mirror", "`negative_armor`", "Because.",
+                 "**engines may differ:** yes; **observable:** yes", "**option owed** (not built yet): `armor_rounding` = "
+                 "`up` | `down`", "2 entries: **1 with a ruleset option**, **1 owed an option**"):
+        assert text in page, text
     assert "No entries yet." in docgen.render_interpretations([])
 
 

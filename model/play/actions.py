@@ -37,7 +37,8 @@ from .state import (
 
 
 def moved(obj: GameObject, zone: int) -> GameObject:
-    """The object moved to a zone; off the board it is a new, ready object (PLAY-008)."""
+    """The object moved to a zone; off the board it is a new, ready object, its other fields kept (PLAY-008,
+    PLAY-025)."""
     return replace(obj, zone=zone, exhausted=False if zone != BOARD else obj.exhausted)
 
 

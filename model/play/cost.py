@@ -195,7 +195,7 @@ def apply_discount(cost: ResourceCost, discount: Discount, rules: PlayRules = DE
 
 @play.implements("356.4.c")
 def is_component_discount(discount: Discount, component: CostComponent) -> bool:
-    """Whether a discount applies only to this component (356.4.c)."""
+    """Whether a discount applies only to this component (356.4.c): each optional cost paid takes its own (PLAY-020)."""
     if discount.applies_to == "additional":
         return True
     return discount.applies_to == "optional_additional" and component.optional
@@ -249,7 +249,8 @@ def apply_increases(total: ResourceCost, increases: tuple[ResourceCost, ...]) ->
 def apply_discounts(
     total: ResourceCost, discounts: tuple[Discount, ...], rules: PlayRules = DEFAULT_PLAY_RULES
 ) -> ResourceCost:
-    """Apply the discounts on the whole cost, after increases, each never below 0 (356.4, 356.6)."""
+    """Apply the discounts on the whole cost, after increases, each never below 0, in the order listed (356.4, 356.6,
+    PLAY-021)."""
     for discount in discounts:
         if discount.applies_to == "total":
             total = apply_discount(total, discount, rules)

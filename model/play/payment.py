@@ -106,7 +106,7 @@ def process_pay_resources(state: PlayState, cost: ResourceCost, step: PayResourc
 
 
 def compute_added(before: Pool, after: Pool) -> Pool:
-    """The resources an ability added: the pool's growth."""
+    """The resources an ability added: the pool's growth (what the cost does not use stays in the pool, PLAY-026)."""
     return Pool(energy=after.energy - before.energy, power=tuple(a - b for a, b in zip(after.power, before.power)))
 
 

@@ -219,7 +219,8 @@ def are_all_costs_paid(total: TotalCost, record: PaymentRecord) -> Bool:
 
 @play.implements("358.5")
 def finish_or_undo(legal: Bool, original: PlayState, finished: PlayState) -> PlayState:
-    """If any check failed, every action of the process is undone: the original state, exactly (358.5)."""
+    """If any check failed, every action of the process is undone: the original state, exactly, the runes used
+    while paying included (358.5, PLAY-023); an optional cost chosen and left unpaid is such a failure (PLAY-022)."""
     return select_state(legal, finished, original)
 
 
@@ -287,7 +288,8 @@ def resolve_linked_effect(state: PlayState, source: str, effect: Effect) -> Play
 
 @play.implements("399", "403.1.a")
 def is_activatable(state: PlayState, source: str) -> Bool:
-    """Only the controller of an object activates its abilities, listed cost first (399, 403.1.a, PLAY-012)."""
+    """Only the controller of an object activates its abilities, listed cost first, from any zone (399, 403.1.a,
+    PLAY-012, PLAY-024)."""
     return is_friendly(state, state.get(source))
 
 

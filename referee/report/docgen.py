@@ -29,9 +29,11 @@ from typing import Any
 
 from referee.specs.catalogue import GENERATED_MARKER, Trace, repo_root, trace
 from referee.specs.register import Entry, load_register
+from referee.specs.sweep import SweptClause, load_sweep
 
 PAGES = ("docs/generated/coverage.md", "docs/generated/theorems.md", "docs/interpretations.md",
-         "docs/generated/explain-examples.md", "docs/generated/exhaust.md", "docs/protocol-changelog.md")
+         "docs/generated/explain-examples.md", "docs/generated/exhaust.md", "docs/protocol-changelog.md",
+         "docs/generated/sweep.md")
 HEADER = f"{GENERATED_MARKER} from the sources; do not edit, run `referee docs` -->\n"
 YES, NO = "✓", "·"
 
@@ -149,33 +151,75 @@ def _consequences(option: str) -> list[str]:
 
 
 def render_interpretations(entries: list[Entry]) -> str:
-    """The interpretation register as a page, one section per entry."""
+    """The interpretation register as a page: the count of each stance, then one section per entry."""
     lines = [
         HEADER,
         "# Interpretation register",
         "",
         "Where the rules are silent or ambiguous the model picks a reading and records it here.",
-        "Where engines may plausibly differ, the reading is a named option of the ruleset",
-        "(`referee.model.combat.ruleset.Ruleset`) and an engine can be checked under the reading it",
-        "implements. The entries are data in `specs/interpretations/*.toml`.",
+        "Every entry says whether careful engine authors may read it differently and whether the difference",
+        "shows in what the protocol has an engine report. Where both hold, the reading is a named option of",
+        "the ruleset (`referee.model.combat.ruleset.Ruleset`, `referee.model.play.rules.PlayRules`) and an",
+        "engine can be checked under the reading it implements, or, until that option is built, the entry",
+        "names the option it is owed. The entries are data in `specs/interpretations/*.toml`; the sweep of",
+        "the rule texts that found them is `docs/generated/sweep.md`.",
+        "",
+        *_stance_counts(entries),
     ]
     if not entries:
         lines += ["", "No entries yet."]
     for entry in entries:
         lines += ["", f"## {entry.id}: {entry.question}", ""]
-        lines.append(f"- **clauses:** {', '.join(f'`{c}`' for c in entry.clauses)}")
-        lines.append("- **readings:**")
-        lines += [f"  - {reading}" for reading in entry.readings]
-        lines.append(f"- **default:** {entry.default}")
-        if entry.option:
-            lines.append(f"- **ruleset option:** `{entry.option}`")
-            consequences = _consequences(entry.option)
-            if consequences:
-                lines.append("- **consequences** (`referee prove` confirms each with a replayed counterexample):")
-                lines += consequences
-        lines.append(f"- **why:** {entry.why}")
-        lines.append(f"- **source:** `specs/interpretations/{entry.file}`")
+        lines += _entry_lines(entry)
     return "\n".join(lines) + "\n"
+
+
+def _stance_counts(entries: list[Entry]) -> list[str]:
+    built = [e for e in entries if e.option]
+    owed = [e for e in entries if e.owed_option]
+    none = [e for e in entries if not e.option and not e.owed_option]
+    return [f"{len(entries)} entries: **{len(built)} with a ruleset option**, **{len(owed)} owed an option** "
+            f"(engines may differ and it shows; not built yet: {', '.join(f'`{e.owed_option}` ({e.id})' for e in owed) or 'none'}), "
+            f"and {len(none)} that need none (each says why)."]
+
+
+def _entry_lines(entry: Entry) -> list[str]:
+    lines = [f"- **clauses:** {', '.join(f'`{c}`' for c in entry.clauses)}", "- **readings:**"]
+    lines += [f"  - {reading}" for reading in entry.readings]
+    lines.append(f"- **default:** {entry.default}")
+    lines.append(f"- **engines may differ:** {'yes' if entry.differ else 'no'}; "
+                 f"**observable:** {'yes' if entry.observable else 'no'}")
+    if entry.option:
+        lines.append(f"- **ruleset option:** `{entry.option}`")
+        consequences = _consequences(entry.option)
+        if consequences:
+            lines.append("- **consequences** (`referee prove` confirms each with a replayed counterexample):")
+            lines += consequences
+    if entry.owed_option:
+        lines.append(f"- **option owed** (not built yet): `{entry.owed_option}` = "
+                     f"{' | '.join(f'`{v}`' for v in entry.owed_values)} (the first is today's reading)")
+    if entry.no_option:
+        lines.append(f"- **why no option:** {entry.no_option}")
+    lines.append(f"- **why:** {entry.why}")
+    lines.append(f"- **source:** `specs/interpretations/{entry.file}`")
+    return lines
+
+
+def render_sweep(records: list[SweptClause]) -> str:
+    """The sweep of the rule texts: every clause read, the words read most closely and the entries found."""
+    lines = [HEADER, "# The sweep of the rule texts for readings engines may take differently", "",
+             "Every clause of both rulebooks was read, word by word, as a careful engine author about to implement it,",
+             "for words that admit two readings: an undefined quantity, an unstated order, \"may\", a keyword whose text",
+             "is not in the rules, an unstated scope or rounding, two clauses that pull against each other. Each",
+             "reading found is an entry of the register (`docs/interpretations.md`); a clause with none found says",
+             "why its words are clear. The record is data in `specs/sweep_record/*.toml`.", "",
+             f"{len(records)} clauses read; {sum(1 for r in records if r.found)} bear on at least one register entry.", ""]
+    for book in sorted({r.clause.rulebook for r in records}):
+        lines += [f"## The {book} rulebook", "", "| clause | the words read | entries | what was read |", "|---|---|---|---|"]
+        lines += [f"| `{r.clause.number}` | {_cell(r.words)} | {' '.join(r.found) or 'none'} | {_cell(r.note)} |"
+                  for r in records if r.clause.rulebook == book]
+        lines.append("")
+    return "\n".join(lines)
 
 
 def render_pages() -> dict[str, str]:
@@ -188,6 +232,7 @@ def render_pages() -> dict[str, str]:
         PAGES[3]: render_explain_examples(),
         PAGES[4]: render_exhaust(),
         PAGES[5]: render_changelog(),
+        PAGES[6]: render_sweep(load_sweep()),
     }
 
 
