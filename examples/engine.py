@@ -763,6 +763,8 @@ class AbilityResolver:
         self.retaliation = retaliation
         self.bloodletting = bloodletting
         self.deaths = deaths
+        self.revived_gone = False  # a unit this activation killed and a Vessel revived gets no later line (INT-412)
+        self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
 
     @staticmethod
     def lane_of(line: dict[str, Any]) -> str:
@@ -824,6 +826,7 @@ class AbilityResolver:
 
     def activate(self, caster: Unit, ability: dict[str, Any], targets: list[str], rolls: list[bool]) -> None:
         numbers = ability.get("numbers", {})
+        self.opened = {u.uid: u.incarnation for u in self.board.units}
         units = self.board.units  # live: a count reads the board as it is when its line resolves (400.8a)
         seen = self.board.by_uid  # live: so does a condition (400.8-4)
         for line in self.ordered(ability["lines"]):
@@ -844,7 +847,8 @@ class AbilityResolver:
                 self.deliver(caster, line["effect"], unit, amount, rolls)
 
     def deliver(self, caster: Unit, effect: str, unit: Unit, amount: int, rolls: list[bool]) -> None:
-        why = self.refusal(unit, effect)
+        gone = self.revived_gone and unit.incarnation != self.opened.get(unit.uid, unit.incarnation)
+        why = "dead" if gone else self.refusal(unit, effect)
         if why is not None:
             self.bus.publish("line_refused", unit.uid, amount, caster.uid, detail=why)
         elif effect == "damage":
@@ -1016,6 +1020,7 @@ class Engine:
         self.retaliation = Retaliation(board, self.bus, self.costs, self.pipeline, ruleset)
         self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
         self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
+        self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
         self.recovery = RecoveryLedger(self.bus)
         self.clock = BattleClock(board, self.bus, self.deaths, ruleset)
         self.deaths.clock = self.clock

@@ -117,6 +117,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
         Change("scenario ruleset option zero_maximum_revival (INT-120)", "absent", "stays_dead (the default) or "
                "returns_at_one: a unit an Interest payment took to a maximum of 0 with a Vessel or Everlasting ahead "
                "has its maximum floored at 1 and returns at 1 of 1 (the harness sends every option spelled out)"),
+        Change("scenario ruleset option rider_on_revived_target (INT-412)", "absent", "lands (the default, the "
+               "model's reading before the option) or refused: a recipient an activation killed and a Vessel revived "
+               "at once is refused by the activation's later lines as dead (line_refused, dead). Not breaking: its "
+               "default is the behaviour before it, and the option is sent only spelled out in the ruleset",
+               breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -44,6 +44,7 @@ from typing import Any
 
 from ..clauses import combat
 from ..events import EventLog
+from ..readings import by_reading
 from .ability_text import Ability, Line, compute_resolution_order, place_line, resolve_printed_amount
 from .battle import resolve_activation
 from .bloodletting import BloodlettingOutcome, process_bloodletting
@@ -162,16 +163,18 @@ def compute_line_numbers(
 @combat.implements("400.8-3", "400.8-4", "400.8-5", "400.8-6", "400.8-7", "800.4a", "800.4d", "800.4k")
 def process_line(
     board: Board, caster: str, ability: Ability, index: int, targets: Sequence[str], rolls: tuple,
-    ruleset: Ruleset, log: EventLog,
+    ruleset: Ruleset, log: EventLog, opened: Board | None = None,
 ) -> tuple[Board, LineOutcome]:
-    """Resolve one line at its point in the sequence: numbers, condition, then each recipient (400.8-3 .. 400.8-7)."""
+    """Resolve one line at its point in the sequence: numbers, condition, then each recipient (400.8-3 .. 400.8-7).
+    ``opened``: the board as the activation began (a recipient it killed since is gone, INT-412)."""
     line = ability.lines[index]
     base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets)
     start = LineOutcome(index, line, place_line(line), base, count, amount, held, board=board)
     failed = False if held is None else not_(held)
     log.emit("condition_failed", when=failed, unit=caster, detail=line.condition)
     after, done = run_guarded(not_(failed), board, log,
-                              lambda b, sub: process_line_effect(b, caster, line, start, targets, rolls, ruleset, sub))
+                              lambda b, sub: process_line_effect(b, caster, line, start, targets, rolls, ruleset, sub,
+                                                                 opened))
     if done is None:
         return board, start
     if failed is not False and done.bloodletting is not None:  # on symbols: a cost stops only when it resolved
@@ -183,7 +186,7 @@ def process_line(
 @combat.implements("400.8-5", "400.8-6", "400.8-7", "800.4a")
 def process_line_effect(
     board: Board, caster: str, line: Line, start: LineOutcome, targets: Sequence[str], rolls: tuple,
-    ruleset: Ruleset, log: EventLog,
+    ruleset: Ruleset, log: EventLog, opened: Board | None = None,
 ) -> tuple[Board, LineOutcome]:
     """A line whose condition held: ``line_resolved``, then the cost or each recipient in turn (400.8-5 .. 400.8-7)."""
     log.emit("line_resolved", unit=caster, amount=start.amount, detail=line.effect)
@@ -192,9 +195,20 @@ def process_line_effect(
         return board, _with(start, bloodletting=paid)
     deliveries = []
     for uid in compute_recipients(board, caster, line, targets):
-        board, delivery = process_delivery(board, caster, line.effect, uid, start.amount, rolls, ruleset, log)
+        gone = False if opened is None or (ruleset.rider_on_revived_target == "lands") is True else \
+            is_gone_since(opened, board, uid, ruleset)  # by default nothing is gone: 400.8b's test is not applied
+        board, delivery = process_delivery(board, caster, line.effect, uid, start.amount, rolls, ruleset, log, gone)
         deliveries.append(delivery)
     return board, _with(start, deliveries=tuple(deliveries))
+
+
+@combat.implements("400.8b", "400.8-5", "500.9f")
+def is_gone_since(opened: Board, board: Board, uid: str, ruleset: Ruleset) -> Bool:
+    """Whether the activation killed ``uid`` and it stands revived: a new incarnation (500.9f) the activation never
+    aimed at, gone for every later line under ``rider_on_revived_target = refused`` (400.8b); by default the line
+    reads the board as the earlier lines left it and reaches the revived unit (INT-412)."""
+    return by_reading(ruleset.rider_on_revived_target, lands=lambda: False,
+                      refused=lambda: board.unit(uid).incarnation != opened.unit(uid).incarnation)
 
 
 def _replace(record: Any, **changes: Any) -> Any:
@@ -238,12 +252,13 @@ def resolve_ability_outcome(
     for uid in (caster, *targets):
         board.unit(uid)  # a KeyError names a uid that is not on the board
     board, log = resolve_activation(board, caster)  # the caster activates: charge spent, Reliquary cleared (500.9l)
+    opened = board
     done: list[LineOutcome] = []
     stopped = None
     going: Bool = True  # on symbols: no earlier cost stopped the activation
     for index in compute_resolution_order(ability):
         board, outcome = run_guarded(going, board, log, lambda b, sub, i=index: process_line(
-            b, caster, ability, i, targets, tuple(riposte_rolls), ruleset, sub))
+            b, caster, ability, i, targets, tuple(riposte_rolls), ruleset, sub, opened))
         done.append(outcome)
         stops = is_stopping(outcome)
         if stops is True:

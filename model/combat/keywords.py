@@ -20,7 +20,7 @@ Restore uses :func:`process_restore`, a small recovery step of this module (500.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..arith import and_, ceildiv, ite, max_, min_, not_, or_
@@ -50,6 +50,7 @@ class Delivery:
     damage: DamageOutcome | None = None  # for a hit: the pipeline's outcome (500.1)
     board: Board | None = None  # the board the line met, for a hit (explain replays it)
     consumed: Any = 0  # Maim points a restore consumed (500.3d)
+    gone: Any = False  # the activation killed it and it stands revived, refused as dead (INT-412)
 
 
 # --------------------------------------------------------------------------------------
@@ -64,10 +65,13 @@ def is_legal_recipient(unit: Unit) -> Bool:
 
 
 @combat.implements("400.8-5", "800.4d")
-def compute_gate_conditions(unit: Unit, effect: str) -> tuple[tuple[str, Bool], ...]:
-    """Each gate and whether it refuses: dead, Entrapped, Dormant, untargetable, a Tool or Hub (400.8-5, INT-207, INT-212)."""
+def compute_gate_conditions(unit: Unit, effect: str, gone: Bool = False) -> tuple[tuple[str, Bool], ...]:
+    """Each gate and whether it refuses: dead, Entrapped, Dormant, untargetable, a Tool or Hub (400.8-5, INT-207, INT-212).
+
+    ``gone``: the activation killed the unit and it stands revived, a new incarnation the activation never aimed at;
+    under ``rider_on_revived_target = refused`` it is refused as dead (400.8b, 500.9f, INT-412)."""
     return (
-        ("dead", not_(unit.alive)),
+        ("dead", not_(unit.alive) if gone is False else or_(not_(unit.alive), gone)),
         ("entrapped", unit.entrapped),
         ("dormant", unit.dormant),
         ("untargetable", unit.untargetable),
@@ -76,19 +80,19 @@ def compute_gate_conditions(unit: Unit, effect: str) -> tuple[tuple[str, Bool], 
 
 
 @combat.implements("400.8-5", "800.4d")
-def compute_first_refusals(unit: Unit, effect: str) -> tuple[tuple[str, Bool], ...]:
+def compute_first_refusals(unit: Unit, effect: str, gone: Bool = False) -> tuple[tuple[str, Bool], ...]:
     """Each gate with the condition that it is the first to refuse: the reason the recipient is refused for (400.8-5)."""
     out, earlier = [], []
-    for reason, refused in compute_gate_conditions(unit, effect):
+    for reason, refused in compute_gate_conditions(unit, effect, gone):
         out.append((reason, and_(refused, *(not_(e) for e in earlier))))
         earlier.append(refused)
     return tuple(out)
 
 
 @combat.implements("400.8-5", "800.4d")
-def compute_gate_refusal(unit: Unit, effect: str) -> str | None:
+def compute_gate_refusal(unit: Unit, effect: str, gone: Bool = False) -> str | None:
     """Why a recipient receives nothing, or ``None``: the first gate that refuses (concrete units) (400.8-5)."""
-    for reason, first in compute_first_refusals(unit, effect):
+    for reason, first in compute_first_refusals(unit, effect, gone):
         if first is True:
             return reason
     return None
@@ -159,27 +163,29 @@ def process_ability_hit(
 
 @combat.implements("400.8-5", "400.8-6", "400.8-7")
 def process_delivery(
-    board: Board, caster: str, effect: str, uid: str, amount: Int, rolls: tuple, ruleset: Ruleset, log: EventLog
+    board: Board, caster: str, effect: str, uid: str, amount: Int, rolls: tuple, ruleset: Ruleset, log: EventLog,
+    gone: Bool = False,
 ) -> tuple[Board, Delivery]:
     """One line on one recipient: the gates (400.8-5), then the keyword's rule and its pipeline (400.8-6, 400.8-7).
+    ``gone``: see :func:`compute_gate_conditions`.
 
     Single-source: on symbols every gate is a condition, the delivery is guarded by none of
     them refusing (:func:`~.guarded.run_guarded`), and ``line_refused`` carries each reason
     under the condition that it is the first to refuse.
     """
     before = board.unit(uid)
-    firsts = compute_first_refusals(before, effect)
+    firsts = compute_first_refusals(before, effect, gone)
     for reason, first in firsts:
         log.emit("line_refused", when=first, unit=uid, amount=amount, other=caster, detail=reason)
-    passes = not_(or_(*(refused for _, refused in compute_gate_conditions(before, effect))))
+    passes = not_(or_(*(refused for _, refused in compute_gate_conditions(before, effect, gone))))
     after, delivery = run_guarded(
         passes, board, log, lambda b, sub: process_received(b, caster, effect, uid, amount, rolls, ruleset, sub))
     if delivery is None:
-        return board, Delivery(uid, before, before, compute_gate_refusal(before, effect))
+        return board, Delivery(uid, before, before, compute_gate_refusal(before, effect, gone), gone=gone)
     if passes is True:
-        return after, delivery
+        return after, delivery if gone is False else replace(delivery, gone=gone)
     return after, Delivery(uid, before, after.unit(uid), None, ite(passes, delivery.amount, 0), delivery.damage, board,
-                           ite(passes, delivery.consumed, 0))
+                           ite(passes, delivery.consumed, 0), gone)
 
 
 @combat.implements("400.8-6", "400.8-7")

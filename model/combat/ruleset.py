@@ -26,6 +26,7 @@ EverlastingSlotOrder = Literal["death_cell_first", "reading_order"]
 TickShareRounding = Literal["largest_remainder", "remainder_to_first"]
 TickFeastShares = Literal["of_credit_share", "of_applied"]
 ZeroMaximumRevival = Literal["stays_dead", "returns_at_one"]
+RiderOnRevivedTarget = Literal["lands", "refused"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,8 @@ class Ruleset:
     tick_feast_shares: TickFeastShares = "of_credit_share"
     #: INT-120 (500.8g, 500.9c, 500.4a): what a Vessel or Everlasting revives of a unit Interest took to 0 maximum.
     zero_maximum_revival: ZeroMaximumRevival = "stays_dead"
+    #: INT-412 (400.8b, 500.9b, 500.9f): whether an activation's later line reaches a target it killed and revived.
+    rider_on_revived_target: RiderOnRevivedTarget = "lands"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -93,6 +96,7 @@ class Ruleset:
             "tick_share_rounding": ("largest_remainder", "remainder_to_first"),
             "tick_feast_shares": ("of_credit_share", "of_applied"),
             "zero_maximum_revival": ("stays_dead", "returns_at_one"),
+            "rider_on_revived_target": ("lands", "refused"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -204,7 +204,7 @@ def ability_record(outcome: Any, lines: tuple[Any, ...], numbers: dict[str, Any]
         line = lines[done.index]
         held = True if done.condition_held is None else done.condition_held
         resolved = and_(going, held)
-        passes = [not_(or_(*(c for _, c in compute_gate_conditions(d.before, line.effect)))) for d in done.deliveries]
+        passes = [not_(or_(*(c for _, c in compute_gate_conditions(d.before, line.effect, d.gone)))) for d in done.deliveries]
         total: Any = sum((d.amount for d in done.deliveries), 0)
         if done.bloodletting is not None:
             total = done.bloodletting.paid

@@ -266,8 +266,9 @@ def plan_from_json(path: str, data: Any, state: PlayState) -> list[dict[str, Any
         kind = _choice(f"{where}.step", require(where, step, "step"), STEP_KINDS)
         if kind == "use_rune":
             _known(where, step, ("step", "rune", "ability"), "use_rune step")
+            ability = _choice(f"{where}.ability", require(where, step, "ability"), ("exhaust", "recycle"))
             out.append({"step": kind, "rune": _rune(f"{where}.rune", require(where, step, "rune"), state),
-                        "ability": _choice(f"{where}.ability", require(where, step, "ability"), ("exhaust", "recycle"))})
+                        "ability": ability})
         elif kind == "pay_cost":
             _known(where, step, ("step", "index", "targets"), "pay_cost step")
             targets = require_list(f"{where}.targets", step.get("targets", []))

@@ -412,6 +412,33 @@ impl ZeroMaximumRevival {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RiderOnRevivedTarget {
+    #[serde(rename = "lands")]
+    Lands,
+    #[serde(rename = "refused")]
+    Refused,
+}
+
+impl RiderOnRevivedTarget {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RiderOnRevivedTarget::Lands => "lands",
+            RiderOnRevivedTarget::Refused => "refused",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "lands" => Some(RiderOnRevivedTarget::Lands),
+            "refused" => Some(RiderOnRevivedTarget::Refused),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -446,6 +473,8 @@ pub struct Ruleset {
     pub tick_feast_shares: TickFeastShares,
     #[serde(default = "default_ruleset_zero_maximum_revival")]
     pub zero_maximum_revival: ZeroMaximumRevival,
+    #[serde(default = "default_ruleset_rider_on_revived_target")]
+    pub rider_on_revived_target: RiderOnRevivedTarget,
 }
 
 impl Default for Ruleset {
@@ -467,6 +496,7 @@ impl Default for Ruleset {
             tick_share_rounding: default_ruleset_tick_share_rounding(),
             tick_feast_shares: default_ruleset_tick_feast_shares(),
             zero_maximum_revival: default_ruleset_zero_maximum_revival(),
+            rider_on_revived_target: default_ruleset_rider_on_revived_target(),
         }
     }
 }
@@ -2895,6 +2925,7 @@ fn default_ruleset_everlasting_slot_order() -> EverlastingSlotOrder { Everlastin
 fn default_ruleset_tick_share_rounding() -> TickShareRounding { TickShareRounding::LargestRemainder }
 fn default_ruleset_tick_feast_shares() -> TickFeastShares { TickFeastShares::OfCreditShare }
 fn default_ruleset_zero_maximum_revival() -> ZeroMaximumRevival { ZeroMaximumRevival::StaysDead }
+fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRevivedTarget::Lands }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

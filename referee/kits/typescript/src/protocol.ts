@@ -34,6 +34,8 @@ export type TickFeastShares = "of_credit_share" | "of_applied";
 
 export type ZeroMaximumRevival = "stays_dead" | "returns_at_one";
 
+export type RiderOnRevivedTarget = "lands" | "refused";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -67,6 +69,8 @@ export interface Ruleset {
   tick_feast_shares?: TickFeastShares;
   /** (default "stays_dead") */
   zero_maximum_revival?: ZeroMaximumRevival;
+  /** (default "lands") */
+  rider_on_revived_target?: RiderOnRevivedTarget;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -87,6 +91,7 @@ export const RULESET_DEFAULTS = {
   tick_share_rounding: "largest_remainder",
   tick_feast_shares: "of_credit_share",
   zero_maximum_revival: "stays_dead",
+  rider_on_revived_target: "lands",
 } as const;
 
 export interface Unit {
