@@ -764,6 +764,8 @@ class AbilityResolver:
         self.bloodletting = bloodletting
         self.deaths = deaths
         self.revived_gone = False  # a unit this activation killed and a Vessel revived gets no later line (INT-412)
+        self.clear_point = "start"  # when the activation clears the caster's Reliquary Speed (INT-411)
+        self.clear_speed: Any = None  # the engine's own clearing, set with the ruleset
         self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
 
     @staticmethod
@@ -840,7 +842,10 @@ class AbilityResolver:
             amount = base * self.count(caster, per, units) if per else base
             self.bus.publish("line_resolved", caster.uid, amount, detail=line["effect"])
             if line["effect"] == "bloodletting":
-                if self.bloodletting.pay(caster, amount) in ("failed", "aborted"):
+                paid = self.bloodletting.pay(caster, amount)
+                if self.clear_point == "after_cost" and paid != "failed":
+                    self.clear_speed(caster)
+                if paid in ("failed", "aborted"):
                     return
                 continue
             for unit in self.recipients(caster, line.get("to", "target"), targets):
@@ -1021,6 +1026,8 @@ class Engine:
         self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
         self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
+        self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
+        self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus)
         self.clock = BattleClock(board, self.bus, self.deaths, ruleset)
         self.deaths.clock = self.clock
@@ -1054,27 +1061,41 @@ class Engine:
         hit = self.hit_of(action)
         self.retaliation.answer(hit, self.pipeline.resolve(hit))
 
-    def activation_begins(self, caster: Unit) -> None:
-        """500.9l: an activation clears the Reliquary Speed it was granted, and spends the charge."""
+    def clear_speed(self, caster: Unit) -> None:
+        """500.9l: the Reliquary Speed a revival granted ends."""
         if caster.reliquary_speed > 0:
             self.bus.publish("reliquary_cleared", caster.uid, caster.reliquary_speed)
-        caster.charge, caster.reliquary_speed = 0, 0
+        caster.reliquary_speed = 0
+
+    def activation_begins(self, caster: Unit, has_cost: bool = True) -> None:
+        """500.9l: an activation spends the charge; it clears the Reliquary Speed now, after its cost, or at its end,
+        as the ruleset reads it (INT-411; after the cost means now when there is none)."""
+        if self.clear_point == "start" or (self.clear_point == "after_cost" and not has_cost):
+            self.clear_speed(caster)
+        caster.charge = 0
 
     def do_bloodletting(self, action: dict[str, Any]) -> None:
         caster = self.board.get(action["caster"])
         self.activation_begins(caster)
         outcome = self.bloodletting.pay(caster, action["cost"])
-        if outcome in ("failed", "aborted"):
-            return
-        for step in action.get("hits", []):
-            hit = self.hit_of({**step, "source": caster.uid})
-            self.retaliation.answer(hit, self.pipeline.resolve(hit))
+        if self.clear_point == "after_cost" and outcome != "failed":
+            self.clear_speed(caster)
+        if outcome not in ("failed", "aborted"):
+            for step in action.get("hits", []):
+                hit = self.hit_of({**step, "source": caster.uid})
+                self.retaliation.answer(hit, self.pipeline.resolve(hit))
+        if self.clear_point == "end":
+            self.clear_speed(caster)
 
 
     def do_ability(self, action: dict[str, Any]) -> None:
         caster = self.board.get(action["caster"])
-        self.activation_begins(caster)
+        lines = action["ability"]["lines"]
+        self.activation_begins(caster, any(line["effect"] == "bloodletting" and line.get("kind") != "passive"
+                                           for line in lines))
         self.abilities.activate(caster, action["ability"], action.get("targets", []), action.get("riposte_rolls", []))
+        if self.clear_point == "end":
+            self.clear_speed(caster)
 
     def do_recover(self, action: dict[str, Any]) -> None:
         self.recovery.recover(self.board.get(action["target"]), action["amount"], action.get("lane", "heal"))

@@ -514,8 +514,8 @@ MUTANTS: tuple[Mutant, ...] = (
     # --- 500.9l Reliquary (the ability and bloodletting activations) -------------------
     Mutant(
         "activation_keeps_reliquary_speed", "combat:500.9l", "an activation spends the charge but keeps Reliquary's Speed",
-        "        caster.charge, caster.reliquary_speed = 0, 0\n",
-        "        caster.charge = 0\n",
+        "        caster.reliquary_speed = 0\n",
+        "        caster.reliquary_speed = caster.reliquary_speed  # kept\n",
         kinds=("ability", "bloodletting"),
     ),
 )

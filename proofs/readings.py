@@ -106,11 +106,15 @@ def ruleset_for(cls: type, v: Any, pinned: dict[str, Any]) -> Any:
 
 
 def domain(v: Any) -> Any:
-    """The declared domain of every integer option the run read (``defy_death_leaves >= 1``)."""
+    """The declared domain of every option the run read: an integer option's least value (``defy_death_leaves >= 1``),
+    and a word option of three readings or more (an Int index, ``reliquary_clear_point``) one of its indices."""
     from referee.model.arith import and_
 
-    return and_(True, *[v.created[READING_PREFIX + name] >= least for name, least in INTEGER_OPTIONS.items()
-                        if READING_PREFIX + name in v.created])  # fmt: skip
+    least = [v.created[READING_PREFIX + name] >= low for name, low in INTEGER_OPTIONS.items()
+             if READING_PREFIX + name in v.created]
+    indexed = [and_(v.created[READING_PREFIX + name] >= 0, v.created[READING_PREFIX + name] < len(readings))
+               for name, readings in OPTIONS.items() if len(readings) > 2 and READING_PREFIX + name in v.created]
+    return and_(True, *least, *indexed)
 
 
 #: The sites found, and how many modules were loaded when they were (a module loaded since: look again).

@@ -122,6 +122,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "at once is refused by the activation's later lines as dead (line_refused, dead). Not breaking: its "
                "default is the behaviour before it, and the option is sent only spelled out in the ruleset",
                breaking=False),
+        Change("scenario ruleset option reliquary_clear_point (INT-411)", "absent", "start (the default, the model's "
+               "reading before the option), after_cost or end: when in its next activation a unit's Reliquary Speed is "
+               "cleared (reliquary_cleared): as it begins, once its Bloodletting cost is paid (a failed ability clears "
+               "nothing), or once it has resolved. Not breaking: its default is the behaviour before it, and the option "
+               "is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -39,8 +39,10 @@ READINGS = ENUM_OPTIONS
 
 
 def symbolic_reading(option: str) -> SymbolicReading:
-    """The option as the query makes it: a Bool ``reading.<option>`` (true: its second reading)."""
-    return SymbolicReading(option, READINGS[option], z3.Bool(READING_PREFIX + option))
+    """The option as the query makes it: a Bool ``reading.<option>`` (true: its second reading), an Int index for an
+    option of three readings or more (``referee.model.readings.reading_variable``)."""
+    make = z3.Bool if len(READINGS[option]) == 2 else z3.Int
+    return SymbolicReading(option, READINGS[option], make(READING_PREFIX + option))
 
 
 # --------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from ..clauses import combat
 from ..events import EventLog
 from ..readings import by_reading
 from .ability_text import Ability, Line, compute_resolution_order, place_line, resolve_printed_amount
-from .battle import resolve_activation
+from .battle import clear_speed_after_cost, clear_speed_at_end, resolve_activation
 from .bloodletting import BloodlettingOutcome, process_bloodletting
 from .keywords import Delivery, is_legal_recipient, process_delivery
 from .ruleset import DEFAULT, Ruleset
@@ -192,6 +192,7 @@ def process_line_effect(
     log.emit("line_resolved", unit=caster, amount=start.amount, detail=line.effect)
     if line.effect == "bloodletting":
         board, paid = process_bloodletting(board, caster, start.amount, log, ruleset)
+        board = clear_speed_after_cost(board, caster, paid.failed, ruleset, log)
         return board, _with(start, bloodletting=paid)
     deliveries = []
     for uid in compute_recipients(board, caster, line, targets):
@@ -251,7 +252,8 @@ def resolve_ability_outcome(
     """Resolve the ability's lines in resolution order; the board, the events and what each line did (400.8)."""
     for uid in (caster, *targets):
         board.unit(uid)  # a KeyError names a uid that is not on the board
-    board, log = resolve_activation(board, caster)  # the caster activates: charge spent, Reliquary cleared (500.9l)
+    has_cost = any(line.effect == "bloodletting" and line.kind != "passive" for line in ability.lines)
+    board, log = resolve_activation(board, caster, ruleset, has_cost)  # the caster activates: charge spent (500.9l)
     opened = board
     done: list[LineOutcome] = []
     stopped = None
@@ -266,7 +268,7 @@ def resolve_ability_outcome(
             break
         going = and_(going, not_(stops))
     passives = tuple(i for i, line in enumerate(ability.lines) if line.kind == "passive")
-    return board, log, AbilityOutcome(tuple(done), passives, stopped)
+    return clear_speed_at_end(board, caster, ruleset, log), log, AbilityOutcome(tuple(done), passives, stopped)
 
 
 def resolve_ability(

@@ -24,12 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..arith import floordiv, is_symbolic
+from ..arith import and_, floordiv, is_symbolic, not_, or_
 from ..clauses import combat
 from ..events import EventLog
 from .revival import count_events, get_everlasting_slot, process_revival_channels, revive_unit
 from .ruleset import DEFAULT, Ruleset
-from .state import Board, Int
+from .guarded import run_guarded
+from .state import Board, Bool, Int
 from .vitality import EVERLASTING_DELAY_MS
 
 #: The length of one tick, in milliseconds (INT-406).
@@ -159,8 +160,40 @@ def advance(battle: Battle, ms: int, ruleset: Ruleset = DEFAULT) -> tuple[Battle
 
 
 @combat.implements("500.9d", "500.9l")
-def resolve_activation(board: Board, uid: str) -> tuple[Board, EventLog]:
-    """Action: the unit activates: its charge is spent and its Reliquary Speed cleared (500.9l)."""
-    log, unit = EventLog(), board.unit(uid)
+def resolve_activation(board: Board, uid: str, ruleset: Ruleset = DEFAULT, has_cost: bool = True) -> tuple[Board, EventLog]:
+    """Action: the unit activates: its charge is spent (500.9d) and its Reliquary Speed cleared, now under
+    ``reliquary_clear_point = start`` (the default), and under ``after_cost`` when no cost is to be paid (500.9l,
+    INT-411); the other points are :func:`clear_speed_after_cost` and :func:`clear_speed_at_end`."""
+    log = EventLog()
+    now = or_(is_clear_point(ruleset, "start"), and_(not has_cost, is_clear_point(ruleset, "after_cost")))
+    board, _ = run_guarded(now, board, log, lambda b, sub: (clear_reliquary_speed(b, uid, sub), None))
+    return board.with_unit(board.unit(uid).evolve(charge=0)), log
+
+
+def is_clear_point(ruleset: Ruleset, point: str) -> Bool:
+    """Whether INT-411's reading is ``point``: a bool on a concrete ruleset, a solver term on a symbolic one."""
+    return ruleset.reliquary_clear_point == point
+
+
+@combat.implements("500.9l")
+def clear_reliquary_speed(board: Board, uid: str, log: EventLog) -> Board:
+    """The Speed a Reliquary revival handed the unit ends: ``reliquary_cleared`` when there was some (500.9l)."""
+    unit = board.unit(uid)
     log.emit("reliquary_cleared", when=unit.reliquary_speed > 0, unit=uid, amount=unit.reliquary_speed)
-    return board.with_unit(unit.evolve(charge=0, reliquary_speed=0)), log
+    return board.with_unit(unit.evolve(reliquary_speed=0))
+
+
+@combat.implements("500.9l", "800.4a", "800.4d")
+def clear_speed_after_cost(board: Board, uid: str, failed: Bool, ruleset: Ruleset, log: EventLog) -> Board:
+    """Under ``reliquary_clear_point = after_cost``: the cost is paid, the activation goes on and clears the Speed
+    (a Speed a revival the payment caused handed it included); a failed ability (800.4d) clears nothing (INT-411)."""
+    when = and_(is_clear_point(ruleset, "after_cost"), not_(failed))
+    return run_guarded(when, board, log, lambda b, sub: (clear_reliquary_speed(b, uid, sub), None))[0]
+
+
+@combat.implements("500.9l")
+def clear_speed_at_end(board: Board, uid: str, ruleset: Ruleset, log: EventLog) -> Board:
+    """Under ``reliquary_clear_point = end``: the activation clears the Speed once it has resolved, any Speed granted
+    during it included (INT-411)."""
+    when = is_clear_point(ruleset, "end")
+    return run_guarded(when, board, log, lambda b, sub: (clear_reliquary_speed(b, uid, sub), None))[0]

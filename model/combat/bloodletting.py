@@ -20,7 +20,7 @@ from typing import Any
 
 from ..arith import SymbolicBranchError, and_, is_symbolic, ite, max_, min_, not_, or_
 from ..clauses import combat
-from .battle import resolve_activation
+from .battle import clear_speed_after_cost, clear_speed_at_end, resolve_activation
 from .costs import pay_vitality_cost
 from ..events import EventLog
 from .ruleset import DEFAULT, Ruleset
@@ -230,21 +230,33 @@ def activate_with_bloodletting(
     immediate rune effects but deals no damage (800.4k, INT-107); a paid or skipped one goes on,
     even when the payment killed its payer (800.4j). Each instance is a hit with retaliation.
     """
+    board, log = resolve_activation(board, caster_uid, ruleset)  # the caster activates: charge spent (500.9l)
+    board, outcome = process_bloodletting(board, caster_uid, printed_cost, log, ruleset)
+    board = clear_speed_after_cost(board, caster_uid, outcome.failed, ruleset, log)
+    board = resolve_after_cost(board, caster_uid, outcome, damage, ruleset, immediate_effects, log)
+    return clear_speed_at_end(board, caster_uid, ruleset, log), log, outcome
+
+
+@combat.implements("800.4a", "800.4d", "800.4j", "800.4k")
+def resolve_after_cost(
+    board: Board, caster_uid: str, outcome: BloodlettingOutcome, damage: DamagePlan, ruleset: Ruleset,
+    immediate_effects: ImmediateEffects | None, log: EventLog,
+) -> Board:
+    """What follows the cost: nothing for a failed ability (800.4d); the immediate rune effects, then, unless it
+    aborted (800.4k), the damage, each instance a hit with retaliation, even when the payment killed its payer."""
     from .retaliation import resolve_hit
 
-    board, log = resolve_activation(board, caster_uid)  # the caster activates: charge spent, Reliquary cleared (500.9l)
-    board, outcome = process_bloodletting(board, caster_uid, printed_cost, log, ruleset)
     if outcome.failed:
-        return board, log, outcome
+        return board
     if immediate_effects is not None:
         board = immediate_effects(board, log)
     if outcome.aborted:
-        return board, log, outcome
+        return board
     instances = damage(board, outcome) if callable(damage) else damage
     for instance in instances:
         board, step = resolve_hit(board, instance, ruleset)
         log.extend(step)
-    return board, log, outcome
+    return board
 
 
 def resolve_bloodletting(

@@ -27,6 +27,7 @@ TickShareRounding = Literal["largest_remainder", "remainder_to_first"]
 TickFeastShares = Literal["of_credit_share", "of_applied"]
 ZeroMaximumRevival = Literal["stays_dead", "returns_at_one"]
 RiderOnRevivedTarget = Literal["lands", "refused"]
+ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,8 @@ class Ruleset:
     zero_maximum_revival: ZeroMaximumRevival = "stays_dead"
     #: INT-412 (400.8b, 500.9b, 500.9f): whether an activation's later line reaches a target it killed and revived.
     rider_on_revived_target: RiderOnRevivedTarget = "lands"
+    #: INT-411 (500.9l, 800.4a, 800.4j): when in its next activation a unit's Reliquary Speed is cleared.
+    reliquary_clear_point: ReliquaryClearPoint = "start"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -97,6 +100,7 @@ class Ruleset:
             "tick_feast_shares": ("of_credit_share", "of_applied"),
             "zero_maximum_revival": ("stays_dead", "returns_at_one"),
             "rider_on_revived_target": ("lands", "refused"),
+            "reliquary_clear_point": ("start", "after_cost", "end"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

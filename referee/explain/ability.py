@@ -24,7 +24,7 @@ from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import EventLog
 
-from .activation import explain_activation
+from .activation import clears_at_start, explain_activation, explain_speed_cleared
 from .answers import explain_answers
 from .costs import explain_bloodletting_step
 from .damage import explain_instance
@@ -80,13 +80,18 @@ def explain_ability(
           + "; ".join(f"line {i + 1} \"{line_text(line)}\" is a {line.kind.replace('_', ' ')}"
                       for i, line in enumerate(ability.lines)) + ".",
           lines=[{"line": i + 1, "text": line_text(line), "kind": line.kind} for i, line in enumerate(ability.lines)])
-    explain_activation(s, board, caster)
+    has_cost = any(line.effect == "bloodletting" and line.kind != "passive" for line in ability.lines)
+    explain_activation(s, board, caster, ruleset, has_cost)
     explain_lanes(s, ability, outcome)
     for line in outcome.lines:
         explain_line(s, board, caster, line, ruleset, riposte_rolls)
     if outcome.stopped:
         s.say("stopped", "800.4k" if outcome.stopped == "aborted" else "800.4d",
               f"the activation stops here ({outcome.stopped}): no further line resolves.")
+    if not clears_at_start(ruleset, has_cost):
+        for event in log.events():
+            if event.name == "reliquary_cleared" and event.unit == caster:
+                explain_speed_cleared(s, event.amount, caster, ruleset.reliquary_clear_point)
     explain_answer(s, board, after, outcome)
     return after, log, s.items
 

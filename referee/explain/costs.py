@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from referee.model.combat import armor, bloodletting, costs
-from referee.model.combat.battle import resolve_activation
+from referee.model.combat.battle import clear_speed_after_cost, clear_speed_at_end, resolve_activation
 from referee.model.combat.damage import DamageInstance
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board, Unit
 from referee.model.events import Event, EventLog
 
-from .activation import explain_activation
+from .activation import explain_activation, explain_speed_cleared
 from .answers import explain_hit
 from .steps import (DEFY_SPENT, LOSS_TAIL, SKIPS_PIPELINE, Step, Steps, cost_rule, defy_fields, layer_fields,
                     refusal_decision, skipped_layers)
@@ -155,11 +155,30 @@ def explain_bloodletting(board: Board, action: dict[str, Any], ruleset: Ruleset,
     s = Steps(depth)
     s.say("activation", "800.4a", f"{caster} activates with a Bloodletting cost of {printed}, paid before the "
           "activation's damage is computed.", caster=caster, printed=printed)
-    explain_activation(s, board, caster)
-    board, log = resolve_activation(board, caster)  # as the model: the charge spent, Reliquary cleared (500.9l)
+    explain_activation(s, board, caster, ruleset)
+    board, log = resolve_activation(board, caster, ruleset)  # as the model: the charge spent (500.9l)
     after, outcome = explain_bloodletting_step(s, board, caster, printed, ruleset, log)
-    if outcome.failed or outcome.aborted:
-        return after, log, s.items
+    after = explain_clear_point(s, after, caster, "after_cost", ruleset, log, outcome.failed)
+    if not (outcome.failed or outcome.aborted):
+        after = explain_bloodletting_hits(s, after, caster, action, ruleset, log, depth)
+    return explain_clear_point(s, after, caster, "end", ruleset, log), log, s.items
+
+
+def explain_clear_point(s: Steps, board: Board, caster: str, point: str, ruleset: Ruleset, log: EventLog,
+                        failed: Any = False) -> Board:
+    """INT-411's later points, as the model runs them: the Speed cleared after the cost (unless the ability
+    failed, 800.4d) or at the end, when ``reliquary_clear_point`` names that point."""
+    if ruleset.reliquary_clear_point != point or failed is True:
+        return board
+    explain_speed_cleared(s, board.unit(caster).reliquary_speed, caster, point)
+    if point == "after_cost":
+        return clear_speed_after_cost(board, caster, failed, ruleset, log)
+    return clear_speed_at_end(board, caster, ruleset, log)
+
+
+def explain_bloodletting_hits(s: Steps, after: Board, caster: str, action: dict[str, Any], ruleset: Ruleset,
+                              log: EventLog, depth: int) -> Board:
+    """800.4j: each hit of the activation, with what answers it."""
     for number, hit in enumerate(action.get("hits", ()), 1):
         instance = DamageInstance(target=hit["target"], amount=hit["amount"], source=caster,
                                   kind=hit.get("damage_kind", "hit"), allows_dormant=hit.get("allows_dormant", False),
@@ -168,7 +187,7 @@ def explain_bloodletting(board: Board, action: dict[str, Any], ruleset: Ruleset,
         after, step_log, steps = explain_hit(after, instance, ruleset, depth + 1)
         log.extend(step_log)
         s.extend(steps)
-    return after, log, s.items
+    return after
 
 
 def explain_bloodletting_step(

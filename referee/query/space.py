@@ -451,10 +451,11 @@ def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, rulese
     """
     from referee.model.arith import and_, ite, not_
     from referee.model.combat import bloodletting, retaliation
-    from referee.model.combat.battle import resolve_activation
+    from referee.model.combat.battle import clear_speed_after_cost, clear_speed_at_end, resolve_activation
 
-    board, log = resolve_activation(board, caster)  # the caster activates first: charge spent, Reliquary cleared (500.9l)
+    board, log = resolve_activation(board, caster, ruleset)  # the caster activates first: charge spent (500.9l)
     board, outcome = bloodletting.process_bloodletting(board, caster, cost, log, ruleset)
+    board = clear_speed_after_cost(board, caster, outcome.failed, ruleset, log)
     goes_on = and_(not_(outcome.failed), not_(outcome.aborted))
     hit_board, hit_log = retaliation.resolve_hit(board, instance, ruleset)
     for guarded in hit_log.entries:
@@ -462,7 +463,7 @@ def run_bloodletting(board: Board, caster: str, cost: Any, instance: Any, rulese
         if when is not False:
             log.entries.append(guarded.guarded_by(when))
     chosen = Board(tuple(ite(goes_on, a, b) for a, b in zip(hit_board.units, board.units)))
-    return chosen, log, outcome
+    return clear_speed_at_end(chosen, caster, ruleset, log), log, outcome
 
 
 def json_action(spec: ActionSpec, values: dict[str, Any], layout: Layout, structure: Any = None) -> dict[str, Any]:

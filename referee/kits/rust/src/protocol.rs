@@ -439,6 +439,37 @@ impl RiderOnRevivedTarget {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReliquaryClearPoint {
+    #[serde(rename = "start")]
+    Start,
+    #[serde(rename = "after_cost")]
+    AfterCost,
+    #[serde(rename = "end")]
+    End,
+}
+
+impl ReliquaryClearPoint {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReliquaryClearPoint::Start => "start",
+            ReliquaryClearPoint::AfterCost => "after_cost",
+            ReliquaryClearPoint::End => "end",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "start" => Some(ReliquaryClearPoint::Start),
+            "after_cost" => Some(ReliquaryClearPoint::AfterCost),
+            "end" => Some(ReliquaryClearPoint::End),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -475,6 +506,8 @@ pub struct Ruleset {
     pub zero_maximum_revival: ZeroMaximumRevival,
     #[serde(default = "default_ruleset_rider_on_revived_target")]
     pub rider_on_revived_target: RiderOnRevivedTarget,
+    #[serde(default = "default_ruleset_reliquary_clear_point")]
+    pub reliquary_clear_point: ReliquaryClearPoint,
 }
 
 impl Default for Ruleset {
@@ -497,6 +530,7 @@ impl Default for Ruleset {
             tick_feast_shares: default_ruleset_tick_feast_shares(),
             zero_maximum_revival: default_ruleset_zero_maximum_revival(),
             rider_on_revived_target: default_ruleset_rider_on_revived_target(),
+            reliquary_clear_point: default_ruleset_reliquary_clear_point(),
         }
     }
 }
@@ -2926,6 +2960,7 @@ fn default_ruleset_tick_share_rounding() -> TickShareRounding { TickShareRoundin
 fn default_ruleset_tick_feast_shares() -> TickFeastShares { TickFeastShares::OfCreditShare }
 fn default_ruleset_zero_maximum_revival() -> ZeroMaximumRevival { ZeroMaximumRevival::StaysDead }
 fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRevivedTarget::Lands }
+fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

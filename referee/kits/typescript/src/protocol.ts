@@ -36,6 +36,8 @@ export type ZeroMaximumRevival = "stays_dead" | "returns_at_one";
 
 export type RiderOnRevivedTarget = "lands" | "refused";
 
+export type ReliquaryClearPoint = "start" | "after_cost" | "end";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -71,6 +73,8 @@ export interface Ruleset {
   zero_maximum_revival?: ZeroMaximumRevival;
   /** (default "lands") */
   rider_on_revived_target?: RiderOnRevivedTarget;
+  /** (default "start") */
+  reliquary_clear_point?: ReliquaryClearPoint;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -92,6 +96,7 @@ export const RULESET_DEFAULTS = {
   tick_feast_shares: "of_credit_share",
   zero_maximum_revival: "stays_dead",
   rider_on_revived_target: "lands",
+  reliquary_clear_point: "start",
 } as const;
 
 export interface Unit {
