@@ -714,6 +714,7 @@ class Bloodletting:
         self.bus = bus
         self.costs = costs
         self.defied_fails = ruleset.get("bloodletting_defied_to_zero", "fails") == "fails"
+        self.reduction_scope = ruleset.get("bloodletting_reduction_scope", "caster_only")
 
     def payer(self, caster: Unit) -> Unit | None:
         if caster.is_boss:
@@ -724,9 +725,16 @@ class Bloodletting:
                 return unit
         return None
 
+    def reduction(self, caster: Unit) -> int:
+        """800.4l: the caster's reduction rune, or (INT-122) every living unit's on its side, summed or the largest."""
+        if self.reduction_scope == "caster_only":
+            return max(caster.bloodletting_reduction, 0)
+        runes = [max(u.bloodletting_reduction, 0) for u in self.board.units if u.side == caster.side and u.alive]
+        return sum(runes) if self.reduction_scope == "side_sum" else max(runes, default=0)
+
     def pay(self, caster: Unit, printed: int) -> str:
         """``paid``, ``skipped``, ``aborted`` or ``failed``."""
-        cost = max(printed - max(caster.bloodletting_reduction, 0), 0)
+        cost = max(printed - self.reduction(caster), 0)
         payer = self.payer(caster)
         if payer is None:
             if cost > 0:

@@ -277,7 +277,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "bloodletting_reduction_ignored", "combat:800.4l", "the reduction rune is not applied",
-        "        cost = max(printed - max(caster.bloodletting_reduction, 0), 0)\n",
+        "        cost = max(printed - self.reduction(caster), 0)\n",
         "        cost = max(printed, 0)\n",
         ("bloodletting",),
     ),

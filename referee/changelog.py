@@ -127,6 +127,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "cleared (reliquary_cleared): as it begins, once its Bloodletting cost is paid (a failed ability clears "
                "nothing), or once it has resolved. Not breaking: its default is the behaviour before it, and the option "
                "is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option bloodletting_reduction_scope (INT-122)", "absent", "caster_only (the default, "
+               "the model's reading before the option), side_sum or side_largest: the Bloodletting reduction that lowers "
+               "a cost is the caster's rune, or every living unit's on the caster's side, summed or the largest. Not "
+               "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
+               "ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

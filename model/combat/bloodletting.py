@@ -20,6 +20,7 @@ from typing import Any
 
 from ..arith import SymbolicBranchError, and_, is_symbolic, ite, max_, min_, not_, or_
 from ..clauses import combat
+from ..readings import by_reading
 from .battle import clear_speed_after_cost, clear_speed_at_end, resolve_activation
 from .costs import pay_vitality_cost
 from ..events import EventLog
@@ -64,6 +65,26 @@ class BloodlettingOutcome:
 def compute_bloodletting_cost(printed_cost: Int, reduction: Int) -> Int:
     """The printed cost lowered by the caster's reduction rune, never below 0 (800.4l)."""
     return max_(printed_cost - max_(reduction, 0), 0)
+
+
+@combat.implements("800.4l")
+def compute_reduction(board: Board, caster: Unit, ruleset: Ruleset = DEFAULT) -> Int:
+    """The reduction that lowers the cost: the caster's rune (``bloodletting_reduction_scope = caster_only``, the
+    default), or every living unit's on the caster's side, summed (``side_sum``) or the largest (``side_largest``)
+    (800.4l, INT-122)."""
+    scope = ruleset.bloodletting_reduction_scope
+    if (scope == "caster_only") is True:
+        return caster.bloodletting_reduction
+    runes = [ite(u.alive, max_(u.bloodletting_reduction, 0), 0) for u in board.units if u.side == caster.side]
+    return by_reading(scope, caster_only=lambda: caster.bloodletting_reduction, side_sum=lambda: sum(runes, 0),
+                      side_largest=lambda: _largest(runes))
+
+
+def _largest(values: list[Int]) -> Int:
+    largest: Int = 0
+    for value in values:
+        largest = max_(largest, value)
+    return largest
 
 
 @combat.implements("800.4m")
@@ -156,7 +177,7 @@ def process_bloodletting(
 ) -> tuple[Board, BloodlettingOutcome]:
     """Reduce the cost, choose the payer, and pay it as a Vitality cost; report what happened (800.4)."""
     caster = board.unit(caster_uid)
-    cost = compute_bloodletting_cost(printed_cost, caster.bloodletting_reduction)
+    cost = compute_bloodletting_cost(printed_cost, compute_reduction(board, caster, ruleset))
     skipped = is_skipped(cost)
     order = compute_reading_order(board, caster.side)
     index = compute_payer_index(order, caster)

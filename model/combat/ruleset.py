@@ -28,6 +28,7 @@ TickFeastShares = Literal["of_credit_share", "of_applied"]
 ZeroMaximumRevival = Literal["stays_dead", "returns_at_one"]
 RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
+BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,8 @@ class Ruleset:
     rider_on_revived_target: RiderOnRevivedTarget = "lands"
     #: INT-411 (500.9l, 800.4a, 800.4j): when in its next activation a unit's Reliquary Speed is cleared.
     reliquary_clear_point: ReliquaryClearPoint = "start"
+    #: INT-122 (800.4l): whose Bloodletting reduction runes lower a cost, and how several combine.
+    bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -101,6 +104,7 @@ class Ruleset:
             "zero_maximum_revival": ("stays_dead", "returns_at_one"),
             "rider_on_revived_target": ("lands", "refused"),
             "reliquary_clear_point": ("start", "after_cost", "end"),
+            "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -223,7 +223,8 @@ def no_eligible_payer_aborts_exactly_when_a_cost_is_due(v: Vars) -> Obligation:
     before = Board(tuple(blocked))
     log = EventLog()
     after, outcome = bloodletting.process_bloodletting(before, "c", v.int("printed_cost"), log)
-    due = bloodletting.compute_bloodletting_cost(v.int("printed_cost"), before.unit("c").bloodletting_reduction) > 0
+    reduction = bloodletting.compute_reduction(before, before.unit("c"))  # INT-122: the runes the reading counts
+    due = bloodletting.compute_bloodletting_cost(v.int("printed_cost"), reduction) > 0
     aborted_event = or_(False, *[g.when for g in log.entries if g.event.name == "activation_aborted"])
     claim = and_(outcome.aborted == due, aborted_event == due, outcome.skipped == not_(due), is_unchanged(before, after),
                  *[not_(g.when) for g in log.entries if g.event.name != "activation_aborted"])  # fmt: skip

@@ -194,13 +194,15 @@ def explain_bloodletting_step(
     s: Steps, board: Board, caster: str, printed: int, ruleset: Ruleset, log: EventLog
 ) -> tuple[Board, bloodletting.BloodlettingOutcome]:
     """800.4l, 800.4m, 800.4b-e, then the payment as a Vitality cost (800.4f-j), or the abort (800.4k) or failure (800.4d)."""
-    reduction = board.unit(caster).bloodletting_reduction
+    reduction = bloodletting.compute_reduction(board, board.unit(caster), ruleset)
     part = EventLog()
     after, outcome = bloodletting.process_bloodletting(board, caster, printed, part, ruleset)
     log.extend(part)
     if reduction:
         zero = " (0: nobody pays, 800.4m)" if outcome.skipped else ""
-        s.say("reduction", "800.4l", f"the Bloodletting reduction rune lowers the cost before a payer is chosen: "
+        whose = "" if ruleset.bloodletting_reduction_scope == "caster_only" else \
+            f" ({ruleset.bloodletting_reduction_scope.replace('_', ' ')} of the caster's side, INT-122)"
+        s.say("reduction", "800.4l", f"the Bloodletting reduction rune{whose} lowers the cost before a payer is chosen: "
               f"{printed} -> {outcome.cost}{zero}.", absent=PAID if outcome.skipped else (), before=printed,
               reduction=reduction, after=outcome.cost)
     if outcome.skipped:

@@ -470,6 +470,37 @@ impl ReliquaryClearPoint {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BloodlettingReductionScope {
+    #[serde(rename = "caster_only")]
+    CasterOnly,
+    #[serde(rename = "side_sum")]
+    SideSum,
+    #[serde(rename = "side_largest")]
+    SideLargest,
+}
+
+impl BloodlettingReductionScope {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BloodlettingReductionScope::CasterOnly => "caster_only",
+            BloodlettingReductionScope::SideSum => "side_sum",
+            BloodlettingReductionScope::SideLargest => "side_largest",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "caster_only" => Some(BloodlettingReductionScope::CasterOnly),
+            "side_sum" => Some(BloodlettingReductionScope::SideSum),
+            "side_largest" => Some(BloodlettingReductionScope::SideLargest),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -508,6 +539,8 @@ pub struct Ruleset {
     pub rider_on_revived_target: RiderOnRevivedTarget,
     #[serde(default = "default_ruleset_reliquary_clear_point")]
     pub reliquary_clear_point: ReliquaryClearPoint,
+    #[serde(default = "default_ruleset_bloodletting_reduction_scope")]
+    pub bloodletting_reduction_scope: BloodlettingReductionScope,
 }
 
 impl Default for Ruleset {
@@ -531,6 +564,7 @@ impl Default for Ruleset {
             zero_maximum_revival: default_ruleset_zero_maximum_revival(),
             rider_on_revived_target: default_ruleset_rider_on_revived_target(),
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
+            bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
         }
     }
 }
@@ -2961,6 +2995,7 @@ fn default_ruleset_tick_feast_shares() -> TickFeastShares { TickFeastShares::OfC
 fn default_ruleset_zero_maximum_revival() -> ZeroMaximumRevival { ZeroMaximumRevival::StaysDead }
 fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRevivedTarget::Lands }
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
+fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

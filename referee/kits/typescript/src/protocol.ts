@@ -38,6 +38,8 @@ export type RiderOnRevivedTarget = "lands" | "refused";
 
 export type ReliquaryClearPoint = "start" | "after_cost" | "end";
 
+export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_largest";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -75,6 +77,8 @@ export interface Ruleset {
   rider_on_revived_target?: RiderOnRevivedTarget;
   /** (default "start") */
   reliquary_clear_point?: ReliquaryClearPoint;
+  /** (default "caster_only") */
+  bloodletting_reduction_scope?: BloodlettingReductionScope;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -97,6 +101,7 @@ export const RULESET_DEFAULTS = {
   zero_maximum_revival: "stays_dead",
   rider_on_revived_target: "lands",
   reliquary_clear_point: "start",
+  bloodletting_reduction_scope: "caster_only",
 } as const;
 
 export interface Unit {
