@@ -17,7 +17,9 @@ FIELD_DESCRIPTIONS: dict[str, str] = {
     "alive": "false once the unit died (500.4a); a dead unit holds no cell",
     "vitality": "current Vitality: 1..max_vitality while alive, 0 once dead",
     "max_vitality": "maximum Vitality (Interest lowers it, 500.8g)",
-    "dormant": "Dormant: discards damage unless the source allows it (500.1-2); refused as a payer or target",
+    "dormant": "Dormant: discards damage unless the source allows it (500.1-2); refused as a retaliation's payer or "
+               "target (500.6e) and as a line's recipient (400.8-5); it pays Bloodletting, Interest and a self-destruct "
+               "(INT-125)",
     "entrapped": "Entrapped: refused as a payer (500.8e), a retaliator's target (500.6e) or a recipient",
     "ignore_charges": "damage-ignore charges: each discards one entering damage instance (500.1-4)",
     "armor": "Armor: percentage then flat reduction (500.2a, 500.2b); below 0 it amplifies (500.2d)",

@@ -600,7 +600,7 @@ pub struct Unit {
     /// maximum Vitality (Interest lowers it, 500.8g)
     #[serde(default = "default_unit_max_vitality")]
     pub max_vitality: i64,
-    /// Dormant: discards damage unless the source allows it (500.1-2); refused as a payer or target
+    /// Dormant: discards damage unless the source allows it (500.1-2); refused as a retaliation's payer or target (500.6e) and as a line's recipient (400.8-5); it pays Bloodletting, Interest and a self-destruct (INT-125)
     #[serde(default = "default_unit_dormant")]
     pub dormant: bool,
     /// Entrapped: refused as a payer (500.8e), a retaliator's target (500.6e) or a recipient

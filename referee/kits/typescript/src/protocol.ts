@@ -125,7 +125,7 @@ export interface Unit {
   vitality?: number;
   /** maximum Vitality (Interest lowers it, 500.8g) (default 100) */
   max_vitality?: number;
-  /** Dormant: discards damage unless the source allows it (500.1-2); refused as a payer or target (default false) */
+  /** Dormant: discards damage unless the source allows it (500.1-2); refused as a retaliation's payer or target (500.6e) and as a line's recipient (400.8-5); it pays Bloodletting, Interest and a self-destruct (INT-125) (default false) */
   dormant?: boolean;
   /** Entrapped: refused as a payer (500.8e), a retaliator's target (500.6e) or a recipient (default false) */
   entrapped?: boolean;
