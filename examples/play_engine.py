@@ -225,7 +225,7 @@ class ExtraCosts:
             if not all(game.is_friendly(c) and c.zone == "trash" for c in cards):
                 return False
             for c in cards:
-                c.move_to("main_deck")
+                c.move_to("rune_deck" if c.kind == "rune" else "main_deck")
             return True
         if len(targets) != 1:
             return False

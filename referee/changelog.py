@@ -111,6 +111,10 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "exhausted for [1] as if it were a rune", "a rune only; a step naming another object is refused naming "
                "the step's rune field. Not breaking: it narrows what an engine may receive (the harness never drew "
                "such a step)", breaking=False),
+        Change("play: a rune recycled from the trash (416.3, PLAY-007)", "to the main deck", "to the rune deck, as "
+               "'Recycle this' sends a rune and as PLAY-007 reads it (found by the sweep of the play rules). Not "
+               "breaking: the harness never drew a rune in the trash; only a hand-written scenario holding one changes",
+               breaking=False),
         Change("a Vessel revival at 0 maximum Vitality (INT-120)", "the unit revived at 0 of 0, alive",
                "a unit whose maximum Vitality an Interest payment took to 0 stays dead and keeps its Vessel (the "
                "default reading, zero_maximum_revival = stays_dead)"),

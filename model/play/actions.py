@@ -85,12 +85,13 @@ def process_recycle_this(state: PlayState, oid: str) -> tuple[PlayState, Bool]:
 
 @play.implements("416.3")
 def process_recycle_from_trash(state: PlayState, oids: tuple[str, ...], count: int) -> tuple[PlayState, Bool]:
-    """ "Recycle N from your trash": N distinct cards of yours in the trash go to your deck, or none do (416.3)."""
+    """ "Recycle N from your trash": N distinct cards of yours in the trash go to their decks, a rune to the rune deck
+    as "Recycle this" sends it, or none do (416.3, PLAY-007)."""
     if len(oids) != count or len(set(oids)) != count:
         return state, False
     objects = tuple(state.get(oid) for oid in oids)
     done = and_(*(and_(is_friendly(state, o), is_in_zone(o, TRASH)) for o in objects))
-    return perform_if(state, done, tuple(moved(o, MAIN_DECK) for o in objects)), done
+    return perform_if(state, done, tuple(moved(o, RUNE_DECK if o.kind == "rune" else MAIN_DECK) for o in objects)), done
 
 
 def process_kill_friendly_unit(state: PlayState, oid: str) -> tuple[PlayState, Bool]:

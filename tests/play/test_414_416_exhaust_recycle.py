@@ -121,3 +121,11 @@ def test_invalid_416_3_recycle_needs_exactly_n_distinct_cards_of_yours():
     assert not process_recycle_from_trash(state, ("t1", "t1"), 2)[1]
     assert not process_recycle_from_trash(state, ("foe_t",), 1)[1]
     assert process_recycle_from_trash(state, ("t1",), 1)[1]
+
+
+@covers("play:416.3", "play:164.2.b")
+def test_416_3_a_rune_recycled_from_the_trash_goes_to_the_rune_deck_as_recycle_this_sends_it():
+    """PLAY-007: a recycled rune goes to its rune deck, any other card to its main deck, whichever cost recycles it."""
+    state = make_state(card("tr", "rune", TRASH), trash_card("ts"))
+    after, done = process_recycle_from_trash(state, ("tr", "ts"), 2)
+    assert done and (after.get("tr").zone, after.get("ts").zone) == (RUNE_DECK, MAIN_DECK)
