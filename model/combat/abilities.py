@@ -45,7 +45,9 @@ from typing import Any
 from ..clauses import combat
 from ..events import EventLog
 from ..readings import by_reading
-from .ability_text import Ability, Line, compute_resolution_order, place_line, resolve_printed_amount
+from .ability_text import (
+    Ability, Line, compute_resolution_order, has_bloodletting_cost, place_line, resolve_printed_amount,
+)
 from .battle import clear_speed_after_cost, clear_speed_at_end, resolve_activation
 from .bloodletting import BloodlettingOutcome, process_bloodletting
 from .keywords import Delivery, is_legal_recipient, process_delivery
@@ -252,7 +254,7 @@ def resolve_ability_outcome(
     """Resolve the ability's lines in resolution order; the board, the events and what each line did (400.8)."""
     for uid in (caster, *targets):
         board.unit(uid)  # a KeyError names a uid that is not on the board
-    has_cost = any(line.effect == "bloodletting" and line.kind != "passive" for line in ability.lines)
+    has_cost = has_bloodletting_cost(ability)
     board, log = resolve_activation(board, caster, ruleset, has_cost)  # the caster activates: charge spent (500.9l)
     opened = board
     done: list[LineOutcome] = []

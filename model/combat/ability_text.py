@@ -144,6 +144,12 @@ def place_line(line: Line) -> str:
     return DEFAULT_LANES.get(line.effect, DEFAULT_LANE)
 
 
+def has_bloodletting_cost(ability: Ability) -> bool:
+    """Whether the ability pays a Bloodletting cost: a line that is not a Passive carries one (800.4a, 400.8-1).
+    Untagged: which lines a text prints is structure, not a rule applied (the clause trail is unchanged)."""
+    return any(line.effect == "bloodletting" and line.kind != "passive" for line in ability.lines)
+
+
 @combat.implements("400.8-2", "800.4a")
 def compute_resolution_order(ability: Ability) -> tuple[int, ...]:
     """The lines' indexes in resolution order: lane by lane, a cost first in its lane, else printed order (INT-201)."""

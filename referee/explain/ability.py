@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.model.combat.abilities import (AbilityOutcome, LineOutcome, compute_per_pool, has_counted_status,
                                             resolve_ability_outcome)
-from referee.model.combat.ability_text import Ability, Line, place_line
+from referee.model.combat.ability_text import Ability, Line, has_bloodletting_cost, place_line
 from referee.model.combat.damage import DamageInstance, resolve_damage
 from referee.model.combat.keywords import is_legal_recipient
 from referee.model.combat.ruleset import Ruleset
@@ -80,7 +80,7 @@ def explain_ability(
           + "; ".join(f"line {i + 1} \"{line_text(line)}\" is a {line.kind.replace('_', ' ')}"
                       for i, line in enumerate(ability.lines)) + ".",
           lines=[{"line": i + 1, "text": line_text(line), "kind": line.kind} for i, line in enumerate(ability.lines)])
-    has_cost = any(line.effect == "bloodletting" and line.kind != "passive" for line in ability.lines)
+    has_cost = has_bloodletting_cost(ability)
     explain_activation(s, board, caster, ruleset, has_cost)
     explain_lanes(s, ability, outcome)
     for line in outcome.lines:
