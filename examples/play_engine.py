@@ -153,8 +153,9 @@ class Discounts:
 class CostCalculator:
     """The total cost: printed, additional (each with its own discounts), increases, discounts."""
 
-    def __init__(self, discounts: Discounts) -> None:
+    def __init__(self, discounts: Discounts, once: bool = False) -> None:
         self.discounts = discounts
+        self.once = once  # PLAY-020: a component discount is used up by the first paid component it lowers
 
     @staticmethod
     def is_component_discount(discount: dict[str, Any], component: dict[str, Any]) -> bool:
@@ -165,12 +166,15 @@ class CostCalculator:
               modifiers: dict[str, Any]) -> tuple[Cost, list[tuple[dict[str, Any], bool]]]:
         total = Cost(printed)
         extras = [(extra, True) for extra in printed.get("nonstandard", [])]
+        used: set[int] = set()
         for component, choice in zip(additional, pay_optional):
             owed = not component.get("optional", False) or choice
             added = Cost(component)
-            for discount in modifiers.get("discounts", []):
-                if self.is_component_discount(discount, component):
+            for k, discount in enumerate(modifiers.get("discounts", [])):
+                if self.is_component_discount(discount, component) and k not in used:
                     self.discounts.apply(added, discount)
+                    if self.once and owed:
+                        used.add(k)
             if owed:
                 total.add(added)
             extras += [(extra, owed) for extra in component.get("nonstandard", [])]
@@ -337,7 +341,8 @@ class PaymentPlan:
 class PlayEngine:
     def __init__(self, game: Game, rules: dict[str, Any]) -> None:
         self.game = game
-        self.calculator = CostCalculator(Discounts(rules.get("either_discount", "energy_first")))
+        self.calculator = CostCalculator(Discounts(rules.get("either_discount", "energy_first")),
+                                         rules.get("component_discount_scope", "each_component") == "once")
         self.events: list[dict[str, Any]] = []
 
     def play_card(self, action: dict[str, Any]) -> None:

@@ -131,6 +131,10 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "cleared (reliquary_cleared): as it begins, once its Bloodletting cost is paid (a failed ability clears "
                "nothing), or once it has resolved. Not breaking: its default is the behaviour before it, and the option "
                "is sent only spelled out in the ruleset", breaking=False),
+        Change("play scenario rules option component_discount_scope (PLAY-020)", "absent", "each_component (the "
+               "default, the model's reading before the option) or once: a discount on a component of the cost (356.4.c, "
+               "Ezreal's) lowers every paid component it applies to, or the first one only. Not breaking: its default "
+               "is the behaviour before it, and the option is sent only spelled out in the rules", breaking=False),
         Change("scenario ruleset option bloodletting_reduction_scope (INT-122)", "absent", "caster_only (the default, "
                "the model's reading before the option), side_sum or side_largest: the Bloodletting reduction that lowers "
                "a cost is the caster's rune, or every living unit's on the caster's side, summed or the largest. Not "

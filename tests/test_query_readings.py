@@ -146,13 +146,21 @@ def merged_modules() -> list:
     return [m for name, m in list(sys.modules.items()) if name.startswith("referee.model.") and hasattr(m, "by_reading")]
 
 
-def test_a_play_question_is_partitioned_by_either_discount() -> None:
-    answer = run_query("first.played and first.total.energy > 0", actions=("play_card",), by_reading=True, budget=60)
+def test_a_play_question_is_partitioned_by_the_play_options_it_reads() -> None:
+    """The cost reads either_discount (PLAY-003) and component_discount_scope (PLAY-020): four combinations."""
+    answer = run_query("first.played and first.total.energy > 0", actions=("play_card",), by_reading=True, budget=120)
     assert answer.status == "found"
-    assert answer.by_reading["options_read"] == ["either_discount"]
+    assert answer.by_reading["options_read"] == ["component_discount_scope", "either_discount"]
     assert answer.by_reading["possible_when"] == [{}]
-    assert {tuple(r["readings"].items()) for r in answer.by_reading["possible"]} == {
-        (("either_discount", "energy_first"),), (("either_discount", "power_first"),)}
+    assert {tuple(sorted(r["readings"].items())) for r in answer.by_reading["possible"]} == {
+        (("component_discount_scope", scope), ("either_discount", either))
+        for scope in ("each_component", "once") for either in ("energy_first", "power_first")}
+
+
+def test_an_activation_question_reads_no_play_option() -> None:
+    answer = run_query("first.activated", actions=("activate:ability=buff",), by_reading=True, budget=60)
+    assert answer.status == "found"
+    assert answer.by_reading["options_read"] == []
 
 
 def test_a_play_reading_is_accepted_by_ruleset() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.model.arith import ite, max_
+from referee.model.arith import and_, ite, max_, not_, or_
 from referee.model.clauses import play
 
 from .rules import DEFAULT_PLAY_RULES, PlayRules
@@ -203,14 +203,33 @@ def is_component_discount(discount: Discount, component: CostComponent) -> bool:
 
 @play.implements("356.4.c", "356.6")
 def compute_component_cost(
-    component: CostComponent, discounts: tuple[Discount, ...], rules: PlayRules = DEFAULT_PLAY_RULES
+    component: CostComponent,
+    discounts: tuple[Discount, ...],
+    rules: PlayRules = DEFAULT_PLAY_RULES,
+    taken: tuple[Bool, ...] | None = None,
 ) -> ResourceCost:
-    """An additional cost as it is added, its own discounts applied first and never below 0 (356.4.c, 356.6)."""
+    """An additional cost as it is added, its own discounts applied first and never below 0 (356.4.c, 356.6).
+
+    ``taken`` says, discount by discount, whether an earlier paid component has used it up: read only under
+    ``component_discount_scope = once`` (PLAY-020), where a component discount lowers the first component it reaches.
+    """
     cost = component.resources
-    for discount in discounts:
+    for index, discount in enumerate(discounts):
         if is_component_discount(discount, component):
-            cost = apply_discount(cost, discount, rules)
+            still_open = True if taken is None else or_(rules.component_discount_scope == "each_component",
+                                                        not_(taken[index]))
+            cost = select_resources(still_open, apply_discount(cost, discount, rules), cost)
     return cost
+
+
+@play.implements("356.4.c")
+def take_component_discounts(
+    component: CostComponent, discounts: tuple[Discount, ...], owed: Bool, taken: tuple[Bool, ...]
+) -> tuple[Bool, ...]:
+    """Which component discounts are used up once this component is added: each one it reached, if it is paid
+    (356.4.c, PLAY-020; read only under ``component_discount_scope = once``)."""
+    return tuple(or_(was, and_(owed, is_component_discount(discount, component)))
+                 for was, discount in zip(taken, discounts))
 
 
 @play.implements("355.1.a")
@@ -227,11 +246,14 @@ def add_additional_costs(
     discounts: tuple[Discount, ...],
     rules: PlayRules = DEFAULT_PLAY_RULES,
 ) -> tuple[ResourceCost, tuple[OwedCost, ...]]:
-    """Add each owed additional cost in any order (356.2), discounted as it is added (356.4.c)."""
+    """Add each owed additional cost in any order (356.2, in the model the order listed), discounted as it is
+    added (356.4.c): by each component discount it reaches, or (PLAY-020, ``once``) each not yet used up."""
     owed_nonstandard: list[OwedCost] = []
+    taken: tuple[Bool, ...] = tuple(False for _ in discounts)
     for component, choice in zip(additional, pay_optional):
         owed = is_owed(component, choice)
-        added = compute_component_cost(component, discounts, rules)
+        added = compute_component_cost(component, discounts, rules, taken)
+        taken = take_component_discounts(component, discounts, owed, taken)
         total = add_resources(total, select_resources(owed, added, ZERO_COST))
         owed_nonstandard += [OwedCost(cost, owed) for cost in component.nonstandard]
     return total, tuple(owed_nonstandard)

@@ -8,10 +8,12 @@ keeps its own so that it does not depend on the combat model.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 EitherDiscount = Literal["energy_first", "power_first"]
+ComponentDiscountScope = Literal["each_component", "once"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,8 @@ class PlayRules:
 
     #: PLAY-003 (356.4.c): which part a "[1] or [A] less" discount takes off.
     either_discount: EitherDiscount = "energy_first"
+    #: PLAY-020 (356.4.c): whether a component discount lowers every component it applies to, or the first one paid.
+    component_discount_scope: ComponentDiscountScope = "each_component"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PlayRules:
@@ -33,11 +37,18 @@ class PlayRules:
         return rules
 
     def validate(self) -> None:
-        """Raise ``ValueError`` naming the option whose value is not one of its readings."""
-        if self.either_discount not in ("energy_first", "power_first"):
-            raise ValueError(
-                f"play rules: either_discount must be 'energy_first' or 'power_first', got {self.either_discount!r}"
-            )
+        """Raise ``ValueError`` naming the option whose value is not one of its readings (its ``Literal``)."""
+        hints = typing.get_type_hints(type(self))
+        for f in fields(self):
+            readings = typing.get_args(hints[f.name])
+            value = getattr(self, f.name)
+            if value not in readings:
+                raise ValueError(f"play rules: {f.name} must be one of {', '.join(map(repr, readings))}, got {value!r}")
+
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option, by name."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 DEFAULT_PLAY_RULES = PlayRules()

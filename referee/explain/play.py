@@ -118,9 +118,11 @@ def explain_cost_steps(s: Steps, printed: Any, additional: tuple[Any, ...], pay_
     """Step 3 one clause at a time (356.2-356.6), each a step that decides the total: each additional cost as it is
     added (owed or not, 355.1.a; its own discounts first, 356.4.c), the increases (356.3), each discount on the
     total (356.4), never below 0 (356.6)."""
-    total = printed.resources
+    total, taken = printed.resources, tuple(False for _ in modifiers.discounts)
     for i, (component, choice) in enumerate(zip(additional, pay_optional)):
-        total = _explain_additional_cost(s, i, component, choice, total, modifiers, rules)
+        total = _explain_additional_cost(s, i, component, choice, total, modifiers, rules, taken)
+        taken = cost_model.take_component_discounts(component, modifiers.discounts, cost_model.is_owed(component, choice),
+                                                    taken)
     if modifiers.increases:
         after = cost_model.apply_increases(total, modifiers.increases)
         s.say("increases", "356.3", f"{len(modifiers.increases)} cost increase(s) are added after the additional costs "
@@ -140,11 +142,14 @@ def explain_cost_steps(s: Steps, printed: Any, additional: tuple[Any, ...], pay_
 
 
 def _explain_additional_cost(s: Steps, i: int, component: Any, choice: Any, total: Any, modifiers: Any,
-                             rules: PlayRules) -> Any:
-    """One additional cost as it is added (356.2; owed or not, 355.1.a; its own discounts first, 356.4.c); the total."""
+                             rules: PlayRules, taken: tuple[Any, ...]) -> Any:
+    """One additional cost as it is added (356.2; owed or not, 355.1.a; its own discounts first, 356.4.c, each one not
+    yet used up under PLAY-020's ``once``); the total."""
     owed = bool(cost_model.is_owed(component, choice))
-    added = cost_model.compute_component_cost(component, modifiers.discounts, rules)
-    own = [d for d in modifiers.discounts if d.applies_to != "total" and cost_model.is_component_discount(d, component)]
+    added = cost_model.compute_component_cost(component, modifiers.discounts, rules, taken)
+    once = rules.component_discount_scope == "once"
+    own = [d for d, used in zip(modifiers.discounts, taken)
+           if d.applies_to != "total" and cost_model.is_component_discount(d, component) and not (once and used)]
     missed = [d for d in modifiers.discounts if d.applies_to == "optional_additional" and not component.optional]
     kind = "optional" if component.optional else "mandatory"
     notes = []

@@ -282,11 +282,11 @@ def cube_words(cover: list[dict[str, str]] | None) -> str:
 def minimal_cover(cubes: list[dict[str, str]], options: list[str]) -> list[dict[str, str]]:
     """A small set of cubes whose union is the union of ``cubes`` (prime implicants, greedy cover)."""
     from .space import ENUM_OPTIONS
-    from .types import EITHER_DISCOUNT
+    from .types import PLAY_OPTIONS
 
     if not cubes or len(options) > TABLE_OPTIONS:
         return [dict(c) for c in cubes]
-    domains = [{**ENUM_OPTIONS, "either_discount": EITHER_DISCOUNT}[o] for o in options]
+    domains = [{**ENUM_OPTIONS, **PLAY_OPTIONS}[o] for o in options]
     points = {p for p in itertools.product(*domains)
               if any(all(p[options.index(o)] == r for o, r in c.items()) for c in cubes)}
     primes = prime_cubes(points, options, domains)

@@ -9,8 +9,9 @@ the whole cost), with **every number a variable** (each cost part, increase and 
 pool, the location chosen) and **every object's zone, location, readiness and Might a
 variable** (the cast of seven objects: the card, two Basic Runes, a friendly unit, a foe, a
 unit in hand, a spell in the trash), whether the optional cost is paid a free choice, under
-**each payment plan** of ``PLANS`` (structure: a cell each) and **each reading** of the play
-rules (``either_discount``, PLAY-003). Legal means the theorems' well-formedness: no negative
+**each payment plan** of ``PLANS`` (structure: a cell each) and **every reading** of the play
+rules' options not fixed (``either_discount``, ``component_discount_scope``...: a solver variable
+each, ``proofs/readings.py``, so one run covers them all). Legal means the theorems' well-formedness: no negative
 pool, cost, increase or discount, every zone one that exists, every location ``>= 0``.
 
 The model's ``process_play`` is single-source (``and_``/``or_``/``select_state`` over
@@ -248,38 +249,46 @@ def play_state(state: Any) -> dict[str, Any]:
 
 @dataclass
 class PlayCell:
-    """One payment plan under one reading, run once on symbols."""
+    """One payment plan (or ability), run once on symbols, the play options not ``pinned`` solver variables."""
 
     name: str  # the payment plan of a play, the ability of an activation
-    reading: str
+    pinned: dict[str, str]
     build: Any  # (variables, rules) -> PlayRun: the same run on symbols and on a witness's values
     variables: Any
     run: PlayRun
     side_conditions: list[Any]
 
+    def read(self) -> set[str]:
+        """The play options this cell's run read and left open (each one a ``reading.*`` variable of the run)."""
+        from referee.model.readings import READING_PREFIX
+
+        from .types import PLAY_OPTIONS
+
+        return {name for name in PLAY_OPTIONS if READING_PREFIX + name in self.variables.created}
+
     def label(self) -> str:
-        return f"{self.name}, either_discount={self.reading}"
+        pins = ", ".join(f"{o}={r}" for o, r in sorted(self.pinned.items()) if o in self.read() or len(self.pinned) < 3)
+        return f"{self.name}, {pins}" if pins else self.name
 
 
-def build_cell(name: str, reading: str, build: Any) -> PlayCell:
-    """One cell, run once on symbols."""
-    from referee.model.play.rules import PlayRules
+def build_cell(name: str, pinned: dict[str, str], build: Any) -> PlayCell:
+    """One cell, run once on symbols; the options' domains among its side conditions."""
     from referee.proofs.core import Vars
+    from referee.proofs.readings import domain
 
-    v = Vars()
+    v = Vars(pinned=pinned)
     with symbolic() as context:
-        run = build(v, PlayRules(either_discount=reading))
-    return PlayCell(name, reading, build, v, run, list(context.side_conditions))
+        run = build(v, v.play_rules())
+    return PlayCell(name, pinned, build, v, run, [*context.side_conditions, domain(v)])
 
 
-def play_cells(readings: tuple[str, ...]) -> list[PlayCell]:
-    """Every payment plan of the space under every reading asked (plans first, so each plan comes early)."""
+def play_cells(pinned: dict[str, str]) -> list[PlayCell]:
+    """Every payment plan of the space, each over every reading not pinned."""
     from functools import partial
 
     from referee.proofs.play.scenario import PLANS
 
-    return [build_cell(f"plan {name}", reading, partial(run_play_cell, plan=plan))
-            for reading in readings for name, plan in PLANS.items()]
+    return [build_cell(f"plan {name}", pinned, partial(run_play_cell, plan=plan)) for name, plan in PLANS.items()]
 
 
 def check_play_actions(actions: tuple[str, ...], ruleset: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
@@ -296,36 +305,48 @@ def check_play_actions(actions: tuple[str, ...], ruleset: Any) -> tuple[str, tup
         if slot.strip() != "ability" or value.strip() not in names:
             raise QueryError(f"--action {actions[0]!r}: the one slot is ability=NAME ({', '.join(names)})")
         names = (value.strip(),)
-    return kind, play_readings(kind, ruleset), names
+    return kind, play_pinned(ruleset), names
 
 
-def play_readings(kind: str, ruleset: Any) -> tuple[str, ...]:
-    """The readings of either_discount a play query searches: the one ``--ruleset either_discount=...`` fixes, the
-    default under ``--ruleset defaults``, else both. Combat options are accepted and not read (the play rulebook
-    reads none); an activation reads no cost modifier, so never either_discount."""
+def play_pinned(ruleset: Any) -> dict[str, str]:
+    """The play options a query fixes: each one ``--ruleset`` names (its reading checked); every one at its default
+    under ``--ruleset defaults`` or a declaration of every combat option at its default. The rest stay open: the
+    search covers each of their readings in one run. Combat options are accepted and not read."""
     from referee.model.combat.ruleset import DEFAULT
+    from referee.model.play.rules import DEFAULT_PLAY_RULES
 
-    from .types import EITHER_DISCOUNT, QueryError
+    from .types import PLAY_OPTIONS, QueryError
 
     fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
-    if "either_discount" in fixed:
-        if fixed["either_discount"] not in EITHER_DISCOUNT:
-            raise QueryError(f"--ruleset either_discount={fixed['either_discount']}: not one of {', '.join(EITHER_DISCOUNT)}")
-        return (fixed["either_discount"],) if kind == PLAY_ACTION else (EITHER_DISCOUNT[0],)
-    if kind != PLAY_ACTION or all(fixed.get(k) == v for k, v in DEFAULT.to_json().items()):
-        return (EITHER_DISCOUNT[0],)
-    return EITHER_DISCOUNT
+    pinned = {}
+    for name, readings in PLAY_OPTIONS.items():
+        if name in fixed:
+            if fixed[name] not in readings:
+                raise QueryError(f"--ruleset {name}={fixed[name]}: not one of {', '.join(readings)}")
+            pinned[name] = fixed[name]
+    if all(fixed.get(k) == v for k, v in DEFAULT.to_json().items()):
+        return {**DEFAULT_PLAY_RULES.to_json(), **pinned}
+    return pinned
 
 
-def play_space(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> str:
+def readings_words(pinned: dict[str, str]) -> str:
+    """What a space says of the play options: those fixed (``either_discount=power_first only``), and the others."""
+    from .types import PLAY_OPTIONS
+
+    fixed = [f"{o}={r} only" for o, r in pinned.items()]
+    free = [o for o in PLAY_OPTIONS if o not in pinned]
+    return ", ".join(fixed + ([f"every reading of {', '.join(free)} (the play register's options)"] if free else []))
+
+
+def play_space(kind: str, pinned: dict[str, str], names: tuple[str, ...]) -> str:
     """The one line an ``impossible`` covers."""
     from referee.proofs.play.scenario import PLANS
 
     if kind == ACTIVATE_ACTION:
         return (f"over the play theorems' cast (proofs/play/scenario.py: {len(cast_ids())} objects), every pool, "
                 f"zone, location, readiness and Might, activating each of the abilities {', '.join(names)} with its "
-                "plan (proofs/play/process_theorems.py; no cost modifier, so either_discount is never read)")
-    words = f"either_discount={readings[0]} only" if len(readings) == 1 else "both readings of either_discount (PLAY-003)"
+                "plan (proofs/play/process_theorems.py; no cost modifier, so no play option is read)")
+    words = readings_words(pinned)
     return (f"over the play theorems' scenario (proofs/play/scenario.py: the card with a printed cost, a mandatory "
             f"kill-and-discard and an optional exhaust additional cost, one increase, Ezreal's and two whole-cost "
             f"discounts; a cast of {len(cast_ids())} objects), every cost, increase, discount, pool, zone, location, "
@@ -333,15 +354,14 @@ def play_space(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> 
             f"({', '.join(PLANS)}), {words} (no combat option is read by the play rulebook)")
 
 
-def query_cells(kind: str, readings: tuple[str, ...], names: tuple[str, ...]) -> list[PlayCell]:
-    """The cells of a play query: each plan (``play_card``) or each ability (``activate``) under each reading."""
+def query_cells(kind: str, pinned: dict[str, str], names: tuple[str, ...]) -> list[PlayCell]:
+    """The cells of a play query: each plan (``play_card``) or each ability (``activate``), every reading open."""
     from functools import partial
 
     if kind == PLAY_ACTION:
-        return play_cells(readings)
+        return play_cells(pinned)
     entries = activation_entries()
-    return [build_cell(f"ability {name}", reading, partial(run_activate_cell, entry=entries[name]))
-            for reading in readings for name in names]
+    return [build_cell(f"ability {name}", pinned, partial(run_activate_cell, entry=entries[name])) for name in names]
 
 
 def run_play_query(condition: str, actions: tuple[str, ...], ruleset: Any, rlimit: int, seeds: tuple[int, ...],
@@ -353,13 +373,13 @@ def run_play_query(condition: str, actions: tuple[str, ...], ruleset: Any, rlimi
     from .parser import parse_condition
     from .records import QueryAnswer
 
-    kind, readings, names = check_play_actions(actions, ruleset)
+    kind, pinned, names = check_play_actions(actions, ruleset)
     typed = parse_condition(condition, play_schema(kind))
     if by_reading:
-        return play_by_reading(condition, actions, readings, rlimit, seeds, budget, play_space(kind, readings, names))
+        return play_by_reading(condition, actions, (kind, pinned, names), rlimit, seeds, budget)
     started = time.monotonic()
-    space = play_space(kind, readings, names)
-    cells = query_cells(kind, readings, names)
+    space = play_space(kind, pinned, names)
+    cells = query_cells(kind, pinned, names)
     answer = search_play(condition, typed, cells, space, rlimit, seeds, started + budget)
     if answer is None:
         answer = QueryAnswer("impossible", condition, space, cells=len(cells),
@@ -383,7 +403,7 @@ def search_play(condition: str, typed: Any, cells: list[PlayCell], space: str, r
         if check.answer == "unknown":
             open_cells.append(cell.label())
             continue
-        fewer = fewest_changes(formulas, cell.variables, lambda name: False if name.endswith(BOOL_NAMES) else 0, 2.5)
+        fewer = fewest_changes(formulas, cell.variables, default_value, 2.5)
         answer = play_witness(condition, typed, cell, fewer or check.values, space)
         if answer.status == "found" or fewer is None:
             return answer
@@ -403,6 +423,17 @@ def search_play(condition: str, typed: Any, cells: list[PlayCell], space: str, r
 BOOL_NAMES = (".exhausted", "pay_optional")
 
 
+def default_value(name: str) -> Any:
+    """What a witness keeps a variable at where it can: ``False``, 0, an option's first (default) reading."""
+    from referee.model.readings import READING_PREFIX
+
+    from .types import PLAY_OPTIONS
+
+    if name.startswith(READING_PREFIX):
+        return False if len(PLAY_OPTIONS[name[len(READING_PREFIX):]]) == 2 else 0
+    return False if name.endswith(BOOL_NAMES) else 0
+
+
 def play_condition(namespace: dict[str, Any], typed: Any) -> Any:
     from .evaluate import evaluate
 
@@ -420,9 +451,10 @@ def play_witness(condition: str, typed: Any, cell: PlayCell, values: dict[str, A
     from .evaluate import evaluate
     from .records import QueryAnswer
 
-    concrete = cell.build(Vars(dict(values)), PlayRules(either_discount=cell.reading))
+    rules = witness_rules(cell, values)
+    concrete = cell.build(Vars(dict(values), pinned=cell.pinned), rules)
     holds = evaluate(typed, concrete.namespace) is True and concrete.legal is True
-    scenario = play_scenario(concrete, cell)
+    scenario = play_scenario(concrete, rules)
     state, events = run(decode_scenario(scenario))
     own = [g.event for g in concrete.namespace["__logs__"][0].entries if g.when is True]
     agrees = state == concrete.result.state and list(events) == own
@@ -430,15 +462,32 @@ def play_witness(condition: str, typed: Any, cell: PlayCell, values: dict[str, A
     detail = "" if status == "found" else \
         "the witness does not satisfy the condition when replayed through the play rulebook (a defect of the encoding)"
     return QueryAnswer(status, condition, space, scenario, encode_observation(state, events, sid=scenario["id"]),
-                       detail, cell=cell.label())
+                       detail, cell=witness_label(cell, rules))
 
 
-def play_scenario(concrete: PlayRun, cell: PlayCell) -> dict[str, Any]:
+def witness_rules(cell: PlayCell, values: dict[str, Any]) -> Any:
+    """The play rules a witness runs under: its cell's pins, the readings the solver chose, else the defaults."""
+    from referee.model.play.rules import PlayRules
+    from referee.proofs.readings import reading_values
+
+    from .types import PLAY_OPTIONS
+
+    chosen = {o: r for o, r in reading_values(values).items() if o in PLAY_OPTIONS}
+    return PlayRules(**{**chosen, **cell.pinned})
+
+
+def witness_label(cell: PlayCell, rules: Any) -> str:
+    """The cell, and the readings of the options it read (``plan pay_first, either_discount=power_first``)."""
+    read = sorted(cell.read() | {o for o in cell.pinned if len(cell.pinned) < 3})
+    return ", ".join([cell.name, *(f"{o}={getattr(rules, o)}" for o in read)])
+
+
+def play_scenario(concrete: PlayRun, rules: Any) -> dict[str, Any]:
     """The witness as a play-rulebook scenario (``"rulebook": "play"``), replayable by ``referee check``."""
     from referee.rulebooks.play.codec import state_to_json
     from referee.wire import PROTOCOL
 
-    return {"protocol": PROTOCOL, "id": "query-play", "rulebook": "play", "rules": {"either_discount": cell.reading},
+    return {"protocol": PROTOCOL, "id": "query-play", "rulebook": "play", "rules": rules.to_json(),
             "state": state_to_json(concrete.state), "actions": [concrete.action_json()]}
 
 
@@ -475,25 +524,30 @@ def step_json(step: Any) -> dict[str, Any]:
     return {"step": "pay_resources", "any_power_from": list(step.any_power_from)}
 
 
-def play_by_reading(condition: str, actions: tuple[str, ...], readings: tuple[str, ...], rlimit: int,
-                    seeds: tuple[int, ...], budget: float, space: str) -> Any:
-    """The play question under each reading of either_discount alone, as one partition (``--by-reading``)."""
+def play_by_reading(condition: str, actions: tuple[str, ...], query: tuple[str, dict[str, str], tuple[str, ...]],
+                    rlimit: int, seeds: tuple[int, ...], budget: float) -> Any:
+    """The play question under each reading of the options its cells read (and only those), as one partition
+    (``--by-reading``): one search per combination of their readings, the others left open."""
+    import itertools
     import time
 
     from .by_reading import Partition, Region, partition_answer
+    from .types import PLAY_OPTIONS
 
+    kind, pinned, names = query
     started = time.monotonic()
-    partition, first = Partition(read={"either_discount"} if len(readings) > 1 else set()), None
-    for reading in readings:
+    read = sorted(set().union(*(cell.read() for cell in query_cells(kind, pinned, names))))
+    partition = Partition(read=set(read))
+    for point in itertools.product(*(PLAY_OPTIONS[o] for o in read)):
+        readings = dict(zip(read, point))
         left = max(0.0, budget - (time.monotonic() - started))
-        answer = run_play_query(condition, actions, {"either_discount": reading}, rlimit, seeds, left)
+        answer = run_play_query(condition, actions, {**pinned, **readings}, rlimit, seeds, left)
         partition.cells += answer.cells
-        first = first or answer
         if answer.status == "found":
-            partition.regions.append(Region({"either_discount": reading} if len(readings) > 1 else {}, answer))
+            partition.regions.append(Region(readings, answer))
         elif answer.status != "impossible":
-            partition.open_cells.append(f"either_discount={reading}: {answer.status}")
-    result = partition_answer(_PlaySpace(condition, space), partition)
+            partition.open_cells.append(f"{' and '.join(f'{o}={r}' for o, r in readings.items())}: {answer.status}")
+    result = partition_answer(_PlaySpace(condition, play_space(kind, pinned, names)), partition)
     result.seconds = round(time.monotonic() - started, 3)
     return result
 

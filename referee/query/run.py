@@ -60,8 +60,11 @@ def _fixed_readings(specs: tuple[Any, ...], ruleset: dict[str, Any] | str | None
     """The ruleset options fixed by ``--ruleset`` (``defaults``: all of them), checked."""
     from referee.model.combat.ruleset import DEFAULT, Ruleset
 
+    from .types import PLAY_OPTIONS
+
     fixed = DEFAULT.to_json() if ruleset == "defaults" else dict(ruleset or {})
-    fixed.pop("either_discount", None)  # the play rulebook's option: the combat rules never read it
+    for name in PLAY_OPTIONS:  # the play rulebook's options: the combat rules never read them
+        fixed.pop(name, None)
     fixed = clock_reading(specs, fixed)
     try:
         Ruleset.from_json(fixed)

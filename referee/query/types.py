@@ -14,6 +14,8 @@ from typing import Any
 
 from referee.model.combat.state import Unit
 from referee.model.events import EVENT_NAMES
+from referee.model.play.rules import PlayRules
+from referee.model.readings import word_options
 
 
 class QueryError(ValueError):
@@ -173,5 +175,5 @@ def value_type(value: Any) -> str:
     return "Bool" if isinstance(value, bool) else "Int"
 
 
-#: The play rulebook's readings of either_discount (PLAY-003), the default first.
-EITHER_DISCOUNT = ("energy_first", "power_first")
+#: The play rulebook's options (PLAY-003, PLAY-020...), each with its readings, the default first.
+PLAY_OPTIONS = word_options(PlayRules)

@@ -6,6 +6,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from referee.model.play.rules import DEFAULT_PLAY_RULES
+
 from ...wire import PROTOCOL
 from .kinds import KINDS
 from .strategies import _align_pool, draw_play_state
@@ -26,5 +28,5 @@ def draw_scenario(draw: Any, kinds: tuple[str, ...], max_actions: int = 2, play_
         steps = _ACTION_COUNTS[max_actions] = st.integers(1, max(max_actions, 1))
     actions = [KINDS[draw(kind_choice)].draw(draw, state) for _ in range(draw(steps))]
     _align_pool(draw, state, actions[0])
-    rules = {"either_discount": play_rules.either_discount if play_rules is not None else "energy_first"}
+    rules = (play_rules if play_rules is not None else DEFAULT_PLAY_RULES).to_json()
     return {"protocol": PROTOCOL, "rulebook": "play", "rules": rules, "state": state, "actions": actions}

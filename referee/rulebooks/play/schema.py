@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
+import re
+import typing
+from dataclasses import fields
 from typing import Any
 
+from referee.model.play.rules import PlayRules
 from referee.model.play.state import DOMAINS, KINDS as OBJECT_KINDS, ZONE_NAMES
 
 from .codec import DISCOUNT_TARGETS, EFFECT_KINDS, NONSTANDARD_KINDS, OBJECT_DEFAULTS, OBJECT_FIELDS
@@ -126,10 +131,24 @@ def state_schema(complete: bool) -> dict[str, Any]:
 
 
 def rules_schema() -> dict[str, Any]:
-    return {"type": "object", "properties": {
-        "either_discount": {"type": "string", "enum": ["energy_first", "power_first"], "default": "energy_first",
-                            "description": "PLAY-003: which part a '[1] or [A] less' discount takes off"}},
-        "additionalProperties": False}
+    """The play rules: each option of ``PlayRules``, its readings, its default and its register comment."""
+    hints = typing.get_type_hints(PlayRules)
+    comments = option_comments(PlayRules)
+    return {"type": "object", "additionalProperties": False, "properties": {
+        f.name: {"type": "string", "enum": list(typing.get_args(hints[f.name])), "default": f.default,
+                 "description": comments[f.name]} for f in fields(PlayRules)}}
+
+
+def option_comments(cls: type) -> dict[str, str]:
+    """Each option's ``#:`` comment (``PLAY-003 (356.4.c): which part ...``), as ``PLAY-003: which part ...``."""
+    out, comment = {}, ""
+    for line in inspect.getsource(cls).splitlines():
+        text = line.strip()
+        if text.startswith("#:"):
+            comment = re.sub(r"^(\S+) \([^)]*\):", r"\1:", text[2:].strip())
+        elif ":" in text and comment:
+            out[text.split(":")[0].strip()], comment = comment, ""
+    return out
 
 
 PLAY_CARD_SUMMARY = "Play a card (350-359): chain, choices, total cost, payment plan, checks; undone if a check fails (358.5)."

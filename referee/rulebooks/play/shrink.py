@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from referee.model.play.rules import DEFAULT_PLAY_RULES
 from referee.model.play.state import DOMAINS
 
 from .codec import OBJECT_DEFAULTS
@@ -118,8 +119,11 @@ def _compact_value(value: Any) -> Any:
 def compact(scenario: dict[str, Any]) -> dict[str, Any]:
     """A play scenario with every field at its protocol default left out (still valid, same meaning)."""
     out = dict(scenario)
-    if out.get("rules") == {"either_discount": "energy_first"}:
-        del out["rules"]
+    if isinstance(out.get("rules"), dict):
+        defaults = DEFAULT_PLAY_RULES.to_json()
+        out["rules"] = {k: v for k, v in out["rules"].items() if defaults.get(k, object()) != v}
+        if not out["rules"]:
+            del out["rules"]
     state = out.get("state")
     if isinstance(state, dict) and isinstance(state.get("objects"), list):
         state = dict(state)

@@ -39,7 +39,7 @@ def scenario(objects: list[dict[str, Any]], actions: list[dict[str, Any]], energ
     state = state_to_json(state_from_json("state", {"pool": {"energy": energy, "power": power or {}},
                                                     "objects": objects}))
     return {"protocol": PROTOCOL, "rulebook": "play",
-            "rules": {**{"either_discount": DEFAULT_PLAY_RULES.either_discount}, **(rules or {})},
+            "rules": {**DEFAULT_PLAY_RULES.to_json(), **(rules or {})},
             "state": state, "actions": actions}
 
 
@@ -69,6 +69,8 @@ KILL_AND_DISCARD = {"cost": {"energy": 1}, "additional": [{"nonstandard": ns("ki
 MAY_EXHAUST = {"cost": {"energy": 1}, "additional": [{"nonstandard": ns("exhaust_friendly_unit"), "optional": True}]}
 VI = {"nonstandard": ns("recycle_from_trash")}
 TRASHED = {"oid": "t1", "kind": "spell", "zone": "trash"}
+#: PLAY-020's case: a spell with two optional additional costs, [A] and [1] (the register's example).
+TWO_OPTIONAL = [{"any_power": 1, "optional": True}, {"energy": 1, "optional": True}]
 
 #: (name, primary clause, scenario). The primary clause files the vector (play/<chapter>/<clause>/).
 PLAY_CASES: list[tuple[str, str, dict[str, Any]]] = [
@@ -133,6 +135,14 @@ PLAY_CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("ezreal-mandatory-additional-charged", "356.4.c",
      scenario([SPELL_IN_HAND], [play(cost={"energy": 1}, additional=[{"energy": 1}, {"any_power": 1, "optional": True}],
                                      pay_optional=[False, True], modifiers={"discounts": [EZREAL]})], energy=2)),
+    # PLAY-020: two optional additional costs paid, Ezreal's discount on each (each_component) or once in all
+    ("ezreal-discounts-each-paid-optional", "356.4.c",
+     scenario([SPELL_IN_HAND], [play(cost={"energy": 2}, additional=TWO_OPTIONAL, pay_optional=[True, True],
+                                     modifiers={"discounts": [EZREAL]})], energy=2)),
+    ("ezreal-discounts-once-second-charged", "356.4.c",
+     scenario([SPELL_IN_HAND], [play(cost={"energy": 2}, additional=TWO_OPTIONAL, pay_optional=[True, True],
+                                     modifiers={"discounts": [EZREAL]})], energy=2,
+              rules={"component_discount_scope": "once"})),
     ("optional-paid-without-discount", "355.1.a",
      scenario([SPELL_IN_HAND], [play(**FRIGID_TOUCH, pay_optional=[True])], energy=2, power={"fury": 1})),
     ("optional-declined-not-charged", "355.1.a",

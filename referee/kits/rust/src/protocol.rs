@@ -1477,7 +1477,7 @@ pub struct CombatScenario {
     pub actions: Vec<Action>,
 }
 
-/// PLAY-003: which part a '[1] or [A] less' discount takes off
+/// PLAY-003: which part a "[1] or [A] less" discount takes off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EitherDiscount {
     #[serde(rename = "energy_first")]
@@ -1505,17 +1505,49 @@ impl EitherDiscount {
     }
 }
 
+/// PLAY-020: whether a component discount lowers every component it applies to, or the first one paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ComponentDiscountScope {
+    #[serde(rename = "each_component")]
+    EachComponent,
+    #[serde(rename = "once")]
+    Once,
+}
+
+impl ComponentDiscountScope {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ComponentDiscountScope::EachComponent => "each_component",
+            ComponentDiscountScope::Once => "once",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "each_component" => Some(ComponentDiscountScope::EachComponent),
+            "once" => Some(ComponentDiscountScope::Once),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayScenarioRules {
-    /// PLAY-003: which part a '[1] or [A] less' discount takes off
+    /// PLAY-003: which part a "[1] or [A] less" discount takes off.
     #[serde(default = "default_play_scenario_rules_either_discount")]
     pub either_discount: EitherDiscount,
+    /// PLAY-020: whether a component discount lowers every component it applies to, or the first one paid.
+    #[serde(default = "default_play_scenario_rules_component_discount_scope")]
+    pub component_discount_scope: ComponentDiscountScope,
 }
 
 impl Default for PlayScenarioRules {
     fn default() -> Self {
         PlayScenarioRules {
             either_discount: default_play_scenario_rules_either_discount(),
+            component_discount_scope: default_play_scenario_rules_component_discount_scope(),
         }
     }
 }
@@ -3063,6 +3095,7 @@ fn default_tick_action_damage_kind() -> TickActionDamageKind { TickActionDamageK
 fn default_advance_action_rows() -> i64 { 2 }
 fn default_advance_action_cols() -> i64 { 4 }
 fn default_play_scenario_rules_either_discount() -> EitherDiscount { EitherDiscount::EnergyFirst }
+fn default_play_scenario_rules_component_discount_scope() -> ComponentDiscountScope { ComponentDiscountScope::EachComponent }
 fn default_play_state_pool_power_fury() -> i64 { 0 }
 fn default_play_state_pool_power_calm() -> i64 { 0 }
 fn default_play_state_pool_power_mind() -> i64 { 0 }

@@ -581,17 +581,23 @@ export const COMBAT_SCENARIO_DEFAULTS = {
   rulebook: "combat",
 } as const;
 
-/** PLAY-003: which part a '[1] or [A] less' discount takes off */
+/** PLAY-003: which part a "[1] or [A] less" discount takes off. */
 export type EitherDiscount = "energy_first" | "power_first";
 
+/** PLAY-020: whether a component discount lowers every component it applies to, or the first one paid. */
+export type ComponentDiscountScope = "each_component" | "once";
+
 export interface PlayScenarioRules {
-  /** PLAY-003: which part a '[1] or [A] less' discount takes off (default "energy_first") */
+  /** PLAY-003: which part a "[1] or [A] less" discount takes off. (default "energy_first") */
   either_discount?: EitherDiscount;
+  /** PLAY-020: whether a component discount lowers every component it applies to, or the first one paid. (default "each_component") */
+  component_discount_scope?: ComponentDiscountScope;
 }
 
 /** What a PlayScenarioRules field left out reads as (the protocol's defaults). */
 export const PLAY_SCENARIO_RULES_DEFAULTS = {
   either_discount: "energy_first",
+  component_discount_scope: "each_component",
 } as const;
 
 /** Power by domain */
