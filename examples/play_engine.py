@@ -32,11 +32,18 @@ class Card:
         for name, default in CARD_DEFAULTS.items():
             setattr(self, name, data.get(name, default))
 
-    def move_to(self, zone: str) -> None:
-        """A card leaving the board becomes a new, ready object."""
+    def move_to(self, zone: str, clear_board_state: bool = False) -> None:
+        """A card leaving the board becomes a new, ready object; with ``clear_board_state`` (PLAY-025's
+        all_board_state) it also loses its location and Might bonus."""
         self.zone = zone
         if zone != "board":
             self.exhausted = False
+            self.enter_new_zone(clear_board_state)
+
+    def enter_new_zone(self, clear_board_state: bool) -> None:
+        if clear_board_state:
+            self.location = 0
+            self.might_bonus = 0
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -60,6 +67,7 @@ class Game:
         self.cards = [Card(o) for o in data["objects"]]
         self.player = data.get("player", 0)
         self.location_count = data.get("location_count", 3)
+        self.clears_board_state = False  # PLAY-025: set from the rules by run_play
 
     def card(self, oid: str) -> Card:
         for card in self.cards:
@@ -220,7 +228,7 @@ class ExtraCosts:
             card = game.card(source)
             if not (game.is_friendly(card) and card.zone == "board"):
                 return False
-            card.move_to("rune_deck" if card.kind == "rune" else "main_deck")
+            card.move_to("rune_deck" if card.kind == "rune" else "main_deck", game.clears_board_state)
             return True
         if kind == "recycle_from_trash":
             if len(targets) != count or len(set(targets)) != count:
@@ -229,7 +237,7 @@ class ExtraCosts:
             if not all(game.is_friendly(c) and c.zone == "trash" for c in cards):
                 return False
             for c in cards:
-                c.move_to("rune_deck" if c.kind == "rune" else "main_deck")
+                c.move_to("rune_deck" if c.kind == "rune" else "main_deck", game.clears_board_state)
             return True
         if len(targets) != 1:
             return False
@@ -244,12 +252,12 @@ class ExtraCosts:
         if kind == "kill_friendly_unit":
             if not (game.is_friendly(card) and card.zone == "board"):
                 return False
-            card.move_to("trash")
+            card.move_to("trash", game.clears_board_state)
             return True
         if kind == "discard_unit":
             if not (game.is_friendly(card) and card.zone == "hand"):
                 return False
-            card.move_to("trash")
+            card.move_to("trash", game.clears_board_state)
             return True
         raise ValueError(f"unknown non-standard cost {kind!r}")
 
@@ -356,6 +364,7 @@ class PlayEngine:
         if failed is None and card.kind == "unit" and not 0 <= location < game.location_count:
             failed = "355.2"
         card.zone = "chain"
+        card.enter_new_zone(game.clears_board_state)
         additional = action.get("additional", [])
         pay_optional = action.get("pay_optional", [False] * len(additional))
         total, extras = self.calculator.total(action.get("cost", {}), additional, pay_optional, action.get("modifiers", {}))
@@ -408,6 +417,7 @@ class PlayEngine:
 def run_play(scenario: dict[str, Any]) -> dict[str, Any]:
     """A play-rulebook scenario to its observation: the final play state and one outcome event per action."""
     game = Game(scenario["state"])
+    game.clears_board_state = scenario.get("rules", {}).get("leave_board_resets", "exhausted_only") == "all_board_state"
     engine = PlayEngine(game, scenario.get("rules", {}))
     for action in scenario["actions"]:
         if action["kind"] == "play_card":

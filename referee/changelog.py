@@ -131,6 +131,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "cleared (reliquary_cleared): as it begins, once its Bloodletting cost is paid (a failed ability clears "
                "nothing), or once it has resolved. Not breaking: its default is the behaviour before it, and the option "
                "is sent only spelled out in the ruleset", breaking=False),
+        Change("play scenario rules option leave_board_resets (PLAY-025)", "absent", "exhausted_only (the default, the "
+               "model's reading before the option) or all_board_state: an object that changes zone (to the chain, the "
+               "trash or a deck) keeps its location and Might bonus, or has them set to 0 as a new object. Not "
+               "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
+               "rules", breaking=False),
         Change("play scenario rules option component_discount_scope (PLAY-020)", "absent", "each_component (the "
                "default, the model's reading before the option) or once: a discount on a component of the cost (356.4.c, "
                "Ezreal's) lowers every paid component it applies to, or the first one only. Not breaking: its default "

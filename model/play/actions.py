@@ -8,17 +8,19 @@ recycle, 416.3) the cost is not paid and nothing changes (414.4, 416.3, 203.3): 
 returned state is the input state.
 
 An object that leaves the board stops being exhausted (PLAY-008): it becomes a new object
-in its new zone.
+in its new zone. Whether it also loses its board location and Might bonus is the option
+``leave_board_resets`` (PLAY-025).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.model.arith import and_
+from referee.model.arith import and_, ite
 from referee.model.clauses import play
 
 from .cost import NonStandardCost
+from .rules import DEFAULT_PLAY_RULES, PlayRules
 from .state import (
     BOARD,
     HAND,
@@ -36,10 +38,19 @@ from .state import (
 )
 
 
-def moved(obj: GameObject, zone: int) -> GameObject:
-    """The object moved to a zone; off the board it is a new, ready object, its other fields kept (PLAY-008,
-    PLAY-025)."""
-    return replace(obj, zone=zone, exhausted=False if zone != BOARD else obj.exhausted)
+def moved(obj: GameObject, zone: int, rules: PlayRules = DEFAULT_PLAY_RULES) -> GameObject:
+    """The object moved to a zone; off the board it is a new, ready object (PLAY-008), its board state kept or
+    cleared as the rules read (PLAY-025)."""
+    if zone == BOARD:
+        return replace(obj, zone=zone)
+    return in_new_zone(replace(obj, zone=zone, exhausted=False), rules)
+
+
+def in_new_zone(obj: GameObject, rules: PlayRules = DEFAULT_PLAY_RULES) -> GameObject:
+    """An object that has changed zone: its location and Might bonus kept (``exhausted_only``, the default), or
+    those of a new object, 0 and 0 (``all_board_state``), PLAY-025."""
+    reset = rules.leave_board_resets == "all_board_state"
+    return replace(obj, location=ite(reset, 0, obj.location), might_bonus=ite(reset, 0, obj.might_bonus))
 
 
 def perform_if(state: PlayState, done: Bool, changed: tuple[GameObject, ...]) -> PlayState:
@@ -75,60 +86,62 @@ def process_exhaust_friendly_unit(state: PlayState, oid: str) -> tuple[PlayState
 
 
 @play.implements("416.3", "164.2.b")
-def process_recycle_this(state: PlayState, oid: str) -> tuple[PlayState, Bool]:
+def process_recycle_this(state: PlayState, oid: str, rules: PlayRules = DEFAULT_PLAY_RULES) -> tuple[PlayState, Bool]:
     """ "Recycle this" (164.2.b): paid only from the board (416.3); a rune goes to the rune deck (PLAY-007)."""
     obj = state.get(oid)
     done = and_(is_friendly(state, obj), is_in_zone(obj, BOARD))
     deck = RUNE_DECK if obj.kind == "rune" else MAIN_DECK
-    return perform_if(state, done, (moved(obj, deck),)), done
+    return perform_if(state, done, (moved(obj, deck, rules),)), done
 
 
 @play.implements("416.3")
-def process_recycle_from_trash(state: PlayState, oids: tuple[str, ...], count: int) -> tuple[PlayState, Bool]:
+def process_recycle_from_trash(
+    state: PlayState, oids: tuple[str, ...], count: int, rules: PlayRules = DEFAULT_PLAY_RULES
+) -> tuple[PlayState, Bool]:
     """ "Recycle N from your trash": N distinct cards of yours in the trash go to their decks, a rune to the rune deck
     as "Recycle this" sends it, or none do (416.3, PLAY-007)."""
     if len(oids) != count or len(set(oids)) != count:
         return state, False
     objects = tuple(state.get(oid) for oid in oids)
     done = and_(*(and_(is_friendly(state, o), is_in_zone(o, TRASH)) for o in objects))
-    return perform_if(state, done, tuple(moved(o, RUNE_DECK if o.kind == "rune" else MAIN_DECK) for o in objects)), done
+    return (perform_if(state, done, tuple(moved(o, RUNE_DECK if o.kind == "rune" else MAIN_DECK, rules) for o in objects)),
+            done)
 
 
-def process_kill_friendly_unit(state: PlayState, oid: str) -> tuple[PlayState, Bool]:
+def process_kill_friendly_unit(state: PlayState, oid: str, rules: PlayRules = DEFAULT_PLAY_RULES) -> tuple[PlayState, Bool]:
     """ "Kill a friendly unit": a unit of yours on the board goes to the trash (203.1, 356.7 example)."""
     obj = state.get(oid)
     if obj.kind != "unit":
         return state, False
     done = and_(is_friendly(state, obj), is_in_zone(obj, BOARD))
-    return perform_if(state, done, (moved(obj, TRASH),)), done
+    return perform_if(state, done, (moved(obj, TRASH, rules),)), done
 
 
-def process_discard_unit(state: PlayState, oid: str) -> tuple[PlayState, Bool]:
+def process_discard_unit(state: PlayState, oid: str, rules: PlayRules = DEFAULT_PLAY_RULES) -> tuple[PlayState, Bool]:
     """ "Discard a unit": a unit card in your hand goes to the trash (203.1, 357.2 example)."""
     obj = state.get(oid)
     if obj.kind != "unit":
         return state, False
     done = and_(is_friendly(state, obj), is_in_zone(obj, HAND))
-    return perform_if(state, done, (moved(obj, TRASH),)), done
+    return perform_if(state, done, (moved(obj, TRASH, rules),)), done
 
 
 @play.implements("203.1", "203.3")
 def process_pay_nonstandard_cost(
-    state: PlayState, cost: NonStandardCost, source: str | None, targets: tuple[str, ...]
+    state: PlayState, cost: NonStandardCost, source: str | None, targets: tuple[str, ...],
+    rules: PlayRules = DEFAULT_PLAY_RULES,
 ) -> tuple[PlayState, Bool]:
     """Pay one non-standard cost by performing its action; an impossible action is not paid (203.1, 203.3)."""
     kind = cost.kind
     if kind in ("exhaust_this", "recycle_this"):
         if source is None:
             raise ValueError(f"{kind!r} names the card or ability's own object, but there is no source object")
-        return process_exhaust(state, source) if kind == "exhaust_this" else process_recycle_this(state, source)
+        return process_exhaust(state, source) if kind == "exhaust_this" else process_recycle_this(state, source, rules)
     if kind == "recycle_from_trash":
-        return process_recycle_from_trash(state, targets, cost.count)
+        return process_recycle_from_trash(state, targets, cost.count, rules)
     if len(targets) != 1:
         return state, False
-    action = {
-        "exhaust_friendly_unit": process_exhaust_friendly_unit,
-        "kill_friendly_unit": process_kill_friendly_unit,
-        "discard_unit": process_discard_unit,
-    }[kind]
-    return action(state, targets[0])
+    if kind == "exhaust_friendly_unit":
+        return process_exhaust_friendly_unit(state, targets[0])
+    action = {"kill_friendly_unit": process_kill_friendly_unit, "discard_unit": process_discard_unit}[kind]
+    return action(state, targets[0], rules)

@@ -157,9 +157,9 @@ def is_playable_zone(state: PlayState, oid: str) -> Bool:
 
 
 @play.implements("354")
-def process_move_to_chain(state: PlayState, oid: str) -> PlayState:
-    """Step 1: move the card from its current zone to the chain (354)."""
-    return with_object(state, replace(state.get(oid), zone=CHAIN))
+def process_move_to_chain(state: PlayState, oid: str, rules: PlayRules = DEFAULT_PLAY_RULES) -> PlayState:
+    """Step 1: move the card from its current zone to the chain (354), as an object in a new zone (PLAY-025)."""
+    return with_object(state, actions.in_new_zone(replace(state.get(oid), zone=CHAIN), rules))
 
 
 @play.implements("355.2")
@@ -202,7 +202,7 @@ def process_payment(
                 continue
             seen.add(step.index)
             owed = total.nonstandard[step.index]
-            after, done = actions.process_pay_nonstandard_cost(state, owed.cost, source, step.targets)
+            after, done = actions.process_pay_nonstandard_cost(state, owed.cost, source, step.targets, rules)
             state = select_state(owed.owed, after, state)
             paid[step.index] = and_(owed.owed, done)
         else:
@@ -255,7 +255,7 @@ def process_play(
 ) -> PlayResult:
     """Play a card (350.1): chain (354), choices (355.1.a, 355.2), total, payment, checks (358.2), finish or undo (358.5)."""
     card = state.get(oid)
-    on_chain = process_move_to_chain(state, oid)
+    on_chain = process_move_to_chain(state, oid, rules)
     total = cost.compute_total_cost(text.cost, text.additional, choices.pay_optional, modifiers, rules)
     record = process_payment(on_chain, total, oid, plan, rules)
     checks = (

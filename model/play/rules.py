@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 EitherDiscount = Literal["energy_first", "power_first"]
 ComponentDiscountScope = Literal["each_component", "once"]
+LeaveBoardResets = Literal["exhausted_only", "all_board_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,8 @@ class PlayRules:
     either_discount: EitherDiscount = "energy_first"
     #: PLAY-020 (356.4.c): whether a component discount lowers every component it applies to, or the first one paid.
     component_discount_scope: ComponentDiscountScope = "each_component"
+    #: PLAY-025 (PLAY-008): whether an object that changes zone keeps its board location and Might bonus.
+    leave_board_resets: LeaveBoardResets = "exhausted_only"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PlayRules:

@@ -9,6 +9,7 @@ from referee.model.play import actions, process
 from referee.model.play.legal import is_legal_play_state
 from referee.model.play.payment import PayCost
 from referee.model.play.process import Choices
+from referee.model.play.rules import DEFAULT_PLAY_RULES
 from referee.model.play.state import BOARD, MAIN_DECK, TRASH, count_in_zone, is_friendly, is_in_zone, states_equal
 from referee.proofs.core import Mutant, Obligation, Vars, theorem
 
@@ -30,7 +31,7 @@ def exhaust_unit_without_checks(state, oid):
     return actions.with_object(state, replace(state.get(oid), exhausted=True)), True
 
 
-def recycle_without_zone_check(state, oids, count):
+def recycle_without_zone_check(state, oids, count, rules=DEFAULT_PLAY_RULES):
     """Bug: the named cards are recycled wherever they are, an empty trash notwithstanding (416.3)."""
     if len(oids) != count:
         return state, False
@@ -39,13 +40,13 @@ def recycle_without_zone_check(state, oids, count):
     return state, True
 
 
-def recycle_from_any_trash(state, oids, count):
+def recycle_from_any_trash(state, oids, count, rules=DEFAULT_PLAY_RULES):
     """Bug: cards in the opponent's trash count as "your trash" (416.3)."""
     if len(oids) != count:
         return state, False
     objects = tuple(state.get(oid) for oid in oids)
     done = and_(*(is_in_zone(o, TRASH) for o in objects))
-    return actions.perform_if(state, done, tuple(actions.moved(o, MAIN_DECK) for o in objects)), done
+    return actions.perform_if(state, done, tuple(actions.moved(o, MAIN_DECK, rules) for o in objects)), done
 
 
 # --------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from referee.model.arith import and_, not_, or_
 from referee.model.play import actions
 from referee.model.play.cost import NonStandardCost
 from referee.model.play.legal import is_legal_play_state
+from referee.model.play.rules import DEFAULT_PLAY_RULES
 from referee.model.play.state import (
     MAIN_DECK,
     TRASH,
@@ -130,12 +131,12 @@ def exhaustable_off_the_board(state, obj):
     return and_(is_friendly(state, obj), not_(obj.exhausted))
 
 
-def recycle_whole_trash(state, oids, count):
+def recycle_whole_trash(state, oids, count, rules=DEFAULT_PLAY_RULES):
     """Bug: "recycle N from your trash" recycles every card in your trash."""
     named = tuple(state.get(oid) for oid in oids)
     done = and_(len(oids) == count, *(and_(is_friendly(state, o), is_in_zone(o, TRASH)) for o in named))
     yours = tuple(o for o in state.objects if is_friendly(state, o))
-    changed = tuple(select_object(is_in_zone(o, TRASH), actions.moved(o, MAIN_DECK), o) for o in yours)
+    changed = tuple(select_object(is_in_zone(o, TRASH), actions.moved(o, MAIN_DECK, rules), o) for o in yours)
     return actions.perform_if(state, done, changed), done
 
 

@@ -120,9 +120,9 @@ def activate_effect_regardless(state, source, ability, plan, modifiers=Modifiers
 _real_pay_nonstandard = process.actions.process_pay_nonstandard_cost
 
 
-def impossible_cost_counts_as_paid(state, cost, source, targets):
+def impossible_cost_counts_as_paid(state, cost, source, targets, rules=DEFAULT_PLAY_RULES):
     """Bug: a non-standard cost counts as paid even when its action could not be performed."""
-    after, _done = _real_pay_nonstandard(state, cost, source, targets)
+    after, _done = _real_pay_nonstandard(state, cost, source, targets, rules)
     return after, True
 
 

@@ -82,7 +82,7 @@ def explain_play_card(state: PlayState, action: dict[str, Any], rules: PlayRules
     explain_cost_steps(s, text.cost, text.additional, choices.pay_optional, play_json.to_modifiers(action["modifiers"]),
                        rules)
     explain_total(s, action, result)
-    explain_plan(s, play_process.process_move_to_chain(state, action["card"]), result.total, action["card"],
+    explain_plan(s, play_process.process_move_to_chain(state, action["card"], rules), result.total, action["card"],
                  play_json.to_plan(action["plan"]), rules)
     explain_payment(s, state, result)
     explain_outcome(s, result, "played", f"{card.oid} is played (350.1)"

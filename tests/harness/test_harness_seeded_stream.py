@@ -34,15 +34,15 @@ from plain_draws import PLAIN_DRAWS
 #: 16 hex digits. Retaken on purpose in issue 24 (independent streams) and issue 20 (the generator draws legal states
 #: only: an overtime tick without a source, no hit from a dead unit, a living Bloodletting caster and no overtime hit
 #: of its own), and in issue 44 (the ruleset keys rider_on_revived_target, reliquary_clear_point and
-#: bloodletting_reduction_scope, the play rules key component_discount_scope: the same scenarios, the new keys
-#: stripped).
+#: bloodletting_reduction_scope, the play rules keys component_discount_scope and leave_board_resets: the same
+#: scenarios, the new keys stripped).
 STREAMS: dict[str, tuple[dict[str, Any], tuple[int, int, int], int, str]] = {
     "default": ({}, (20261130, 0, 0), 64, "e443bb02bf8ffcb8"),
     "swarm": ({"swarm": True}, (7, 0, 3), 64, "77bdf57ff9b2f9f0"),
     "three_actions": ({"max_actions": 3}, (2**64 - 3, 1, 0), 32, "0c25ac4c3c7a3acc"),
     "hit_without_some_features": ({"kinds": ("hit",), "features": frozenset(FEATURES) - {"shield", "redirect", "armor"},
                                    "swarm": True}, (1, 0, 0), 32, "84e28a2daa891b94"),
-    "play": ({"kinds": ("play_card", "activate"), "max_actions": 3}, (3, 2, 5), 32, "e3ab6d61c3eb0feb"),
+    "play": ({"kinds": ("play_card", "activate"), "max_actions": 3}, (3, 2, 5), 32, "838296fe17486ae8"),
 }
 
 

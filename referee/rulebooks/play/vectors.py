@@ -69,6 +69,10 @@ KILL_AND_DISCARD = {"cost": {"energy": 1}, "additional": [{"nonstandard": ns("ki
 MAY_EXHAUST = {"cost": {"energy": 1}, "additional": [{"nonstandard": ns("exhaust_friendly_unit"), "optional": True}]}
 VI = {"nonstandard": ns("recycle_from_trash")}
 TRASHED = {"oid": "t1", "kind": "spell", "zone": "trash"}
+#: PLAY-025's case: a unit on the board at location 2, exhausted, +1 Might; a unit in hand at location 1, +2 Might.
+BOARD_STATE_CARRIERS = [{"oid": "u1", "kind": "unit", "zone": "board", "location": 2, "exhausted": True, "might_bonus": 1},
+                        {"oid": "h1", "kind": "unit", "location": 1, "might_bonus": 2}]
+KILL_THEN_DISCARD = [{"step": "pay_cost", "index": 0, "targets": ["u1"]}, {"step": "pay_cost", "index": 1, "targets": ["h1"]}, PAY]
 #: PLAY-020's case: a spell with two optional additional costs, [A] and [1] (the register's example).
 TWO_OPTIONAL = [{"any_power": 1, "optional": True}, {"energy": 1, "optional": True}]
 
@@ -154,6 +158,12 @@ PLAY_CASES: list[tuple[str, str, dict[str, Any]]] = [
      scenario([SPELL_IN_HAND, FRIENDLY_UNIT, {"oid": "h1", "kind": "unit"}],
               [play(**KILL_AND_DISCARD, plan=[{"step": "pay_cost", "index": 0, "targets": ["u1"]},
                                               {"step": "pay_cost", "index": 1, "targets": ["h1"]}, PAY])], energy=1)),
+    # PLAY-025: the killed and the discarded unit keep their location and Might bonus, or lose them
+    ("kill-and-discard-keep-board-state", "203.1", scenario([{**SPELL_IN_HAND, "location": 1}, *BOARD_STATE_CARRIERS],
+                                                           [play(**KILL_AND_DISCARD, plan=KILL_THEN_DISCARD)], energy=1)),
+    ("kill-and-discard-clear-board-state", "203.1",
+     scenario([{**SPELL_IN_HAND, "location": 1}, *BOARD_STATE_CARRIERS], [play(**KILL_AND_DISCARD, plan=KILL_THEN_DISCARD)],
+              energy=1, rules={"leave_board_resets": "all_board_state"})),
     ("discard-then-kill", "357.2",
      scenario([SPELL_IN_HAND, FRIENDLY_UNIT, {"oid": "h1", "kind": "unit"}],
               [play(**KILL_AND_DISCARD, plan=[PAY, {"step": "pay_cost", "index": 1, "targets": ["h1"]},

@@ -1533,6 +1533,34 @@ impl ComponentDiscountScope {
     }
 }
 
+/// PLAY-025: whether an object that changes zone keeps its board location and Might bonus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LeaveBoardResets {
+    #[serde(rename = "exhausted_only")]
+    ExhaustedOnly,
+    #[serde(rename = "all_board_state")]
+    AllBoardState,
+}
+
+impl LeaveBoardResets {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LeaveBoardResets::ExhaustedOnly => "exhausted_only",
+            LeaveBoardResets::AllBoardState => "all_board_state",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "exhausted_only" => Some(LeaveBoardResets::ExhaustedOnly),
+            "all_board_state" => Some(LeaveBoardResets::AllBoardState),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayScenarioRules {
     /// PLAY-003: which part a "[1] or [A] less" discount takes off.
@@ -1541,6 +1569,9 @@ pub struct PlayScenarioRules {
     /// PLAY-020: whether a component discount lowers every component it applies to, or the first one paid.
     #[serde(default = "default_play_scenario_rules_component_discount_scope")]
     pub component_discount_scope: ComponentDiscountScope,
+    /// PLAY-025: whether an object that changes zone keeps its board location and Might bonus.
+    #[serde(default = "default_play_scenario_rules_leave_board_resets")]
+    pub leave_board_resets: LeaveBoardResets,
 }
 
 impl Default for PlayScenarioRules {
@@ -1548,6 +1579,7 @@ impl Default for PlayScenarioRules {
         PlayScenarioRules {
             either_discount: default_play_scenario_rules_either_discount(),
             component_discount_scope: default_play_scenario_rules_component_discount_scope(),
+            leave_board_resets: default_play_scenario_rules_leave_board_resets(),
         }
     }
 }
@@ -3096,6 +3128,7 @@ fn default_advance_action_rows() -> i64 { 2 }
 fn default_advance_action_cols() -> i64 { 4 }
 fn default_play_scenario_rules_either_discount() -> EitherDiscount { EitherDiscount::EnergyFirst }
 fn default_play_scenario_rules_component_discount_scope() -> ComponentDiscountScope { ComponentDiscountScope::EachComponent }
+fn default_play_scenario_rules_leave_board_resets() -> LeaveBoardResets { LeaveBoardResets::ExhaustedOnly }
 fn default_play_state_pool_power_fury() -> i64 { 0 }
 fn default_play_state_pool_power_calm() -> i64 { 0 }
 fn default_play_state_pool_power_mind() -> i64 { 0 }

@@ -587,17 +587,23 @@ export type EitherDiscount = "energy_first" | "power_first";
 /** PLAY-020: whether a component discount lowers every component it applies to, or the first one paid. */
 export type ComponentDiscountScope = "each_component" | "once";
 
+/** PLAY-025: whether an object that changes zone keeps its board location and Might bonus. */
+export type LeaveBoardResets = "exhausted_only" | "all_board_state";
+
 export interface PlayScenarioRules {
   /** PLAY-003: which part a "[1] or [A] less" discount takes off. (default "energy_first") */
   either_discount?: EitherDiscount;
   /** PLAY-020: whether a component discount lowers every component it applies to, or the first one paid. (default "each_component") */
   component_discount_scope?: ComponentDiscountScope;
+  /** PLAY-025: whether an object that changes zone keeps its board location and Might bonus. (default "exhausted_only") */
+  leave_board_resets?: LeaveBoardResets;
 }
 
 /** What a PlayScenarioRules field left out reads as (the protocol's defaults). */
 export const PLAY_SCENARIO_RULES_DEFAULTS = {
   either_discount: "energy_first",
   component_discount_scope: "each_component",
+  leave_board_resets: "exhausted_only",
 } as const;
 
 /** Power by domain */
