@@ -634,11 +634,13 @@ class DamagePipeline:
             if unit.is_boss and direct and m.absorbed + lost > 0:
                 self.bus.publish("stagger", unit.uid, m.absorbed + lost, hit.source)
 
+        standing = unit.vitality if unit.alive else 0
         lost = self.ledger.take(unit, m.remainder, hit.source, announce)
         entered = m.entering > 0 and not m.ignored
         after_shield = self.ruleset.get("damage_event_test", "reached_vitality") == "after_shield"
         event = entered and (m.sub_spent + m.ins_spent > 0 or (m.after_shield > 0 if after_shield else lost > 0))
-        return [{"target": unit.uid, "event": event, "landed": lost}, *moved_results]
+        killed = 0 < standing <= lost  # this instance killed it, whether or not a Vessel brought it back
+        return [{"target": unit.uid, "event": event, "landed": lost, "killed": killed}, *moved_results]
 
 
 # ------------------------------------------------------------------------------------------
@@ -657,6 +659,7 @@ class Retaliation:
         self.pipeline = pipeline
         self.roll_on_refused = ruleset.get("riposte_roll_on_refused", "consumed") == "consumed"
         self.reflect_ticks = ruleset.get("reflect_lanes", "hits_and_ticks") == "hits_and_ticks"
+        self.dead_answer = ruleset.get("dead_carrier_answers", "answers") == "answers"
 
     def answer(self, hit: Hit, results: list[dict[str, Any]]) -> None:
         """Each unit the damage landed on answers the attacker, in order, sharing the rolls."""
@@ -666,6 +669,8 @@ class Retaliation:
         attackers = [uid for uid, _ in hit.weights()]  # each damaging source once (500.7e)
         for result in results:
             unit = self.board.get(result["target"])
+            if result["killed"] and not self.dead_answer:
+                continue  # a carrier the hit killed answers nothing (INT-116, silent)
             for uid in attackers:
                 self.answer_one(unit, self.board.get(uid), result, rolls)
             if self.reflect_ticks or not hit.is_tick:

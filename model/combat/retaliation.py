@@ -35,6 +35,7 @@ from ..clauses import combat
 from .attribution import compute_applied
 from .costs import pay_vitality_cost
 from ..events import EventLog
+from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 
@@ -162,17 +163,41 @@ def process_retaliation(board: Board, instance: Any, outcome: Any, log: EventLog
 
     A Reflect is already an answer and starts no damage reactions (500.7k); an instance
     with no actor behind it has nobody to answer (500.1c). Retaliation is a cost, and a
-    cost is never a damage instance, so nothing here can be answered in turn (500.6b).
+    cost is never a damage instance, so nothing here can be answered in turn (500.6b). A carrier the
+    instance killed answers as any other, or not at all, as ``dead_carrier_answers`` reads (INT-116).
     """
     if instance.kind == "reflect":
         return board
     rolls = RollCursor(tuple(getattr(instance, "riposte_rolls", ()) or ()), 0, f"the damage on {outcome.target}")
     for landed_on in compute_answering_outcomes(outcome):
         recipient = board.unit(landed_on.target)
+        landed_on = compute_heard_outcome(landed_on, ruleset)
+        if landed_on is None:
+            continue  # a carrier the instance killed answers nothing under dead_carrier_answers = silent (INT-116)
         for attacker in compute_attackers(instance):
             board = process_answer_attacker(board, recipient, attacker, landed_on, rolls, log, ruleset)
         board = process_reflect(board, recipient, instance, landed_on, log, ruleset)
     return board
+
+
+@combat.implements("500.7a", "500.4b")
+def is_answering_carrier(outcome: Any, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether the unit the instance landed on answers it: always under ``dead_carrier_answers = answers`` (the
+    default: the answer belongs to the event, which happened to a carrier, 500.7a); under ``silent`` only when the
+    instance did not kill it (a dead unit's runes are gone, 500.4b), whether or not a Vessel revives it (INT-116)."""
+    return by_reading(ruleset.dead_carrier_answers, answers=lambda: True, silent=lambda: not_(outcome.died))
+
+
+@combat.implements("500.7a", "500.4b")
+def compute_heard_outcome(outcome: Any, ruleset: Ruleset) -> Any:
+    """The outcome as the carrier's answers read it: unchanged when it answers, ``None`` when it is silent, and on a
+    symbolic reading one whose damage event and Vitality lost hold only where it answers, so that a silent carrier
+    fires no Thorns, Riposte (nor its roll), Retort or Reflect (INT-116)."""
+    answers = is_answering_carrier(outcome, ruleset)
+    if answers is True or answers is False:
+        return outcome if answers else None
+    return outcome._replace(damage_event=and_(answers, outcome.damage_event),
+                            vitality_lost=ite(answers, outcome.vitality_lost, 0), landed=and_(answers, outcome.landed))
 
 
 @combat.implements("500.7a", "500.1g")

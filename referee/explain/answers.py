@@ -42,6 +42,9 @@ def explain_answers(
     rolls = retaliation.RollCursor(tuple(instance.riposte_rolls), 0, f"the damage on {outcome.target}")
     for landed in retaliation.compute_answering_outcomes(outcome):
         recipient = board.unit(landed.target)
+        if retaliation.compute_heard_outcome(landed, ruleset) is None:
+            explain_silent_carrier(s, recipient)
+            continue
         attackers = retaliation.compute_attackers(instance)
         for n, attacker in enumerate(attackers, 1):
             if n > 1:
@@ -57,6 +60,18 @@ def explain_answers(
             explain_attacker(s, recipient, attacker, landed, part.events(), each, payer)
         board = explain_reflect(s, board, recipient, instance, landed, log, ruleset)
     return board, s.items
+
+
+def explain_silent_carrier(s: Steps, r: Unit) -> None:
+    """A carrier the instance killed answers nothing under ``dead_carrier_answers = silent`` (500.4b, INT-116)."""
+    held = [name for name, n in (("Thorns", r.thorns), ("Riposte", r.riposte), ("Retort", r.retort)) if n > 0]
+    if retaliation.has_reflect(r):
+        held.append("Reflect")
+    if held:
+        s.say("silent_carrier", "500.4b", f"{r.uid} was killed by this instance, so its {', '.join(held)} answer "
+              "nothing: a dead unit's runes are gone (dead_carrier_answers = silent, INT-116).",
+              absent=("thorns", "riposte", "riposte_missed", "retort", "reflect", "cost_refused"),
+              decision="silent_carrier[combat:500.4b]")
 
 
 def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, events: tuple[Event, ...],
