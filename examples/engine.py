@@ -640,7 +640,8 @@ class DamagePipeline:
         after_shield = self.ruleset.get("damage_event_test", "reached_vitality") == "after_shield"
         event = entered and (m.sub_spent + m.ins_spent > 0 or (m.after_shield > 0 if after_shield else lost > 0))
         killed = 0 < standing <= lost  # this instance killed it, whether or not a Vessel brought it back
-        return [{"target": unit.uid, "event": event, "landed": lost, "killed": killed}, *moved_results]
+        return [{"target": unit.uid, "event": event, "landed": lost, "killed": killed, "after_shield": m.after_shield},
+                *moved_results]
 
 
 # ------------------------------------------------------------------------------------------
@@ -660,6 +661,7 @@ class Retaliation:
         self.roll_on_refused = ruleset.get("riposte_roll_on_refused", "consumed") == "consumed"
         self.reflect_ticks = ruleset.get("reflect_lanes", "hits_and_ticks") == "hits_and_ticks"
         self.dead_answer = ruleset.get("dead_carrier_answers", "answers") == "answers"
+        self.reflect_basis = ruleset.get("reflect_basis", "vitality_lost")
 
     def answer(self, hit: Hit, results: list[dict[str, Any]]) -> None:
         """Each unit the damage landed on answers the attacker, in order, sharing the rolls."""
@@ -673,8 +675,9 @@ class Retaliation:
                 continue  # a carrier the hit killed answers nothing (INT-116, silent)
             for uid in attackers:
                 self.answer_one(unit, self.board.get(uid), result, rolls)
-            if self.reflect_ticks or not hit.is_tick:
-                self.reflect(unit, self.board.get(hit.source), result["landed"])
+            if self.reflect_ticks or not hit.is_tick:  # 5% of the Vitality lost, or of what the Shield left (INT-111)
+                basis = result["after_shield"] if self.reflect_basis == "after_shield" else result["landed"]
+                self.reflect(unit, self.board.get(hit.source), basis)
 
     def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool]) -> None:
         event, landed = result["event"], result["landed"]

@@ -196,8 +196,13 @@ def compute_heard_outcome(outcome: Any, ruleset: Ruleset) -> Any:
     answers = is_answering_carrier(outcome, ruleset)
     if answers is True or answers is False:
         return outcome if answers else None
-    return outcome._replace(damage_event=and_(answers, outcome.damage_event),
-                            vitality_lost=ite(answers, outcome.vitality_lost, 0), landed=and_(answers, outcome.landed))
+    figures = {name: ite(answers, getattr(outcome, name), 0) for name in HEARD_FIGURES}
+    return outcome._replace(damage_event=and_(answers, outcome.damage_event), landed=and_(answers, outcome.landed),
+                            **figures)
+
+
+#: The figures of an outcome the answers read: Retort's and Reflect's (500.7f, 500.7h, 500.7i; INT-111).
+HEARD_FIGURES = ("vitality_lost", "after_cap", "subrogated_absorbed", "insurance_absorbed", "shield_absorbed")
 
 
 @combat.implements("500.7a", "500.1g")
@@ -225,6 +230,23 @@ def compute_reflect_amount(landed: Int) -> Int:
     return ite(landed > 0, max_(floordiv(REFLECT_PERCENT * landed, 100), 1), 0)
 
 
+@combat.implements("500.7h", "500.7i")
+def compute_reflect_basis(outcome: Any, ruleset: Ruleset = DEFAULT) -> Int:
+    """'The damage the attacker actually put on the boss' (500.7h), read after the boss's own Armor, Shield and
+    Insurance (500.7i): the Vitality the boss lost (``reflect_basis = vitality_lost``, the default), or what its
+    Shield left (``after_shield``: before the ally redirect, the defy-death rune and the Vitality clamp, so overkill
+    counts) (INT-111)."""
+    return by_reading(ruleset.reflect_basis, vitality_lost=lambda: outcome.vitality_lost,
+                      after_shield=lambda: compute_after_shield(outcome))
+
+
+@combat.implements("500.1-10")
+def compute_after_shield(outcome: Any) -> Int:
+    """What the recipient's Shield left of the instance (500.1-10): past the cap, less what the Insurance points and
+    the Shield absorbed (500.1-8, 500.1-9, 500.1-10)."""
+    return outcome.after_cap - outcome.subrogated_absorbed - outcome.insurance_absorbed - outcome.shield_absorbed
+
+
 @combat.implements("500.7h")
 def has_reflect(recipient: Unit) -> Bool:
     """The Reflect rune is a boss rune (500.7h)."""
@@ -246,10 +268,11 @@ def is_reflected_lane(kind: str, ruleset: Ruleset) -> Bool:
 def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: EventLog, ruleset: Ruleset) -> Board:
     """A boss Reflect: real damage back at the attacker, below its Armor, with no reactions (500.7h-l).
 
-    The amount reads what landed on the boss after its Armor, Insurance and Shield (500.7i,
-    INT-111); the instance is resolved by the pipeline with the ``reflect`` kind, which skips
-    the attacker's Armor (500.7j) and starts no damage reactions (500.7k). It is not an
-    activation, so it never applies Shatter (500.7l): nothing here applies any status.
+    The amount reads what landed on the boss after its Armor, Insurance and Shield, as
+    ``reflect_basis`` reads it (500.7i, INT-111); the instance is resolved by the pipeline
+    with the ``reflect`` kind, which skips the attacker's Armor (500.7j) and starts no damage
+    reactions (500.7k). It is not an activation, so it never applies Shatter (500.7l): nothing
+    here applies any status.
     """
     from .damage import DamageInstance, resolve_damage
 
@@ -259,7 +282,7 @@ def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: 
     lane = is_reflected_lane(instance.kind, ruleset)
     if lane is False:
         return board
-    amount = compute_reflect_amount(outcome.vitality_lost)
+    amount = compute_reflect_amount(compute_reflect_basis(outcome, ruleset))
     reflects = and_(has_reflect(boss), amount > 0) if lane is True else and_(lane, has_reflect(boss), amount > 0)
     log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)
     back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="reflect")

@@ -30,6 +30,7 @@ RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 DeadCarrierAnswers = Literal["answers", "silent"]
+ReflectBasis = Literal["vitality_lost", "after_shield"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,8 @@ class Ruleset:
     bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
     #: INT-116 (500.7a, 500.4b): whether a carrier the damage instance killed still answers it.
     dead_carrier_answers: DeadCarrierAnswers = "answers"
+    #: INT-111 (500.7h, 500.7i): which number a boss Reflect takes 5% of.
+    reflect_basis: ReflectBasis = "vitality_lost"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -109,6 +112,7 @@ class Ruleset:
             "reliquary_clear_point": ("start", "after_cost", "end"),
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "dead_carrier_answers": ("answers", "silent"),
+            "reflect_basis": ("vitality_lost", "after_shield"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -77,7 +77,7 @@ def _reflect_as_a_hit(board, boss, instance, outcome, log, ruleset):
     attacker = instance.source
     if attacker is None or not retaliation.is_hostile(board, boss, attacker):
         return board
-    amount = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    amount = retaliation.compute_reflect_amount(retaliation.compute_reflect_basis(outcome, ruleset))
     reflects = and_(retaliation.has_reflect(boss), amount > 0)
     back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="hit")
     board, step, answered = damage.resolve_damage(board, back, ruleset)
@@ -234,7 +234,7 @@ def _reflect_meets_armor(board, boss, instance, outcome, log, ruleset):
     attacker = instance.source
     if attacker is None or not retaliation.is_hostile(board, boss, attacker):
         return board
-    amount = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    amount = retaliation.compute_reflect_amount(retaliation.compute_reflect_basis(outcome, ruleset))
     reflects = and_(retaliation.has_reflect(boss), amount > 0)
     log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)
     back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="aoe")
@@ -284,7 +284,7 @@ def reflect_skips_the_attackers_armor(v: Vars) -> Obligation:
     after, log, outcome = damage.resolve_damage(board, instance)
     answers = EventLog()
     final = retaliation.process_retaliation(after, instance, outcome, answers)
-    reflected = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    reflected = retaliation.compute_reflect_amount(retaliation.compute_reflect_basis(outcome))  # INT-111: the reading's basis
     answers_it = retaliation.is_answering_carrier(outcome)  # INT-116: a boss the hit killed, as the reading has it
     a0 = after.unit("a")
     took = a0.vitality - final.unit("a").vitality

@@ -149,16 +149,19 @@ def explain_reflect(
         return board
     if not retaliation.is_hostile(board, boss, instance.source):
         return board
-    amount = retaliation.compute_reflect_amount(landed.vitality_lost)
+    basis = retaliation.compute_reflect_basis(landed, ruleset)
+    amount = retaliation.compute_reflect_amount(basis)
+    what = "that landed" if ruleset.reflect_basis == "vitality_lost" else \
+        "its Shield left, overkill included (reflect_basis = after_shield, INT-111)"
     if amount <= 0:
         s.say("reflect", "500.7i", f"{boss.uid}'s Reflect reads what landed after its own Armor, Shield and Insurance: "
-              "nothing landed, so nothing is reflected.", landed=landed.vitality_lost, amount=0)
+              "nothing landed, so nothing is reflected.", landed=basis, amount=0)
         return board
-    exact = mixed(Fraction(retaliation.REFLECT_PERCENT * landed.vitality_lost, 100))
-    s.say("reflect", "500.7h", f"{boss.uid}'s Reflect sends back 5% of the {landed.vitality_lost} that landed: {exact}, "
+    exact = mixed(Fraction(retaliation.REFLECT_PERCENT * basis, 100))
+    s.say("reflect", "500.7h", f"{boss.uid}'s Reflect sends back 5% of the {basis} {what}: {exact}, "
           f"rounded down but never below 1: {amount}, as real damage at {instance.source} (not a cost). It enters below the Armor steps "
-          "(500.7j) and starts no damage reactions (500.7k).", ("reflect",), landed=landed.vitality_lost,
-          exact=Fraction(retaliation.REFLECT_PERCENT * landed.vitality_lost, 100), amount=amount)
+          "(500.7j) and starts no damage reactions (500.7k).", ("reflect",), landed=basis,
+          exact=Fraction(retaliation.REFLECT_PERCENT * basis, 100), amount=amount)
     log.emit("reflect", unit=boss.uid, other=instance.source, amount=amount)
     back = DamageInstance(target=instance.source, amount=amount, source=boss.uid, kind="reflect")
     after, step, out = resolve_damage(board, back, ruleset)

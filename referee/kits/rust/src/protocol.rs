@@ -528,6 +528,33 @@ impl DeadCarrierAnswers {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReflectBasis {
+    #[serde(rename = "vitality_lost")]
+    VitalityLost,
+    #[serde(rename = "after_shield")]
+    AfterShield,
+}
+
+impl ReflectBasis {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReflectBasis::VitalityLost => "vitality_lost",
+            ReflectBasis::AfterShield => "after_shield",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "vitality_lost" => Some(ReflectBasis::VitalityLost),
+            "after_shield" => Some(ReflectBasis::AfterShield),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -570,6 +597,8 @@ pub struct Ruleset {
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
     #[serde(default = "default_ruleset_dead_carrier_answers")]
     pub dead_carrier_answers: DeadCarrierAnswers,
+    #[serde(default = "default_ruleset_reflect_basis")]
+    pub reflect_basis: ReflectBasis,
 }
 
 impl Default for Ruleset {
@@ -595,6 +624,7 @@ impl Default for Ruleset {
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             dead_carrier_answers: default_ruleset_dead_carrier_answers(),
+            reflect_basis: default_ruleset_reflect_basis(),
         }
     }
 }
@@ -3027,6 +3057,7 @@ fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRe
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_dead_carrier_answers() -> DeadCarrierAnswers { DeadCarrierAnswers::Answers }
+fn default_ruleset_reflect_basis() -> ReflectBasis { ReflectBasis::VitalityLost }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

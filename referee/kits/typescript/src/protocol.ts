@@ -42,6 +42,8 @@ export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_larg
 
 export type DeadCarrierAnswers = "answers" | "silent";
 
+export type ReflectBasis = "vitality_lost" | "after_shield";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -83,6 +85,8 @@ export interface Ruleset {
   bloodletting_reduction_scope?: BloodlettingReductionScope;
   /** (default "answers") */
   dead_carrier_answers?: DeadCarrierAnswers;
+  /** (default "vitality_lost") */
+  reflect_basis?: ReflectBasis;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -107,6 +111,7 @@ export const RULESET_DEFAULTS = {
   reliquary_clear_point: "start",
   bloodletting_reduction_scope: "caster_only",
   dead_carrier_answers: "answers",
+  reflect_basis: "vitality_lost",
 } as const;
 
 export interface Unit {
