@@ -145,6 +145,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "or of what its Shield left of the instance (before the ally redirect, the defy-death rune and the "
                "Vitality clamp: overkill counts). Not breaking: its default is the behaviour before it, and the option "
                "is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option answer_order (INT-110)", "absent", "per_attacker (the default, the model's "
+               "reading before the option) or per_kind: a carrier answers the several attackers of one event (a tick "
+               "several units applied) with every Thorns, then every Riposte, then every Retort, rather than each "
+               "attacker in turn; an ally applier's refusal comes with the Thorns. Not breaking: its default is the "
+               "behaviour before it, and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

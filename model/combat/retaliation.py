@@ -34,6 +34,7 @@ from ..arith import and_, floordiv, is_symbolic, ite, max_, not_, or_
 from ..clauses import combat
 from .attribution import compute_applied
 from .costs import pay_vitality_cost
+from .guarded import run_guarded
 from ..events import EventLog
 from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
@@ -124,33 +125,80 @@ def compute_retort(recipient: Unit, landed: Bool) -> tuple[Bool, Int]:
     return and_(landed, recipient.retort > 0), recipient.retort
 
 
+#: The answers a carrier gives one attacker, in the order it gives them (500.7b, 500.7f).
+ANSWER_KINDS = ("thorns", "riposte", "retort")
+
+
 @combat.implements("500.6a", "500.6b", "500.6e", "500.6h", "500.7a", "500.7b", "500.7c", "500.7d", "500.7f")
 def process_answer_attacker(
-    board: Board, recipient: Unit, attacker: str, outcome: Any, rolls: RollCursor, log: EventLog, ruleset: Ruleset
+    board: Board, recipient: Unit, attacker: str, outcome: Any, rolls: RollCursor, log: EventLog, ruleset: Ruleset,
+    kinds: tuple[str, ...] = ANSWER_KINDS,
 ) -> Board:
-    """One attacker answered for one event: Thorns, then Riposte, then Retort, each a Vitality cost (500.6a, 500.7)."""
+    """One attacker answered for one event: Thorns, then Riposte, then Retort, each a Vitality cost (500.6a, 500.7);
+    ``kinds``: only those answers (one pass of ``answer_order = per_kind``, INT-110), the side check with the first."""
     event = is_answerable_event(outcome)
     if not is_hostile(board, recipient, attacker):
         # 500.6h: sides are checked before either fires, so no roll is made.
         present = or_(recipient.thorns > 0, recipient.riposte > 0, and_(is_landed(outcome), recipient.retort > 0))
         detail = "self" if attacker == recipient.uid else "ally"
-        log.emit("cost_refused", when=and_(event, present), unit=attacker, other=recipient.uid, detail=detail)
+        refused = and_(event, present) if kinds[0] == "thorns" else False
+        log.emit("cost_refused", when=refused, unit=attacker, other=recipient.uid, detail=detail)
         return board
     fires, amount = compute_thorns(recipient, event)
-    board = pay_retaliation(board, attacker, recipient.uid, amount, "thorns", fires, log, ruleset)
-    needed = needs_riposte_roll(recipient, board.unit(attacker), event, ruleset)
+    board = pay_retaliation(board, attacker, recipient.uid, amount, "thorns", fires, log, ruleset, kinds)
+    needed = needs_riposte_roll(recipient, board.unit(attacker), event, ruleset) if "riposte" in kinds else False
     hit = rolls.take(needed, f"Riposte on {recipient.uid} against {attacker}")
     log.emit("riposte_missed", when=and_(needed, not_(hit)), unit=attacker, other=recipient.uid)
-    board = pay_retaliation(board, attacker, recipient.uid, recipient.riposte, "riposte", hit, log, ruleset)
+    board = pay_retaliation(board, attacker, recipient.uid, recipient.riposte, "riposte", hit, log, ruleset, kinds)
     fires, amount = compute_retort(recipient, is_landed(outcome))
-    return pay_retaliation(board, attacker, recipient.uid, amount, "retort", fires, log, ruleset)
+    return pay_retaliation(board, attacker, recipient.uid, amount, "retort", fires, log, ruleset, kinds)
+
+
+@combat.implements("500.7a", "500.7e")
+def process_answers(
+    board: Board, recipient: Unit, attackers: tuple[str, ...], outcome: Any, rolls: RollCursor, log: EventLog,
+    ruleset: Ruleset,
+) -> Board:
+    """One carrier's answers to the attackers of one event (500.7e): each attacker in turn, Thorns, Riposte, Retort
+    (``answer_order = per_attacker``, the default), or every attacker's Thorns, then every Riposte, then every Retort
+    (``per_kind``) (INT-110). The two orders differ only with several attackers; on a symbolic reading each runs
+    from the same board, guarded by its reading, each with its own copy of the rolls."""
+    order = ruleset.answer_order
+    if len(attackers) < 2 or (order == "per_attacker") is True:
+        return process_answers_in_order(board, recipient, attackers, outcome, rolls, log, ruleset, (ANSWER_KINDS,))
+    passes = tuple((kind,) for kind in ANSWER_KINDS)
+    if (order == "per_kind") is True:
+        return process_answers_in_order(board, recipient, attackers, outcome, rolls, log, ruleset, passes)
+    cursors = []
+    for reading, order_passes in (("per_attacker", (ANSWER_KINDS,)), ("per_kind", passes)):
+        cursor = RollCursor(rolls.rolls, rolls.used, rolls.where)
+        board, _ = run_guarded(order == reading, board, log, lambda b, sub, c=cursor, o=order_passes: (
+            process_answers_in_order(b, recipient, attackers, outcome, c, sub, ruleset, o), None))
+        cursors.append(cursor)
+    rolls.used = ite(order == "per_attacker", cursors[0].used, cursors[1].used)
+    return board
+
+
+def process_answers_in_order(
+    board: Board, recipient: Unit, attackers: tuple[str, ...], outcome: Any, rolls: RollCursor, log: EventLog,
+    ruleset: Ruleset, passes: tuple[tuple[str, ...], ...],
+) -> Board:
+    """Each pass answers every attacker with its kinds, in attribution order (500.7e, INT-110)."""
+    for kinds in passes:
+        for attacker in attackers:
+            board = process_answer_attacker(board, recipient, attacker, outcome, rolls, log, ruleset, kinds)
+    return board
 
 
 @combat.implements("500.6a", "500.6c", "500.6d", "500.6e", "500.6f", "500.6g", "500.6h")
 def pay_retaliation(
-    board: Board, payer: str, retaliator: str, amount: Int, channel: str, fires: Bool, log: EventLog, ruleset: Ruleset
+    board: Board, payer: str, retaliator: str, amount: Int, channel: str, fires: Bool, log: EventLog, ruleset: Ruleset,
+    kinds: tuple[str, ...] = ANSWER_KINDS,
 ) -> Board:
-    """The damaging enemy pays ``amount`` Vitality to ``retaliator`` on ``channel`` when ``fires`` holds (500.6a)."""
+    """The damaging enemy pays ``amount`` Vitality to ``retaliator`` on ``channel`` when ``fires`` holds (500.6a), in
+    the pass whose ``kinds`` hold the channel (INT-110)."""
+    if channel not in kinds:
+        return board
     board, _ = pay_vitality_cost(
         board, payer, amount, "retaliation", log, channel=channel, beneficiary=retaliator, ruleset=ruleset, when=fires
     )
@@ -174,8 +222,7 @@ def process_retaliation(board: Board, instance: Any, outcome: Any, log: EventLog
         landed_on = compute_heard_outcome(landed_on, ruleset)
         if landed_on is None:
             continue  # a carrier the instance killed answers nothing under dead_carrier_answers = silent (INT-116)
-        for attacker in compute_attackers(instance):
-            board = process_answer_attacker(board, recipient, attacker, landed_on, rolls, log, ruleset)
+        board = process_answers(board, recipient, compute_attackers(instance), landed_on, rolls, log, ruleset)
         board = process_reflect(board, recipient, instance, landed_on, log, ruleset)
     return board
 

@@ -31,6 +31,7 @@ ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 DeadCarrierAnswers = Literal["answers", "silent"]
 ReflectBasis = Literal["vitality_lost", "after_shield"]
+AnswerOrder = Literal["per_attacker", "per_kind"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,8 @@ class Ruleset:
     dead_carrier_answers: DeadCarrierAnswers = "answers"
     #: INT-111 (500.7h, 500.7i): which number a boss Reflect takes 5% of.
     reflect_basis: ReflectBasis = "vitality_lost"
+    #: INT-110 (500.7a, 500.7e): in what order one carrier answers the several attackers of one event.
+    answer_order: AnswerOrder = "per_attacker"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -113,6 +116,7 @@ class Ruleset:
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "dead_carrier_answers": ("answers", "silent"),
             "reflect_basis": ("vitality_lost", "after_shield"),
+            "answer_order": ("per_attacker", "per_kind"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

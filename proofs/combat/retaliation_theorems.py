@@ -86,11 +86,12 @@ def _reflect_as_a_hit(board, boss, instance, outcome, log, ruleset):
     return retaliation.process_answer_attacker(board, board.unit(attacker), boss.uid, answered, rolls, log, ruleset)
 
 
-def _retaliation_answered(board, payer, retaliator, amount, channel, fires, log, ruleset):
+def _retaliation_answered(board, payer, retaliator, amount, channel, fires, log, ruleset,
+                          kinds=retaliation.ANSWER_KINDS):
     """Retaliation treated as a damage event: the payer's own Thorns answer it."""
     before = board.unit(payer)
-    board = _original_pay_retaliation(board, payer, retaliator, amount, channel, fires, log, ruleset)
-    bounced = and_(fires, before.thorns > 0, before.alive)
+    board = _original_pay_retaliation(board, payer, retaliator, amount, channel, fires, log, ruleset, kinds)
+    bounced = and_(fires, before.thorns > 0, before.alive, channel in kinds)
     return _original_pay_retaliation(board, retaliator, payer, before.thorns, "thorns", bounced, log, ruleset)
 
 
@@ -266,9 +267,10 @@ def a_tick_attributed_to_several_enemies_answers_each(v: Vars) -> Obligation:
     for uid in ("a", "b"):
         u = after.unit(uid)
         legal = and_(u.alive, not_(u.entrapped), not_(u.dormant), not_(u.discards_combat), not_(u.defy_death))
-        count = sum(1 for g in answers.entries if g.event.name == "thorns" and g.event.unit == uid)
+        # INT-110: each answer order is its own guarded run, so "once" counts the Thorns that fire, not the entries
+        fired = sum((ite_(g.when, 1, 0) for g in answers.entries if g.event.name == "thorns" and g.event.unit == uid), 0)
         due = and_(answers_it, legal, outcome.damage_event, r.thorns > 0)
-        claims.append(and_(count == 1, or_(not_(due), emitted(answers, "thorns", uid))))
+        claims.append(and_(fired <= 1, or_(not_(due), emitted(answers, "thorns", uid))))
     return Obligation(assume=all_of(well_formed(board), v.int("amount") >= 0), claim=and_(*claims))
 
 

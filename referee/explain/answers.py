@@ -46,20 +46,32 @@ def explain_answers(
             explain_silent_carrier(s, recipient)
             continue
         attackers = retaliation.compute_attackers(instance)
-        for n, attacker in enumerate(attackers, 1):
-            if n > 1:
-                s.say("applier", "500.7e", f"{recipient.uid} answers {attacker} too: a tick attributed to several "
-                      f"enemies is answered once per damaging source (applier {n} of {len(attackers)}).", opens=True,
-                      applier=attacker)
-            part = EventLog()
-            payer = layer_fields(board.unit(attacker)) if board.has(attacker) else ()
-            board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset)
-            log.extend(part)
-            each = (f" ({attacker} is applier {n} of the {len(attackers)} the tick is attributed to: each is answered once, "
-                    "500.7e)") if len(attackers) > 1 else ""
-            explain_attacker(s, recipient, attacker, landed, part.events(), each, payer)
+        passes = [(kind,) for kind in retaliation.ANSWER_KINDS] \
+            if len(attackers) > 1 and ruleset.answer_order == "per_kind" else [retaliation.ANSWER_KINDS]
+        for kinds in passes:  # each attacker in turn, or one kind across the attackers at a time (INT-110)
+            board = explain_pass(s, board, recipient, attackers, landed, rolls, log, ruleset, kinds, kinds == passes[-1])
         board = explain_reflect(s, board, recipient, instance, landed, log, ruleset)
     return board, s.items
+
+
+def explain_pass(s: Steps, board: Board, recipient: Unit, attackers: tuple[str, ...], landed: DamageOutcome,
+                 rolls: retaliation.RollCursor, log: EventLog, ruleset: Ruleset, kinds: tuple[str, ...],
+                 last: bool) -> Board:
+    """The answers of ``kinds`` to each attacker in attribution order: all three per attacker (answer_order =
+    per_attacker), or one kind at a time (per_kind, INT-110); what did not fire is said in the last pass."""
+    for n, attacker in enumerate(attackers, 1):
+        if n > 1:
+            s.say("applier", "500.7e", f"{recipient.uid} answers {attacker} too: a tick attributed to several "
+                  f"enemies is answered once per damaging source (applier {n} of {len(attackers)}).", opens=True,
+                  applier=attacker)
+        part = EventLog()
+        payer = layer_fields(board.unit(attacker)) if board.has(attacker) else ()
+        board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset, kinds)
+        log.extend(part)
+        each = (f" ({attacker} is applier {n} of the {len(attackers)} the tick is attributed to: each is answered once, "
+                "500.7e)") if len(attackers) > 1 else ""
+        explain_attacker(s, recipient, attacker, landed, part.events(), each, payer, last)
+    return board
 
 
 def explain_silent_carrier(s: Steps, r: Unit) -> None:
@@ -75,7 +87,7 @@ def explain_silent_carrier(s: Steps, r: Unit) -> None:
 
 
 def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, events: tuple[Event, ...],
-                     each: str = "", payer_layers: tuple[str, ...] = ()) -> None:
+                     each: str = "", payer_layers: tuple[str, ...] = (), silent: bool = True) -> None:
     """What ``r``'s retaliation did to one attacker, mechanic by mechanic, only for the ones ``r`` has; ``each`` says,
     for a tick attributed to several enemies, that this is one of them (500.7e)."""
     start = len(s.items)
@@ -95,7 +107,8 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
                   decision=refusal_decision(e.detail), payer=attacker, reason=e.detail)
     for e in defied:  # answered, but nothing left the payer
         explain_defied_payer(s, attacker, e, 0, payer_layers)
-    explain_silent_answers(s, r, landed)
+    if silent:
+        explain_silent_answers(s, r, landed)
     if each:
         s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
 

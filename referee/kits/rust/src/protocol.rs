@@ -555,6 +555,33 @@ impl ReflectBasis {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AnswerOrder {
+    #[serde(rename = "per_attacker")]
+    PerAttacker,
+    #[serde(rename = "per_kind")]
+    PerKind,
+}
+
+impl AnswerOrder {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnswerOrder::PerAttacker => "per_attacker",
+            AnswerOrder::PerKind => "per_kind",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "per_attacker" => Some(AnswerOrder::PerAttacker),
+            "per_kind" => Some(AnswerOrder::PerKind),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -599,6 +626,8 @@ pub struct Ruleset {
     pub dead_carrier_answers: DeadCarrierAnswers,
     #[serde(default = "default_ruleset_reflect_basis")]
     pub reflect_basis: ReflectBasis,
+    #[serde(default = "default_ruleset_answer_order")]
+    pub answer_order: AnswerOrder,
 }
 
 impl Default for Ruleset {
@@ -625,6 +654,7 @@ impl Default for Ruleset {
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             dead_carrier_answers: default_ruleset_dead_carrier_answers(),
             reflect_basis: default_ruleset_reflect_basis(),
+            answer_order: default_ruleset_answer_order(),
         }
     }
 }
@@ -3058,6 +3088,7 @@ fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryCle
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_dead_carrier_answers() -> DeadCarrierAnswers { DeadCarrierAnswers::Answers }
 fn default_ruleset_reflect_basis() -> ReflectBasis { ReflectBasis::VitalityLost }
+fn default_ruleset_answer_order() -> AnswerOrder { AnswerOrder::PerAttacker }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

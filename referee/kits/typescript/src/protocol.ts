@@ -44,6 +44,8 @@ export type DeadCarrierAnswers = "answers" | "silent";
 
 export type ReflectBasis = "vitality_lost" | "after_shield";
 
+export type AnswerOrder = "per_attacker" | "per_kind";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -87,6 +89,8 @@ export interface Ruleset {
   dead_carrier_answers?: DeadCarrierAnswers;
   /** (default "vitality_lost") */
   reflect_basis?: ReflectBasis;
+  /** (default "per_attacker") */
+  answer_order?: AnswerOrder;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -112,6 +116,7 @@ export const RULESET_DEFAULTS = {
   bloodletting_reduction_scope: "caster_only",
   dead_carrier_answers: "answers",
   reflect_basis: "vitality_lost",
+  answer_order: "per_attacker",
 } as const;
 
 export interface Unit {
