@@ -634,11 +634,14 @@ class DamagePipeline:
             if unit.is_boss and direct and m.absorbed + lost > 0:
                 self.bus.publish("stagger", unit.uid, m.absorbed + lost, hit.source)
 
+        standing = unit.vitality if unit.alive else 0
         lost = self.ledger.take(unit, m.remainder, hit.source, announce)
         entered = m.entering > 0 and not m.ignored
         after_shield = self.ruleset.get("damage_event_test", "reached_vitality") == "after_shield"
         event = entered and (m.sub_spent + m.ins_spent > 0 or (m.after_shield > 0 if after_shield else lost > 0))
-        return [{"target": unit.uid, "event": event, "landed": lost}, *moved_results]
+        killed = 0 < standing <= lost  # this instance killed it, whether or not a Vessel brought it back
+        return [{"target": unit.uid, "event": event, "landed": lost, "killed": killed, "after_shield": m.after_shield},
+                *moved_results]
 
 
 # ------------------------------------------------------------------------------------------
@@ -657,6 +660,9 @@ class Retaliation:
         self.pipeline = pipeline
         self.roll_on_refused = ruleset.get("riposte_roll_on_refused", "consumed") == "consumed"
         self.reflect_ticks = ruleset.get("reflect_lanes", "hits_and_ticks") == "hits_and_ticks"
+        self.dead_answer = ruleset.get("dead_carrier_answers", "answers") == "answers"
+        self.reflect_basis = ruleset.get("reflect_basis", "vitality_lost")
+        self.per_kind = ruleset.get("answer_order", "per_attacker") == "per_kind"
 
     def answer(self, hit: Hit, results: list[dict[str, Any]]) -> None:
         """Each unit the damage landed on answers the attacker, in order, sharing the rolls."""
@@ -664,31 +670,39 @@ class Retaliation:
             return
         rolls = list(hit.rolls)
         attackers = [uid for uid, _ in hit.weights()]  # each damaging source once (500.7e)
+        passes = [("thorns",), ("riposte",), ("retort",)] if self.per_kind else [("thorns", "riposte", "retort")]
         for result in results:
             unit = self.board.get(result["target"])
-            for uid in attackers:
-                self.answer_one(unit, self.board.get(uid), result, rolls)
-            if self.reflect_ticks or not hit.is_tick:
-                self.reflect(unit, self.board.get(hit.source), result["landed"])
+            if result["killed"] and not self.dead_answer:
+                continue  # a carrier the hit killed answers nothing (INT-116, silent)
+            for kinds in passes:  # each attacker in turn, or every Thorns, then every Riposte, then every Retort (INT-110)
+                for uid in attackers:
+                    self.answer_one(unit, self.board.get(uid), result, rolls, kinds)
+            if self.reflect_ticks or not hit.is_tick:  # 5% of the Vitality lost, or of what the Shield left (INT-111)
+                basis = result["after_shield"] if self.reflect_basis == "after_shield" else result["landed"]
+                self.reflect(unit, self.board.get(hit.source), basis)
 
-    def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool]) -> None:
+    def answer_one(self, unit: Unit, attacker: Unit, result: dict[str, Any], rolls: list[bool],
+                   kinds: tuple[str, ...] = ("thorns", "riposte", "retort")) -> None:
         event, landed = result["event"], result["landed"]
         if attacker is unit or attacker.side == unit.side:
             present = unit.thorns > 0 or unit.riposte > 0 or (landed > 0 and unit.retort > 0)
-            if event and present:
+            if event and present and kinds[0] == "thorns":
                 self.bus.publish("cost_refused", attacker.uid, other=unit.uid,
                                  detail="self" if attacker is unit else "ally")
         else:
-            if event and unit.thorns > 0:
+            if event and unit.thorns > 0 and "thorns" in kinds:
                 self.costs.pay(attacker, unit.thorns, "retaliation", unit.uid, channel="thorns")
             legal = attacker.alive and not attacker.entrapped and not attacker.dormant
-            if event and unit.riposte > 0 and (self.roll_on_refused or legal):
+            if event and unit.riposte > 0 and (self.roll_on_refused or legal) and "riposte" in kinds:
                 if not rolls:
                     raise ValueError(f"riposte_rolls: a roll is needed for Riposte on {unit.uid}")
                 if rolls.pop(0):
                     self.costs.pay(attacker, unit.riposte, "retaliation", unit.uid, channel="riposte")
                 else:
                     self.bus.publish("riposte_missed", attacker.uid, other=unit.uid)
+            if "retort" not in kinds:
+                return
             if landed > 0 and unit.retort > 0:
                 self.costs.pay(attacker, unit.retort, "retaliation", unit.uid, channel="retort")
 

@@ -145,6 +145,20 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "a cost is the caster's rune, or every living unit's on the caster's side, summed or the largest. Not "
                "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
                "ruleset", breaking=False),
+        Change("scenario ruleset option dead_carrier_answers (INT-116)", "absent", "answers (the default, the model's "
+               "reading before the option) or silent: a unit a damage instance killed (a Vessel revival or not) "
+               "answers it with no Thorns, Riposte (and makes no roll), Retort or Reflect. Not breaking: its default "
+               "is the behaviour before it, and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option reflect_basis (INT-111)", "absent", "vitality_lost (the default, the model's "
+               "reading before the option) or after_shield: a boss Reflect sends back 5% of the Vitality the boss lost, "
+               "or of what its Shield left of the instance (before the ally redirect, the defy-death rune and the "
+               "Vitality clamp: overkill counts). Not breaking: its default is the behaviour before it, and the option "
+               "is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option answer_order (INT-110)", "absent", "per_attacker (the default, the model's "
+               "reading before the option) or per_kind: a carrier answers the several attackers of one event (a tick "
+               "several units applied) with every Thorns, then every Riposte, then every Retort, rather than each "
+               "attacker in turn; an ally applier's refusal comes with the Thorns. Not breaking: its default is the "
+               "behaviour before it, and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -34,7 +34,9 @@ from ..arith import and_, floordiv, is_symbolic, ite, max_, not_, or_
 from ..clauses import combat
 from .attribution import compute_applied
 from .costs import pay_vitality_cost
+from .guarded import run_guarded
 from ..events import EventLog
+from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 
@@ -123,33 +125,80 @@ def compute_retort(recipient: Unit, landed: Bool) -> tuple[Bool, Int]:
     return and_(landed, recipient.retort > 0), recipient.retort
 
 
+#: The answers a carrier gives one attacker, in the order it gives them (500.7b, 500.7f).
+ANSWER_KINDS = ("thorns", "riposte", "retort")
+
+
 @combat.implements("500.6a", "500.6b", "500.6e", "500.6h", "500.7a", "500.7b", "500.7c", "500.7d", "500.7f")
 def process_answer_attacker(
-    board: Board, recipient: Unit, attacker: str, outcome: Any, rolls: RollCursor, log: EventLog, ruleset: Ruleset
+    board: Board, recipient: Unit, attacker: str, outcome: Any, rolls: RollCursor, log: EventLog, ruleset: Ruleset,
+    kinds: tuple[str, ...] = ANSWER_KINDS,
 ) -> Board:
-    """One attacker answered for one event: Thorns, then Riposte, then Retort, each a Vitality cost (500.6a, 500.7)."""
+    """One attacker answered for one event: Thorns, then Riposte, then Retort, each a Vitality cost (500.6a, 500.7);
+    ``kinds``: only those answers (one pass of ``answer_order = per_kind``, INT-110), the side check with the first."""
     event = is_answerable_event(outcome)
     if not is_hostile(board, recipient, attacker):
         # 500.6h: sides are checked before either fires, so no roll is made.
         present = or_(recipient.thorns > 0, recipient.riposte > 0, and_(is_landed(outcome), recipient.retort > 0))
         detail = "self" if attacker == recipient.uid else "ally"
-        log.emit("cost_refused", when=and_(event, present), unit=attacker, other=recipient.uid, detail=detail)
+        refused = and_(event, present) if kinds[0] == "thorns" else False
+        log.emit("cost_refused", when=refused, unit=attacker, other=recipient.uid, detail=detail)
         return board
     fires, amount = compute_thorns(recipient, event)
-    board = pay_retaliation(board, attacker, recipient.uid, amount, "thorns", fires, log, ruleset)
-    needed = needs_riposte_roll(recipient, board.unit(attacker), event, ruleset)
+    board = pay_retaliation(board, attacker, recipient.uid, amount, "thorns", fires, log, ruleset, kinds)
+    needed = needs_riposte_roll(recipient, board.unit(attacker), event, ruleset) if "riposte" in kinds else False
     hit = rolls.take(needed, f"Riposte on {recipient.uid} against {attacker}")
     log.emit("riposte_missed", when=and_(needed, not_(hit)), unit=attacker, other=recipient.uid)
-    board = pay_retaliation(board, attacker, recipient.uid, recipient.riposte, "riposte", hit, log, ruleset)
+    board = pay_retaliation(board, attacker, recipient.uid, recipient.riposte, "riposte", hit, log, ruleset, kinds)
     fires, amount = compute_retort(recipient, is_landed(outcome))
-    return pay_retaliation(board, attacker, recipient.uid, amount, "retort", fires, log, ruleset)
+    return pay_retaliation(board, attacker, recipient.uid, amount, "retort", fires, log, ruleset, kinds)
+
+
+@combat.implements("500.7a", "500.7e")
+def process_answers(
+    board: Board, recipient: Unit, attackers: tuple[str, ...], outcome: Any, rolls: RollCursor, log: EventLog,
+    ruleset: Ruleset,
+) -> Board:
+    """One carrier's answers to the attackers of one event (500.7e): each attacker in turn, Thorns, Riposte, Retort
+    (``answer_order = per_attacker``, the default), or every attacker's Thorns, then every Riposte, then every Retort
+    (``per_kind``) (INT-110). The two orders differ only with several attackers; on a symbolic reading each runs
+    from the same board, guarded by its reading, each with its own copy of the rolls."""
+    order = ruleset.answer_order
+    if len(attackers) < 2 or (order == "per_attacker") is True:
+        return process_answers_in_order(board, recipient, attackers, outcome, rolls, log, ruleset, (ANSWER_KINDS,))
+    passes = tuple((kind,) for kind in ANSWER_KINDS)
+    if (order == "per_kind") is True:
+        return process_answers_in_order(board, recipient, attackers, outcome, rolls, log, ruleset, passes)
+    cursors = []
+    for reading, order_passes in (("per_attacker", (ANSWER_KINDS,)), ("per_kind", passes)):
+        cursor = RollCursor(rolls.rolls, rolls.used, rolls.where)
+        board, _ = run_guarded(order == reading, board, log, lambda b, sub, c=cursor, o=order_passes: (
+            process_answers_in_order(b, recipient, attackers, outcome, c, sub, ruleset, o), None))
+        cursors.append(cursor)
+    rolls.used = ite(order == "per_attacker", cursors[0].used, cursors[1].used)
+    return board
+
+
+def process_answers_in_order(
+    board: Board, recipient: Unit, attackers: tuple[str, ...], outcome: Any, rolls: RollCursor, log: EventLog,
+    ruleset: Ruleset, passes: tuple[tuple[str, ...], ...],
+) -> Board:
+    """Each pass answers every attacker with its kinds, in attribution order (500.7e, INT-110)."""
+    for kinds in passes:
+        for attacker in attackers:
+            board = process_answer_attacker(board, recipient, attacker, outcome, rolls, log, ruleset, kinds)
+    return board
 
 
 @combat.implements("500.6a", "500.6c", "500.6d", "500.6e", "500.6f", "500.6g", "500.6h")
 def pay_retaliation(
-    board: Board, payer: str, retaliator: str, amount: Int, channel: str, fires: Bool, log: EventLog, ruleset: Ruleset
+    board: Board, payer: str, retaliator: str, amount: Int, channel: str, fires: Bool, log: EventLog, ruleset: Ruleset,
+    kinds: tuple[str, ...] = ANSWER_KINDS,
 ) -> Board:
-    """The damaging enemy pays ``amount`` Vitality to ``retaliator`` on ``channel`` when ``fires`` holds (500.6a)."""
+    """The damaging enemy pays ``amount`` Vitality to ``retaliator`` on ``channel`` when ``fires`` holds (500.6a), in
+    the pass whose ``kinds`` hold the channel (INT-110)."""
+    if channel not in kinds:
+        return board
     board, _ = pay_vitality_cost(
         board, payer, amount, "retaliation", log, channel=channel, beneficiary=retaliator, ruleset=ruleset, when=fires
     )
@@ -162,17 +211,45 @@ def process_retaliation(board: Board, instance: Any, outcome: Any, log: EventLog
 
     A Reflect is already an answer and starts no damage reactions (500.7k); an instance
     with no actor behind it has nobody to answer (500.1c). Retaliation is a cost, and a
-    cost is never a damage instance, so nothing here can be answered in turn (500.6b).
+    cost is never a damage instance, so nothing here can be answered in turn (500.6b). A carrier the
+    instance killed answers as any other, or not at all, as ``dead_carrier_answers`` reads (INT-116).
     """
     if instance.kind == "reflect":
         return board
     rolls = RollCursor(tuple(getattr(instance, "riposte_rolls", ()) or ()), 0, f"the damage on {outcome.target}")
     for landed_on in compute_answering_outcomes(outcome):
         recipient = board.unit(landed_on.target)
-        for attacker in compute_attackers(instance):
-            board = process_answer_attacker(board, recipient, attacker, landed_on, rolls, log, ruleset)
+        landed_on = compute_heard_outcome(landed_on, ruleset)
+        if landed_on is None:
+            continue  # a carrier the instance killed answers nothing under dead_carrier_answers = silent (INT-116)
+        board = process_answers(board, recipient, compute_attackers(instance), landed_on, rolls, log, ruleset)
         board = process_reflect(board, recipient, instance, landed_on, log, ruleset)
     return board
+
+
+@combat.implements("500.7a", "500.4b")
+def is_answering_carrier(outcome: Any, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether the unit the instance landed on answers it: always under ``dead_carrier_answers = answers`` (the
+    default: the answer belongs to the event, which happened to a carrier, 500.7a); under ``silent`` only when the
+    instance did not kill it (a dead unit's runes are gone, 500.4b), whether or not a Vessel revives it (INT-116)."""
+    return by_reading(ruleset.dead_carrier_answers, answers=lambda: True, silent=lambda: not_(outcome.died))
+
+
+@combat.implements("500.7a", "500.4b")
+def compute_heard_outcome(outcome: Any, ruleset: Ruleset) -> Any:
+    """The outcome as the carrier's answers read it: unchanged when it answers, ``None`` when it is silent, and on a
+    symbolic reading one whose damage event and Vitality lost hold only where it answers, so that a silent carrier
+    fires no Thorns, Riposte (nor its roll), Retort or Reflect (INT-116)."""
+    answers = is_answering_carrier(outcome, ruleset)
+    if answers is True or answers is False:
+        return outcome if answers else None
+    figures = {name: ite(answers, getattr(outcome, name), 0) for name in HEARD_FIGURES}
+    return outcome._replace(damage_event=and_(answers, outcome.damage_event), landed=and_(answers, outcome.landed),
+                            **figures)
+
+
+#: The figures of an outcome the answers read: Retort's and Reflect's (500.7f, 500.7h, 500.7i; INT-111).
+HEARD_FIGURES = ("vitality_lost", "after_cap", "subrogated_absorbed", "insurance_absorbed", "shield_absorbed")
 
 
 @combat.implements("500.7a", "500.1g")
@@ -200,6 +277,23 @@ def compute_reflect_amount(landed: Int) -> Int:
     return ite(landed > 0, max_(floordiv(REFLECT_PERCENT * landed, 100), 1), 0)
 
 
+@combat.implements("500.7h", "500.7i")
+def compute_reflect_basis(outcome: Any, ruleset: Ruleset = DEFAULT) -> Int:
+    """'The damage the attacker actually put on the boss' (500.7h), read after the boss's own Armor, Shield and
+    Insurance (500.7i): the Vitality the boss lost (``reflect_basis = vitality_lost``, the default), or what its
+    Shield left (``after_shield``: before the ally redirect, the defy-death rune and the Vitality clamp, so overkill
+    counts) (INT-111)."""
+    return by_reading(ruleset.reflect_basis, vitality_lost=lambda: outcome.vitality_lost,
+                      after_shield=lambda: compute_after_shield(outcome))
+
+
+@combat.implements("500.1-10")
+def compute_after_shield(outcome: Any) -> Int:
+    """What the recipient's Shield left of the instance (500.1-10): past the cap, less what the Insurance points and
+    the Shield absorbed (500.1-8, 500.1-9, 500.1-10)."""
+    return outcome.after_cap - outcome.subrogated_absorbed - outcome.insurance_absorbed - outcome.shield_absorbed
+
+
 @combat.implements("500.7h")
 def has_reflect(recipient: Unit) -> Bool:
     """The Reflect rune is a boss rune (500.7h)."""
@@ -221,10 +315,11 @@ def is_reflected_lane(kind: str, ruleset: Ruleset) -> Bool:
 def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: EventLog, ruleset: Ruleset) -> Board:
     """A boss Reflect: real damage back at the attacker, below its Armor, with no reactions (500.7h-l).
 
-    The amount reads what landed on the boss after its Armor, Insurance and Shield (500.7i,
-    INT-111); the instance is resolved by the pipeline with the ``reflect`` kind, which skips
-    the attacker's Armor (500.7j) and starts no damage reactions (500.7k). It is not an
-    activation, so it never applies Shatter (500.7l): nothing here applies any status.
+    The amount reads what landed on the boss after its Armor, Insurance and Shield, as
+    ``reflect_basis`` reads it (500.7i, INT-111); the instance is resolved by the pipeline
+    with the ``reflect`` kind, which skips the attacker's Armor (500.7j) and starts no damage
+    reactions (500.7k). It is not an activation, so it never applies Shatter (500.7l): nothing
+    here applies any status.
     """
     from .damage import DamageInstance, resolve_damage
 
@@ -234,7 +329,7 @@ def process_reflect(board: Board, boss: Unit, instance: Any, outcome: Any, log: 
     lane = is_reflected_lane(instance.kind, ruleset)
     if lane is False:
         return board
-    amount = compute_reflect_amount(outcome.vitality_lost)
+    amount = compute_reflect_amount(compute_reflect_basis(outcome, ruleset))
     reflects = and_(has_reflect(boss), amount > 0) if lane is True else and_(lane, has_reflect(boss), amount > 0)
     log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)
     back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="reflect")

@@ -29,6 +29,9 @@ ZeroMaximumRevival = Literal["stays_dead", "returns_at_one"]
 RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
+DeadCarrierAnswers = Literal["answers", "silent"]
+ReflectBasis = Literal["vitality_lost", "after_shield"]
+AnswerOrder = Literal["per_attacker", "per_kind"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,12 @@ class Ruleset:
     reliquary_clear_point: ReliquaryClearPoint = "start"
     #: INT-122 (800.4l): whose Bloodletting reduction runes lower a cost, and how several combine.
     bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
+    #: INT-116 (500.7a, 500.4b): whether a carrier the damage instance killed still answers it.
+    dead_carrier_answers: DeadCarrierAnswers = "answers"
+    #: INT-111 (500.7h, 500.7i): which number a boss Reflect takes 5% of.
+    reflect_basis: ReflectBasis = "vitality_lost"
+    #: INT-110 (500.7a, 500.7e): in what order one carrier answers the several attackers of one event.
+    answer_order: AnswerOrder = "per_attacker"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -105,6 +114,9 @@ class Ruleset:
             "rider_on_revived_target": ("lands", "refused"),
             "reliquary_clear_point": ("start", "after_cost", "end"),
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
+            "dead_carrier_answers": ("answers", "silent"),
+            "reflect_basis": ("vitality_lost", "after_shield"),
+            "answer_order": ("per_attacker", "per_kind"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -77,7 +77,7 @@ def _reflect_as_a_hit(board, boss, instance, outcome, log, ruleset):
     attacker = instance.source
     if attacker is None or not retaliation.is_hostile(board, boss, attacker):
         return board
-    amount = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    amount = retaliation.compute_reflect_amount(retaliation.compute_reflect_basis(outcome, ruleset))
     reflects = and_(retaliation.has_reflect(boss), amount > 0)
     back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="hit")
     board, step, answered = damage.resolve_damage(board, back, ruleset)
@@ -86,11 +86,12 @@ def _reflect_as_a_hit(board, boss, instance, outcome, log, ruleset):
     return retaliation.process_answer_attacker(board, board.unit(attacker), boss.uid, answered, rolls, log, ruleset)
 
 
-def _retaliation_answered(board, payer, retaliator, amount, channel, fires, log, ruleset):
+def _retaliation_answered(board, payer, retaliator, amount, channel, fires, log, ruleset,
+                          kinds=retaliation.ANSWER_KINDS):
     """Retaliation treated as a damage event: the payer's own Thorns answer it."""
     before = board.unit(payer)
-    board = _original_pay_retaliation(board, payer, retaliator, amount, channel, fires, log, ruleset)
-    bounced = and_(fires, before.thorns > 0, before.alive)
+    board = _original_pay_retaliation(board, payer, retaliator, amount, channel, fires, log, ruleset, kinds)
+    bounced = and_(fires, before.thorns > 0, before.alive, channel in kinds)
     return _original_pay_retaliation(board, retaliator, payer, before.thorns, "thorns", bounced, log, ruleset)
 
 
@@ -174,17 +175,19 @@ def retaliation_never_triggers_retaliation(v: Vars) -> Obligation:
 @theorem("combat:500.7a", "combat:500.7b", "combat:500.7c", "combat:500.7d", "combat:500.7f",
          mutants=[RETORT_ON_EVENT, THORNS_ON_LANDED])  # fmt: skip
 def thorns_answer_every_damage_event_and_retort_only_landed_damage(v: Vars) -> Obligation:
-    """Against a legal enemy, Thorns fire exactly on a damage event, whatever its size, and Retort exactly when damage landed."""
+    """Against a legal enemy, Thorns fire exactly on a damage event, whatever its size, and Retort exactly when damage landed;
+    a carrier the hit killed answers as ``dead_carrier_answers`` reads (INT-116)."""
     board = hit_board(v)
     after, log, outcome = damage.resolve_damage(board, hit(v))
     answers = EventLog()
     retaliation.process_retaliation(after, hit(v), outcome, answers)
     r, a = after.unit("r"), after.unit("a")
     legal = and_(a.alive, not_(a.entrapped), not_(a.dormant), not_(a.discards_combat), not_(a.defy_death))
-    thorns = emitted(answers, "thorns", "a") == and_(outcome.damage_event, r.thorns > 0)
+    answers_it = retaliation.is_answering_carrier(outcome)  # INT-116: a carrier the hit killed, as the reading has it
+    thorns = emitted(answers, "thorns", "a") == and_(answers_it, outcome.damage_event, r.thorns > 0)
     retort_only_landed = or_(not_(emitted(answers, "retort", "a")), outcome.vitality_lost > 0)
     # Retort is paid after Thorns and Riposte; with neither present, landed damage always draws it.
-    alone = and_(outcome.vitality_lost > 0, r.retort > 0, r.thorns <= 0, r.riposte <= 0)
+    alone = and_(answers_it, outcome.vitality_lost > 0, r.retort > 0, r.thorns <= 0, r.riposte <= 0)
     retort_fires = or_(not_(alone), emitted(answers, "retort", "a"))
     assume = all_of(well_formed(board), v.int("amount") >= 0, legal)
     return Obligation(assume=assume, claim=and_(thorns, retort_only_landed, retort_fires))
@@ -232,7 +235,7 @@ def _reflect_meets_armor(board, boss, instance, outcome, log, ruleset):
     attacker = instance.source
     if attacker is None or not retaliation.is_hostile(board, boss, attacker):
         return board
-    amount = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    amount = retaliation.compute_reflect_amount(retaliation.compute_reflect_basis(outcome, ruleset))
     reflects = and_(retaliation.has_reflect(boss), amount > 0)
     log.emit("reflect", when=reflects, unit=boss.uid, other=attacker, amount=amount)
     back = DamageInstance(target=attacker, amount=ite(reflects, amount, 0), source=boss.uid, kind="aoe")
@@ -249,7 +252,8 @@ REFLECT_MEETS_ARMOR = Mutant("reflect_meets_attacker_armor", "referee.model.comb
 
 @theorem("combat:500.7e", "combat:500.7a", mutants=[SOURCE_ONLY], bound=NO_ARMOR)
 def a_tick_attributed_to_several_enemies_answers_each(v: Vars) -> Obligation:
-    """When a Burn tick attributed to two enemies is a damage event, Thorns make each of them pay, once."""
+    """When a Burn tick attributed to two enemies is a damage event, Thorns make each of them pay, once (a carrier the
+    tick killed: as ``dead_carrier_answers`` reads, INT-116)."""
     pinned = {**UNREAD, "armor": 0, "shield_multiplier": 1}
     board = Board((symbolic_unit(v, "r", side=1, **pinned), symbolic_unit(v, "a", side=0, col=0, **pinned), symbolic_unit(v, "b", side=0, col=1, **pinned)))
     tick = DamageInstance(target="r", amount=v.int("amount"), source="a", kind="burn", appliers=("a", "b"),
@@ -258,18 +262,22 @@ def a_tick_attributed_to_several_enemies_answers_each(v: Vars) -> Obligation:
     answers = EventLog()
     retaliation.process_retaliation(after, tick, outcome, answers)
     r = after.unit("r")
+    answers_it = retaliation.is_answering_carrier(outcome)  # INT-116: a carrier the tick killed, as the reading has it
     claims = []
     for uid in ("a", "b"):
         u = after.unit(uid)
         legal = and_(u.alive, not_(u.entrapped), not_(u.dormant), not_(u.discards_combat), not_(u.defy_death))
-        count = sum(1 for g in answers.entries if g.event.name == "thorns" and g.event.unit == uid)
-        claims.append(and_(count == 1, or_(not_(and_(legal, outcome.damage_event, r.thorns > 0)), emitted(answers, "thorns", uid))))
+        # INT-110: each answer order is its own guarded run, so "once" counts the Thorns that fire, not the entries
+        fired = sum((ite_(g.when, 1, 0) for g in answers.entries if g.event.name == "thorns" and g.event.unit == uid), 0)
+        due = and_(answers_it, legal, outcome.damage_event, r.thorns > 0)
+        claims.append(and_(fired <= 1, or_(not_(due), emitted(answers, "thorns", uid))))
     return Obligation(assume=all_of(well_formed(board), v.int("amount") >= 0), claim=and_(*claims))
 
 
 @theorem("combat:500.7j", "combat:500.7i", mutants=[REFLECT_MEETS_ARMOR], bound="attacker Armor in 0..400; boss Armor 0")
 def reflect_skips_the_attackers_armor(v: Vars) -> Obligation:
-    """Against an attacker with no Insurance, Shield, cap, ignore charge or defy-death rune, a Reflect takes exactly its amount from Vitality (up to what it has), whatever the attacker's Armor."""
+    """Against an attacker with no Insurance, Shield, cap, ignore charge or defy-death rune, a Reflect takes exactly its amount from Vitality (up to what it has), whatever the attacker's Armor (a boss the hit
+    killed reflects as ``dead_carrier_answers`` reads, INT-116)."""
     boss = symbolic_unit(v, "r", side=1, is_boss=True, reflect=True, armor=0, thorns=0, riposte=0, retort=0, subrogated=0, **UNREAD)
     attacker = symbolic_unit(v, "a", side=0, insurance=0, subrogated=0, shield=0, ignore_charges=0, defy_death=False, has_cap=False,
                       thorns=0, riposte=0, retort=0, **UNREAD)  # fmt: skip
@@ -278,9 +286,11 @@ def reflect_skips_the_attackers_armor(v: Vars) -> Obligation:
     after, log, outcome = damage.resolve_damage(board, instance)
     answers = EventLog()
     final = retaliation.process_retaliation(after, instance, outcome, answers)
-    reflected = retaliation.compute_reflect_amount(outcome.vitality_lost)
+    reflected = retaliation.compute_reflect_amount(retaliation.compute_reflect_basis(outcome))  # INT-111: the reading's basis
+    answers_it = retaliation.is_answering_carrier(outcome)  # INT-116: a boss the hit killed, as the reading has it
     a0 = after.unit("a")
     took = a0.vitality - final.unit("a").vitality
-    expected = ite_(and_(a0.alive, not_(a0.dormant), not_(a0.discards_combat)), min_(reflected, a0.vitality), 0)
+    reached = and_(answers_it, a0.alive, not_(a0.dormant), not_(a0.discards_combat))
+    expected = ite_(reached, min_(reflected, a0.vitality), 0)
     assume = all_of(well_formed(board), v.int("amount") >= 0, a0.vessels == 0, attacker.armor >= 0, attacker.armor <= 400)
     return Obligation(assume=assume, claim=took == expected)

@@ -42,25 +42,52 @@ def explain_answers(
     rolls = retaliation.RollCursor(tuple(instance.riposte_rolls), 0, f"the damage on {outcome.target}")
     for landed in retaliation.compute_answering_outcomes(outcome):
         recipient = board.unit(landed.target)
+        if retaliation.compute_heard_outcome(landed, ruleset) is None:
+            explain_silent_carrier(s, recipient)
+            continue
         attackers = retaliation.compute_attackers(instance)
-        for n, attacker in enumerate(attackers, 1):
-            if n > 1:
-                s.say("applier", "500.7e", f"{recipient.uid} answers {attacker} too: a tick attributed to several "
-                      f"enemies is answered once per damaging source (applier {n} of {len(attackers)}).", opens=True,
-                      applier=attacker)
-            part = EventLog()
-            payer = layer_fields(board.unit(attacker)) if board.has(attacker) else ()
-            board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset)
-            log.extend(part)
-            each = (f" ({attacker} is applier {n} of the {len(attackers)} the tick is attributed to: each is answered once, "
-                    "500.7e)") if len(attackers) > 1 else ""
-            explain_attacker(s, recipient, attacker, landed, part.events(), each, payer)
+        passes = [(kind,) for kind in retaliation.ANSWER_KINDS] \
+            if len(attackers) > 1 and ruleset.answer_order == "per_kind" else [retaliation.ANSWER_KINDS]
+        for kinds in passes:  # each attacker in turn, or one kind across the attackers at a time (INT-110)
+            board = explain_pass(s, board, recipient, attackers, landed, rolls, log, ruleset, kinds, kinds == passes[-1])
         board = explain_reflect(s, board, recipient, instance, landed, log, ruleset)
     return board, s.items
 
 
+def explain_pass(s: Steps, board: Board, recipient: Unit, attackers: tuple[str, ...], landed: DamageOutcome,
+                 rolls: retaliation.RollCursor, log: EventLog, ruleset: Ruleset, kinds: tuple[str, ...],
+                 last: bool) -> Board:
+    """The answers of ``kinds`` to each attacker in attribution order: all three per attacker (answer_order =
+    per_attacker), or one kind at a time (per_kind, INT-110); what did not fire is said in the last pass."""
+    for n, attacker in enumerate(attackers, 1):
+        if n > 1:
+            s.say("applier", "500.7e", f"{recipient.uid} answers {attacker} too: a tick attributed to several "
+                  f"enemies is answered once per damaging source (applier {n} of {len(attackers)}).", opens=True,
+                  applier=attacker)
+        part = EventLog()
+        payer = layer_fields(board.unit(attacker)) if board.has(attacker) else ()
+        board = retaliation.process_answer_attacker(board, recipient, attacker, landed, rolls, part, ruleset, kinds)
+        log.extend(part)
+        each = (f" ({attacker} is applier {n} of the {len(attackers)} the tick is attributed to: each is answered once, "
+                "500.7e)") if len(attackers) > 1 else ""
+        explain_attacker(s, recipient, attacker, landed, part.events(), each, payer, last)
+    return board
+
+
+def explain_silent_carrier(s: Steps, r: Unit) -> None:
+    """A carrier the instance killed answers nothing under ``dead_carrier_answers = silent`` (500.4b, INT-116)."""
+    held = [name for name, n in (("Thorns", r.thorns), ("Riposte", r.riposte), ("Retort", r.retort)) if n > 0]
+    if retaliation.has_reflect(r):
+        held.append("Reflect")
+    if held:
+        s.say("silent_carrier", "500.4b", f"{r.uid} was killed by this instance, so its {', '.join(held)} answer "
+              "nothing: a dead unit's runes are gone (dead_carrier_answers = silent, INT-116).",
+              absent=("thorns", "riposte", "riposte_missed", "retort", "reflect", "cost_refused"),
+              decision="silent_carrier[combat:500.4b]")
+
+
 def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, events: tuple[Event, ...],
-                     each: str = "", payer_layers: tuple[str, ...] = ()) -> None:
+                     each: str = "", payer_layers: tuple[str, ...] = (), silent: bool = True) -> None:
     """What ``r``'s retaliation did to one attacker, mechanic by mechanic, only for the ones ``r`` has; ``each`` says,
     for a tick attributed to several enemies, that this is one of them (500.7e)."""
     start = len(s.items)
@@ -80,7 +107,8 @@ def explain_attacker(s: Steps, r: Unit, attacker: str, landed: DamageOutcome, ev
                   decision=refusal_decision(e.detail), payer=attacker, reason=e.detail)
     for e in defied:  # answered, but nothing left the payer
         explain_defied_payer(s, attacker, e, 0, payer_layers)
-    explain_silent_answers(s, r, landed)
+    if silent:
+        explain_silent_answers(s, r, landed)
     if each:
         s.items[start:] = [replace(step, text=f"{step.text.removesuffix('.')}{each}.") for step in s.items[start:]]
 
@@ -134,16 +162,19 @@ def explain_reflect(
         return board
     if not retaliation.is_hostile(board, boss, instance.source):
         return board
-    amount = retaliation.compute_reflect_amount(landed.vitality_lost)
+    basis = retaliation.compute_reflect_basis(landed, ruleset)
+    amount = retaliation.compute_reflect_amount(basis)
+    what = "that landed" if ruleset.reflect_basis == "vitality_lost" else \
+        "its Shield left, overkill included (reflect_basis = after_shield, INT-111)"
     if amount <= 0:
         s.say("reflect", "500.7i", f"{boss.uid}'s Reflect reads what landed after its own Armor, Shield and Insurance: "
-              "nothing landed, so nothing is reflected.", landed=landed.vitality_lost, amount=0)
+              "nothing landed, so nothing is reflected.", landed=basis, amount=0)
         return board
-    exact = mixed(Fraction(retaliation.REFLECT_PERCENT * landed.vitality_lost, 100))
-    s.say("reflect", "500.7h", f"{boss.uid}'s Reflect sends back 5% of the {landed.vitality_lost} that landed: {exact}, "
+    exact = mixed(Fraction(retaliation.REFLECT_PERCENT * basis, 100))
+    s.say("reflect", "500.7h", f"{boss.uid}'s Reflect sends back 5% of the {basis} {what}: {exact}, "
           f"rounded down but never below 1: {amount}, as real damage at {instance.source} (not a cost). It enters below the Armor steps "
-          "(500.7j) and starts no damage reactions (500.7k).", ("reflect",), landed=landed.vitality_lost,
-          exact=Fraction(retaliation.REFLECT_PERCENT * landed.vitality_lost, 100), amount=amount)
+          "(500.7j) and starts no damage reactions (500.7k).", ("reflect",), landed=basis,
+          exact=Fraction(retaliation.REFLECT_PERCENT * basis, 100), amount=amount)
     log.emit("reflect", unit=boss.uid, other=instance.source, amount=amount)
     back = DamageInstance(target=instance.source, amount=amount, source=boss.uid, kind="reflect")
     after, step, out = resolve_damage(board, back, ruleset)

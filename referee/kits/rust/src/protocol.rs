@@ -501,6 +501,87 @@ impl BloodlettingReductionScope {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeadCarrierAnswers {
+    #[serde(rename = "answers")]
+    Answers,
+    #[serde(rename = "silent")]
+    Silent,
+}
+
+impl DeadCarrierAnswers {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DeadCarrierAnswers::Answers => "answers",
+            DeadCarrierAnswers::Silent => "silent",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "answers" => Some(DeadCarrierAnswers::Answers),
+            "silent" => Some(DeadCarrierAnswers::Silent),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReflectBasis {
+    #[serde(rename = "vitality_lost")]
+    VitalityLost,
+    #[serde(rename = "after_shield")]
+    AfterShield,
+}
+
+impl ReflectBasis {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReflectBasis::VitalityLost => "vitality_lost",
+            ReflectBasis::AfterShield => "after_shield",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "vitality_lost" => Some(ReflectBasis::VitalityLost),
+            "after_shield" => Some(ReflectBasis::AfterShield),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AnswerOrder {
+    #[serde(rename = "per_attacker")]
+    PerAttacker,
+    #[serde(rename = "per_kind")]
+    PerKind,
+}
+
+impl AnswerOrder {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AnswerOrder::PerAttacker => "per_attacker",
+            AnswerOrder::PerKind => "per_kind",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "per_attacker" => Some(AnswerOrder::PerAttacker),
+            "per_kind" => Some(AnswerOrder::PerKind),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -541,6 +622,12 @@ pub struct Ruleset {
     pub reliquary_clear_point: ReliquaryClearPoint,
     #[serde(default = "default_ruleset_bloodletting_reduction_scope")]
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
+    #[serde(default = "default_ruleset_dead_carrier_answers")]
+    pub dead_carrier_answers: DeadCarrierAnswers,
+    #[serde(default = "default_ruleset_reflect_basis")]
+    pub reflect_basis: ReflectBasis,
+    #[serde(default = "default_ruleset_answer_order")]
+    pub answer_order: AnswerOrder,
 }
 
 impl Default for Ruleset {
@@ -565,6 +652,9 @@ impl Default for Ruleset {
             rider_on_revived_target: default_ruleset_rider_on_revived_target(),
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
+            dead_carrier_answers: default_ruleset_dead_carrier_answers(),
+            reflect_basis: default_ruleset_reflect_basis(),
+            answer_order: default_ruleset_answer_order(),
         }
     }
 }
@@ -3060,6 +3150,9 @@ fn default_ruleset_zero_maximum_revival() -> ZeroMaximumRevival { ZeroMaximumRev
 fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRevivedTarget::Lands }
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
+fn default_ruleset_dead_carrier_answers() -> DeadCarrierAnswers { DeadCarrierAnswers::Answers }
+fn default_ruleset_reflect_basis() -> ReflectBasis { ReflectBasis::VitalityLost }
+fn default_ruleset_answer_order() -> AnswerOrder { AnswerOrder::PerAttacker }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

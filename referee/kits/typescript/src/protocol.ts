@@ -40,6 +40,12 @@ export type ReliquaryClearPoint = "start" | "after_cost" | "end";
 
 export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_largest";
 
+export type DeadCarrierAnswers = "answers" | "silent";
+
+export type ReflectBasis = "vitality_lost" | "after_shield";
+
+export type AnswerOrder = "per_attacker" | "per_kind";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -79,6 +85,12 @@ export interface Ruleset {
   reliquary_clear_point?: ReliquaryClearPoint;
   /** (default "caster_only") */
   bloodletting_reduction_scope?: BloodlettingReductionScope;
+  /** (default "answers") */
+  dead_carrier_answers?: DeadCarrierAnswers;
+  /** (default "vitality_lost") */
+  reflect_basis?: ReflectBasis;
+  /** (default "per_attacker") */
+  answer_order?: AnswerOrder;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -102,6 +114,9 @@ export const RULESET_DEFAULTS = {
   rider_on_revived_target: "lands",
   reliquary_clear_point: "start",
   bloodletting_reduction_scope: "caster_only",
+  dead_carrier_answers: "answers",
+  reflect_basis: "vitality_lost",
+  answer_order: "per_attacker",
 } as const;
 
 export interface Unit {
