@@ -965,6 +965,7 @@ class BattleClock:
         self.running = True
         self.pending: list[dict[str, Any]] = []
         self.death_cell_first = ruleset.get("everlasting_slot_order", "death_cell_first") == "death_cell_first"
+        self.dead_hold_cells = ruleset.get("dead_unit_cell", "freed") == "held"  # INT-403: a dead unit keeps its cell
 
     def schedule(self, uid: str, killer: str | None) -> None:
         self.pending.append({"uid": uid, "died": self.now, "next": self.now + self.DELAY_MS, "killer": killer})
@@ -986,7 +987,8 @@ class BattleClock:
         self.running = False
 
     def slot(self, unit: Unit, rows: int, cols: int) -> tuple[int, int, int] | None:
-        held = {(u.side, u.row, u.col) for u in self.board.units if u.alive and u is not unit}
+        holders = (u for u in self.board.units if (u.alive or self.dead_hold_cells) and u is not unit)
+        held = {(u.side, u.row, u.col) for u in holders}
         own = (unit.side, unit.row, unit.col)
         if self.death_cell_first and own not in held:
             return own

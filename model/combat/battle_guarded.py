@@ -18,8 +18,9 @@ It is the ``while`` of :func:`~.battle.advance` on the boards it accepts
 (:func:`check_tries_in_order`): every unit in a cell of its own, and, on a half that can be
 full (more units on its side than the half has slots, ``rows`` x ``cols``), at most one unit
 that can be Everlasting. A try is delayed only when every slot of its half is held by another
-living unit (500.9a). Living units always stand in distinct cells, so the free slots are the
-slots less the living others standing in the half, a count (:func:`has_free_slot`): a side with
+living unit, or by a dead one under ``dead_unit_cell = held`` (500.9a, INT-403). The units stand in
+distinct cells, so the free slots are the slots less the holding others standing in the half, a
+count (:func:`has_free_slot`): a side with
 fewer other units than slots always has one, and a half that can be full has one waiting
 revival at most, so the tries of each half happen in the order they were scheduled, and the
 sides do not meet (a try touches its own unit, its own side's listeners). Under
@@ -54,6 +55,7 @@ from ..events import Event, EventLog, GuardedRun
 from .battle import (DEFAULT_COLS, DEFAULT_ROWS, TICK_MS, Battle, PendingRevival, compute_everlasting_due,
                      compute_next_tick, process_everlasting_try)
 from .guarded import run_guarded
+from .revival import holds_cell
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 
@@ -139,12 +141,13 @@ def stands_in_half(battle: GuardedBattle, unit: Unit, rows: int, cols: int) -> B
 def has_free_slot(battle: GuardedBattle, uid: str, ruleset: Ruleset, rows: int = DEFAULT_ROWS,
                   cols: int = DEFAULT_COLS) -> Bool:
     """Whether ``uid``'s try finds a slot (500.9a, INT-404): always with fewer other units on its side than slots;
-    under ``death_cell_first`` its cell of death, never held; under ``reading_order`` a slot no living other holds."""
+    under ``death_cell_first`` its cell of death, never held; under ``reading_order`` a slot no other holds: a
+    living other, or a dead one under ``dead_unit_cell = held`` (:func:`~.revival.holds_cell`, INT-403)."""
     unit = battle.board.unit(uid)
     others = [u for u in battle.board.units if u.side == unit.side and u.uid != uid]
     if len(others) < rows * cols:
         return True
-    held = sum((ite(and_(u.alive, stands_in_half(battle, u, rows, cols)), 1, 0) for u in others), 0)
+    held = sum((ite(and_(holds_cell(u, ruleset), stands_in_half(battle, u, rows, cols)), 1, 0) for u in others), 0)
     return or_(ruleset.everlasting_slot_order == "death_cell_first", held < rows * cols)
 
 
