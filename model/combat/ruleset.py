@@ -30,6 +30,7 @@ RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 DeadUnitCell = Literal["freed", "held"]
+DelayedRevivalKiller = Literal["kept", "dropped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,8 @@ class Ruleset:
     bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
     #: INT-403 (500.9a, 500.9b): whether a dead unit's last cell is free for an Everlasting revival, or held by it.
     dead_unit_cell: DeadUnitCell = "freed"
+    #: INT-413 (500.9k, 500.9a): whether an Everlasting revival a full board delayed still carries the killer.
+    delayed_revival_killer: DelayedRevivalKiller = "kept"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -109,6 +112,7 @@ class Ruleset:
             "reliquary_clear_point": ("start", "after_cost", "end"),
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "dead_unit_cell": ("freed", "held"),
+            "delayed_revival_killer": ("kept", "dropped"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -528,6 +528,33 @@ impl DeadUnitCell {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DelayedRevivalKiller {
+    #[serde(rename = "kept")]
+    Kept,
+    #[serde(rename = "dropped")]
+    Dropped,
+}
+
+impl DelayedRevivalKiller {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DelayedRevivalKiller::Kept => "kept",
+            DelayedRevivalKiller::Dropped => "dropped",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "kept" => Some(DelayedRevivalKiller::Kept),
+            "dropped" => Some(DelayedRevivalKiller::Dropped),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -570,6 +597,8 @@ pub struct Ruleset {
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
     #[serde(default = "default_ruleset_dead_unit_cell")]
     pub dead_unit_cell: DeadUnitCell,
+    #[serde(default = "default_ruleset_delayed_revival_killer")]
+    pub delayed_revival_killer: DelayedRevivalKiller,
 }
 
 impl Default for Ruleset {
@@ -595,6 +624,7 @@ impl Default for Ruleset {
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             dead_unit_cell: default_ruleset_dead_unit_cell(),
+            delayed_revival_killer: default_ruleset_delayed_revival_killer(),
         }
     }
 }
@@ -3027,6 +3057,7 @@ fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRe
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_dead_unit_cell() -> DeadUnitCell { DeadUnitCell::Freed }
+fn default_ruleset_delayed_revival_killer() -> DelayedRevivalKiller { DelayedRevivalKiller::Kept }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

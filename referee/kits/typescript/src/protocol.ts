@@ -42,6 +42,8 @@ export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_larg
 
 export type DeadUnitCell = "freed" | "held";
 
+export type DelayedRevivalKiller = "kept" | "dropped";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -83,6 +85,8 @@ export interface Ruleset {
   bloodletting_reduction_scope?: BloodlettingReductionScope;
   /** (default "freed") */
   dead_unit_cell?: DeadUnitCell;
+  /** (default "kept") */
+  delayed_revival_killer?: DelayedRevivalKiller;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -107,6 +111,7 @@ export const RULESET_DEFAULTS = {
   reliquary_clear_point: "start",
   bloodletting_reduction_scope: "caster_only",
   dead_unit_cell: "freed",
+  delayed_revival_killer: "kept",
 } as const;
 
 export interface Unit {
