@@ -56,7 +56,7 @@ from .battle import (DEFAULT_COLS, DEFAULT_ROWS, TICK_MS, Battle, PendingRevival
                      compute_next_tick, process_everlasting_try)
 from .guarded import run_guarded
 from .revival import holds_cell
-from .ruleset import DEFAULT, Ruleset
+from .ruleset import Ruleset
 from .state import Board, Bool, Int, Unit
 
 
@@ -101,8 +101,17 @@ def schedule_guarded(battle: GuardedBattle, log: EventLog) -> GuardedBattle:
     return replace(battle, pending=battle.pending + due) if due else battle
 
 
-#: The placement of a revival on symbols: its cell of death (see the module docstring).
-IN_DEATH_CELL = replace(DEFAULT, everlasting_slot_order="death_cell_first")
+class InDeathCell:
+    """The placement of a revival on symbols: its cell of death (see the module docstring). Every other option reads
+    as the run's own (``delayed_revival_killer``, INT-413, decides what the revival carries)."""
+
+    __slots__ = ("ruleset",)
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def __getattr__(self, name: str) -> object:
+        return "death_cell_first" if name == "everlasting_slot_order" else getattr(self.ruleset, name)
 
 
 @combat.implements("500.9a")
@@ -188,10 +197,10 @@ def in_time_order(tries: list[tuple[tuple[Int, Int, int], EventLog]]) -> EventLo
 
 def placement_ruleset(fires: Bool, board: Board, ruleset: Ruleset) -> Ruleset:
     """The reading a try places its revival by: the run's own when the try and who lives are concrete (a replay),
-    else the cell of death, a position that stays concrete (500.9a, INT-404)."""
+    else the cell of death, a position that stays concrete (500.9a, INT-404); the other options as the run's."""
     if isinstance(fires, bool) and all(isinstance(u.alive, bool) for u in board.units):
         return ruleset
-    return IN_DEATH_CELL
+    return InDeathCell(ruleset)  # type: ignore[return-value]
 
 
 def try_revival(board: Board, due: GuardedRevival, placement: Ruleset, log: EventLog) -> tuple[Board, None]:

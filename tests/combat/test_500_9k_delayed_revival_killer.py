@@ -98,3 +98,16 @@ def test_a_revival_on_time_carries_its_killer_under_either_reading(reading):
 def test_the_example_engine_reads_the_option_as_the_model_does(reading, full):
     scenario = _scenario(reading, full=full)
     assert judge(scenario, example_run(json.loads(json.dumps(scenario))), Comparison()) == ("ok", None)
+
+
+def test_a_query_honours_the_declared_reading_on_the_symbolic_clock():
+    """On a full half (the query's reading-order space), the target culled by ``source`` waits, and returns only once
+    ``source`` culls its ally: a delayed revival. Under kept it can carry ``source``; under dropped it never does."""
+    from referee.query.run import run_query
+
+    question = ('event("everlasting_delayed", action=1) and fourth.revived == 1 and '
+                'event("everlasting_revival", action=3, unit="target", other="source")')
+    actions = ("cull", "advance", "cull:target=ally,source=source", "advance")
+    status = {reading: run_query(question, actions=actions, units=3, ruleset={
+        "everlasting_slot_order": "reading_order", OPTION: reading}).status for reading in READINGS}
+    assert status == {"kept": "found", "dropped": "impossible"}, status
