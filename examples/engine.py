@@ -979,6 +979,8 @@ class BattleClock:
         self.running = True
         self.pending: list[dict[str, Any]] = []
         self.death_cell_first = ruleset.get("everlasting_slot_order", "death_cell_first") == "death_cell_first"
+        self.dead_hold_cells = ruleset.get("dead_unit_cell", "freed") == "held"  # INT-403: a dead unit keeps its cell
+        self.keeps_killer = ruleset.get("delayed_revival_killer", "kept") == "kept"  # INT-413: past 10 s, or not
 
     def schedule(self, uid: str, killer: str | None) -> None:
         self.pending.append({"uid": uid, "died": self.now, "next": self.now + self.DELAY_MS, "killer": killer})
@@ -1000,7 +1002,8 @@ class BattleClock:
         self.running = False
 
     def slot(self, unit: Unit, rows: int, cols: int) -> tuple[int, int, int] | None:
-        held = {(u.side, u.row, u.col) for u in self.board.units if u.alive and u is not unit}
+        holders = (u for u in self.board.units if (u.alive or self.dead_hold_cells) and u is not unit)
+        held = {(u.side, u.row, u.col) for u in holders}
         own = (unit.side, unit.row, unit.col)
         if self.death_cell_first and own not in held:
             return own
@@ -1022,8 +1025,10 @@ class BattleClock:
         start = len(self.bus.history)
         unit.side, unit.row, unit.col = cell
         self.deaths.revive(unit)
-        self.bus.publish("everlasting_revival", unit.uid, self.now, due["killer"], ",".join(map(str, cell)))
-        self.deaths.channels(unit, "everlasting", due["killer"])
+        on_time = self.now <= due["died"] + self.DELAY_MS  # its first try: the killer is held for those 10 s (500.9k)
+        killer = due["killer"] if self.keeps_killer or on_time else None
+        self.bus.publish("everlasting_revival", unit.uid, self.now, killer, ",".join(map(str, cell)))
+        self.deaths.channels(unit, "everlasting", killer)
         self.bus.publish("vessel_batch", unit.uid, len(self.bus.history) - start, detail="revival")
 
 

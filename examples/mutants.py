@@ -501,7 +501,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "revival_forgets_its_killer", "combat:500.9k", "an Everlasting revival no longer carries its killer",
-        "        self.bus.publish(\"everlasting_revival\", unit.uid, self.now, due[\"killer\"], \",\".join(map(str, cell)))\n",
+        "        self.bus.publish(\"everlasting_revival\", unit.uid, self.now, killer, \",\".join(map(str, cell)))\n",
         "        self.bus.publish(\"everlasting_revival\", unit.uid, self.now, None, \",\".join(map(str, cell)))\n",
         kinds=("cull", "advance"),
     ),

@@ -159,6 +159,16 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "several units applied) with every Thorns, then every Riposte, then every Retort, rather than each "
                "attacker in turn; an ally applier's refusal comes with the Thorns. Not breaking: its default is the "
                "behaviour before it, and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option dead_unit_cell (INT-403)", "absent", "freed (the default, the model's "
+               "reading before the option) or held: a dead unit keeps holding its last cell until it revives or the "
+               "battle ends, so an Everlasting revival's slot search (everlasting_revival's cell, everlasting_delayed) "
+               "passes over it as it does a living unit's. Not breaking: its default is the behaviour before it, and "
+               "the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option delayed_revival_killer (INT-413)", "absent", "kept (the default, the model's "
+               "reading before the option) or dropped: an Everlasting revival a full board delayed past its first try "
+               "(10 s after the death) carries no killer, so everlasting_revival's other is null and a listener aimed at "
+               "the killer falls back to its Focus roll (revival_focus). Not breaking: its default is the behaviour "
+               "before it, and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -121,7 +121,8 @@ def end_combat(battle: Battle) -> tuple[Battle, EventLog]:
 
 @combat.implements("500.9a", "500.9c", "500.9k", "500.9m")
 def process_everlasting_try(battle: Battle, due: PendingRevival, ruleset: Ruleset, log: EventLog) -> Battle:
-    """One try at ``due.next_try_ms``: revive in a free slot of its half, else retry at the next tick (500.9a)."""
+    """One try at ``due.next_try_ms``: revive in a free slot of its half, carrying the killer as
+    :func:`carries_killer` says (500.9k, INT-413), else retry at the next tick (500.9a)."""
     rest = tuple(p for p in battle.pending if p is not due)
     unit = battle.board.unit(due.uid)
     slot = get_everlasting_slot(battle.board, unit, battle.rows, battle.cols, ruleset)
@@ -132,10 +133,29 @@ def process_everlasting_try(battle: Battle, due: PendingRevival, ruleset: Rulese
     start = len(log.entries)
     side, row, col = slot
     board = battle.board.with_unit_moved(revive_unit(unit).evolve(side=side, row=row, col=col))
-    log.emit("everlasting_revival", unit=due.uid, amount=battle.now_ms, other=due.killer, detail=f"{side},{row},{col}")
-    process_revival_channels(board, due.uid, "everlasting", due.killer, True, log)
+    for killer, when in get_carried_killers(due, carries_killer(due, battle.now_ms, ruleset)):
+        log.emit("everlasting_revival", when=when, unit=due.uid, amount=battle.now_ms, other=killer,
+                 detail=f"{side},{row},{col}")
+        process_revival_channels(board, due.uid, "everlasting", killer, when, log)
     log.emit("vessel_batch", unit=due.uid, amount=count_events(log, start), detail="revival")
     return replace(battle, board=board, pending=rest)
+
+
+@combat.implements("500.9k", "500.9a")
+def carries_killer(due: PendingRevival, now_ms: Int, ruleset: Ruleset) -> Bool:
+    """Whether the revival trying at ``now_ms`` still carries its killer (500.9k, INT-413): under
+    ``delayed_revival_killer = kept`` (the default) always, the pending revival holding it through every retry;
+    under ``dropped`` only at its first try, 10 s after the death: Everlasting holds the killer's identity 'for the 10
+    seconds the unit is down', so a revival a full board delayed (500.9a) carries none."""
+    return or_(ruleset.delayed_revival_killer == "kept", now_ms <= compute_everlasting_due(due.died_ms))
+
+
+@combat.implements("500.9k")
+def get_carried_killers(due: PendingRevival, carried: Bool) -> tuple[tuple[str | None, Bool], ...]:
+    """The killer the revival and its channels carry (500.9k), each with its condition: the pending revival's where
+    ``carried`` holds (:func:`carries_killer`), else none, so a listener aimed at the killer falls back to its Focus
+    roll. On symbols both are kept, each under its condition."""
+    return ((due.killer, True),) if due.killer is None else ((due.killer, carried), (None, not_(carried)))
 
 
 def get_next_due(battle: Battle) -> PendingRevival | None:

@@ -18,8 +18,9 @@ It is the ``while`` of :func:`~.battle.advance` on the boards it accepts
 (:func:`check_tries_in_order`): every unit in a cell of its own, and, on a half that can be
 full (more units on its side than the half has slots, ``rows`` x ``cols``), at most one unit
 that can be Everlasting. A try is delayed only when every slot of its half is held by another
-living unit (500.9a). Living units always stand in distinct cells, so the free slots are the
-slots less the living others standing in the half, a count (:func:`has_free_slot`): a side with
+living unit, or by a dead one under ``dead_unit_cell = held`` (500.9a, INT-403). The units stand in
+distinct cells, so the free slots are the slots less the holding others standing in the half, a
+count (:func:`has_free_slot`): a side with
 fewer other units than slots always has one, and a half that can be full has one waiting
 revival at most, so the tries of each half happen in the order they were scheduled, and the
 sides do not meet (a try touches its own unit, its own side's listeners). Under
@@ -54,7 +55,8 @@ from ..events import Event, EventLog, GuardedRun
 from .battle import (DEFAULT_COLS, DEFAULT_ROWS, TICK_MS, Battle, PendingRevival, compute_everlasting_due,
                      compute_next_tick, process_everlasting_try)
 from .guarded import run_guarded
-from .ruleset import DEFAULT, Ruleset
+from .revival import holds_cell
+from .ruleset import Ruleset
 from .state import Board, Bool, Int, Unit
 
 
@@ -99,8 +101,17 @@ def schedule_guarded(battle: GuardedBattle, log: EventLog) -> GuardedBattle:
     return replace(battle, pending=battle.pending + due) if due else battle
 
 
-#: The placement of a revival on symbols: its cell of death (see the module docstring).
-IN_DEATH_CELL = replace(DEFAULT, everlasting_slot_order="death_cell_first")
+class InDeathCell:
+    """The placement of a revival on symbols: its cell of death (see the module docstring). Every other option reads
+    as the run's own (``delayed_revival_killer``, INT-413, decides what the revival carries)."""
+
+    __slots__ = ("ruleset",)
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    def __getattr__(self, name: str) -> object:
+        return "death_cell_first" if name == "everlasting_slot_order" else getattr(self.ruleset, name)
 
 
 @combat.implements("500.9a")
@@ -139,12 +150,13 @@ def stands_in_half(battle: GuardedBattle, unit: Unit, rows: int, cols: int) -> B
 def has_free_slot(battle: GuardedBattle, uid: str, ruleset: Ruleset, rows: int = DEFAULT_ROWS,
                   cols: int = DEFAULT_COLS) -> Bool:
     """Whether ``uid``'s try finds a slot (500.9a, INT-404): always with fewer other units on its side than slots;
-    under ``death_cell_first`` its cell of death, never held; under ``reading_order`` a slot no living other holds."""
+    under ``death_cell_first`` its cell of death, never held; under ``reading_order`` a slot no other holds: a
+    living other, or a dead one under ``dead_unit_cell = held`` (:func:`~.revival.holds_cell`, INT-403)."""
     unit = battle.board.unit(uid)
     others = [u for u in battle.board.units if u.side == unit.side and u.uid != uid]
     if len(others) < rows * cols:
         return True
-    held = sum((ite(and_(u.alive, stands_in_half(battle, u, rows, cols)), 1, 0) for u in others), 0)
+    held = sum((ite(and_(holds_cell(u, ruleset), stands_in_half(battle, u, rows, cols)), 1, 0) for u in others), 0)
     return or_(ruleset.everlasting_slot_order == "death_cell_first", held < rows * cols)
 
 
@@ -185,10 +197,10 @@ def in_time_order(tries: list[tuple[tuple[Int, Int, int], EventLog]]) -> EventLo
 
 def placement_ruleset(fires: Bool, board: Board, ruleset: Ruleset) -> Ruleset:
     """The reading a try places its revival by: the run's own when the try and who lives are concrete (a replay),
-    else the cell of death, a position that stays concrete (500.9a, INT-404)."""
+    else the cell of death, a position that stays concrete (500.9a, INT-404); the other options as the run's."""
     if isinstance(fires, bool) and all(isinstance(u.alive, bool) for u in board.units):
         return ruleset
-    return IN_DEATH_CELL
+    return InDeathCell(ruleset)  # type: ignore[return-value]
 
 
 def try_revival(board: Board, due: GuardedRevival, placement: Ruleset, log: EventLog) -> tuple[Board, None]:

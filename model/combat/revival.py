@@ -165,9 +165,29 @@ def process_revival_channels(
 
 
 @combat.implements("500.9a")
-def get_free_slots(board: Board, unit: Unit, rows: int, cols: int) -> tuple[tuple[int, int, int], ...]:
-    """The unit's own half's cells no other living unit holds, in reading order (500.9a, INT-403)."""
-    held = {u.position for u in board.units if u.alive is True and u.uid != unit.uid}
+def holds_cell(unit: Unit, ruleset: Ruleset) -> Bool:
+    """Whether ``unit`` holds its cell against another unit's Everlasting revival (500.9a, INT-403): a living unit
+    always; a dead one by default not (``dead_unit_cell = freed``: it keeps its last cell as a record only, so the
+    cell can fill while it is down), and under ``held`` it keeps holding its cell until it revives or the battle
+    ends. The one place the reading is read: the concrete search (:func:`get_held_cells`) and the clock on symbols
+    (``battle_guarded.has_free_slot``) both ask it."""
+    return or_(unit.alive, ruleset.dead_unit_cell == "held")
+
+
+@combat.implements("500.9a")
+def get_held_cells(board: Board, unit: Unit, ruleset: Ruleset) -> set[tuple[int, int, int]]:
+    """The cells the other units hold against ``unit``'s revival (500.9a, INT-403), on a board whose lives are
+    concrete (a unit whose life is a term holds none here: the clock on symbols counts those itself)."""
+    return {u.position for u in board.units
+            if u.uid != unit.uid and (u.alive is True or (u.alive is False and holds_cell(u, ruleset)))}
+
+
+@combat.implements("500.9a")
+def get_free_slots(
+    board: Board, unit: Unit, rows: int, cols: int, ruleset: Ruleset = DEFAULT
+) -> tuple[tuple[int, int, int], ...]:
+    """The unit's own half's cells no other unit holds (:func:`holds_cell`), in reading order (500.9a, INT-403)."""
+    held = get_held_cells(board, unit, ruleset)
     cells = ((unit.side, row, col) for row in range(rows) for col in range(cols))
     return tuple(cell for cell in cells if cell not in held)
 
@@ -176,9 +196,9 @@ def get_free_slots(board: Board, unit: Unit, rows: int, cols: int) -> tuple[tupl
 def get_everlasting_slot(
     board: Board, unit: Unit, rows: int, cols: int, ruleset: Ruleset = DEFAULT
 ) -> tuple[int, int, int] | None:
-    """The slot an Everlasting revival takes, or ``None`` while the half is full (500.9a, INT-404)."""
-    free = get_free_slots(board, unit, rows, cols)
-    held = any(u.alive is True and u.uid != unit.uid and u.position == unit.position for u in board.units)
+    """The slot an Everlasting revival takes, or ``None`` while the half is full (500.9a, INT-403, INT-404)."""
+    free = get_free_slots(board, unit, rows, cols, ruleset)
+    held = unit.position in get_held_cells(board, unit, ruleset)
     if ruleset.everlasting_slot_order == "death_cell_first" and not held:
         return unit.position
     return free[0] if free else None

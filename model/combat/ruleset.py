@@ -32,6 +32,8 @@ BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 DeadCarrierAnswers = Literal["answers", "silent"]
 ReflectBasis = Literal["vitality_lost", "after_shield"]
 AnswerOrder = Literal["per_attacker", "per_kind"]
+DeadUnitCell = Literal["freed", "held"]
+DelayedRevivalKiller = Literal["kept", "dropped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,10 @@ class Ruleset:
     reflect_basis: ReflectBasis = "vitality_lost"
     #: INT-110 (500.7a, 500.7e): in what order one carrier answers the several attackers of one event.
     answer_order: AnswerOrder = "per_attacker"
+    #: INT-403 (500.9a, 500.9b): whether a dead unit's last cell is free for an Everlasting revival, or held by it.
+    dead_unit_cell: DeadUnitCell = "freed"
+    #: INT-413 (500.9k, 500.9a): whether an Everlasting revival a full board delayed still carries the killer.
+    delayed_revival_killer: DelayedRevivalKiller = "kept"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -117,6 +123,8 @@ class Ruleset:
             "dead_carrier_answers": ("answers", "silent"),
             "reflect_basis": ("vitality_lost", "after_shield"),
             "answer_order": ("per_attacker", "per_kind"),
+            "dead_unit_cell": ("freed", "held"),
+            "delayed_revival_killer": ("kept", "dropped"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -139,11 +139,22 @@ def explain_tries(s: Steps, battle: clock.Battle, log: EventLog) -> None:
                   died=due.died_ms, tried=due.next_try_ms, retry=e.amount)
             pending[e.unit] = replace(due, next_try_ms=e.amount)
             continue
-        carries = (f"it carries its killer {e.other}: Everlasting holds the killer's identity for the 10 seconds the unit "
-                   "is down (500.9k)" if e.other is not None else "it carries no killer: its death had no actor (500.9k)")
+        carries = carried_words(e.other, due.killer)
         s.say("everlasting_revival", "500.9a", f"{died} (500.9a): at {e.amount} ms it revives in cell {e.detail}; "
               f"{carries}.", ("everlasting_revival", *REVIVAL_CHANNELS), died=due.died_ms, revived=e.amount, cell=e.detail, killer=e.other)
         pending.pop(e.unit)
+
+
+def carried_words(carried: str | None, killer: str | None) -> str:
+    """What the revival carries of its killer (500.9k): the killer, none for a death with no actor, or none because a
+    delayed revival drops it under ``delayed_revival_killer = dropped`` (INT-413)."""
+    if carried is not None:
+        return (f"it carries its killer {carried}: Everlasting holds the killer's identity for the 10 seconds the unit "
+                "is down (500.9k)")
+    if killer is None:
+        return "it carries no killer: its death had no actor (500.9k)"
+    return (f"it carries no killer: Everlasting held {killer}'s identity for the 10 seconds only, and a full board "
+            "delayed this revival past them (500.9k, INT-413: delayed_revival_killer = dropped)")
 
 
 def explain_end_battle(battle: clock.Battle, action: dict[str, Any], ruleset: Ruleset,

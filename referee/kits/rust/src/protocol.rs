@@ -582,6 +582,60 @@ impl AnswerOrder {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeadUnitCell {
+    #[serde(rename = "freed")]
+    Freed,
+    #[serde(rename = "held")]
+    Held,
+}
+
+impl DeadUnitCell {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DeadUnitCell::Freed => "freed",
+            DeadUnitCell::Held => "held",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "freed" => Some(DeadUnitCell::Freed),
+            "held" => Some(DeadUnitCell::Held),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DelayedRevivalKiller {
+    #[serde(rename = "kept")]
+    Kept,
+    #[serde(rename = "dropped")]
+    Dropped,
+}
+
+impl DelayedRevivalKiller {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DelayedRevivalKiller::Kept => "kept",
+            DelayedRevivalKiller::Dropped => "dropped",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "kept" => Some(DelayedRevivalKiller::Kept),
+            "dropped" => Some(DelayedRevivalKiller::Dropped),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -628,6 +682,10 @@ pub struct Ruleset {
     pub reflect_basis: ReflectBasis,
     #[serde(default = "default_ruleset_answer_order")]
     pub answer_order: AnswerOrder,
+    #[serde(default = "default_ruleset_dead_unit_cell")]
+    pub dead_unit_cell: DeadUnitCell,
+    #[serde(default = "default_ruleset_delayed_revival_killer")]
+    pub delayed_revival_killer: DelayedRevivalKiller,
 }
 
 impl Default for Ruleset {
@@ -655,6 +713,8 @@ impl Default for Ruleset {
             dead_carrier_answers: default_ruleset_dead_carrier_answers(),
             reflect_basis: default_ruleset_reflect_basis(),
             answer_order: default_ruleset_answer_order(),
+            dead_unit_cell: default_ruleset_dead_unit_cell(),
+            delayed_revival_killer: default_ruleset_delayed_revival_killer(),
         }
     }
 }
@@ -3153,6 +3213,8 @@ fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope 
 fn default_ruleset_dead_carrier_answers() -> DeadCarrierAnswers { DeadCarrierAnswers::Answers }
 fn default_ruleset_reflect_basis() -> ReflectBasis { ReflectBasis::VitalityLost }
 fn default_ruleset_answer_order() -> AnswerOrder { AnswerOrder::PerAttacker }
+fn default_ruleset_dead_unit_cell() -> DeadUnitCell { DeadUnitCell::Freed }
+fn default_ruleset_delayed_revival_killer() -> DelayedRevivalKiller { DelayedRevivalKiller::Kept }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

@@ -46,6 +46,10 @@ export type ReflectBasis = "vitality_lost" | "after_shield";
 
 export type AnswerOrder = "per_attacker" | "per_kind";
 
+export type DeadUnitCell = "freed" | "held";
+
+export type DelayedRevivalKiller = "kept" | "dropped";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -91,6 +95,10 @@ export interface Ruleset {
   reflect_basis?: ReflectBasis;
   /** (default "per_attacker") */
   answer_order?: AnswerOrder;
+  /** (default "freed") */
+  dead_unit_cell?: DeadUnitCell;
+  /** (default "kept") */
+  delayed_revival_killer?: DelayedRevivalKiller;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -117,6 +125,8 @@ export const RULESET_DEFAULTS = {
   dead_carrier_answers: "answers",
   reflect_basis: "vitality_lost",
   answer_order: "per_attacker",
+  dead_unit_cell: "freed",
+  delayed_revival_killer: "kept",
 } as const;
 
 export interface Unit {
