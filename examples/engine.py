@@ -903,8 +903,9 @@ class AbilityResolver:
 class RecoveryLedger:
     """500.3: the gate, the Forge Core bonus, the cap, Exalt on a Shield gain, then Maim last."""
 
-    def __init__(self, bus: EventBus) -> None:
+    def __init__(self, bus: EventBus, ruleset: dict[str, Any]) -> None:
         self.bus = bus
+        self.shield_cap = ruleset.get("shield_gain_cap", "none")  # INT-302: none, or max_vitality
 
     @staticmethod
     def refusal(unit: Unit, lane: str) -> str | None:
@@ -929,7 +930,10 @@ class RecoveryLedger:
             return
         total = amount + max(unit.forge_core_recovery, 0)  # the bonus first (500.3b)
         if lane == "shield":
-            total += max(unit.exalt, 0)  # no ceiling on Shield; Exalt before Maim (500.3f)
+            if self.shield_cap == "max_vitality":  # Shield stays within the maximum Vitality (INT-302)
+                total = min(total, max(unit.max_vitality - unit.shield, 0))
+            if total > 0:
+                total += max(unit.exalt, 0)  # no ceiling on Shield; Exalt before Maim (500.3f)
         else:
             total = min(total, max(unit.max_vitality - unit.vitality, 0))  # missing Vitality (500.3c)
         prevented = min(total, 2 * max(unit.maim, 0))
@@ -1036,7 +1040,7 @@ class Engine:
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
-        self.recovery = RecoveryLedger(self.bus)
+        self.recovery = RecoveryLedger(self.bus, ruleset)
         self.clock = BattleClock(board, self.bus, self.deaths, ruleset)
         self.deaths.clock = self.clock
 

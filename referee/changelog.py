@@ -136,6 +136,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "a cost is the caster's rune, or every living unit's on the caster's side, summed or the largest. Not "
                "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
                "ruleset", breaking=False),
+        Change("scenario ruleset option shield_gain_cap (INT-302)", "absent", "none (the default, the model's reading "
+               "before the option) or max_vitality: a Shield gain (500.3c) is capped at the room the unit's Shield "
+               "has below its maximum Vitality, after the Forge Core bonus and before Exalt and Maim. Not breaking: "
+               "its default is the behaviour before it, and the option is sent only spelled out in the ruleset",
+               breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -501,6 +501,33 @@ impl BloodlettingReductionScope {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShieldGainCap {
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "max_vitality")]
+    MaxVitality,
+}
+
+impl ShieldGainCap {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ShieldGainCap::None => "none",
+            ShieldGainCap::MaxVitality => "max_vitality",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "none" => Some(ShieldGainCap::None),
+            "max_vitality" => Some(ShieldGainCap::MaxVitality),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -541,6 +568,8 @@ pub struct Ruleset {
     pub reliquary_clear_point: ReliquaryClearPoint,
     #[serde(default = "default_ruleset_bloodletting_reduction_scope")]
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
+    #[serde(default = "default_ruleset_shield_gain_cap")]
+    pub shield_gain_cap: ShieldGainCap,
 }
 
 impl Default for Ruleset {
@@ -565,6 +594,7 @@ impl Default for Ruleset {
             rider_on_revived_target: default_ruleset_rider_on_revived_target(),
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
+            shield_gain_cap: default_ruleset_shield_gain_cap(),
         }
     }
 }
@@ -2996,6 +3026,7 @@ fn default_ruleset_zero_maximum_revival() -> ZeroMaximumRevival { ZeroMaximumRev
 fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRevivedTarget::Lands }
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
+fn default_ruleset_shield_gain_cap() -> ShieldGainCap { ShieldGainCap::None }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }
