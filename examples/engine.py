@@ -906,6 +906,7 @@ class RecoveryLedger:
     def __init__(self, bus: EventBus, ruleset: dict[str, Any]) -> None:
         self.bus = bus
         self.shield_cap = ruleset.get("shield_gain_cap", "none")  # INT-302: none, or max_vitality
+        self.maim_lanes = ruleset.get("maim_lanes", "every_lane")  # INT-306: every_lane, or heals_only
 
     @staticmethod
     def refusal(unit: Unit, lane: str) -> str | None:
@@ -937,6 +938,8 @@ class RecoveryLedger:
         else:
             total = min(total, max(unit.max_vitality - unit.vitality, 0))  # missing Vitality (500.3c)
         prevented = min(total, 2 * max(unit.maim, 0))
+        if lane != "heal" and self.maim_lanes == "heals_only":
+            prevented = 0  # Maim meets a heal only (INT-306)
         consumed = (prevented + 1) // 2  # ceil(prevented / 2) (500.3d)
         gained = total - prevented
         unit.maim -= consumed

@@ -141,6 +141,10 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "has below its maximum Vitality, after the Forge Core bonus and before Exalt and Maim. Not breaking: "
                "its default is the behaviour before it, and the option is sent only spelled out in the ruleset",
                breaking=False),
+        Change("scenario ruleset option maim_lanes (INT-306)", "absent", "every_lane (the default, the model's "
+               "reading before the option) or heals_only: Maim meets a recover action's heal only, and a Shield gain "
+               "or a Tool's repair passes it untouched (no maim_consumed). Not breaking: its default is the behaviour "
+               "before it, and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -14,7 +14,8 @@ in order (500.3a):
 * 500.3f  Exalt adds its flat amount to a Shield gain, before Maim (INT-303);
 * 500.3d  Maim last: each point prevents 2 of the eligible amount, and
   ``ceil(prevented / 2)`` points are consumed; 500.3e follows, since a target at full
-  Vitality has nothing eligible and consumes no Maim.
+  Vitality has nothing eligible and consumes no Maim. Maim meets every lane, or under
+  ``maim_lanes = heals_only`` a heal only (INT-306).
 
 A request of 0 or less is no recovery at all: nothing happens and nothing is reported
 (INT-301). The arithmetic is written once over ``arith``, so the same code is the Z3
@@ -132,9 +133,16 @@ def apply_exalt(target: Unit, lane: str, amount: Int) -> Int:
 
 
 @combat.implements("500.3d", "500.3e")
-def compute_maim_prevented(target: Unit, eligible: Int) -> Int:
-    """Each Maim point prevents 2 of the eligible amount; nothing when nothing is eligible (500.3d, 500.3e)."""
-    return min_(max_(eligible, 0), MAIM_PER_POINT * max_(target.maim, 0))
+def compute_maim_prevented(target: Unit, eligible: Int, lane: str = "heal", ruleset: Ruleset = DEFAULT) -> Int:
+    """Each Maim point prevents 2 of the eligible amount; nothing when nothing is eligible (500.3d, 500.3e).
+
+    Maim meets every lane of the one ledger (``maim_lanes = every_lane``, the default, 500.3a) or a heal only
+    (``heals_only``): a Shield gain or a repair then passes it untouched and consumes none (INT-306).
+    """
+    met = min_(max_(eligible, 0), MAIM_PER_POINT * max_(target.maim, 0))
+    if lane == "heal":
+        return met
+    return by_reading(ruleset.maim_lanes, every_lane=lambda: met, heals_only=lambda: 0)
 
 
 @combat.implements("500.3d")
@@ -151,7 +159,7 @@ def compute_recovery(target: Unit, amount: Int, lane: str, ruleset: Ruleset = DE
     boosted = ite(requested > 0, apply_forge_core_bonus(target, requested), 0)
     capped = apply_recovery_cap(target, lane, boosted, ruleset)
     eligible = apply_exalt(target, lane, capped)
-    prevented = compute_maim_prevented(target, eligible)
+    prevented = compute_maim_prevented(target, eligible, lane, ruleset)
     consumed = compute_maim_consumed(prevented)
     return Recovery(requested, boosted, capped, eligible, prevented, consumed, eligible - prevented, refused)
 
@@ -194,7 +202,8 @@ def validate_lane(lane: str) -> None:
 def resolve_recovery(
     board: Board, target: str, amount: Int, *, lane: str = "heal", ruleset: Ruleset = DEFAULT
 ) -> tuple[Board, EventLog]:
-    """Action: one recovery of ``amount`` on ``target`` in ``lane`` (500.3), under ``ruleset``'s readings (INT-302)."""
+    """Action: one recovery of ``amount`` on ``target`` in ``lane`` (500.3), under ``ruleset``'s readings (INT-302,
+    INT-306)."""
     validate_lane(lane)
     log = EventLog()
     unit = board.unit(target)

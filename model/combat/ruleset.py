@@ -30,6 +30,7 @@ RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 ShieldGainCap = Literal["none", "max_vitality"]
+MaimLanes = Literal["every_lane", "heals_only"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,8 @@ class Ruleset:
     bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
     #: INT-302 (500.3c): what caps a Shield gain: nothing, or the room its Shield has below the maximum Vitality.
     shield_gain_cap: ShieldGainCap = "none"
+    #: INT-306 (500.3a, 500.3d, 500.3e): which recovery lanes Maim meets: every lane, or heals only.
+    maim_lanes: MaimLanes = "every_lane"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -109,6 +112,7 @@ class Ruleset:
             "reliquary_clear_point": ("start", "after_cost", "end"),
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "shield_gain_cap": ("none", "max_vitality"),
+            "maim_lanes": ("every_lane", "heals_only"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

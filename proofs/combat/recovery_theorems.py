@@ -85,7 +85,7 @@ def _consumed_rounds_down(prevented):
     return floordiv(prevented, 2)
 
 
-def _three_per_point(target, eligible):
+def _three_per_point(target, eligible, *_):
     return min_(max_(eligible, 0), 3 * max_(target.maim, 0))
 
 
@@ -95,7 +95,7 @@ def _maim_before_the_cap(target, amount, lane, *ruleset):
     requested = ite(and_(amount > 0, not_(refused)), amount, 0)
     boosted = ite(requested > 0, recovery.apply_forge_core_bonus(target, requested), 0)
     exalted = recovery.apply_exalt(target, lane, boosted)
-    prevented = recovery.compute_maim_prevented(target, exalted)
+    prevented = recovery.compute_maim_prevented(target, exalted, lane, *ruleset)
     capped = recovery.apply_recovery_cap(target, lane, exalted - prevented, *ruleset)
     return recovery.Recovery(requested, boosted, capped, exalted, prevented, recovery.compute_maim_consumed(prevented),
                              capped, refused)  # fmt: skip
@@ -173,6 +173,12 @@ def maim_never_prevents_more_than_two_per_point(v: Vars) -> Obligation:
     return Obligation(assume=all_of(is_legal_unit(before), is_legal(before)), claim=claim)
 
 
+def maim_reach(u: Unit) -> Any:
+    """How much Maim can prevent of a Shield gain or a repair, from the text of each reading of INT-306: 2 a point
+    (``every_lane``), or nothing (``heals_only``: Maim meets a heal only)."""
+    return by_reading(current_reading("maim_lanes"), every_lane=lambda: 2 * u.maim, heals_only=lambda: 0)
+
+
 def shield_receivable(u: Unit, boosted: Any) -> Any:
     """What a Shield gain can receive, from the text of each reading of INT-302: all of it (``none``), or no more than
     the room the Shield has below the maximum Vitality (``max_vitality``)."""
@@ -184,10 +190,11 @@ def shield_receivable(u: Unit, boosted: Any) -> Any:
 def exalt_increases_a_shield_gain_before_maim(v: Vars) -> Obligation:
     """A legal unit gains max(request + Forge Core + Exalt - 2 * Maim, 0) Shield from a positive request, uncapped
     (``shield_gain_cap = none``); under ``max_vitality`` the request plus Forge Core is first capped at the room below
-    the maximum Vitality, and Exalt meets only a gain the cap left positive (INT-302, INT-303)."""
+    the maximum Vitality, and Exalt meets only a gain the cap left positive (INT-302, INT-303); under ``maim_lanes =
+    heals_only`` Maim takes nothing of it (INT-306)."""
     before, after, amount = run(v, "shield")
     capped = shield_receivable(before, amount + before.forge_core_recovery)
-    expected = ite(capped > 0, max_(capped + before.exalt - 2 * before.maim, 0), 0)
+    expected = ite(capped > 0, max_(capped + before.exalt - maim_reach(before), 0), 0)
     claim = and_(after.shield - before.shield == expected, after.vitality == before.vitality)
     return Obligation(assume=all_of(is_legal_unit(before), is_legal(before), amount > 0), claim=claim)
 
@@ -201,6 +208,6 @@ def recovery_is_refused_against_illegal_targets_except_tool_repair(v: Vars) -> O
         runs.claim(or_(is_legal(before), unchanged))
     for _, (before, after, amount) in lane_runs(v, runs, ("repair",)):
         eligible = heal_eligible(before, amount)
-        repaired = after.vitality - before.vitality == eligible - min_(eligible, 2 * before.maim)
+        repaired = after.vitality - before.vitality == eligible - min_(eligible, maim_reach(before))
         runs.claim(or_(not_(and_(before.alive, before.is_tool)), repaired))
     return runs.obligation()

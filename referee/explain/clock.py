@@ -55,7 +55,7 @@ def explain_recover(board: Board, action: dict[str, Any], ruleset: Ruleset, dept
     s.say("recovery_cap", "500.3c", f"{cap}: {r.capped}.", absent=nothing, before=r.boosted, capped=r.capped)
     if lane == "shield":
         s.say("exalt", "500.3f", f"Exalt adds {r.eligible - r.capped} before Maim: {r.eligible}.", eligible=r.eligible)
-    s.say("maim", "500.3d", maim_text(unit.uid, unit.maim, r), ("maim_consumed", "healed", "shield_gained"),
+    s.say("maim", "500.3d", maim_text(unit.uid, unit.maim, r, lane, ruleset), ("maim_consumed", "healed", "shield_gained"),
           eligible=r.eligible, prevented=r.prevented, consumed=r.consumed, received=r.received)
     return after, log, s.items
 
@@ -69,11 +69,14 @@ def shield_cap_text(unit: Any, ruleset: Ruleset, bonus: str, boosted: Any) -> st
             f"{unit.max_vitality} (shield_gain_cap = max_vitality, 500.3c, INT-302)")
 
 
-def maim_text(uid: str, maim: Any, r: recovery.Recovery) -> str:
+def maim_text(uid: str, maim: Any, r: recovery.Recovery, lane: str, ruleset: Ruleset) -> str:
     """Maim meets the eligible amount, not the request (500.3e), Exalt already in it (500.3f: the order a Shield gain's
-    Maim reads), each point preventing 2, consumption rounded up (500.3d)."""
+    Maim reads), each point preventing 2, consumption rounded up (500.3d); on a heal only under ``maim_lanes =
+    heals_only`` (INT-306)."""
     if maim <= 0:
         return f"no Maim: {uid} gains the eligible {r.eligible} (500.3d)."
+    if lane != "heal" and ruleset.maim_lanes == "heals_only":
+        return f"Maim {maim} meets a heal only (maim_lanes = heals_only, INT-306): {uid} gains the eligible {r.eligible}."
     exalt = " and Exalt left, Exalt added before Maim: 500.3f;" if r.eligible != r.capped else " left,"
     met = f"Maim {maim} meets the eligible {r.eligible} (what the cap{exalt} not the {r.requested} requested: 500.3e)"
     if r.eligible <= 0:

@@ -528,6 +528,33 @@ impl ShieldGainCap {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MaimLanes {
+    #[serde(rename = "every_lane")]
+    EveryLane,
+    #[serde(rename = "heals_only")]
+    HealsOnly,
+}
+
+impl MaimLanes {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MaimLanes::EveryLane => "every_lane",
+            MaimLanes::HealsOnly => "heals_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "every_lane" => Some(MaimLanes::EveryLane),
+            "heals_only" => Some(MaimLanes::HealsOnly),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -570,6 +597,8 @@ pub struct Ruleset {
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
     #[serde(default = "default_ruleset_shield_gain_cap")]
     pub shield_gain_cap: ShieldGainCap,
+    #[serde(default = "default_ruleset_maim_lanes")]
+    pub maim_lanes: MaimLanes,
 }
 
 impl Default for Ruleset {
@@ -595,6 +624,7 @@ impl Default for Ruleset {
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             shield_gain_cap: default_ruleset_shield_gain_cap(),
+            maim_lanes: default_ruleset_maim_lanes(),
         }
     }
 }
@@ -3027,6 +3057,7 @@ fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRe
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_shield_gain_cap() -> ShieldGainCap { ShieldGainCap::None }
+fn default_ruleset_maim_lanes() -> MaimLanes { MaimLanes::EveryLane }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

@@ -42,6 +42,8 @@ export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_larg
 
 export type ShieldGainCap = "none" | "max_vitality";
 
+export type MaimLanes = "every_lane" | "heals_only";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -83,6 +85,8 @@ export interface Ruleset {
   bloodletting_reduction_scope?: BloodlettingReductionScope;
   /** (default "none") */
   shield_gain_cap?: ShieldGainCap;
+  /** (default "every_lane") */
+  maim_lanes?: MaimLanes;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -107,6 +111,7 @@ export const RULESET_DEFAULTS = {
   reliquary_clear_point: "start",
   bloodletting_reduction_scope: "caster_only",
   shield_gain_cap: "none",
+  maim_lanes: "every_lane",
 } as const;
 
 export interface Unit {
