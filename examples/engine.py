@@ -772,6 +772,7 @@ class AbilityResolver:
         self.bloodletting = bloodletting
         self.deaths = deaths
         self.revived_gone = False  # a unit this activation killed and a Vessel revived gets no later line (INT-412)
+        self.restore_bonuses = False  # a Restore line adds the recipient's Forge Core bonus first (INT-211)
         self.clear_point = "start"  # when the activation clears the caster's Reliquary Speed (INT-411)
         self.clear_speed: Any = None  # the engine's own clearing, set with the ruleset
         self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
@@ -884,7 +885,10 @@ class AbilityResolver:
                 self.bus.publish("status_applied", unit.uid, applied, caster.uid, detail=effect)
 
     def restore(self, caster: Unit, unit: Unit, amount: int) -> None:
-        """Recovery (500.3): capped at the missing Vitality, then each Maim point prevents 2."""
+        """Recovery (500.3): capped at the missing Vitality, then each Maim point prevents 2; under
+        ability_restore_bonuses = full_recovery_ledger the Forge Core bonus is added first (INT-211)."""
+        if self.restore_bonuses and amount > 0:
+            amount += max(unit.forge_core_recovery, 0)  # the bonus first (500.3b); Exalt meets no heal (500.3f)
         room = max(unit.max_vitality - unit.vitality, 0)
         eligible = min(max(amount, 0), room)
         prevented = min(eligible, 2 * max(unit.maim, 0))
@@ -1041,6 +1045,8 @@ class Engine:
         self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
         self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
+        self.abilities.restore_bonuses = \
+            ruleset.get("ability_restore_bonuses", "capacity_and_maim_only") == "full_recovery_ledger"
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus, ruleset)

@@ -31,6 +31,7 @@ ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 ShieldGainCap = Literal["none", "max_vitality"]
 MaimLanes = Literal["every_lane", "heals_only"]
+AbilityRestoreBonuses = Literal["capacity_and_maim_only", "full_recovery_ledger"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,8 @@ class Ruleset:
     shield_gain_cap: ShieldGainCap = "none"
     #: INT-306 (500.3a, 500.3d, 500.3e): which recovery lanes Maim meets: every lane, or heals only.
     maim_lanes: MaimLanes = "every_lane"
+    #: INT-211 (400.8-7, 500.3b, 500.3f): whether a Restore line runs capacity then Maim only, or the whole 500.3 ledger.
+    ability_restore_bonuses: AbilityRestoreBonuses = "capacity_and_maim_only"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -113,6 +116,7 @@ class Ruleset:
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "shield_gain_cap": ("none", "max_vitality"),
             "maim_lanes": ("every_lane", "heals_only"),
+            "ability_restore_bonuses": ("capacity_and_maim_only", "full_recovery_ledger"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -555,6 +555,33 @@ impl MaimLanes {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AbilityRestoreBonuses {
+    #[serde(rename = "capacity_and_maim_only")]
+    CapacityAndMaimOnly,
+    #[serde(rename = "full_recovery_ledger")]
+    FullRecoveryLedger,
+}
+
+impl AbilityRestoreBonuses {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AbilityRestoreBonuses::CapacityAndMaimOnly => "capacity_and_maim_only",
+            AbilityRestoreBonuses::FullRecoveryLedger => "full_recovery_ledger",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "capacity_and_maim_only" => Some(AbilityRestoreBonuses::CapacityAndMaimOnly),
+            "full_recovery_ledger" => Some(AbilityRestoreBonuses::FullRecoveryLedger),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -599,6 +626,8 @@ pub struct Ruleset {
     pub shield_gain_cap: ShieldGainCap,
     #[serde(default = "default_ruleset_maim_lanes")]
     pub maim_lanes: MaimLanes,
+    #[serde(default = "default_ruleset_ability_restore_bonuses")]
+    pub ability_restore_bonuses: AbilityRestoreBonuses,
 }
 
 impl Default for Ruleset {
@@ -625,6 +654,7 @@ impl Default for Ruleset {
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             shield_gain_cap: default_ruleset_shield_gain_cap(),
             maim_lanes: default_ruleset_maim_lanes(),
+            ability_restore_bonuses: default_ruleset_ability_restore_bonuses(),
         }
     }
 }
@@ -3058,6 +3088,7 @@ fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryCle
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_shield_gain_cap() -> ShieldGainCap { ShieldGainCap::None }
 fn default_ruleset_maim_lanes() -> MaimLanes { MaimLanes::EveryLane }
+fn default_ruleset_ability_restore_bonuses() -> AbilityRestoreBonuses { AbilityRestoreBonuses::CapacityAndMaimOnly }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

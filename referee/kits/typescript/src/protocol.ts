@@ -44,6 +44,8 @@ export type ShieldGainCap = "none" | "max_vitality";
 
 export type MaimLanes = "every_lane" | "heals_only";
 
+export type AbilityRestoreBonuses = "capacity_and_maim_only" | "full_recovery_ledger";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -87,6 +89,8 @@ export interface Ruleset {
   shield_gain_cap?: ShieldGainCap;
   /** (default "every_lane") */
   maim_lanes?: MaimLanes;
+  /** (default "capacity_and_maim_only") */
+  ability_restore_bonuses?: AbilityRestoreBonuses;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -112,6 +116,7 @@ export const RULESET_DEFAULTS = {
   bloodletting_reduction_scope: "caster_only",
   shield_gain_cap: "none",
   maim_lanes: "every_lane",
+  ability_restore_bonuses: "capacity_and_maim_only",
 } as const;
 
 export interface Unit {
