@@ -786,6 +786,7 @@ class AbilityResolver:
         self.bloodletting = bloodletting
         self.deaths = deaths
         self.revived_gone = False  # a unit this activation killed and a Vessel revived gets no later line (INT-412)
+        self.restore_bonuses = False  # a Restore line adds the recipient's Forge Core bonus first (INT-211)
         self.clear_point = "start"  # when the activation clears the caster's Reliquary Speed (INT-411)
         self.clear_speed: Any = None  # the engine's own clearing, set with the ruleset
         self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
@@ -898,7 +899,10 @@ class AbilityResolver:
                 self.bus.publish("status_applied", unit.uid, applied, caster.uid, detail=effect)
 
     def restore(self, caster: Unit, unit: Unit, amount: int) -> None:
-        """Recovery (500.3): capped at the missing Vitality, then each Maim point prevents 2."""
+        """Recovery (500.3): capped at the missing Vitality, then each Maim point prevents 2; under
+        ability_restore_bonuses = full_recovery_ledger the Forge Core bonus is added first (INT-211)."""
+        if self.restore_bonuses and amount > 0:
+            amount += max(unit.forge_core_recovery, 0)  # the bonus first (500.3b); Exalt meets no heal (500.3f)
         room = max(unit.max_vitality - unit.vitality, 0)
         eligible = min(max(amount, 0), room)
         prevented = min(eligible, 2 * max(unit.maim, 0))
@@ -917,8 +921,10 @@ class AbilityResolver:
 class RecoveryLedger:
     """500.3: the gate, the Forge Core bonus, the cap, Exalt on a Shield gain, then Maim last."""
 
-    def __init__(self, bus: EventBus) -> None:
+    def __init__(self, bus: EventBus, ruleset: dict[str, Any]) -> None:
         self.bus = bus
+        self.shield_cap = ruleset.get("shield_gain_cap", "none")  # INT-302: none, or max_vitality
+        self.maim_lanes = ruleset.get("maim_lanes", "every_lane")  # INT-306: every_lane, or heals_only
 
     @staticmethod
     def refusal(unit: Unit, lane: str) -> str | None:
@@ -943,10 +949,15 @@ class RecoveryLedger:
             return
         total = amount + max(unit.forge_core_recovery, 0)  # the bonus first (500.3b)
         if lane == "shield":
-            total += max(unit.exalt, 0)  # no ceiling on Shield; Exalt before Maim (500.3f)
+            if self.shield_cap == "max_vitality":  # Shield stays within the maximum Vitality (INT-302)
+                total = min(total, max(unit.max_vitality - unit.shield, 0))
+            if total > 0:
+                total += max(unit.exalt, 0)  # no ceiling on Shield; Exalt before Maim (500.3f)
         else:
             total = min(total, max(unit.max_vitality - unit.vitality, 0))  # missing Vitality (500.3c)
         prevented = min(total, 2 * max(unit.maim, 0))
+        if lane != "heal" and self.maim_lanes == "heals_only":
+            prevented = 0  # Maim meets a heal only (INT-306)
         consumed = (prevented + 1) // 2  # ceil(prevented / 2) (500.3d)
         gained = total - prevented
         unit.maim -= consumed
@@ -1053,9 +1064,11 @@ class Engine:
         self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
         self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
+        self.abilities.restore_bonuses = \
+            ruleset.get("ability_restore_bonuses", "capacity_and_maim_only") == "full_recovery_ledger"
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
-        self.recovery = RecoveryLedger(self.bus)
+        self.recovery = RecoveryLedger(self.bus, ruleset)
         self.clock = BattleClock(board, self.bus, self.deaths, ruleset)
         self.deaths.clock = self.clock
 

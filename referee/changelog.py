@@ -169,6 +169,20 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "(10 s after the death) carries no killer, so everlasting_revival's other is null and a listener aimed at "
                "the killer falls back to its Focus roll (revival_focus). Not breaking: its default is the behaviour "
                "before it, and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option shield_gain_cap (INT-302)", "absent", "none (the default, the model's reading "
+               "before the option) or max_vitality: a Shield gain (500.3c) is capped at the room the unit's Shield "
+               "has below its maximum Vitality, after the Forge Core bonus and before Exalt and Maim. Not breaking: "
+               "its default is the behaviour before it, and the option is sent only spelled out in the ruleset",
+               breaking=False),
+        Change("scenario ruleset option maim_lanes (INT-306)", "absent", "every_lane (the default, the model's "
+               "reading before the option) or heals_only: Maim meets a recover action's heal only, and a Shield gain "
+               "or a Tool's repair passes it untouched (no maim_consumed). Not breaking: its default is the behaviour "
+               "before it, and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option ability_restore_bonuses (INT-211)", "absent", "capacity_and_maim_only (the "
+               "default, the model's reading before the option) or full_recovery_ledger: an ability's Restore line "
+               "runs the whole recovery ledger of a recover action, so the recipient's Forge Core bonus is added to a "
+               "positive amount before the cap (Exalt meets no heal). Not breaking: its default is the behaviour "
+               "before it, and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

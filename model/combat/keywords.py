@@ -14,8 +14,8 @@ points (500.5b, 500.3d, INT-208); ``crush`` lowers Armor, past 0 if need be (500
 INT-209); ``restore`` is recovery (500.3). Bloodletting is the activation's cost and is
 resolved by :mod:`.abilities` through 800.4.
 
-Restore uses :func:`process_restore`, a small recovery step of this module (500.3c, 500.3d,
-500.3g); it is to be replaced by ``recovery.resolve_recovery`` when that module lands.
+Restore uses :func:`process_restore`: capacity then Maim (400.8-7; 500.3c, 500.3d, 500.3g), or
+under ``ability_restore_bonuses = full_recovery_ledger`` the whole ledger of ``recovery`` (INT-211).
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ from typing import Any
 from ..arith import and_, ceildiv, ite, max_, min_, not_, or_
 from ..clauses import combat
 from ..events import EventLog
+from ..readings import by_reading
 from .armor import apply_armor_debuff
 from .guarded import run_guarded
 from .damage import DamageInstance, DamageOutcome, resolve_damage
+from .recovery import compute_recovery
 from .retaliation import process_retaliation
-from .ruleset import Ruleset
+from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 from .vitality import process_death
 
@@ -141,10 +143,30 @@ def compute_restoration(unit: Unit, amount: Int) -> tuple[Int, Int]:
 
 
 @combat.implements("400.8-7")
-def process_restore(board: Board, uid: str, amount: Int, source: str | None, log: EventLog) -> tuple[Board, Int, Int]:
-    """Restore Vitality through the recovery steps; the board, what was restored, the Maim consumed (500.3)."""
+def compute_line_restoration(unit: Unit, amount: Int, ruleset: Ruleset = DEFAULT) -> tuple[Int, Int]:
+    """``(restored, consumed)`` of a Restore line: capacity then Maim (``ability_restore_bonuses =
+    capacity_and_maim_only``, the default, 400.8-7: :func:`compute_restoration`), or the whole ledger a recover action
+    runs on the heal lane (``full_recovery_ledger``: the Forge Core bonus first, 500.3b, then the cap, Exalt, which
+    meets no heal, and Maim) (INT-211)."""
+    capacity = compute_restoration(unit, amount)
+    if (ruleset.ability_restore_bonuses == "capacity_and_maim_only") is True:
+        return capacity
+    ledger = compute_recovery(unit, amount, "heal", ruleset)
+
+    def by_option(capped: Int, full: Int) -> Int:
+        return by_reading(ruleset.ability_restore_bonuses, capacity_and_maim_only=lambda: capped,
+                          full_recovery_ledger=lambda: full)
+
+    return by_option(capacity[0], ledger.received), by_option(capacity[1], ledger.consumed)
+
+
+@combat.implements("400.8-7")
+def process_restore(
+    board: Board, uid: str, amount: Int, source: str | None, log: EventLog, ruleset: Ruleset = DEFAULT
+) -> tuple[Board, Int, Int]:
+    """Restore Vitality through the recovery steps; the board, what was restored, the Maim consumed (500.3, INT-211)."""
     unit = board.unit(uid)
-    restored, consumed = compute_restoration(unit, amount)
+    restored, consumed = compute_line_restoration(unit, amount, ruleset)
     log.emit("vitality_restored", when=restored > 0, unit=uid, amount=restored, other=source)
     after = unit.evolve(vitality=unit.vitality + restored, maim=unit.maim - consumed)
     return board.with_unit(after), restored, consumed
@@ -198,7 +220,7 @@ def process_received(
         after_board, outcome = process_ability_hit(board, caster, uid, amount, rolls, ruleset, log)
         return after_board, Delivery(uid, before, after_board.unit(uid), None, outcome.vitality_lost, outcome, board)
     if effect == "restore":
-        board, restored, consumed = process_restore(board, uid, amount, caster, log)
+        board, restored, consumed = process_restore(board, uid, amount, caster, log, ruleset)
         return board, Delivery(uid, before, board.unit(uid), None, restored, consumed=consumed)
     return process_keyword(board, caster, effect, before, amount, log)
 

@@ -9,11 +9,13 @@ in order (500.3a):
   refused, INT-305);
 * 500.3b  the target's Forge Core recovery bonus is added to the requested amount;
 * 500.3c  the amount is capped by what the target can receive: its missing Vitality for a
-  heal or a repair; a Shield gain has no ceiling (INT-302);
+  heal or a repair; a Shield gain has no ceiling, or under ``shield_gain_cap = max_vitality``
+  the room its Shield has below the maximum Vitality (INT-302);
 * 500.3f  Exalt adds its flat amount to a Shield gain, before Maim (INT-303);
 * 500.3d  Maim last: each point prevents 2 of the eligible amount, and
   ``ceil(prevented / 2)`` points are consumed; 500.3e follows, since a target at full
-  Vitality has nothing eligible and consumes no Maim.
+  Vitality has nothing eligible and consumes no Maim. Maim meets every lane, or under
+  ``maim_lanes = heals_only`` a heal only (INT-306).
 
 A request of 0 or less is no recovery at all: nothing happens and nothing is reported
 (INT-301). The arithmetic is written once over ``arith``, so the same code is the Z3
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 from ..arith import and_, ceildiv, ite, max_, min_, not_, or_
 from ..clauses import combat
 from ..events import EventLog
+from ..readings import by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int, Unit
 
@@ -98,17 +101,27 @@ def apply_forge_core_bonus(target: Unit, requested: Int) -> Int:
 
 @combat.implements("500.3c")
 def compute_receivable(target: Unit, lane: str) -> Int | None:
-    """What the target can receive: its missing Vitality for a heal or repair; no ceiling for Shield (500.3c, INT-302)."""
+    """What the target can receive: its missing Vitality for a heal or repair; for a Shield gain ``None``, whose
+    ceiling is the reading of INT-302 (:func:`cap_shield_gain`) (500.3c)."""
     if lane == "shield":
         return None
     return max_(target.max_vitality - target.vitality, 0)
 
 
 @combat.implements("500.3c")
-def apply_recovery_cap(target: Unit, lane: str, amount: Int) -> Int:
-    """The amount is capped by what the target can actually receive (500.3c)."""
+def cap_shield_gain(target: Unit, amount: Int, ruleset: Ruleset = DEFAULT) -> Int:
+    """What a Shield gain can receive (500.3c names only a heal's cap, INT-302): the whole amount under
+    ``shield_gain_cap = none`` (the default: no Shield ceiling), or no more than the room its Shield has below the
+    unit's maximum Vitality, ``max(max_vitality - shield, 0)``, under ``max_vitality``."""
+    return by_reading(ruleset.shield_gain_cap, none=lambda: amount,
+                      max_vitality=lambda: min_(amount, max_(target.max_vitality - target.shield, 0)))
+
+
+@combat.implements("500.3c")
+def apply_recovery_cap(target: Unit, lane: str, amount: Int, ruleset: Ruleset = DEFAULT) -> Int:
+    """The amount is capped by what the target can actually receive (500.3c; a Shield gain: INT-302)."""
     receivable = compute_receivable(target, lane)
-    return amount if receivable is None else min_(amount, receivable)
+    return cap_shield_gain(target, amount, ruleset) if receivable is None else min_(amount, receivable)
 
 
 @combat.implements("500.3f")
@@ -120,9 +133,16 @@ def apply_exalt(target: Unit, lane: str, amount: Int) -> Int:
 
 
 @combat.implements("500.3d", "500.3e")
-def compute_maim_prevented(target: Unit, eligible: Int) -> Int:
-    """Each Maim point prevents 2 of the eligible amount; nothing when nothing is eligible (500.3d, 500.3e)."""
-    return min_(max_(eligible, 0), MAIM_PER_POINT * max_(target.maim, 0))
+def compute_maim_prevented(target: Unit, eligible: Int, lane: str = "heal", ruleset: Ruleset = DEFAULT) -> Int:
+    """Each Maim point prevents 2 of the eligible amount; nothing when nothing is eligible (500.3d, 500.3e).
+
+    Maim meets every lane of the one ledger (``maim_lanes = every_lane``, the default, 500.3a) or a heal only
+    (``heals_only``): a Shield gain or a repair then passes it untouched and consumes none (INT-306).
+    """
+    met = min_(max_(eligible, 0), MAIM_PER_POINT * max_(target.maim, 0))
+    if lane == "heal":
+        return met
+    return by_reading(ruleset.maim_lanes, every_lane=lambda: met, heals_only=lambda: 0)
 
 
 @combat.implements("500.3d")
@@ -132,14 +152,14 @@ def compute_maim_consumed(prevented: Int) -> Int:
 
 
 @combat.implements("500.3a", "500.3b", "500.3c", "500.3d", "500.3e", "500.3f", "500.3g")
-def compute_recovery(target: Unit, amount: Int, lane: str) -> Recovery:
+def compute_recovery(target: Unit, amount: Int, lane: str, ruleset: Ruleset = DEFAULT) -> Recovery:
     """The ledger on one target: gate, Forge Core, cap, Exalt, then Maim last (500.3a-g)."""
     refused = is_recovery_refused(target, lane)
     requested = ite(and_(amount > 0, not_(refused)), amount, 0)
     boosted = ite(requested > 0, apply_forge_core_bonus(target, requested), 0)
-    capped = apply_recovery_cap(target, lane, boosted)
+    capped = apply_recovery_cap(target, lane, boosted, ruleset)
     eligible = apply_exalt(target, lane, capped)
-    prevented = compute_maim_prevented(target, eligible)
+    prevented = compute_maim_prevented(target, eligible, lane, ruleset)
     consumed = compute_maim_consumed(prevented)
     return Recovery(requested, boosted, capped, eligible, prevented, consumed, eligible - prevented, refused)
 
@@ -182,11 +202,12 @@ def validate_lane(lane: str) -> None:
 def resolve_recovery(
     board: Board, target: str, amount: Int, *, lane: str = "heal", ruleset: Ruleset = DEFAULT
 ) -> tuple[Board, EventLog]:
-    """Action: one recovery of ``amount`` on ``target`` in ``lane`` (500.3); ``ruleset`` is read by no step yet."""
+    """Action: one recovery of ``amount`` on ``target`` in ``lane`` (500.3), under ``ruleset``'s readings (INT-302,
+    INT-306)."""
     validate_lane(lane)
     log = EventLog()
     unit = board.unit(target)
     process_recovery_refusal(unit, amount, lane, log)
-    r = compute_recovery(unit, amount, lane)
+    r = compute_recovery(unit, amount, lane, ruleset)
     process_recovery_events(unit, lane, r, log)
     return board.with_unit(apply_recovery(unit, lane, r)), log

@@ -34,6 +34,9 @@ ReflectBasis = Literal["vitality_lost", "after_shield"]
 AnswerOrder = Literal["per_attacker", "per_kind"]
 DeadUnitCell = Literal["freed", "held"]
 DelayedRevivalKiller = Literal["kept", "dropped"]
+ShieldGainCap = Literal["none", "max_vitality"]
+MaimLanes = Literal["every_lane", "heals_only"]
+AbilityRestoreBonuses = Literal["capacity_and_maim_only", "full_recovery_ledger"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,12 @@ class Ruleset:
     dead_unit_cell: DeadUnitCell = "freed"
     #: INT-413 (500.9k, 500.9a): whether an Everlasting revival a full board delayed still carries the killer.
     delayed_revival_killer: DelayedRevivalKiller = "kept"
+    #: INT-302 (500.3c): what caps a Shield gain: nothing, or the room its Shield has below the maximum Vitality.
+    shield_gain_cap: ShieldGainCap = "none"
+    #: INT-306 (500.3a, 500.3d, 500.3e): which recovery lanes Maim meets: every lane, or heals only.
+    maim_lanes: MaimLanes = "every_lane"
+    #: INT-211 (400.8-7, 500.3b, 500.3f): whether a Restore line runs capacity then Maim only, or the whole 500.3 ledger.
+    ability_restore_bonuses: AbilityRestoreBonuses = "capacity_and_maim_only"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -125,6 +134,9 @@ class Ruleset:
             "answer_order": ("per_attacker", "per_kind"),
             "dead_unit_cell": ("freed", "held"),
             "delayed_revival_killer": ("kept", "dropped"),
+            "shield_gain_cap": ("none", "max_vitality"),
+            "maim_lanes": ("every_lane", "heals_only"),
+            "ability_restore_bonuses": ("capacity_and_maim_only", "full_recovery_ledger"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -64,7 +64,7 @@ def _revive_without_alive(unit: Unit) -> Unit:
     return _ORIGINAL_REVIVE(unit).evolve(alive=False)
 
 
-def _heal_uncapped(target: Unit, lane: str, amount: Any) -> Any:
+def _heal_uncapped(target: Unit, lane: str, amount: Any, *_: Any) -> Any:
     """A heal is not capped by the missing Vitality (500.3c forgotten)."""
     return amount
 

@@ -15,8 +15,10 @@ from typing import Any
 from referee.model.arith import and_, ceildiv, floordiv, ite, max_, min_, not_, or_
 from referee.model.combat import recovery
 from referee.model.combat.state import Board, Unit
+from referee.model.readings import by_reading
 
 from ..core import Mutant, Obligation, Vars, all_of, theorem
+from ..readings import current_reading
 from referee.model.combat.legal import is_legal_unit
 from .fixtures import Runs
 from .symbolic import symbolic_unit
@@ -62,7 +64,7 @@ _original_compute = recovery.compute_recovery
 _original_refusals = recovery.compute_recovery_refusals
 
 
-def _cap_forgotten(target, lane, amount):
+def _cap_forgotten(target, lane, amount, *_):
     return amount
 
 
@@ -70,38 +72,38 @@ def _forge_core_after_the_cap(target, requested):
     return requested
 
 
-def _cap_then_forge_core(target, lane, amount):
-    return _original_cap(target, lane, amount) + max_(target.forge_core_recovery, 0)
+def _cap_then_forge_core(target, lane, amount, *ruleset):
+    return _original_cap(target, lane, amount, *ruleset) + max_(target.forge_core_recovery, 0)
 
 
-def _shield_capped_like_a_heal(target, lane, amount):
+def _shield_capped_like_a_heal(target, lane, amount, *ruleset):
     """A Shield gain is capped by missing Vitality, like a heal."""
-    return _original_cap(target, "heal", amount)
+    return _original_cap(target, "heal", amount, *ruleset)
 
 
 def _consumed_rounds_down(prevented):
     return floordiv(prevented, 2)
 
 
-def _three_per_point(target, eligible):
+def _three_per_point(target, eligible, *_):
     return min_(max_(eligible, 0), 3 * max_(target.maim, 0))
 
 
-def _maim_before_the_cap(target, amount, lane):
+def _maim_before_the_cap(target, amount, lane, *ruleset):
     """Maim meets the boosted request, before the cap: a full target still consumes Maim."""
     refused = recovery.is_recovery_refused(target, lane)
     requested = ite(and_(amount > 0, not_(refused)), amount, 0)
     boosted = ite(requested > 0, recovery.apply_forge_core_bonus(target, requested), 0)
     exalted = recovery.apply_exalt(target, lane, boosted)
-    prevented = recovery.compute_maim_prevented(target, exalted)
-    capped = recovery.apply_recovery_cap(target, lane, exalted - prevented)
+    prevented = recovery.compute_maim_prevented(target, exalted, lane, *ruleset)
+    capped = recovery.apply_recovery_cap(target, lane, exalted - prevented, *ruleset)
     return recovery.Recovery(requested, boosted, capped, exalted, prevented, recovery.compute_maim_consumed(prevented),
                              capped, refused)  # fmt: skip
 
 
-def _exalt_after_maim(target, amount, lane):
+def _exalt_after_maim(target, amount, lane, *ruleset):
     """Exalt is added to what Maim left, not to what Maim meets."""
-    r = _original_compute(target.evolve(exalt=0), amount, lane)
+    r = _original_compute(target.evolve(exalt=0), amount, lane, *ruleset)
     received = recovery.apply_exalt(target, lane, r.received)
     return recovery.Recovery(r.requested, r.boosted, r.capped, r.eligible, r.prevented, r.consumed, received, r.refused)
 
@@ -171,11 +173,28 @@ def maim_never_prevents_more_than_two_per_point(v: Vars) -> Obligation:
     return Obligation(assume=all_of(is_legal_unit(before), is_legal(before)), claim=claim)
 
 
+def maim_reach(u: Unit) -> Any:
+    """How much Maim can prevent of a Shield gain or a repair, from the text of each reading of INT-306: 2 a point
+    (``every_lane``), or nothing (``heals_only``: Maim meets a heal only)."""
+    return by_reading(current_reading("maim_lanes"), every_lane=lambda: 2 * u.maim, heals_only=lambda: 0)
+
+
+def shield_receivable(u: Unit, boosted: Any) -> Any:
+    """What a Shield gain can receive, from the text of each reading of INT-302: all of it (``none``), or no more than
+    the room the Shield has below the maximum Vitality (``max_vitality``)."""
+    return by_reading(current_reading("shield_gain_cap"), none=lambda: boosted,
+                      max_vitality=lambda: min_(boosted, max_(u.max_vitality - u.shield, 0)))
+
+
 @theorem("combat:500.3f", "combat:500.3a", "combat:500.3d", "combat:500.3c", mutants=[EXALT_AFTER_MAIM, SHIELD_CAPPED])
 def exalt_increases_a_shield_gain_before_maim(v: Vars) -> Obligation:
-    """A legal unit gains max(request + Forge Core + Exalt - 2 * Maim, 0) Shield from a positive request, uncapped."""
+    """A legal unit gains max(request + Forge Core + Exalt - 2 * Maim, 0) Shield from a positive request, uncapped
+    (``shield_gain_cap = none``); under ``max_vitality`` the request plus Forge Core is first capped at the room below
+    the maximum Vitality, and Exalt meets only a gain the cap left positive (INT-302, INT-303); under ``maim_lanes =
+    heals_only`` Maim takes nothing of it (INT-306)."""
     before, after, amount = run(v, "shield")
-    expected = max_(amount + before.forge_core_recovery + before.exalt - 2 * before.maim, 0)
+    capped = shield_receivable(before, amount + before.forge_core_recovery)
+    expected = ite(capped > 0, max_(capped + before.exalt - maim_reach(before), 0), 0)
     claim = and_(after.shield - before.shield == expected, after.vitality == before.vitality)
     return Obligation(assume=all_of(is_legal_unit(before), is_legal(before), amount > 0), claim=claim)
 
@@ -189,6 +208,6 @@ def recovery_is_refused_against_illegal_targets_except_tool_repair(v: Vars) -> O
         runs.claim(or_(is_legal(before), unchanged))
     for _, (before, after, amount) in lane_runs(v, runs, ("repair",)):
         eligible = heal_eligible(before, amount)
-        repaired = after.vitality - before.vitality == eligible - min_(eligible, 2 * before.maim)
+        repaired = after.vitality - before.vitality == eligible - min_(eligible, maim_reach(before))
         runs.claim(or_(not_(and_(before.alive, before.is_tool)), repaired))
     return runs.obligation()

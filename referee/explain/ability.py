@@ -191,7 +191,7 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
     elif effect == "damage":
         _explain_damage_delivery(s, o, d, uid, caster, ruleset, rolls)
     elif effect == "restore":
-        _explain_restore_delivery(s, o, d, uid)
+        _explain_restore_delivery(s, o, d, uid, ruleset)
     elif effect == "cull":
         what = (f"{uid} has {d.before.vitality} Vitality, at most {o.amount}: it is destroyed outright (500.4a, INT-209)"
                 if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {o.amount}: Cull does nothing (INT-209)")
@@ -232,13 +232,17 @@ def _explain_damage_delivery(s: Steps, o: LineOutcome, d: Any, uid: str, caster:
     s.extend(answers)
 
 
-def _explain_restore_delivery(s: Steps, o: LineOutcome, d: Any, uid: str) -> None:
-    """A Restore line's recipient: recovery capped at the missing Vitality (500.3c), Maim's share (500.3d)."""
+def _explain_restore_delivery(s: Steps, o: LineOutcome, d: Any, uid: str, ruleset: Ruleset) -> None:
+    """A Restore line's recipient: recovery capped at the missing Vitality (500.3c), Maim's share (500.3d); under
+    ``ability_restore_bonuses = full_recovery_ledger`` the Forge Core bonus first (500.3b, INT-211)."""
     missing = max(d.before.max_vitality - d.before.vitality, 0)
-    eligible = min(max(o.amount, 0), missing)
+    full = ruleset.ability_restore_bonuses == "full_recovery_ledger" and o.amount > 0
+    bonus = max(d.before.forge_core_recovery, 0) if full else 0
+    eligible = min(max(o.amount + bonus, 0), missing)
     maim = f"; Maim {d.before.maim} prevents {eligible - d.amount}, consuming {d.consumed} (500.3d)" if d.before.maim \
         and eligible else ""
-    s.say("pipeline", "400.8-7", f"Restore {o.amount} at {uid} goes through recovery: capped at its missing Vitality "
+    forge = f" with its Forge Core bonus {bonus} added first (full_recovery_ledger: 500.3b, INT-211)" if bonus else ""
+    s.say("pipeline", "400.8-7", f"Restore {o.amount} at {uid}{forge} goes through recovery: capped at its missing Vitality "
           f"{missing} (500.3c){maim}: {uid} {d.before.vitality} -> {d.after.vitality}.", ("vitality_restored",),
           touches=(f"{uid}.vitality",), recipient=uid, asked=o.amount, missing=missing, restored=d.amount,
           before=d.before.vitality, after=d.after.vitality)

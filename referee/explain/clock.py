@@ -29,7 +29,7 @@ def explain_recover(board: Board, action: dict[str, Any], ruleset: Ruleset, dept
     """The ledger on one target: the gate, Forge Core, the cap, Exalt, then Maim (500.3a-g)."""
     unit, amount, lane = board.unit(action["target"]), action["amount"], action["lane"]
     after, log = recovery.resolve_recovery(board, unit.uid, amount, lane=lane, ruleset=ruleset)
-    r = recovery.compute_recovery(unit, amount, lane)
+    r = recovery.compute_recovery(unit, amount, lane, ruleset)
     s = Steps(depth)
     if amount <= 0:
         s.say("recovery_nothing", "500.3a", f"a request of {amount} is no recovery: nothing happens (INT-301).",
@@ -49,22 +49,34 @@ def explain_recover(board: Board, action: dict[str, Any], ruleset: Ruleset, dept
           f"(500.3b): {amount} + {r.boosted - amount} = {r.boosted}.", requested=amount, bonus=r.boosted - amount,
           boosted=r.boosted)
     bonus = "with its Forge Core bonus already in (500.3b), " if r.boosted != amount else ""
-    cap = f"a Shield gain has no ceiling (INT-302): {bonus}{r.boosted}" if lane == "shield" else \
+    cap = shield_cap_text(unit, ruleset, bonus, r.boosted) if lane == "shield" else \
         f"{bonus}{r.boosted} is then capped at the {unit.max_vitality - unit.vitality} Vitality missing (500.3c)"
     nothing = ("healed", "shield_gained") if r.capped != r.boosted else ()
     s.say("recovery_cap", "500.3c", f"{cap}: {r.capped}.", absent=nothing, before=r.boosted, capped=r.capped)
     if lane == "shield":
         s.say("exalt", "500.3f", f"Exalt adds {r.eligible - r.capped} before Maim: {r.eligible}.", eligible=r.eligible)
-    s.say("maim", "500.3d", maim_text(unit.uid, unit.maim, r), ("maim_consumed", "healed", "shield_gained"),
+    s.say("maim", "500.3d", maim_text(unit.uid, unit.maim, r, lane, ruleset), ("maim_consumed", "healed", "shield_gained"),
           eligible=r.eligible, prevented=r.prevented, consumed=r.consumed, received=r.received)
     return after, log, s.items
 
 
-def maim_text(uid: str, maim: Any, r: recovery.Recovery) -> str:
+def shield_cap_text(unit: Any, ruleset: Ruleset, bonus: str, boosted: Any) -> str:
+    """What caps a Shield gain under the ruleset's reading (500.3c, INT-302)."""
+    if ruleset.shield_gain_cap == "none":
+        return f"a Shield gain has no ceiling (INT-302): {bonus}{boosted}"
+    room = max(unit.max_vitality - unit.shield, 0)
+    return (f"{bonus}{boosted} is then capped at the {room} its Shield of {unit.shield} has below the maximum Vitality "
+            f"{unit.max_vitality} (shield_gain_cap = max_vitality, 500.3c, INT-302)")
+
+
+def maim_text(uid: str, maim: Any, r: recovery.Recovery, lane: str, ruleset: Ruleset) -> str:
     """Maim meets the eligible amount, not the request (500.3e), Exalt already in it (500.3f: the order a Shield gain's
-    Maim reads), each point preventing 2, consumption rounded up (500.3d)."""
+    Maim reads), each point preventing 2, consumption rounded up (500.3d); on a heal only under ``maim_lanes =
+    heals_only`` (INT-306)."""
     if maim <= 0:
         return f"no Maim: {uid} gains the eligible {r.eligible} (500.3d)."
+    if lane != "heal" and ruleset.maim_lanes == "heals_only":
+        return f"Maim {maim} meets a heal only (maim_lanes = heals_only, INT-306): {uid} gains the eligible {r.eligible}."
     exalt = " and Exalt left, Exalt added before Maim: 500.3f;" if r.eligible != r.capped else " left,"
     met = f"Maim {maim} meets the eligible {r.eligible} (what the cap{exalt} not the {r.requested} requested: 500.3e)"
     if r.eligible <= 0:

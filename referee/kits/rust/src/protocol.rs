@@ -636,6 +636,87 @@ impl DelayedRevivalKiller {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShieldGainCap {
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "max_vitality")]
+    MaxVitality,
+}
+
+impl ShieldGainCap {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ShieldGainCap::None => "none",
+            ShieldGainCap::MaxVitality => "max_vitality",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "none" => Some(ShieldGainCap::None),
+            "max_vitality" => Some(ShieldGainCap::MaxVitality),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MaimLanes {
+    #[serde(rename = "every_lane")]
+    EveryLane,
+    #[serde(rename = "heals_only")]
+    HealsOnly,
+}
+
+impl MaimLanes {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MaimLanes::EveryLane => "every_lane",
+            MaimLanes::HealsOnly => "heals_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "every_lane" => Some(MaimLanes::EveryLane),
+            "heals_only" => Some(MaimLanes::HealsOnly),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AbilityRestoreBonuses {
+    #[serde(rename = "capacity_and_maim_only")]
+    CapacityAndMaimOnly,
+    #[serde(rename = "full_recovery_ledger")]
+    FullRecoveryLedger,
+}
+
+impl AbilityRestoreBonuses {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AbilityRestoreBonuses::CapacityAndMaimOnly => "capacity_and_maim_only",
+            AbilityRestoreBonuses::FullRecoveryLedger => "full_recovery_ledger",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "capacity_and_maim_only" => Some(AbilityRestoreBonuses::CapacityAndMaimOnly),
+            "full_recovery_ledger" => Some(AbilityRestoreBonuses::FullRecoveryLedger),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -686,6 +767,12 @@ pub struct Ruleset {
     pub dead_unit_cell: DeadUnitCell,
     #[serde(default = "default_ruleset_delayed_revival_killer")]
     pub delayed_revival_killer: DelayedRevivalKiller,
+    #[serde(default = "default_ruleset_shield_gain_cap")]
+    pub shield_gain_cap: ShieldGainCap,
+    #[serde(default = "default_ruleset_maim_lanes")]
+    pub maim_lanes: MaimLanes,
+    #[serde(default = "default_ruleset_ability_restore_bonuses")]
+    pub ability_restore_bonuses: AbilityRestoreBonuses,
 }
 
 impl Default for Ruleset {
@@ -715,6 +802,9 @@ impl Default for Ruleset {
             answer_order: default_ruleset_answer_order(),
             dead_unit_cell: default_ruleset_dead_unit_cell(),
             delayed_revival_killer: default_ruleset_delayed_revival_killer(),
+            shield_gain_cap: default_ruleset_shield_gain_cap(),
+            maim_lanes: default_ruleset_maim_lanes(),
+            ability_restore_bonuses: default_ruleset_ability_restore_bonuses(),
         }
     }
 }
@@ -3215,6 +3305,9 @@ fn default_ruleset_reflect_basis() -> ReflectBasis { ReflectBasis::VitalityLost 
 fn default_ruleset_answer_order() -> AnswerOrder { AnswerOrder::PerAttacker }
 fn default_ruleset_dead_unit_cell() -> DeadUnitCell { DeadUnitCell::Freed }
 fn default_ruleset_delayed_revival_killer() -> DelayedRevivalKiller { DelayedRevivalKiller::Kept }
+fn default_ruleset_shield_gain_cap() -> ShieldGainCap { ShieldGainCap::None }
+fn default_ruleset_maim_lanes() -> MaimLanes { MaimLanes::EveryLane }
+fn default_ruleset_ability_restore_bonuses() -> AbilityRestoreBonuses { AbilityRestoreBonuses::CapacityAndMaimOnly }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

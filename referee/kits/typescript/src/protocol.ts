@@ -50,6 +50,12 @@ export type DeadUnitCell = "freed" | "held";
 
 export type DelayedRevivalKiller = "kept" | "dropped";
 
+export type ShieldGainCap = "none" | "max_vitality";
+
+export type MaimLanes = "every_lane" | "heals_only";
+
+export type AbilityRestoreBonuses = "capacity_and_maim_only" | "full_recovery_ledger";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -99,6 +105,12 @@ export interface Ruleset {
   dead_unit_cell?: DeadUnitCell;
   /** (default "kept") */
   delayed_revival_killer?: DelayedRevivalKiller;
+  /** (default "none") */
+  shield_gain_cap?: ShieldGainCap;
+  /** (default "every_lane") */
+  maim_lanes?: MaimLanes;
+  /** (default "capacity_and_maim_only") */
+  ability_restore_bonuses?: AbilityRestoreBonuses;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -127,6 +139,9 @@ export const RULESET_DEFAULTS = {
   answer_order: "per_attacker",
   dead_unit_cell: "freed",
   delayed_revival_killer: "kept",
+  shield_gain_cap: "none",
+  maim_lanes: "every_lane",
+  ability_restore_bonuses: "capacity_and_maim_only",
 } as const;
 
 export interface Unit {
