@@ -136,6 +136,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "a cost is the caster's rune, or every living unit's on the caster's side, summed or the largest. Not "
                "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
                "ruleset", breaking=False),
+        Change("scenario ruleset option friendly_damage_credit (INT-357)", "absent", "credited (the default, the "
+               "model's reading before the option) or enemies_only: damage a unit deals to itself or an ally (a shared "
+               "tick's friendly applier's share included) is credited to nobody and feeds no Feast (no credit, no "
+               "feast); the death's killer is unchanged. Not breaking: its default is the behaviour before it, and the "
+               "option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -9,7 +9,9 @@ Vitality portion, scaled from the same shares: the Vitality portion is divided i
 proportion to the credit shares, so no applier is fed more than it is credited (500.5c,
 INT-352). A self-destruct's blast keeps
 kill credit for its source although the source is dead (500.5d): credit and the killer are
-never gated on the credited unit being alive.
+never gated on the credited unit being alive. 500.5a names no side: damage a unit deals to
+itself or an ally is credited and feeds its Feast, unless ``friendly_damage_credit =
+"enemies_only"``, under which such a share is credited to nobody (INT-357).
 
 The split is exact and sum-preserving (INT-351): each applier first gets the floor of its
 exact share ``total * applied / whole``; the points left over (fewer than the number of
@@ -25,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..arith import and_, ite, least_such_that, or_
+from ..arith import and_, ite, least_such_that, not_, or_
 from ..clauses import combat
 from ..events import EventLog
 from ..readings import SymbolicReading, by_reading
 from .ruleset import DEFAULT, Ruleset
-from .state import Int
+from .state import Board, Bool, Int
 
 
 @combat.implements("500.5b", "500.7e")
@@ -124,15 +126,37 @@ def compute_feast_weights(
     )
 
 
+@combat.implements("500.5a", "500.6h")
+def is_friendly(board: Board | None, uid: str, recipient: str) -> bool:
+    """Whether ``uid`` damaged itself or an ally: it is the recipient, or stands on the recipient's side (500.5a,
+    in 500.6h's words). Without a board (a proof of the split alone) only the recipient itself is known."""
+    if uid == recipient:
+        return True
+    if board is None or not board.has(uid) or not board.has(recipient):
+        return False
+    return board.unit(uid).side == board.unit(recipient).side
+
+
+@combat.implements("500.5a", "500.5c")
+def is_credit_withheld(board: Board | None, uid: str, recipient: str, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether ``uid``'s share of the damage to ``recipient`` is credited to nobody and feeds no Feast: never under
+    ``friendly_damage_credit = credited`` (the default: 500.5a names no side), and for damage to the unit itself
+    or an ally under ``enemies_only`` (INT-357). The share is still divided off; it is not handed to another."""
+    return by_reading(ruleset.friendly_damage_credit, credited=lambda: False,
+                      enemies_only=lambda: is_friendly(board, uid, recipient))
+
+
 @combat.implements("500.5a", "500.5b", "500.5c", "500.5d", "500.1b", "500.1e")
 def process_credit(
-    instance: Any, recipient: str, credited: Int, lost: Int, log: EventLog, ruleset: Ruleset = DEFAULT
+    instance: Any, recipient: str, credited: Int, lost: Int, log: EventLog, ruleset: Ruleset = DEFAULT,
+    board: Board | None = None,
 ) -> None:
     """Credit and Feast for one instance, applier by applier: credit, then Feast from the Vitality portion (500.5).
 
     ``credited`` is the damage dealt (Shield-absorbed damage and Vitality lost, never
     Insurance's: 500.1b, INT-019); ``lost`` is the Vitality portion that feeds Feast (500.1e,
-    500.5c). A dead source is credited like a living one (500.5d).
+    500.5c). A dead source is credited like a living one (500.5d). ``board`` tells whose damage
+    is friendly (:func:`is_credit_withheld`, INT-357).
     """
     shares = compute_credited(instance)
     if not shares:
@@ -140,8 +164,14 @@ def process_credit(
     weights = tuple(w for _, w in shares)
     credit = compute_shares(credited, weights, ruleset)
     feast = compute_shares(lost, compute_feast_weights(credited, weights, credit, ruleset), ruleset)
+    kept = [not_(is_credit_withheld(board, uid, recipient, ruleset)) for uid, _ in shares]
     # every credit, then every Feast: the event contract's stage order (credit before feast) holds for a shared tick too
-    for (uid, _), dealt in zip(shares, credit):
-        log.emit("credit", when=dealt > 0, unit=uid, amount=dealt, other=recipient)
-    for (uid, _), fed in zip(shares, feast):
-        log.emit("feast", when=fed > 0, unit=uid, amount=fed, other=recipient)
+    for (uid, _), dealt, keeps in zip(shares, credit, kept):
+        log.emit("credit", when=_kept(keeps, dealt > 0), unit=uid, amount=dealt, other=recipient)
+    for (uid, _), fed, keeps in zip(shares, feast, kept):
+        log.emit("feast", when=_kept(keeps, fed > 0), unit=uid, amount=fed, other=recipient)
+
+
+def _kept(keeps: Bool, condition: Bool) -> Bool:
+    """``condition``, and only where the share is kept (the default's term unchanged when nothing is withheld)."""
+    return condition if keeps is True else and_(keeps, condition)

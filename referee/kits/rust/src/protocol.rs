@@ -501,6 +501,33 @@ impl BloodlettingReductionScope {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FriendlyDamageCredit {
+    #[serde(rename = "credited")]
+    Credited,
+    #[serde(rename = "enemies_only")]
+    EnemiesOnly,
+}
+
+impl FriendlyDamageCredit {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FriendlyDamageCredit::Credited => "credited",
+            FriendlyDamageCredit::EnemiesOnly => "enemies_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "credited" => Some(FriendlyDamageCredit::Credited),
+            "enemies_only" => Some(FriendlyDamageCredit::EnemiesOnly),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -541,6 +568,8 @@ pub struct Ruleset {
     pub reliquary_clear_point: ReliquaryClearPoint,
     #[serde(default = "default_ruleset_bloodletting_reduction_scope")]
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
+    #[serde(default = "default_ruleset_friendly_damage_credit")]
+    pub friendly_damage_credit: FriendlyDamageCredit,
 }
 
 impl Default for Ruleset {
@@ -565,6 +594,7 @@ impl Default for Ruleset {
             rider_on_revived_target: default_ruleset_rider_on_revived_target(),
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
+            friendly_damage_credit: default_ruleset_friendly_damage_credit(),
         }
     }
 }
@@ -2996,6 +3026,7 @@ fn default_ruleset_zero_maximum_revival() -> ZeroMaximumRevival { ZeroMaximumRev
 fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRevivedTarget::Lands }
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
+fn default_ruleset_friendly_damage_credit() -> FriendlyDamageCredit { FriendlyDamageCredit::Credited }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }
