@@ -440,6 +440,7 @@ class Attribution:
         self.to_first = ruleset.get("tick_share_rounding", "largest_remainder") == "remainder_to_first"
         self.feast_by_applied = ruleset.get("tick_feast_shares", "of_credit_share") == "of_applied"
         self.enemies_only = ruleset.get("friendly_damage_credit", "credited") == "enemies_only"
+        self.boss_never_feeds = ruleset.get("boss_feast_exclusion", "retaliation_only") == "all_boss_vitality"
 
     def friendly(self, uid: str, victim: Unit) -> bool:
         """INT-357: under enemies_only, damage to the dealer itself or an ally is credited to nobody."""
@@ -472,6 +473,8 @@ class Attribution:
         for i, (uid, _) in enumerate(who):
             if self.friendly(uid, unit):
                 credits[i] = feasts[i] = 0
+            if self.boss_never_feeds and unit.is_boss:  # INT-123: a boss's Vitality feeds no Feast, whatever took it
+                feasts[i] = 0
         for (uid, _), credit in zip(who, credits):
             if credit > 0:
                 self.bus.publish("credit", uid, credit, unit.uid)

@@ -141,6 +141,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "tick's friendly applier's share included) is credited to nobody and feeds no Feast (no credit, no "
                "feast); the death's killer is unchanged. Not breaking: its default is the behaviour before it, and the "
                "option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option boss_feast_exclusion (INT-123)", "absent", "retaliation_only (the default, the "
+               "model's reading before the option) or all_boss_vitality: Vitality a hit or a tick takes from a boss is "
+               "credited but feeds no Feast (no feast event), as a retaliation into a boss already does. Not breaking: "
+               "its default is the behaviour before it, and the option is sent only spelled out in the ruleset",
+               breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

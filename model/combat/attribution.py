@@ -11,7 +11,9 @@ INT-352). A self-destruct's blast keeps
 kill credit for its source although the source is dead (500.5d): credit and the killer are
 never gated on the credited unit being alive. 500.5a names no side: damage a unit deals to
 itself or an ally is credited and feeds its Feast, unless ``friendly_damage_credit =
-"enemies_only"``, under which such a share is credited to nobody (INT-357).
+"enemies_only"``, under which such a share is credited to nobody (INT-357). Vitality a boss
+loses to a damage instance feeds Feast like any other (only a retaliation into a boss feeds
+none, 500.6f), unless ``boss_feast_exclusion = "all_boss_vitality"`` (INT-123).
 
 The split is exact and sum-preserving (INT-351): each applier first gets the floor of its
 exact share ``total * applied / whole``; the points left over (fewer than the number of
@@ -146,6 +148,24 @@ def is_credit_withheld(board: Board | None, uid: str, recipient: str, ruleset: R
                       enemies_only=lambda: is_friendly(board, uid, recipient))
 
 
+def is_feast_withheld_from_boss(board: Board | None, recipient: str, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether the Vitality a damage instance took from ``recipient`` feeds no Feast because it is a boss: never
+    under ``boss_feast_exclusion = retaliation_only`` (the default: 500.6f's exception is the retaliation's, which
+    ``costs.process_retaliation_credit`` applies), whenever the recipient is a boss under ``all_boss_vitality``
+    (:func:`is_boss_vitality`, INT-123). Credit is kept either way (500.6f: 'scores as damage dealt')."""
+    every_loss = ruleset.boss_feast_exclusion == "all_boss_vitality"
+    if every_loss is False:
+        return False
+    return and_(every_loss, is_boss_vitality(board, recipient))
+
+
+@combat.implements("500.6f")
+def is_boss_vitality(board: Board | None, recipient: str) -> Bool:
+    """Whether the Vitality lost is a boss's, which 'feeds no Feast' read as the general boss rule (500.6f, INT-123).
+    Without a board: not a boss."""
+    return False if board is None or not board.has(recipient) else board.unit(recipient).is_boss
+
+
 @combat.implements("500.5a", "500.5b", "500.5c", "500.5d", "500.1b", "500.1e")
 def process_credit(
     instance: Any, recipient: str, credited: Int, lost: Int, log: EventLog, ruleset: Ruleset = DEFAULT,
@@ -156,7 +176,8 @@ def process_credit(
     ``credited`` is the damage dealt (Shield-absorbed damage and Vitality lost, never
     Insurance's: 500.1b, INT-019); ``lost`` is the Vitality portion that feeds Feast (500.1e,
     500.5c). A dead source is credited like a living one (500.5d). ``board`` tells whose damage
-    is friendly (:func:`is_credit_withheld`, INT-357).
+    is friendly (:func:`is_credit_withheld`, INT-357) and whether a boss's Vitality feeds nobody
+    (:func:`is_feast_withheld_from_boss`, INT-123).
     """
     shares = compute_credited(instance)
     if not shares:
@@ -165,13 +186,15 @@ def process_credit(
     credit = compute_shares(credited, weights, ruleset)
     feast = compute_shares(lost, compute_feast_weights(credited, weights, credit, ruleset), ruleset)
     kept = [not_(is_credit_withheld(board, uid, recipient, ruleset)) for uid, _ in shares]
+    feeds = not_(is_feast_withheld_from_boss(board, recipient, ruleset))
     # every credit, then every Feast: the event contract's stage order (credit before feast) holds for a shared tick too
     for (uid, _), dealt, keeps in zip(shares, credit, kept):
-        log.emit("credit", when=_kept(keeps, dealt > 0), unit=uid, amount=dealt, other=recipient)
+        log.emit("credit", when=_kept(dealt > 0, keeps), unit=uid, amount=dealt, other=recipient)
     for (uid, _), fed, keeps in zip(shares, feast, kept):
-        log.emit("feast", when=_kept(keeps, fed > 0), unit=uid, amount=fed, other=recipient)
+        log.emit("feast", when=_kept(fed > 0, keeps, feeds), unit=uid, amount=fed, other=recipient)
 
 
-def _kept(keeps: Bool, condition: Bool) -> Bool:
-    """``condition``, and only where the share is kept (the default's term unchanged when nothing is withheld)."""
-    return condition if keeps is True else and_(keeps, condition)
+def _kept(condition: Bool, *gates: Bool) -> Bool:
+    """``condition``, where every gate lets it through (the default's term unchanged when nothing is withheld)."""
+    open_gates = [g for g in gates if g is not True]
+    return and_(condition, *open_gates) if open_gates else condition

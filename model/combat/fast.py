@@ -551,8 +551,8 @@ def pay_back(board: Board, recipient: Unit, source: Unit | None, absorbed: Any, 
 
 def credit(board: Board, instance: Any, recipient: str, credited: Any, lost: Any, ruleset: Ruleset,
            log: EventLog) -> None:
-    """The source is credited and fed, unless the model withholds friendly damage (INT-357); a shared tick's split
-    is the model's own (500.5a, 500.5b, 500.5c)."""
+    """The source is credited and fed, unless the model withholds friendly damage (INT-357) or a boss's Vitality
+    (INT-123); a shared tick's split is the model's own (500.5a, 500.5b, 500.5c)."""
     if instance.appliers:
         attribution.process_credit(instance, recipient, credited, lost, log, ruleset, board)
         return
@@ -560,7 +560,7 @@ def credit(board: Board, instance: Any, recipient: str, credited: Any, lost: Any
         return
     if credited > 0:
         _emit(log, "credit", instance.source, credited, recipient)
-    if lost > 0:
+    if lost > 0 and not attribution.is_feast_withheld_from_boss(board, recipient, ruleset):
         _emit(log, "feast", instance.source, lost, recipient)
 
 

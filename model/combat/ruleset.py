@@ -30,6 +30,7 @@ RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 FriendlyDamageCredit = Literal["credited", "enemies_only"]
+BossFeastExclusion = Literal["retaliation_only", "all_boss_vitality"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,8 @@ class Ruleset:
     bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
     #: INT-357 (500.5a, 500.5c): whether damage a unit deals to itself or an ally is credited and feeds its Feast.
     friendly_damage_credit: FriendlyDamageCredit = "credited"
+    #: INT-123 (500.6f, 500.5c, 500.1e): whether only retaliation into a boss feeds no Feast, or any Vitality it loses.
+    boss_feast_exclusion: BossFeastExclusion = "retaliation_only"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -109,6 +112,7 @@ class Ruleset:
             "reliquary_clear_point": ("start", "after_cost", "end"),
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "friendly_damage_credit": ("credited", "enemies_only"),
+            "boss_feast_exclusion": ("retaliation_only", "all_boss_vitality"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

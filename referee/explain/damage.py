@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.model.combat.costs import is_defied
 from referee.model.combat.attribution import (compute_applied, compute_credited, compute_feast_weights, compute_shares,
-                                              is_credit_withheld)
+                                              is_credit_withheld, is_feast_withheld_from_boss)
 from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage, compute_flat_reduction
 from referee.model.combat.damage import (DamageInstance, DamageOutcome, apply_armor, apply_incoming_cap, is_direct_damage,
                                          is_ignoring_armor)
@@ -283,6 +283,9 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
         s.say("credit", "500.5a", f"{instance.source} dealt {credited} to {_friend(instance.source, a.uid)}: friendly "
               "damage is credited to nobody and feeds no Feast (friendly_damage_credit = enemies_only, INT-357).",
               absent=("credit", "feast"), credited=0, feast=0)
+    elif instance.source is not None and credited > 0 and is_feast_withheld_from_boss(board, a.uid, ruleset or DEFAULT):
+        s.say("credit", "500.5a", f"{instance.source} is credited {credited} ({absorbed_text(out.shield_absorbed)}"
+              f"Vitality {lost}); {BOSS_NO_FEAST}.", ("credit", *LOSS_TAIL), absent=("feast",), credited=credited, feast=0)
     elif instance.source is not None and credited > 0:
         s.say("credit", "500.5a", f"{instance.source} is credited {credited} ({absorbed_text(out.shield_absorbed)}"
               f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e, 500.5c; INT-019).",
@@ -313,6 +316,11 @@ def explain_boss_meters(s: Steps, a: Unit, instance: DamageInstance, out: Damage
 def absorbed_text(absorbed: Any) -> str:
     """The Shield part of a credit, with the clause that made it (500.1-10); nothing when Shield took none."""
     return f"Shield absorbed {absorbed} (500.1-10) + " if absorbed else "Shield absorbed 0 + "
+
+
+#: Vitality a damage instance takes from a boss, under ``boss_feast_exclusion = all_boss_vitality`` (INT-123).
+BOSS_NO_FEAST = ("no Feast: Vitality taken from a boss feeds none, whatever took it (boss_feast_exclusion = "
+                 "all_boss_vitality, 500.6f, INT-123)")
 
 
 def _friend(uid: str, recipient: str) -> str:
@@ -346,9 +354,11 @@ def explain_tick_split(s: Steps, instance: DamageInstance, absorbed: Any, lost: 
           shares=dict(zip((u for u, _ in shares), credit)))
     by = ("what each applied" if ruleset.tick_feast_shares == "of_applied" else "the same credit shares")
     fed = ", ".join(f"{uid} {f}" for (uid, _), f in zip(shares, feast))
+    boss = recipient is not None and is_feast_withheld_from_boss(board, recipient, ruleset)
+    fed = f"{fed} by the shares, but {BOSS_NO_FEAST}" if boss else fed
     s.say("tick_feast", "500.5c", f"Feast uses only the Vitality portion of the tick, {lost} (the {absorbed} absorbed "
           f"never feeds it), divided by {by} (500.5c, INT-352): Feast {fed}{_withheld_text(withheld)}.",
-          ("feast", *LOSS_TAIL), absent=("feast",) if withheld or any(f < c for f, c in zip(feast, credit)) else (),
+          ("feast", *LOSS_TAIL), absent=("feast",) if boss or withheld or any(f < c for f, c in zip(feast, credit)) else (),
           feast=lost,
           fed=dict(zip((u for u, _ in shares), feast)))
 

@@ -528,6 +528,33 @@ impl FriendlyDamageCredit {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BossFeastExclusion {
+    #[serde(rename = "retaliation_only")]
+    RetaliationOnly,
+    #[serde(rename = "all_boss_vitality")]
+    AllBossVitality,
+}
+
+impl BossFeastExclusion {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BossFeastExclusion::RetaliationOnly => "retaliation_only",
+            BossFeastExclusion::AllBossVitality => "all_boss_vitality",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "retaliation_only" => Some(BossFeastExclusion::RetaliationOnly),
+            "all_boss_vitality" => Some(BossFeastExclusion::AllBossVitality),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -570,6 +597,8 @@ pub struct Ruleset {
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
     #[serde(default = "default_ruleset_friendly_damage_credit")]
     pub friendly_damage_credit: FriendlyDamageCredit,
+    #[serde(default = "default_ruleset_boss_feast_exclusion")]
+    pub boss_feast_exclusion: BossFeastExclusion,
 }
 
 impl Default for Ruleset {
@@ -595,6 +624,7 @@ impl Default for Ruleset {
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             friendly_damage_credit: default_ruleset_friendly_damage_credit(),
+            boss_feast_exclusion: default_ruleset_boss_feast_exclusion(),
         }
     }
 }
@@ -3027,6 +3057,7 @@ fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRe
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_friendly_damage_credit() -> FriendlyDamageCredit { FriendlyDamageCredit::Credited }
+fn default_ruleset_boss_feast_exclusion() -> BossFeastExclusion { BossFeastExclusion::RetaliationOnly }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

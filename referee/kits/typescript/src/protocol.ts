@@ -42,6 +42,8 @@ export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_larg
 
 export type FriendlyDamageCredit = "credited" | "enemies_only";
 
+export type BossFeastExclusion = "retaliation_only" | "all_boss_vitality";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -83,6 +85,8 @@ export interface Ruleset {
   bloodletting_reduction_scope?: BloodlettingReductionScope;
   /** (default "credited") */
   friendly_damage_credit?: FriendlyDamageCredit;
+  /** (default "retaliation_only") */
+  boss_feast_exclusion?: BossFeastExclusion;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -107,6 +111,7 @@ export const RULESET_DEFAULTS = {
   reliquary_clear_point: "start",
   bloodletting_reduction_scope: "caster_only",
   friendly_damage_credit: "credited",
+  boss_feast_exclusion: "retaliation_only",
 } as const;
 
 export interface Unit {
