@@ -441,6 +441,12 @@ class Attribution:
         self.feast_by_applied = ruleset.get("tick_feast_shares", "of_credit_share") == "of_applied"
         self.enemies_only = ruleset.get("friendly_damage_credit", "credited") == "enemies_only"
         self.boss_never_feeds = ruleset.get("boss_feast_exclusion", "retaliation_only") == "all_boss_vitality"
+        self.dead_kill_only = ruleset.get("dead_source_credit", "full") == "kill_only"
+
+    def dead_source(self, uid: str, hit: Hit) -> bool:
+        """INT-355: under kill_only, a source dead as its hit lands (a self-destruct's blast) keeps the kill alone."""
+        dealer = self.board.get(uid)
+        return self.dead_kill_only and not hit.is_tick and dealer is not None and not dealer.alive
 
     def friendly(self, uid: str, victim: Unit) -> bool:
         """INT-357: under enemies_only, damage to the dealer itself or an ally is credited to nobody."""
@@ -471,7 +477,7 @@ class Attribution:
         feast_by = weights if self.feast_by_applied or dealt <= 0 else credits
         feasts = self.split(lost, feast_by)
         for i, (uid, _) in enumerate(who):
-            if self.friendly(uid, unit):
+            if self.friendly(uid, unit) or self.dead_source(uid, hit):
                 credits[i] = feasts[i] = 0
             if self.boss_never_feeds and unit.is_boss:  # INT-123: a boss's Vitality feeds no Feast, whatever took it
                 feasts[i] = 0

@@ -146,6 +146,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "credited but feeds no Feast (no feast event), as a retaliation into a boss already does. Not breaking: "
                "its default is the behaviour before it, and the option is sent only spelled out in the ruleset",
                breaking=False),
+        Change("scenario ruleset option dead_source_credit (INT-355)", "absent", "full (the default, the model's "
+               "reading before the option) or kill_only: the source of a damage instance other than a Burn or Venom "
+               "tick (a self-destruct's blast) that is dead as the instance is credited is credited no damage and fed no "
+               "Feast (no credit, no feast), and stays the death's killer. Not breaking: its default is the behaviour "
+               "before it, and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -9,7 +9,8 @@ Vitality portion, scaled from the same shares: the Vitality portion is divided i
 proportion to the credit shares, so no applier is fed more than it is credited (500.5c,
 INT-352). A self-destruct's blast keeps
 kill credit for its source although the source is dead (500.5d): credit and the killer are
-never gated on the credited unit being alive. 500.5a names no side: damage a unit deals to
+never gated on the credited unit being alive, unless ``dead_source_credit = "kill_only"``, under
+which a dead source of anything but a Burn or Venom tick keeps the kill alone (INT-355). 500.5a names no side: damage a unit deals to
 itself or an ally is credited and feeds its Feast, unless ``friendly_damage_credit =
 "enemies_only"``, under which such a share is credited to nobody (INT-357). Vitality a boss
 loses to a damage instance feeds Feast like any other (only a retaliation into a boss feeds
@@ -35,6 +36,7 @@ from ..events import EventLog
 from ..readings import SymbolicReading, by_reading
 from .ruleset import DEFAULT, Ruleset
 from .state import Board, Bool, Int
+from .ticks import DAMAGE_OVER_TIME_KINDS
 
 
 @combat.implements("500.5b", "500.7e")
@@ -148,6 +150,26 @@ def is_credit_withheld(board: Board | None, uid: str, recipient: str, ruleset: R
                       enemies_only=lambda: is_friendly(board, uid, recipient))
 
 
+def is_dead_source_withheld(board: Board | None, uid: str, kind: str, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether the source of an instance is credited nothing and fed nothing because it is dead: never under
+    ``dead_source_credit = full`` (the default: 500.5d's blast is an ordinary instance whose source is dead), and under
+    ``kill_only`` when ``uid`` is dead as the instance's Vitality step resolves (:func:`is_dead_source`), which keeps
+    only the kill, the death's killer (500.5d, INT-355)."""
+    kill_only = ruleset.dead_source_credit == "kill_only"
+    if kill_only is False:
+        return False
+    return and_(kill_only, is_dead_source(board, uid, kind))
+
+
+@combat.implements("500.5d")
+def is_dead_source(board: Board | None, uid: str, kind: str) -> Bool:
+    """Whether ``uid`` dealt an instance while dead, as a self-destruct's blast does (500.5d, INT-355); a Burn or Venom
+    tick of a dead applier is INT-356's question, not this one (500.1i). Without a board: alive."""
+    if kind in DAMAGE_OVER_TIME_KINDS or board is None or not board.has(uid):
+        return False
+    return not_(board.unit(uid).alive)
+
+
 def is_feast_withheld_from_boss(board: Board | None, recipient: str, ruleset: Ruleset = DEFAULT) -> Bool:
     """Whether the Vitality a damage instance took from ``recipient`` feeds no Feast because it is a boss: never
     under ``boss_feast_exclusion = retaliation_only`` (the default: 500.6f's exception is the retaliation's, which
@@ -176,7 +198,8 @@ def process_credit(
     ``credited`` is the damage dealt (Shield-absorbed damage and Vitality lost, never
     Insurance's: 500.1b, INT-019); ``lost`` is the Vitality portion that feeds Feast (500.1e,
     500.5c). A dead source is credited like a living one (500.5d). ``board`` tells whose damage
-    is friendly (:func:`is_credit_withheld`, INT-357) and whether a boss's Vitality feeds nobody
+    is friendly (:func:`is_credit_withheld`, INT-357), whether a dead source keeps the kill alone
+    (:func:`is_dead_source_withheld`, INT-355) and whether a boss's Vitality feeds nobody
     (:func:`is_feast_withheld_from_boss`, INT-123).
     """
     shares = compute_credited(instance)
@@ -185,13 +208,21 @@ def process_credit(
     weights = tuple(w for _, w in shares)
     credit = compute_shares(credited, weights, ruleset)
     feast = compute_shares(lost, compute_feast_weights(credited, weights, credit, ruleset), ruleset)
-    kept = [not_(is_credit_withheld(board, uid, recipient, ruleset)) for uid, _ in shares]
+    kept = [is_share_kept(board, uid, recipient, instance.kind, ruleset) for uid, _ in shares]
     feeds = not_(is_feast_withheld_from_boss(board, recipient, ruleset))
     # every credit, then every Feast: the event contract's stage order (credit before feast) holds for a shared tick too
     for (uid, _), dealt, keeps in zip(shares, credit, kept):
         log.emit("credit", when=_kept(dealt > 0, keeps), unit=uid, amount=dealt, other=recipient)
     for (uid, _), fed, keeps in zip(shares, feast, kept):
         log.emit("feast", when=_kept(fed > 0, keeps, feeds), unit=uid, amount=fed, other=recipient)
+
+
+def is_share_kept(board: Board | None, uid: str, recipient: str, kind: str, ruleset: Ruleset) -> Bool:
+    """Whether ``uid``'s share is credited and fed at all: it is not friendly damage withheld (INT-357) nor a dead
+    source's (INT-355); ``True`` itself when no reading withholds anything (500.5a)."""
+    withheld = [w for w in (is_credit_withheld(board, uid, recipient, ruleset),
+                            is_dead_source_withheld(board, uid, kind, ruleset)) if w is not False]
+    return not_(or_(*withheld)) if withheld else True
 
 
 def _kept(condition: Bool, *gates: Bool) -> Bool:

@@ -551,12 +551,13 @@ def pay_back(board: Board, recipient: Unit, source: Unit | None, absorbed: Any, 
 
 def credit(board: Board, instance: Any, recipient: str, credited: Any, lost: Any, ruleset: Ruleset,
            log: EventLog) -> None:
-    """The source is credited and fed, unless the model withholds friendly damage (INT-357) or a boss's Vitality
-    (INT-123); a shared tick's split is the model's own (500.5a, 500.5b, 500.5c)."""
+    """The source is credited and fed, unless the model withholds friendly damage (INT-357), a dead source's
+    (INT-355) or a boss's Vitality (INT-123); a shared tick's split is the model's own (500.5a, 500.5b, 500.5c)."""
     if instance.appliers:
         attribution.process_credit(instance, recipient, credited, lost, log, ruleset, board)
         return
-    if instance.source is None or attribution.is_credit_withheld(board, instance.source, recipient, ruleset):
+    if instance.source is None or attribution.is_credit_withheld(board, instance.source, recipient, ruleset) or \
+            attribution.is_dead_source_withheld(board, instance.source, instance.kind, ruleset):
         return
     if credited > 0:
         _emit(log, "credit", instance.source, credited, recipient)

@@ -31,6 +31,7 @@ ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 FriendlyDamageCredit = Literal["credited", "enemies_only"]
 BossFeastExclusion = Literal["retaliation_only", "all_boss_vitality"]
+DeadSourceCredit = Literal["full", "kill_only"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,8 @@ class Ruleset:
     friendly_damage_credit: FriendlyDamageCredit = "credited"
     #: INT-123 (500.6f, 500.5c, 500.1e): whether only retaliation into a boss feeds no Feast, or any Vitality it loses.
     boss_feast_exclusion: BossFeastExclusion = "retaliation_only"
+    #: INT-355 (500.5d, 500.8h): whether a dead source (a self-destruct's blast) is credited its damage and Feast too.
+    dead_source_credit: DeadSourceCredit = "full"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -113,6 +116,7 @@ class Ruleset:
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "friendly_damage_credit": ("credited", "enemies_only"),
             "boss_feast_exclusion": ("retaliation_only", "all_boss_vitality"),
+            "dead_source_credit": ("full", "kill_only"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.model.combat.costs import is_defied
 from referee.model.combat.attribution import (compute_applied, compute_credited, compute_feast_weights, compute_shares,
-                                              is_credit_withheld, is_feast_withheld_from_boss)
+                                              is_credit_withheld, is_dead_source_withheld, is_feast_withheld_from_boss)
 from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage, compute_flat_reduction
 from referee.model.combat.damage import (DamageInstance, DamageOutcome, apply_armor, apply_incoming_cap, is_direct_damage,
                                          is_ignoring_armor)
@@ -283,6 +283,11 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
         s.say("credit", "500.5a", f"{instance.source} dealt {credited} to {_friend(instance.source, a.uid)}: friendly "
               "damage is credited to nobody and feeds no Feast (friendly_damage_credit = enemies_only, INT-357).",
               absent=("credit", "feast"), credited=0, feast=0)
+    elif instance.source is not None and credited > 0 and is_dead_source_withheld(
+            source_at_credit(board, instance, out), instance.source, instance.kind, ruleset or DEFAULT):
+        s.say("credit", "500.5d", f"{instance.source} is dead as its {instance.kind} lands: it keeps the kill alone, "
+              "credited no damage and fed no Feast (dead_source_credit = kill_only, INT-355).",
+              absent=("credit", "feast"), credited=0, feast=0)
     elif instance.source is not None and credited > 0 and is_feast_withheld_from_boss(board, a.uid, ruleset or DEFAULT):
         s.say("credit", "500.5a", f"{instance.source} is credited {credited} ({absorbed_text(out.shield_absorbed)}"
               f"Vitality {lost}); {BOSS_NO_FEAST}.", ("credit", *LOSS_TAIL), absent=("feast",), credited=credited, feast=0)
@@ -321,6 +326,17 @@ def absorbed_text(absorbed: Any) -> str:
 #: Vitality a damage instance takes from a boss, under ``boss_feast_exclusion = all_boss_vitality`` (INT-123).
 BOSS_NO_FEAST = ("no Feast: Vitality taken from a boss feeds none, whatever took it (boss_feast_exclusion = "
                  "all_boss_vitality, 500.6f, INT-123)")
+
+
+def source_at_credit(board: Board | None, instance: DamageInstance, out: DamageOutcome) -> Board | None:
+    """The board with the source as the credit step meets it (INT-355): dead already, or killed by the Subrogated
+    payback of this very instance (500.1-8, paid before Vitality is reduced) with no Vessel to revive it (500.9b)."""
+    if board is None or not board.has(instance.source):
+        return board
+    source = board.unit(instance.source)
+    killed = source.alive and 0 < out.subrogation_paid and source.vitality <= out.subrogation_paid
+    revived = source.vessels > 0 and source.max_vitality > 0
+    return board.with_unit(replace(source, alive=False)) if killed and not revived else board
 
 
 def _friend(uid: str, recipient: str) -> str:

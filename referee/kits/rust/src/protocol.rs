@@ -555,6 +555,33 @@ impl BossFeastExclusion {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeadSourceCredit {
+    #[serde(rename = "full")]
+    Full,
+    #[serde(rename = "kill_only")]
+    KillOnly,
+}
+
+impl DeadSourceCredit {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DeadSourceCredit::Full => "full",
+            DeadSourceCredit::KillOnly => "kill_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "full" => Some(DeadSourceCredit::Full),
+            "kill_only" => Some(DeadSourceCredit::KillOnly),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -599,6 +626,8 @@ pub struct Ruleset {
     pub friendly_damage_credit: FriendlyDamageCredit,
     #[serde(default = "default_ruleset_boss_feast_exclusion")]
     pub boss_feast_exclusion: BossFeastExclusion,
+    #[serde(default = "default_ruleset_dead_source_credit")]
+    pub dead_source_credit: DeadSourceCredit,
 }
 
 impl Default for Ruleset {
@@ -625,6 +654,7 @@ impl Default for Ruleset {
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             friendly_damage_credit: default_ruleset_friendly_damage_credit(),
             boss_feast_exclusion: default_ruleset_boss_feast_exclusion(),
+            dead_source_credit: default_ruleset_dead_source_credit(),
         }
     }
 }
@@ -3058,6 +3088,7 @@ fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryCle
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_friendly_damage_credit() -> FriendlyDamageCredit { FriendlyDamageCredit::Credited }
 fn default_ruleset_boss_feast_exclusion() -> BossFeastExclusion { BossFeastExclusion::RetaliationOnly }
+fn default_ruleset_dead_source_credit() -> DeadSourceCredit { DeadSourceCredit::Full }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

@@ -44,6 +44,8 @@ export type FriendlyDamageCredit = "credited" | "enemies_only";
 
 export type BossFeastExclusion = "retaliation_only" | "all_boss_vitality";
 
+export type DeadSourceCredit = "full" | "kill_only";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -87,6 +89,8 @@ export interface Ruleset {
   friendly_damage_credit?: FriendlyDamageCredit;
   /** (default "retaliation_only") */
   boss_feast_exclusion?: BossFeastExclusion;
+  /** (default "full") */
+  dead_source_credit?: DeadSourceCredit;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -112,6 +116,7 @@ export const RULESET_DEFAULTS = {
   bloodletting_reduction_scope: "caster_only",
   friendly_damage_credit: "credited",
   boss_feast_exclusion: "retaliation_only",
+  dead_source_credit: "full",
 } as const;
 
 export interface Unit {
