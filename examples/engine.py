@@ -434,10 +434,24 @@ class ShieldLayer:
 class Attribution:
     """500.5: credit to the dealer; a shared tick split by what each applied; Feast from the Vitality part."""
 
-    def __init__(self, bus: EventBus, ruleset: dict[str, Any]) -> None:
+    def __init__(self, board: Board, bus: EventBus, ruleset: dict[str, Any]) -> None:
+        self.board = board
         self.bus = bus
         self.to_first = ruleset.get("tick_share_rounding", "largest_remainder") == "remainder_to_first"
         self.feast_by_applied = ruleset.get("tick_feast_shares", "of_credit_share") == "of_applied"
+        self.enemies_only = ruleset.get("friendly_damage_credit", "credited") == "enemies_only"
+        self.boss_never_feeds = ruleset.get("boss_feast_exclusion", "retaliation_only") == "all_boss_vitality"
+        self.dead_kill_only = ruleset.get("dead_source_credit", "full") == "kill_only"
+
+    def dead_source(self, uid: str, hit: Hit) -> bool:
+        """INT-355: under kill_only, a source dead as its hit lands (a self-destruct's blast) keeps the kill alone."""
+        dealer = self.board.get(uid)
+        return self.dead_kill_only and not hit.is_tick and dealer is not None and not dealer.alive
+
+    def friendly(self, uid: str, victim: Unit) -> bool:
+        """INT-357: under enemies_only, damage to the dealer itself or an ally is credited to nobody."""
+        dealer = self.board.get(uid)
+        return self.enemies_only and (uid == victim.uid or (dealer is not None and dealer.side == victim.side))
 
     def split(self, total: int, weights: list[int]) -> list[int]:
         """``total`` in proportion to ``weights``: floors first, the points left to the largest remainders."""
@@ -462,6 +476,11 @@ class Attribution:
         credits = self.split(dealt, weights)
         feast_by = weights if self.feast_by_applied or dealt <= 0 else credits
         feasts = self.split(lost, feast_by)
+        for i, (uid, _) in enumerate(who):
+            if self.friendly(uid, unit) or self.dead_source(uid, hit):
+                credits[i] = feasts[i] = 0
+            if self.boss_never_feeds and unit.is_boss:  # INT-123: a boss's Vitality feeds no Feast, whatever took it
+                feasts[i] = 0
         for (uid, _), credit in zip(who, credits):
             if credit > 0:
                 self.bus.publish("credit", uid, credit, unit.uid)
@@ -498,7 +517,7 @@ class DamagePipeline:
         self.reflect_below_armor = ruleset.get("reflect_entry", "skip_armor_only") == "below_armor"
         self.redirect_excess = ruleset.get("redirect_cap_moves", "up_to_cap") == "excess_over_cap"
         self.lethal_raw = ruleset.get("lethal_redirect_test", "would_kill") == "raw_amount"
-        self.attribution = Attribution(bus, ruleset)
+        self.attribution = Attribution(board, bus, ruleset)
 
     # -- gates ------------------------------------------------------------------------------
 

@@ -183,6 +183,21 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "runs the whole recovery ledger of a recover action, so the recipient's Forge Core bonus is added to a "
                "positive amount before the cap (Exalt meets no heal). Not breaking: its default is the behaviour "
                "before it, and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option friendly_damage_credit (INT-357)", "absent", "credited (the default, the "
+               "model's reading before the option) or enemies_only: damage a unit deals to itself or an ally (a shared "
+               "tick's friendly applier's share included) is credited to nobody and feeds no Feast (no credit, no "
+               "feast); the death's killer is unchanged. Not breaking: its default is the behaviour before it, and the "
+               "option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option boss_feast_exclusion (INT-123)", "absent", "retaliation_only (the default, the "
+               "model's reading before the option) or all_boss_vitality: Vitality a hit or a tick takes from a boss is "
+               "credited but feeds no Feast (no feast event), as a retaliation into a boss already does. Not breaking: "
+               "its default is the behaviour before it, and the option is sent only spelled out in the ruleset",
+               breaking=False),
+        Change("scenario ruleset option dead_source_credit (INT-355)", "absent", "full (the default, the model's "
+               "reading before the option) or kill_only: the source of a damage instance other than a Burn or Venom "
+               "tick (a self-destruct's blast) that is dead as the instance is credited is credited no damage and fed no "
+               "Feast (no credit, no feast), and stays the death's killer. Not breaking: its default is the behaviour "
+               "before it, and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -9,7 +9,12 @@ Vitality portion, scaled from the same shares: the Vitality portion is divided i
 proportion to the credit shares, so no applier is fed more than it is credited (500.5c,
 INT-352). A self-destruct's blast keeps
 kill credit for its source although the source is dead (500.5d): credit and the killer are
-never gated on the credited unit being alive.
+never gated on the credited unit being alive, unless ``dead_source_credit = "kill_only"``, under
+which a dead source of anything but a Burn or Venom tick keeps the kill alone (INT-355). 500.5a names no side: damage a unit deals to
+itself or an ally is credited and feeds its Feast, unless ``friendly_damage_credit =
+"enemies_only"``, under which such a share is credited to nobody (INT-357). Vitality a boss
+loses to a damage instance feeds Feast like any other (only a retaliation into a boss feeds
+none, 500.6f), unless ``boss_feast_exclusion = "all_boss_vitality"`` (INT-123).
 
 The split is exact and sum-preserving (INT-351): each applier first gets the floor of its
 exact share ``total * applied / whole``; the points left over (fewer than the number of
@@ -25,12 +30,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..arith import and_, ite, least_such_that, or_
+from ..arith import and_, ite, least_such_that, not_, or_
 from ..clauses import combat
 from ..events import EventLog
 from ..readings import SymbolicReading, by_reading
 from .ruleset import DEFAULT, Ruleset
-from .state import Int
+from .state import Board, Bool, Int
+from .ticks import DAMAGE_OVER_TIME_KINDS
 
 
 @combat.implements("500.5b", "500.7e")
@@ -124,15 +130,77 @@ def compute_feast_weights(
     )
 
 
+@combat.implements("500.5a", "500.6h")
+def is_friendly(board: Board | None, uid: str, recipient: str) -> bool:
+    """Whether ``uid`` damaged itself or an ally: it is the recipient, or stands on the recipient's side (500.5a,
+    in 500.6h's words). Without a board (a proof of the split alone) only the recipient itself is known."""
+    if uid == recipient:
+        return True
+    if board is None or not board.has(uid) or not board.has(recipient):
+        return False
+    return board.unit(uid).side == board.unit(recipient).side
+
+
+@combat.implements("500.5a", "500.5c")
+def is_credit_withheld(board: Board | None, uid: str, recipient: str, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether ``uid``'s share of the damage to ``recipient`` is credited to nobody and feeds no Feast: never under
+    ``friendly_damage_credit = credited`` (the default: 500.5a names no side), and for damage to the unit itself
+    or an ally under ``enemies_only`` (INT-357). The share is still divided off; it is not handed to another."""
+    return by_reading(ruleset.friendly_damage_credit, credited=lambda: False,
+                      enemies_only=lambda: is_friendly(board, uid, recipient))
+
+
+def is_dead_source_withheld(board: Board | None, uid: str, kind: str, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether the source of an instance is credited nothing and fed nothing because it is dead: never under
+    ``dead_source_credit = full`` (the default: 500.5d's blast is an ordinary instance whose source is dead), and under
+    ``kill_only`` when ``uid`` is dead as the instance's Vitality step resolves (:func:`is_dead_source`), which keeps
+    only the kill, the death's killer (500.5d, INT-355)."""
+    kill_only = ruleset.dead_source_credit == "kill_only"
+    if kill_only is False:
+        return False
+    return and_(kill_only, is_dead_source(board, uid, kind))
+
+
+@combat.implements("500.5d")
+def is_dead_source(board: Board | None, uid: str, kind: str) -> Bool:
+    """Whether ``uid`` dealt an instance while dead, as a self-destruct's blast does (500.5d, INT-355); a Burn or Venom
+    tick of a dead applier is INT-356's question, not this one (500.1i). Without a board: alive."""
+    if kind in DAMAGE_OVER_TIME_KINDS or board is None or not board.has(uid):
+        return False
+    return not_(board.unit(uid).alive)
+
+
+def is_feast_withheld_from_boss(board: Board | None, recipient: str, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether the Vitality a damage instance took from ``recipient`` feeds no Feast because it is a boss: never
+    under ``boss_feast_exclusion = retaliation_only`` (the default: 500.6f's exception is the retaliation's, which
+    ``costs.process_retaliation_credit`` applies), whenever the recipient is a boss under ``all_boss_vitality``
+    (:func:`is_boss_vitality`, INT-123). Credit is kept either way (500.6f: 'scores as damage dealt')."""
+    every_loss = ruleset.boss_feast_exclusion == "all_boss_vitality"
+    if every_loss is False:
+        return False
+    return and_(every_loss, is_boss_vitality(board, recipient))
+
+
+@combat.implements("500.6f")
+def is_boss_vitality(board: Board | None, recipient: str) -> Bool:
+    """Whether the Vitality lost is a boss's, which 'feeds no Feast' read as the general boss rule (500.6f, INT-123).
+    Without a board: not a boss."""
+    return False if board is None or not board.has(recipient) else board.unit(recipient).is_boss
+
+
 @combat.implements("500.5a", "500.5b", "500.5c", "500.5d", "500.1b", "500.1e")
 def process_credit(
-    instance: Any, recipient: str, credited: Int, lost: Int, log: EventLog, ruleset: Ruleset = DEFAULT
+    instance: Any, recipient: str, credited: Int, lost: Int, log: EventLog, ruleset: Ruleset = DEFAULT,
+    board: Board | None = None,
 ) -> None:
     """Credit and Feast for one instance, applier by applier: credit, then Feast from the Vitality portion (500.5).
 
     ``credited`` is the damage dealt (Shield-absorbed damage and Vitality lost, never
     Insurance's: 500.1b, INT-019); ``lost`` is the Vitality portion that feeds Feast (500.1e,
-    500.5c). A dead source is credited like a living one (500.5d).
+    500.5c). A dead source is credited like a living one (500.5d). ``board`` tells whose damage
+    is friendly (:func:`is_credit_withheld`, INT-357), whether a dead source keeps the kill alone
+    (:func:`is_dead_source_withheld`, INT-355) and whether a boss's Vitality feeds nobody
+    (:func:`is_feast_withheld_from_boss`, INT-123).
     """
     shares = compute_credited(instance)
     if not shares:
@@ -140,8 +208,24 @@ def process_credit(
     weights = tuple(w for _, w in shares)
     credit = compute_shares(credited, weights, ruleset)
     feast = compute_shares(lost, compute_feast_weights(credited, weights, credit, ruleset), ruleset)
+    kept = [is_share_kept(board, uid, recipient, instance.kind, ruleset) for uid, _ in shares]
+    feeds = not_(is_feast_withheld_from_boss(board, recipient, ruleset))
     # every credit, then every Feast: the event contract's stage order (credit before feast) holds for a shared tick too
-    for (uid, _), dealt in zip(shares, credit):
-        log.emit("credit", when=dealt > 0, unit=uid, amount=dealt, other=recipient)
-    for (uid, _), fed in zip(shares, feast):
-        log.emit("feast", when=fed > 0, unit=uid, amount=fed, other=recipient)
+    for (uid, _), dealt, keeps in zip(shares, credit, kept):
+        log.emit("credit", when=_kept(dealt > 0, keeps), unit=uid, amount=dealt, other=recipient)
+    for (uid, _), fed, keeps in zip(shares, feast, kept):
+        log.emit("feast", when=_kept(fed > 0, keeps, feeds), unit=uid, amount=fed, other=recipient)
+
+
+def is_share_kept(board: Board | None, uid: str, recipient: str, kind: str, ruleset: Ruleset) -> Bool:
+    """Whether ``uid``'s share is credited and fed at all: it is not friendly damage withheld (INT-357) nor a dead
+    source's (INT-355); ``True`` itself when no reading withholds anything (500.5a)."""
+    withheld = [w for w in (is_credit_withheld(board, uid, recipient, ruleset),
+                            is_dead_source_withheld(board, uid, kind, ruleset)) if w is not False]
+    return not_(or_(*withheld)) if withheld else True
+
+
+def _kept(condition: Bool, *gates: Bool) -> Bool:
+    """``condition``, where every gate lets it through (the default's term unchanged when nothing is withheld)."""
+    open_gates = [g for g in gates if g is not True]
+    return and_(condition, *open_gates) if open_gates else condition

@@ -477,7 +477,7 @@ def process_vitality_damage(
     def announce(lost: Int) -> None:
         log.emit("damage_taken", when=and_(lost > 0, instance.kind != "reflect"), unit=recipient.uid,
                  amount=lost, other=instance.source, detail=instance.kind)
-        process_credit(instance, recipient.uid, m.shield_absorbed + lost, lost, log, ruleset)
+        process_credit(instance, recipient.uid, m.shield_absorbed + lost, lost, log, ruleset, board)
         process_boss_meters(recipient, instance, m, lost, ruleset, log)
 
     return lose_vitality(board, recipient.uid, m.remainder, instance.source, log, announce)

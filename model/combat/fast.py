@@ -493,7 +493,7 @@ def take_vitality(board: Board, uid: str, instance: Any, m: Figures, ruleset: Ru
         _emit(log, "damage_taken", uid, lost, instance.source, instance.kind)
     dealt = m.shield_absorbed + lost
     if dealt > 0 or lost > 0 or instance.appliers:  # nothing dealt credits and feeds nobody (500.5a)
-        credit(instance, uid, dealt, lost, ruleset, log)
+        credit(board, instance, uid, dealt, lost, ruleset, log)
     if unit.is_boss:
         report_boss_meters(unit, instance, dealt, lost, ruleset, log)
     return settle_loss(board, unit, lost, instance.source, log, placed=True), lost
@@ -549,16 +549,19 @@ def pay_back(board: Board, recipient: Unit, source: Unit | None, absorbed: Any, 
     return pay_cost_by(board, board.unit(source.uid), absorbed, "retaliation", log, "subrogation", recipient.uid, ruleset)
 
 
-def credit(instance: Any, recipient: str, credited: Any, lost: Any, ruleset: Ruleset, log: EventLog) -> None:
-    """The source is credited and fed; a shared tick's split is the model's own (500.5a, 500.5b, 500.5c)."""
+def credit(board: Board, instance: Any, recipient: str, credited: Any, lost: Any, ruleset: Ruleset,
+           log: EventLog) -> None:
+    """The source is credited and fed, unless the model withholds friendly damage (INT-357), a dead source's
+    (INT-355) or a boss's Vitality (INT-123); a shared tick's split is the model's own (500.5a, 500.5b, 500.5c)."""
     if instance.appliers:
-        attribution.process_credit(instance, recipient, credited, lost, log, ruleset)
+        attribution.process_credit(instance, recipient, credited, lost, log, ruleset, board)
         return
-    if instance.source is None:
+    if instance.source is None or attribution.is_credit_withheld(board, instance.source, recipient, ruleset) or \
+            attribution.is_dead_source_withheld(board, instance.source, instance.kind, ruleset):
         return
     if credited > 0:
         _emit(log, "credit", instance.source, credited, recipient)
-    if lost > 0:
+    if lost > 0 and not attribution.is_feast_withheld_from_boss(board, recipient, ruleset):
         _emit(log, "feast", instance.source, lost, recipient)
 
 

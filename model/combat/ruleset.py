@@ -37,6 +37,9 @@ DelayedRevivalKiller = Literal["kept", "dropped"]
 ShieldGainCap = Literal["none", "max_vitality"]
 MaimLanes = Literal["every_lane", "heals_only"]
 AbilityRestoreBonuses = Literal["capacity_and_maim_only", "full_recovery_ledger"]
+FriendlyDamageCredit = Literal["credited", "enemies_only"]
+BossFeastExclusion = Literal["retaliation_only", "all_boss_vitality"]
+DeadSourceCredit = Literal["full", "kill_only"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +100,12 @@ class Ruleset:
     maim_lanes: MaimLanes = "every_lane"
     #: INT-211 (400.8-7, 500.3b, 500.3f): whether a Restore line runs capacity then Maim only, or the whole 500.3 ledger.
     ability_restore_bonuses: AbilityRestoreBonuses = "capacity_and_maim_only"
+    #: INT-357 (500.5a, 500.5c): whether damage a unit deals to itself or an ally is credited and feeds its Feast.
+    friendly_damage_credit: FriendlyDamageCredit = "credited"
+    #: INT-123 (500.6f, 500.5c, 500.1e): whether only retaliation into a boss feeds no Feast, or any Vitality it loses.
+    boss_feast_exclusion: BossFeastExclusion = "retaliation_only"
+    #: INT-355 (500.5d, 500.8h): whether a dead source (a self-destruct's blast) is credited its damage and Feast too.
+    dead_source_credit: DeadSourceCredit = "full"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -137,6 +146,9 @@ class Ruleset:
             "shield_gain_cap": ("none", "max_vitality"),
             "maim_lanes": ("every_lane", "heals_only"),
             "ability_restore_bonuses": ("capacity_and_maim_only", "full_recovery_ledger"),
+            "friendly_damage_credit": ("credited", "enemies_only"),
+            "boss_feast_exclusion": ("retaliation_only", "all_boss_vitality"),
+            "dead_source_credit": ("full", "kill_only"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

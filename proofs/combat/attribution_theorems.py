@@ -117,7 +117,7 @@ NEAREST = Mutant("tick_shares_rounded_to_nearest", f"{A}:compute_shares", _round
                  "each share rounded to the nearest on its own")  # fmt: skip
 
 
-def _feast_through_the_credit(instance, recipient, credited, lost, log, ruleset=None):
+def _feast_through_the_credit(instance, recipient, credited, lost, log, ruleset=None, board=None):
     """Feast is divided from the credited amount: Shield-absorbed damage feeds it."""
     shares = attribution.compute_credited(instance)
     weights = tuple(w for _, w in shares)

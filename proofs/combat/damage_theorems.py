@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from referee.model.combat import damage
+from referee.model.combat import attribution, damage
 from referee.model.arith import and_, ceildiv, floordiv, ite, max_, min_, not_, or_
 from referee.model.combat.damage import DamageInstance, DamageOutcome
 from referee.model.events import EventLog
@@ -772,15 +772,18 @@ def dead_recipient_or_non_positive_amount_changes_nothing(v: Vars) -> Obligation
 
 @theorem("combat:500.1b", "combat:500.5a", mutants=[CREDIT_INSURANCE, CREDIT_DRAINED])
 def insured_damage_is_credited_to_nobody(v: Vars) -> Obligation:
-    """The source is credited with exactly the damage Shield absorbed plus the Vitality that left the recipient, never what Insurance absorbed."""
+    """The source is credited with exactly the damage Shield absorbed plus the Vitality that left the recipient, never what Insurance absorbed
+    (under ``dead_source_credit = kill_only`` a source dead as the credit is made is credited nothing, INT-355)."""
     claims = []
     for kind in ("hit", "burn"):
         run = run_damage(v, kind)
         out = run.out
         credited = out.shield_absorbed + out.vitality_lost
+        # INT-355: the source as the credit step met it, after its Subrogated payback (nothing moves it later)
+        kept = not_(attribution.is_dead_source_withheld(run.after, "s", kind, v.ruleset()))
         claims += [
             amounts_when(run.log, "credit", "s", lambda amount: amount == credited),
-            emitted(run.log, "credit", "s") == (credited > 0),
+            emitted(run.log, "credit", "s") == and_(kept, credited > 0),
             credited <= out.after_cap - out.subrogated_absorbed - out.insurance_absorbed,
         ]
     return Obligation(assume=is_legal_board(run.before), claim=all_of(*claims))

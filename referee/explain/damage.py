@@ -13,7 +13,8 @@ from fractions import Fraction
 from typing import Any
 
 from referee.model.combat.costs import is_defied
-from referee.model.combat.attribution import compute_applied, compute_credited, compute_feast_weights, compute_shares
+from referee.model.combat.attribution import (compute_applied, compute_credited, compute_feast_weights, compute_shares,
+                                              is_credit_withheld, is_dead_source_withheld, is_feast_withheld_from_boss)
 from referee.model.combat.armor import apply_armor_flat, apply_armor_percentage, compute_flat_reduction
 from referee.model.combat.damage import (DamageInstance, DamageOutcome, apply_armor, apply_incoming_cap, is_direct_damage,
                                          is_ignoring_armor)
@@ -177,7 +178,7 @@ def explain_layers(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
               touches=defy_fields(a.uid), decision=DEFY_SPENT, before=left, prevented=out.defy_prevented,
               after=left - out.defy_prevented)
         left -= out.defy_prevented
-    explain_vitality(s, a, instance, out, left, ruleset)
+    explain_vitality(s, a, instance, out, left, ruleset, board)
 
 
 def explain_insurance(s: Steps, board: Board, a: Unit, instance: DamageInstance, out: DamageOutcome, left: int) -> int:
@@ -264,9 +265,9 @@ def explain_shield(s: Steps, board: Board, a: Unit, instance: DamageInstance, ou
 
 
 def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOutcome, left: Any = None,
-                     ruleset: Ruleset | None = None) -> None:
+                     ruleset: Ruleset | None = None, board: Board | None = None) -> None:
     """500.1-13 and the credit of 500.5a (a shared tick's split: 500.5b, 500.5c); a remainder above the Vitality
-    takes only what is there (500.8b)."""
+    takes only what is there (500.8b). ``board``: whose damage is friendly (INT-357)."""
     lost = out.vitality_lost
     died = "; it dies (500.4a)" if out.died else ""
     clamp = (f"the remainder {left} is more than its {a.vitality} Vitality: it loses what it has, never more, and "
@@ -276,7 +277,20 @@ def explain_vitality(s: Steps, a: Unit, instance: DamageInstance, out: DamageOut
           died=bool(out.died))
     credited = out.shield_absorbed + lost
     if compute_applied(instance) and credited > 0:
-        explain_tick_split(s, instance, out.shield_absorbed, lost, ruleset or DEFAULT)
+        explain_tick_split(s, instance, out.shield_absorbed, lost, ruleset or DEFAULT, board, a.uid)
+    elif instance.source is not None and credited > 0 and is_credit_withheld(board, instance.source, a.uid,
+                                                                             ruleset or DEFAULT):
+        s.say("credit", "500.5a", f"{instance.source} dealt {credited} to {_friend(instance.source, a.uid)}: friendly "
+              "damage is credited to nobody and feeds no Feast (friendly_damage_credit = enemies_only, INT-357).",
+              absent=("credit", "feast"), credited=0, feast=0)
+    elif instance.source is not None and credited > 0 and is_dead_source_withheld(
+            source_at_credit(board, instance, out), instance.source, instance.kind, ruleset or DEFAULT):
+        s.say("credit", "500.5d", f"{instance.source} is dead as its {instance.kind} lands: it keeps the kill alone, "
+              "credited no damage and fed no Feast (dead_source_credit = kill_only, INT-355).",
+              absent=("credit", "feast"), credited=0, feast=0)
+    elif instance.source is not None and credited > 0 and is_feast_withheld_from_boss(board, a.uid, ruleset or DEFAULT):
+        s.say("credit", "500.5a", f"{instance.source} is credited {credited} ({absorbed_text(out.shield_absorbed)}"
+              f"Vitality {lost}); {BOSS_NO_FEAST}.", ("credit", *LOSS_TAIL), absent=("feast",), credited=credited, feast=0)
     elif instance.source is not None and credited > 0:
         s.say("credit", "500.5a", f"{instance.source} is credited {credited} ({absorbed_text(out.shield_absorbed)}"
               f"Vitality {lost}); Feast {lost}, the Vitality portion only (500.1e, 500.5c; INT-019).",
@@ -309,10 +323,33 @@ def absorbed_text(absorbed: Any) -> str:
     return f"Shield absorbed {absorbed} (500.1-10) + " if absorbed else "Shield absorbed 0 + "
 
 
-def explain_tick_split(s: Steps, instance: DamageInstance, absorbed: Any, lost: Any, ruleset: Ruleset) -> None:
+#: Vitality a damage instance takes from a boss, under ``boss_feast_exclusion = all_boss_vitality`` (INT-123).
+BOSS_NO_FEAST = ("no Feast: Vitality taken from a boss feeds none, whatever took it (boss_feast_exclusion = "
+                 "all_boss_vitality, 500.6f, INT-123)")
+
+
+def source_at_credit(board: Board | None, instance: DamageInstance, out: DamageOutcome) -> Board | None:
+    """The board with the source as the credit step meets it (INT-355): dead already, or killed by the Subrogated
+    payback of this very instance (500.1-8, paid before Vitality is reduced) with no Vessel to revive it (500.9b)."""
+    if board is None or not board.has(instance.source):
+        return board
+    source = board.unit(instance.source)
+    killed = source.alive and 0 < out.subrogation_paid and source.vitality <= out.subrogation_paid
+    revived = source.vessels > 0 and source.max_vitality > 0
+    return board.with_unit(replace(source, alive=False)) if killed and not revived else board
+
+
+def _friend(uid: str, recipient: str) -> str:
+    return "itself" if uid == recipient else f"its ally {recipient}"
+
+
+def explain_tick_split(s: Steps, instance: DamageInstance, absorbed: Any, lost: Any, ruleset: Ruleset,
+                       board: Board | None = None, recipient: str | None = None) -> None:
     """A tick's credit divided by what each applier applied (500.5b, INT-351), then its Feast from the Vitality
-    portion alone by the same shares (500.5c, INT-352), as :func:`~referee.model.combat.attribution.process_credit`."""
+    portion alone by the same shares (500.5c, INT-352), as :func:`~referee.model.combat.attribution.process_credit`;
+    a friendly applier's share credited to nobody under ``enemies_only`` (INT-357)."""
     shares = compute_credited(instance)
+    withheld = [uid for uid, _ in shares if recipient is not None and is_credit_withheld(board, uid, recipient, ruleset)]
     weights = tuple(w for _, w in shares)
     credited = absorbed + lost
     credit = compute_shares(credited, weights, ruleset)
@@ -328,14 +365,26 @@ def explain_tick_split(s: Steps, instance: DamageInstance, absorbed: Any, lost: 
     applied = ", ".join(f"{uid} {w}" for uid, w in shares)
     s.say("tick_credit", "500.5b", f"the tick's {credited} dealt ({absorbed_text(absorbed)}Vitality {lost}) is divided "
           f"between its appliers in proportion to what each applied ({applied}; 500.5b), exactly, no point lost or made: "
-          f"{exact}, floored {', '.join(map(str, floors))}{leftover}: credited {named}.", ("credit",),
-          absent=("credit",) if 0 in credit else (), credited=credited, shares=dict(zip((u for u, _ in shares), credit)))
+          f"{exact}, floored {', '.join(map(str, floors))}{leftover}: credited {named}{_withheld_text(withheld)}.",
+          ("credit",), absent=("credit",) if 0 in credit or withheld else (), credited=credited,
+          shares=dict(zip((u for u, _ in shares), credit)))
     by = ("what each applied" if ruleset.tick_feast_shares == "of_applied" else "the same credit shares")
     fed = ", ".join(f"{uid} {f}" for (uid, _), f in zip(shares, feast))
+    boss = recipient is not None and is_feast_withheld_from_boss(board, recipient, ruleset)
+    fed = f"{fed} by the shares, but {BOSS_NO_FEAST}" if boss else fed
     s.say("tick_feast", "500.5c", f"Feast uses only the Vitality portion of the tick, {lost} (the {absorbed} absorbed "
-          f"never feeds it), divided by {by} (500.5c, INT-352): Feast {fed}.", ("feast", *LOSS_TAIL),
-          absent=("feast",) if any(f < c for f, c in zip(feast, credit)) else (), feast=lost,
+          f"never feeds it), divided by {by} (500.5c, INT-352): Feast {fed}{_withheld_text(withheld)}.",
+          ("feast", *LOSS_TAIL), absent=("feast",) if boss or withheld or any(f < c for f, c in zip(feast, credit)) else (),
+          feast=lost,
           fed=dict(zip((u for u, _ in shares), feast)))
+
+
+def _withheld_text(withheld: list[str]) -> str:
+    """The appliers whose share of a tick on an ally or themselves is credited to nobody (INT-357)."""
+    if not withheld:
+        return ""
+    return (f"; {', '.join(withheld)}'s share is friendly damage, credited to nobody and feeding no Feast "
+            "(friendly_damage_credit = enemies_only, INT-357)")
 
 
 def tick_text(a: Unit, raw: int, adjusted: int) -> str:

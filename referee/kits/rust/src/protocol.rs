@@ -717,6 +717,87 @@ impl AbilityRestoreBonuses {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FriendlyDamageCredit {
+    #[serde(rename = "credited")]
+    Credited,
+    #[serde(rename = "enemies_only")]
+    EnemiesOnly,
+}
+
+impl FriendlyDamageCredit {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FriendlyDamageCredit::Credited => "credited",
+            FriendlyDamageCredit::EnemiesOnly => "enemies_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "credited" => Some(FriendlyDamageCredit::Credited),
+            "enemies_only" => Some(FriendlyDamageCredit::EnemiesOnly),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BossFeastExclusion {
+    #[serde(rename = "retaliation_only")]
+    RetaliationOnly,
+    #[serde(rename = "all_boss_vitality")]
+    AllBossVitality,
+}
+
+impl BossFeastExclusion {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BossFeastExclusion::RetaliationOnly => "retaliation_only",
+            BossFeastExclusion::AllBossVitality => "all_boss_vitality",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "retaliation_only" => Some(BossFeastExclusion::RetaliationOnly),
+            "all_boss_vitality" => Some(BossFeastExclusion::AllBossVitality),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeadSourceCredit {
+    #[serde(rename = "full")]
+    Full,
+    #[serde(rename = "kill_only")]
+    KillOnly,
+}
+
+impl DeadSourceCredit {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DeadSourceCredit::Full => "full",
+            DeadSourceCredit::KillOnly => "kill_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "full" => Some(DeadSourceCredit::Full),
+            "kill_only" => Some(DeadSourceCredit::KillOnly),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -773,6 +854,12 @@ pub struct Ruleset {
     pub maim_lanes: MaimLanes,
     #[serde(default = "default_ruleset_ability_restore_bonuses")]
     pub ability_restore_bonuses: AbilityRestoreBonuses,
+    #[serde(default = "default_ruleset_friendly_damage_credit")]
+    pub friendly_damage_credit: FriendlyDamageCredit,
+    #[serde(default = "default_ruleset_boss_feast_exclusion")]
+    pub boss_feast_exclusion: BossFeastExclusion,
+    #[serde(default = "default_ruleset_dead_source_credit")]
+    pub dead_source_credit: DeadSourceCredit,
 }
 
 impl Default for Ruleset {
@@ -805,6 +892,9 @@ impl Default for Ruleset {
             shield_gain_cap: default_ruleset_shield_gain_cap(),
             maim_lanes: default_ruleset_maim_lanes(),
             ability_restore_bonuses: default_ruleset_ability_restore_bonuses(),
+            friendly_damage_credit: default_ruleset_friendly_damage_credit(),
+            boss_feast_exclusion: default_ruleset_boss_feast_exclusion(),
+            dead_source_credit: default_ruleset_dead_source_credit(),
         }
     }
 }
@@ -3308,6 +3398,9 @@ fn default_ruleset_delayed_revival_killer() -> DelayedRevivalKiller { DelayedRev
 fn default_ruleset_shield_gain_cap() -> ShieldGainCap { ShieldGainCap::None }
 fn default_ruleset_maim_lanes() -> MaimLanes { MaimLanes::EveryLane }
 fn default_ruleset_ability_restore_bonuses() -> AbilityRestoreBonuses { AbilityRestoreBonuses::CapacityAndMaimOnly }
+fn default_ruleset_friendly_damage_credit() -> FriendlyDamageCredit { FriendlyDamageCredit::Credited }
+fn default_ruleset_boss_feast_exclusion() -> BossFeastExclusion { BossFeastExclusion::RetaliationOnly }
+fn default_ruleset_dead_source_credit() -> DeadSourceCredit { DeadSourceCredit::Full }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

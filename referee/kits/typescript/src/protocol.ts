@@ -56,6 +56,12 @@ export type MaimLanes = "every_lane" | "heals_only";
 
 export type AbilityRestoreBonuses = "capacity_and_maim_only" | "full_recovery_ledger";
 
+export type FriendlyDamageCredit = "credited" | "enemies_only";
+
+export type BossFeastExclusion = "retaliation_only" | "all_boss_vitality";
+
+export type DeadSourceCredit = "full" | "kill_only";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -111,6 +117,12 @@ export interface Ruleset {
   maim_lanes?: MaimLanes;
   /** (default "capacity_and_maim_only") */
   ability_restore_bonuses?: AbilityRestoreBonuses;
+  /** (default "credited") */
+  friendly_damage_credit?: FriendlyDamageCredit;
+  /** (default "retaliation_only") */
+  boss_feast_exclusion?: BossFeastExclusion;
+  /** (default "full") */
+  dead_source_credit?: DeadSourceCredit;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -142,6 +154,9 @@ export const RULESET_DEFAULTS = {
   shield_gain_cap: "none",
   maim_lanes: "every_lane",
   ability_restore_bonuses: "capacity_and_maim_only",
+  friendly_damage_credit: "credited",
+  boss_feast_exclusion: "retaliation_only",
+  dead_source_credit: "full",
 } as const;
 
 export interface Unit {
