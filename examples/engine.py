@@ -775,6 +775,7 @@ class AbilityResolver:
         self.clear_point = "start"  # when the activation clears the caster's Reliquary Speed (INT-411)
         self.clear_speed: Any = None  # the engine's own clearing, set with the ruleset
         self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
+        self.allies_include_caster = False  # whether a line 'to allies' reaches the caster too (INT-205)
 
     @staticmethod
     def lane_of(line: dict[str, Any]) -> str:
@@ -822,7 +823,9 @@ class AbilityResolver:
         if to == "caster":
             return [caster]
         wanted = caster.side if to == "allies" else 1 - caster.side
-        side = sorted((u for u in self.board.units if u.side == wanted and u is not caster), key=lambda u: (u.row, u.col))
+        mine = to == "allies" and self.allies_include_caster  # INT-205: the caster among its allies, in its place
+        side = sorted((u for u in self.board.units if u.side == wanted and (u is not caster or mine)),
+                      key=lambda u: (u.row, u.col))
         return side
 
     @staticmethod
@@ -1034,6 +1037,7 @@ class Engine:
         self.bloodletting = Bloodletting(board, self.bus, self.costs, ruleset)
         self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
+        self.abilities.allies_include_caster = ruleset.get("allies_include_caster", "excluded") == "included"
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus)

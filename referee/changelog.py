@@ -136,6 +136,10 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "a cost is the caster's rune, or every living unit's on the caster's side, summed or the largest. Not "
                "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
                "ruleset", breaking=False),
+        Change("scenario ruleset option allies_include_caster (INT-205)", "absent", "excluded (the default, the "
+               "model's reading before the option) or included: an ability line printed 'to allies' reaches the "
+               "caster too, at its own place in reading order. Not breaking: its default is the behaviour before it, "
+               "and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

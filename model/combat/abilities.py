@@ -135,7 +135,9 @@ def is_condition_met(board: Board, caster: str, targets: Sequence[str], conditio
 
 
 @combat.implements("400.8-5")
-def compute_recipients(board: Board, caster: str, line: Line, targets: Sequence[str]) -> tuple[str, ...]:
+def compute_recipients(
+    board: Board, caster: str, line: Line, targets: Sequence[str], ruleset: Ruleset = DEFAULT
+) -> tuple[str, ...]:
     """Who the line names: the targets, the caster, its allies or its enemies in reading order (INT-205)."""
     if line.to == "target":
         return tuple(targets)
@@ -143,7 +145,17 @@ def compute_recipients(board: Board, caster: str, line: Line, targets: Sequence[
         return (caster,)
     side = board.unit(caster).side
     sides = (side,) if line.to == "allies" else tuple(s for s in (0, 1) if s != side)
-    return tuple(u.uid for s in sides for u in board.in_reading_order(s) if u.uid != caster)
+    mine = line.to == "allies" and is_caster_an_ally(ruleset)
+    return tuple(u.uid for s in sides for u in board.in_reading_order(s) if u.uid != caster or mine)
+
+
+@combat.implements("400.8-5")
+def is_caster_an_ally(ruleset: Ruleset) -> bool:
+    """Whether 'to allies' reaches the caster too, at its own place in reading order: not under
+    ``allies_include_caster = excluded`` (the default: a unit's allies are the others on its side, as 500.6h
+    sets a unit apart from its allies), yes under ``included`` (INT-205). Which units a line reaches is structure: on
+    a symbolic reading this ``if`` forks the query, one run per reading."""
+    return bool(ruleset.allies_include_caster == "included")
 
 
 # --------------------------------------------------------------------------------------
@@ -197,7 +209,7 @@ def process_line_effect(
         board = clear_speed_after_cost(board, caster, paid.failed, ruleset, log)
         return board, _with(start, bloodletting=paid)
     deliveries = []
-    for uid in compute_recipients(board, caster, line, targets):
+    for uid in compute_recipients(board, caster, line, targets, ruleset):
         gone = False if opened is None or (ruleset.rider_on_revived_target == "lands") is True else \
             is_gone_since(opened, board, uid, ruleset)  # by default nothing is gone: 400.8b's test is not applied
         board, delivery = process_delivery(board, caster, line.effect, uid, start.amount, rolls, ruleset, log, gone)

@@ -29,6 +29,7 @@ ZeroMaximumRevival = Literal["stays_dead", "returns_at_one"]
 RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
+AlliesIncludeCaster = Literal["excluded", "included"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,8 @@ class Ruleset:
     reliquary_clear_point: ReliquaryClearPoint = "start"
     #: INT-122 (800.4l): whose Bloodletting reduction runes lower a cost, and how several combine.
     bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
+    #: INT-205 (400.8-5): whether a line printed 'to allies' reaches the caster too.
+    allies_include_caster: AlliesIncludeCaster = "excluded"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -105,6 +108,7 @@ class Ruleset:
             "rider_on_revived_target": ("lands", "refused"),
             "reliquary_clear_point": ("start", "after_cost", "end"),
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
+            "allies_include_caster": ("excluded", "included"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

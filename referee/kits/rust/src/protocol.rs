@@ -501,6 +501,33 @@ impl BloodlettingReductionScope {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AlliesIncludeCaster {
+    #[serde(rename = "excluded")]
+    Excluded,
+    #[serde(rename = "included")]
+    Included,
+}
+
+impl AlliesIncludeCaster {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AlliesIncludeCaster::Excluded => "excluded",
+            AlliesIncludeCaster::Included => "included",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "excluded" => Some(AlliesIncludeCaster::Excluded),
+            "included" => Some(AlliesIncludeCaster::Included),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -541,6 +568,8 @@ pub struct Ruleset {
     pub reliquary_clear_point: ReliquaryClearPoint,
     #[serde(default = "default_ruleset_bloodletting_reduction_scope")]
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
+    #[serde(default = "default_ruleset_allies_include_caster")]
+    pub allies_include_caster: AlliesIncludeCaster,
 }
 
 impl Default for Ruleset {
@@ -565,6 +594,7 @@ impl Default for Ruleset {
             rider_on_revived_target: default_ruleset_rider_on_revived_target(),
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
+            allies_include_caster: default_ruleset_allies_include_caster(),
         }
     }
 }
@@ -2996,6 +3026,7 @@ fn default_ruleset_zero_maximum_revival() -> ZeroMaximumRevival { ZeroMaximumRev
 fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRevivedTarget::Lands }
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
+fn default_ruleset_allies_include_caster() -> AlliesIncludeCaster { AlliesIncludeCaster::Excluded }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

@@ -40,6 +40,8 @@ export type ReliquaryClearPoint = "start" | "after_cost" | "end";
 
 export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_largest";
 
+export type AlliesIncludeCaster = "excluded" | "included";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -79,6 +81,8 @@ export interface Ruleset {
   reliquary_clear_point?: ReliquaryClearPoint;
   /** (default "caster_only") */
   bloodletting_reduction_scope?: BloodlettingReductionScope;
+  /** (default "excluded") */
+  allies_include_caster?: AlliesIncludeCaster;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -102,6 +106,7 @@ export const RULESET_DEFAULTS = {
   rider_on_revived_target: "lands",
   reliquary_clear_point: "start",
   bloodletting_reduction_scope: "caster_only",
+  allies_include_caster: "excluded",
 } as const;
 
 export interface Unit {
