@@ -776,6 +776,7 @@ class AbilityResolver:
         self.clear_speed: Any = None  # the engine's own clearing, set with the ruleset
         self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
         self.allies_include_caster = False  # whether a line 'to allies' reaches the caster too (INT-205)
+        self.per_count_units = "legal_recipients"  # which units a "per" count counts (INT-203)
 
     @staticmethod
     def lane_of(line: dict[str, Any]) -> str:
@@ -793,13 +794,19 @@ class AbilityResolver:
     def reachable(unit: Unit) -> bool:
         return unit.alive and not unit.entrapped and not unit.dormant and not unit.untargetable
 
+    def countable(self, unit: Unit) -> bool:
+        """A unit a "per" may count: a legal recipient, or (INT-203) any living unit that is not untargetable."""
+        if self.per_count_units == "living_targetable_only":
+            return unit.alive and not unit.untargetable
+        return self.reachable(unit)
+
     def count(self, caster: Unit, per: str, units: list[Unit]) -> int:
         """A "per" count over ``units``: the board as it is when the line resolves (400.8a)."""
         status = STATUS_OF.get(per)
         total = 0
         for unit in units:
             enemy = unit.side != caster.side
-            if unit.uid == caster.uid or enemy != (per != "ally") or not self.reachable(unit):
+            if unit.uid == caster.uid or enemy != (per != "ally") or not self.countable(unit):
                 continue
             if status is None or getattr(unit, status) > 0:
                 total += 1
@@ -1038,6 +1045,7 @@ class Engine:
         self.abilities = AbilityResolver(board, self.bus, self.pipeline, self.retaliation, self.bloodletting, self.deaths)
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
         self.abilities.allies_include_caster = ruleset.get("allies_include_caster", "excluded") == "included"
+        self.abilities.per_count_units = ruleset.get("per_count_units", "legal_recipients")
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus)

@@ -140,6 +140,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "model's reading before the option) or included: an ability line printed 'to allies' reaches the "
                "caster too, at its own place in reading order. Not breaking: its default is the behaviour before it, "
                "and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option per_count_units (INT-203)", "absent", "legal_recipients (the default, the "
+               "model's reading before the option) or living_targetable_only: a 'per' count, and the enemy_burning "
+               "condition that reads it, counts every living unit that is not untargetable, Entrapped and Dormant "
+               "units too. Not breaking: its default is the behaviour before it, and the option is sent only spelled "
+               "out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -91,10 +91,20 @@ class AbilityOutcome:
 
 
 @combat.implements("400.8-3", "400.8a", "400.8b")
-def count_per(board: Board, caster: str, per: str) -> int:
-    """How many legal units the "per" names, on the board as it is when the line resolves (400.8-3, 400.8a)."""
-    return sum((ite(and_(is_legal_recipient(u), has_counted_status(u, per)), 1, 0)
+def count_per(board: Board, caster: str, per: str, ruleset: Ruleset = DEFAULT) -> int:
+    """How many countable units the "per" names, on the board as it is when the line resolves (400.8-3, 400.8a)."""
+    return sum((ite(and_(is_counted(u, ruleset), has_counted_status(u, per)), 1, 0)
                 for u in compute_per_pool(board, caster, per)), 0)
+
+
+@combat.implements("400.8-3", "400.8b", "400.8-5")
+def is_counted(unit: Unit, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether a unit of the pool may count: under ``per_count_units = legal_recipients`` (the default) a unit the
+    recipient gates of 400.8-5 let through (living, not Entrapped, Dormant or untargetable); under
+    ``living_targetable_only`` the worked example's 'living targetable' (400.3) read literally: living and not
+    untargetable, an Entrapped or Dormant unit counting too (INT-203). A dead unit counts under neither (400.8b)."""
+    return by_reading(ruleset.per_count_units, legal_recipients=lambda: is_legal_recipient(unit),
+                      living_targetable_only=lambda: and_(unit.alive, not_(unit.untargetable)))
 
 
 @combat.implements("400.8-3")
@@ -119,7 +129,9 @@ def compute_line_amount(base: Int, count: Int | None) -> Int:
 
 
 @combat.implements("400.8-4", "400.8b")
-def is_condition_met(board: Board, caster: str, targets: Sequence[str], condition: str) -> bool:
+def is_condition_met(
+    board: Board, caster: str, targets: Sequence[str], condition: str, ruleset: Ruleset = DEFAULT
+) -> bool:
     """A conditional rider's condition, on the board as it is when the line resolves (400.8-4, INT-204)."""
     first: Unit | None = board.unit(targets[0]) if targets else None
     if condition in ("target_alive", "target_burning") and first is None:
@@ -129,7 +141,7 @@ def is_condition_met(board: Board, caster: str, targets: Sequence[str], conditio
     if condition == "target_burning":
         return and_(first.alive, first.burn > 0)
     if condition == "enemy_burning":
-        return count_per(board, caster, "burning_enemy") > 0
+        return count_per(board, caster, "burning_enemy", ruleset) > 0
     me = board.unit(caster)
     return me.vitality < me.max_vitality  # caster_damaged
 
@@ -165,12 +177,12 @@ def is_caster_an_ally(ruleset: Ruleset) -> bool:
 
 @combat.implements("400.8-3", "400.8-4", "400.8a", "400.8c")
 def compute_line_numbers(
-    board: Board, caster: str, ability: Ability, line: Line, targets: Sequence[str]
+    board: Board, caster: str, ability: Ability, line: Line, targets: Sequence[str], ruleset: Ruleset = DEFAULT
 ) -> tuple[int, int | None, Int, bool | None]:
     """``(base, count, amount, condition held)`` of a line, all read now (400.8-3, 400.8-4)."""
     base = resolve_printed_amount(ability, line.amount)
-    held = None if line.condition is None else is_condition_met(board, caster, targets, line.condition)
-    count = None if line.per is None else count_per(board, caster, line.per)
+    held = None if line.condition is None else is_condition_met(board, caster, targets, line.condition, ruleset)
+    count = None if line.per is None else count_per(board, caster, line.per, ruleset)
     return base, count, compute_line_amount(base, count), held
 
 
@@ -182,7 +194,7 @@ def process_line(
     """Resolve one line at its point in the sequence: numbers, condition, then each recipient (400.8-3 .. 400.8-7).
     ``opened``: the board as the activation began (a recipient it killed since is gone, INT-412)."""
     line = ability.lines[index]
-    base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets)
+    base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets, ruleset)
     start = LineOutcome(index, line, place_line(line), base, count, amount, held, board=board)
     failed = False if held is None else not_(held)
     log.emit("condition_failed", when=failed, unit=caster, detail=line.condition)

@@ -30,6 +30,7 @@ RiderOnRevivedTarget = Literal["lands", "refused"]
 ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 AlliesIncludeCaster = Literal["excluded", "included"]
+PerCountUnits = Literal["legal_recipients", "living_targetable_only"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,8 @@ class Ruleset:
     bloodletting_reduction_scope: BloodlettingReductionScope = "caster_only"
     #: INT-205 (400.8-5): whether a line printed 'to allies' reaches the caster too.
     allies_include_caster: AlliesIncludeCaster = "excluded"
+    #: INT-203 (400.8-3, 400.8a, 400.8b): which units a "per" count counts.
+    per_count_units: PerCountUnits = "legal_recipients"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -109,6 +112,7 @@ class Ruleset:
             "reliquary_clear_point": ("start", "after_cost", "end"),
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "allies_include_caster": ("excluded", "included"),
+            "per_count_units": ("legal_recipients", "living_targetable_only"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.model.combat.abilities import (AbilityOutcome, LineOutcome, compute_per_pool, has_counted_status,
-                                            resolve_ability_outcome)
+                                            is_counted, resolve_ability_outcome)
 from referee.model.combat.ability_text import Ability, Line, has_bloodletting_cost, place_line
 from referee.model.combat.damage import DamageInstance, resolve_damage
-from referee.model.combat.keywords import is_legal_recipient
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import EventLog
@@ -122,11 +121,11 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
           f"its amount is {base} (400.2).", () if o.count is not None and o.condition_held is not False
           else ("line_resolved",), line=number, base=o.base, effect=line.effect)
     if line.condition is not None:
-        explain_condition(s, start, caster, o)
+        explain_condition(s, start, caster, o, ruleset)
         if not o.condition_held:
             return
     if o.count is not None:
-        explain_count(s, start, caster, o)
+        explain_count(s, start, caster, o, ruleset)
     if o.bloodletting is not None:
         explain_bloodletting_step(s, o.board, caster, o.amount, ruleset, EventLog())
         return
@@ -134,11 +133,11 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
         explain_delivery(s, start, o, d, caster, ruleset, rolls)
 
 
-def explain_condition(s: Steps, start: Board, caster: str, o: LineOutcome) -> None:
+def explain_condition(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset) -> None:
     """400.8-4: the condition, read where the line resolves; an "enemy burning" that failed only because its burning
     enemies were gone all along is named by the legal-units rule (:func:`_legal_units`)."""
     condition = o.line.condition
-    gone = gone_all_along(start, o.board, caster, "burning_enemy") \
+    gone = gone_all_along(start, o.board, caster, "burning_enemy", ruleset) \
         if condition == "enemy_burning" and o.condition_held is False else []
     s.say("condition", "400.8-4", f"the condition \"{condition.replace('_', ' ')}\" is checked now, on the board as it "
           f"is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}"
@@ -146,30 +145,34 @@ def explain_condition(s: Steps, start: Board, caster: str, o: LineOutcome) -> No
           held=o.condition_held, condition=condition, **_legal_units(gone, "condition[combat:400.8-4]"))
 
 
-def explain_count(s: Steps, start: Board, caster: str, o: LineOutcome) -> None:
+def explain_count(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset) -> None:
     """400.8a: the "per" count, sampled where the line resolves; one a unit gone all along would change is named by
     the legal-units rule (:func:`_legal_units`)."""
     per = o.line.per
     floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
-    gone = gone_all_along(start, o.board, caster, per)
+    gone = gone_all_along(start, o.board, caster, per, ruleset)
     s.say("count", "400.8a", f"\"per {PER_WORDS[per]}\" is sampled now (not at the start of the activation): "
-          f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, "
-          f"400.8b{_gone_words(gone)}), so {o.base} x {o.count} = {o.amount}{floor}.", ("line_resolved",),
+          f"{o.count} counted ({COUNTED_WORDS[ruleset.per_count_units]}, INT-203; a unit this activation killed no "
+          f"longer counts, 400.8b{_gone_words(gone)}), so {o.base} x {o.count} = {o.amount}{floor}.", ("line_resolved",),
           count=o.count, base=o.base, amount=o.amount, **_legal_units(gone, "count[combat:400.8a]"))
 
 
+#: The units a "per" count counts, in words, by ``per_count_units`` (INT-203).
+COUNTED_WORDS = {"legal_recipients": "living, targetable units only",
+                 "living_targetable_only": "living units that are not untargetable, Entrapped and Dormant ones too"}
 #: The decision of a count or condition that left out a unit gone all along (:func:`gone_all_along`).
 GONE = "gone[combat:400.8b]"
 
 
-def gone_all_along(start: Board, now: Board | None, caster: str, per: str) -> list[str]:
-    """The units a "per" would count but for being gone (dead, Entrapped, Dormant or untargetable) both when the
-    activation began and when the line resolves (INT-203, 400.8b). A count or condition that left them out is made
-    by the legal-units rule, not by its sampling point (400.8a): a count read too early leaves them out too."""
+def gone_all_along(start: Board, now: Board | None, caster: str, per: str, ruleset: Ruleset) -> list[str]:
+    """The units a "per" would count but for being gone (dead, or not countable under ``per_count_units``: Entrapped,
+    Dormant or untargetable by default, untargetable under living_targetable_only) both when the activation began and
+    when the line resolves (INT-203, 400.8b). A count or condition that left them out is made by the legal-units rule,
+    not by its sampling point (400.8a): a count read too early leaves them out too."""
     if now is None or not now.has(caster):
         return []
     return [u.uid for u in compute_per_pool(now, caster, per) if has_counted_status(u, per)
-            and not is_legal_recipient(u) and not (start.has(u.uid) and is_legal_recipient(start.unit(u.uid)))]
+            and not is_counted(u, ruleset) and not (start.has(u.uid) and is_counted(start.unit(u.uid), ruleset))]
 
 
 def _legal_units(gone: list[str], own: str) -> dict[str, Any]:

@@ -528,6 +528,33 @@ impl AlliesIncludeCaster {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PerCountUnits {
+    #[serde(rename = "legal_recipients")]
+    LegalRecipients,
+    #[serde(rename = "living_targetable_only")]
+    LivingTargetableOnly,
+}
+
+impl PerCountUnits {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PerCountUnits::LegalRecipients => "legal_recipients",
+            PerCountUnits::LivingTargetableOnly => "living_targetable_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "legal_recipients" => Some(PerCountUnits::LegalRecipients),
+            "living_targetable_only" => Some(PerCountUnits::LivingTargetableOnly),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -570,6 +597,8 @@ pub struct Ruleset {
     pub bloodletting_reduction_scope: BloodlettingReductionScope,
     #[serde(default = "default_ruleset_allies_include_caster")]
     pub allies_include_caster: AlliesIncludeCaster,
+    #[serde(default = "default_ruleset_per_count_units")]
+    pub per_count_units: PerCountUnits,
 }
 
 impl Default for Ruleset {
@@ -595,6 +624,7 @@ impl Default for Ruleset {
             reliquary_clear_point: default_ruleset_reliquary_clear_point(),
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             allies_include_caster: default_ruleset_allies_include_caster(),
+            per_count_units: default_ruleset_per_count_units(),
         }
     }
 }
@@ -3027,6 +3057,7 @@ fn default_ruleset_rider_on_revived_target() -> RiderOnRevivedTarget { RiderOnRe
 fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryClearPoint::Start }
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_allies_include_caster() -> AlliesIncludeCaster { AlliesIncludeCaster::Excluded }
+fn default_ruleset_per_count_units() -> PerCountUnits { PerCountUnits::LegalRecipients }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

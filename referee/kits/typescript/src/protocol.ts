@@ -42,6 +42,8 @@ export type BloodlettingReductionScope = "caster_only" | "side_sum" | "side_larg
 
 export type AlliesIncludeCaster = "excluded" | "included";
 
+export type PerCountUnits = "legal_recipients" | "living_targetable_only";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -83,6 +85,8 @@ export interface Ruleset {
   bloodletting_reduction_scope?: BloodlettingReductionScope;
   /** (default "excluded") */
   allies_include_caster?: AlliesIncludeCaster;
+  /** (default "legal_recipients") */
+  per_count_units?: PerCountUnits;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -107,6 +111,7 @@ export const RULESET_DEFAULTS = {
   reliquary_clear_point: "start",
   bloodletting_reduction_scope: "caster_only",
   allies_include_caster: "excluded",
+  per_count_units: "legal_recipients",
 } as const;
 
 export interface Unit {
