@@ -777,6 +777,7 @@ class AbilityResolver:
         self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
         self.allies_include_caster = False  # whether a line 'to allies' reaches the caster too (INT-205)
         self.per_count_units = "legal_recipients"  # which units a "per" count counts (INT-203)
+        self.cull_unconditional = False  # whether Cull destroys whatever the recipient's Vitality (INT-209)
 
     @staticmethod
     def lane_of(line: dict[str, Any]) -> str:
@@ -880,7 +881,7 @@ class AbilityResolver:
         elif effect == "restore":
             self.restore(caster, unit, amount)
         elif effect == "cull":
-            if amount > 0 and unit.vitality <= amount:
+            if amount > 0 and (self.cull_unconditional or unit.vitality <= amount):  # INT-209
                 self.bus.publish("culled", unit.uid, unit.vitality, caster.uid)
                 self.deaths.kill(unit, caster.uid)
         else:
@@ -1046,6 +1047,7 @@ class Engine:
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
         self.abilities.allies_include_caster = ruleset.get("allies_include_caster", "excluded") == "included"
         self.abilities.per_count_units = ruleset.get("per_count_units", "legal_recipients")
+        self.abilities.cull_unconditional = ruleset.get("cull_line_test", "threshold") == "unconditional"
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus)

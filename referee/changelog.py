@@ -145,6 +145,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "condition that reads it, counts every living unit that is not untargetable, Entrapped and Dormant "
                "units too. Not breaking: its default is the behaviour before it, and the option is sent only spelled "
                "out in the ruleset", breaking=False),
+        Change("scenario ruleset option cull_line_test (INT-209)", "absent", "threshold (the default, the model's "
+               "reading before the option) or unconditional: a 'Cull N' line destroys the recipient its gates let "
+               "through whatever its Vitality (a line that resolved to 0 or less still destroys nothing). Not "
+               "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
+               "ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -31,6 +31,7 @@ ReliquaryClearPoint = Literal["start", "after_cost", "end"]
 BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 AlliesIncludeCaster = Literal["excluded", "included"]
 PerCountUnits = Literal["legal_recipients", "living_targetable_only"]
+CullLineTest = Literal["threshold", "unconditional"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,8 @@ class Ruleset:
     allies_include_caster: AlliesIncludeCaster = "excluded"
     #: INT-203 (400.8-3, 400.8a, 400.8b): which units a "per" count counts.
     per_count_units: PerCountUnits = "legal_recipients"
+    #: INT-209 (400.8-6, 500.4a): which recipient a 'Cull N' line destroys.
+    cull_line_test: CullLineTest = "threshold"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -113,6 +116,7 @@ class Ruleset:
             "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
             "allies_include_caster": ("excluded", "included"),
             "per_count_units": ("legal_recipients", "living_targetable_only"),
+            "cull_line_test": ("threshold", "unconditional"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -196,8 +196,7 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
     elif effect == "restore":
         _explain_restore_delivery(s, o, d, uid)
     elif effect == "cull":
-        what = (f"{uid} has {d.before.vitality} Vitality, at most {o.amount}: it is destroyed outright (500.4a, INT-209)"
-                if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {o.amount}: Cull does nothing (INT-209)")
+        what = _cull_words(uid, d, o.amount, ruleset.cull_line_test)
         s.say("keyword", "400.8-6", what + ".", ("culled", "death"), recipient=uid, vitality=d.before.vitality,
               threshold=o.amount)
     else:
@@ -207,6 +206,15 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
               f"{getattr(d.after, field)}.", ("status_applied",), touches=(f"{uid}.{field}",), recipient=uid,
               before=getattr(d.before, field),
               after=getattr(d.after, field))
+
+
+def _cull_words(uid: str, d: Any, amount: Any, test: str) -> str:
+    """What a Cull line did to a recipient the gates let through, by ``cull_line_test`` (500.4a, INT-209)."""
+    if test == "unconditional":
+        return (f"Cull destroys {uid} outright whatever its Vitality ({d.before.vitality}) (500.4a, INT-209)"
+                if d.amount else f"the line resolved to {amount}: Cull does nothing (400.8c, INT-209)")
+    return (f"{uid} has {d.before.vitality} Vitality, at most {amount}: it is destroyed outright (500.4a, INT-209)"
+            if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {amount}: Cull does nothing (INT-209)")
 
 
 #: A gate's reason (``line_refused``'s detail, 400.8-5) in words.

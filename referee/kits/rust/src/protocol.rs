@@ -555,6 +555,33 @@ impl PerCountUnits {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CullLineTest {
+    #[serde(rename = "threshold")]
+    Threshold,
+    #[serde(rename = "unconditional")]
+    Unconditional,
+}
+
+impl CullLineTest {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CullLineTest::Threshold => "threshold",
+            CullLineTest::Unconditional => "unconditional",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "threshold" => Some(CullLineTest::Threshold),
+            "unconditional" => Some(CullLineTest::Unconditional),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -599,6 +626,8 @@ pub struct Ruleset {
     pub allies_include_caster: AlliesIncludeCaster,
     #[serde(default = "default_ruleset_per_count_units")]
     pub per_count_units: PerCountUnits,
+    #[serde(default = "default_ruleset_cull_line_test")]
+    pub cull_line_test: CullLineTest,
 }
 
 impl Default for Ruleset {
@@ -625,6 +654,7 @@ impl Default for Ruleset {
             bloodletting_reduction_scope: default_ruleset_bloodletting_reduction_scope(),
             allies_include_caster: default_ruleset_allies_include_caster(),
             per_count_units: default_ruleset_per_count_units(),
+            cull_line_test: default_ruleset_cull_line_test(),
         }
     }
 }
@@ -3058,6 +3088,7 @@ fn default_ruleset_reliquary_clear_point() -> ReliquaryClearPoint { ReliquaryCle
 fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope { BloodlettingReductionScope::CasterOnly }
 fn default_ruleset_allies_include_caster() -> AlliesIncludeCaster { AlliesIncludeCaster::Excluded }
 fn default_ruleset_per_count_units() -> PerCountUnits { PerCountUnits::LegalRecipients }
+fn default_ruleset_cull_line_test() -> CullLineTest { CullLineTest::Threshold }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

@@ -44,6 +44,8 @@ export type AlliesIncludeCaster = "excluded" | "included";
 
 export type PerCountUnits = "legal_recipients" | "living_targetable_only";
 
+export type CullLineTest = "threshold" | "unconditional";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -87,6 +89,8 @@ export interface Ruleset {
   allies_include_caster?: AlliesIncludeCaster;
   /** (default "legal_recipients") */
   per_count_units?: PerCountUnits;
+  /** (default "threshold") */
+  cull_line_test?: CullLineTest;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -112,6 +116,7 @@ export const RULESET_DEFAULTS = {
   bloodletting_reduction_scope: "caster_only",
   allies_include_caster: "excluded",
   per_count_units: "legal_recipients",
+  cull_line_test: "threshold",
 } as const;
 
 export interface Unit {
