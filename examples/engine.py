@@ -778,6 +778,7 @@ class AbilityResolver:
         self.allies_include_caster = False  # whether a line 'to allies' reaches the caster too (INT-205)
         self.per_count_units = "legal_recipients"  # which units a "per" count counts (INT-203)
         self.cull_unconditional = False  # whether Cull destroys whatever the recipient's Vitality (INT-209)
+        self.dead_caster_stops = False  # whether a line that killed the caster ends the activation (INT-213)
 
     @staticmethod
     def lane_of(line: dict[str, Any]) -> str:
@@ -867,8 +868,11 @@ class AbilityResolver:
                 if paid in ("failed", "aborted"):
                     return
                 continue
+            lived = caster.alive
             for unit in self.recipients(caster, line.get("to", "target"), targets):
                 self.deliver(caster, line["effect"], unit, amount, rolls)
+            if self.dead_caster_stops and lived and not caster.alive:
+                return  # INT-213: the line killed the caster; none of its remaining lines resolve
 
     def deliver(self, caster: Unit, effect: str, unit: Unit, amount: int, rolls: list[bool]) -> None:
         gone = self.revived_gone and unit.incarnation != self.opened.get(unit.uid, unit.incarnation)
@@ -1048,6 +1052,7 @@ class Engine:
         self.abilities.allies_include_caster = ruleset.get("allies_include_caster", "excluded") == "included"
         self.abilities.per_count_units = ruleset.get("per_count_units", "legal_recipients")
         self.abilities.cull_unconditional = ruleset.get("cull_line_test", "threshold") == "unconditional"
+        self.abilities.dead_caster_stops = ruleset.get("dead_caster_activation", "continues") == "stops"
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus)

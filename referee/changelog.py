@@ -150,6 +150,12 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "through whatever its Vitality (a line that resolved to 0 or less still destroys nothing). Not "
                "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
                "ruleset", breaking=False),
+        Change("scenario ruleset option dead_caster_activation (INT-213)", "absent", "continues (the default, the "
+               "model's reading before the option) or stops: once a line ends with its caster dead (a Thorns, Retort "
+               "or payback answering its hit), having lived when the line began, no later line of the activation "
+               "resolves; a caster its own Bloodletting payment killed still continues (800.4j). Not breaking: its "
+               "default is the behaviour before it, and the option is sent only spelled out in the ruleset",
+               breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

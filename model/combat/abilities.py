@@ -74,6 +74,7 @@ class LineOutcome:
     deliveries: tuple[Delivery, ...] = ()
     bloodletting: BloodlettingOutcome | None = None
     board: Board | None = None  # the board the line met
+    caster_fell: Any = False  # the line killed its caster and the activation stops there (INT-213)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,7 @@ class AbilityOutcome:
 
     lines: tuple[LineOutcome, ...]
     passives: tuple[int, ...]
-    stopped: str | None = None  # "aborted" (800.4k) or "failed" (800.4d)
+    stopped: str | None = None  # "aborted" (800.4k), "failed" (800.4d) or "caster_dead" (400.8b, INT-213)
 
 
 # --------------------------------------------------------------------------------------
@@ -206,7 +207,21 @@ def process_line(
     if failed is not False and done.bloodletting is not None:  # on symbols: a cost stops only when it resolved
         paid = done.bloodletting
         done = _with(done, bloodletting=_replace(paid, aborted=and_(held, paid.aborted), failed=and_(held, paid.failed)))
-    return after, done
+    fell = False if (ruleset.dead_caster_activation == "continues") is True else \
+        has_caster_fallen(board, after, caster, line, ruleset)  # by default a line's deaths never stop the activation
+    return after, done if fell is False else _with(done, caster_fell=fell)
+
+
+@combat.implements("400.8b", "800.4j")
+def has_caster_fallen(before: Board, after: Board, caster: str, line: Line, ruleset: Ruleset) -> Bool:
+    """Whether the line ends the activation by killing its caster: under ``dead_caster_activation = stops`` a line at
+    whose start the caster lived and at whose end it is dead (a Thorns, Retort or payback answering its hit): the
+    caster is gone (400.8b) and a dead unit does not act. A Bloodletting payment's death is the one 800.4j lets the
+    activation survive, and ``continues`` (the default) lets every line resolve whoever died (INT-213)."""
+    if line.effect == "bloodletting":
+        return False
+    return by_reading(ruleset.dead_caster_activation, continues=lambda: False,
+                      stops=lambda: and_(before.unit(caster).alive, not_(after.unit(caster).alive)))
 
 
 @combat.implements("400.8-5", "400.8-6", "400.8-7", "800.4a")
@@ -257,8 +272,11 @@ def _with(outcome: LineOutcome, **changes: Any) -> LineOutcome:
 
 @combat.implements("400.8-2", "400.8b", "800.4d", "800.4j", "800.4k")
 def is_activation_stopped(outcome: LineOutcome) -> str | None:
-    """A Bloodletting cost that aborts or fails the ability stops it; a lethal payment does not (800.4d, 800.4j, 800.4k)."""
+    """A Bloodletting cost that aborts or fails the ability stops it; a lethal payment does not (800.4d, 800.4j, 800.4k);
+    so does a line that killed its caster under ``dead_caster_activation = stops`` (400.8b, INT-213)."""
     paid = outcome.bloodletting
+    if outcome.caster_fell is True:
+        return "caster_dead"
     if paid is None:
         return None
     return "aborted" if paid.aborted is True else "failed" if paid.failed is True else None
@@ -266,9 +284,11 @@ def is_activation_stopped(outcome: LineOutcome) -> str | None:
 
 @combat.implements("400.8-2", "800.4d", "800.4k")
 def is_stopping(outcome: LineOutcome) -> Bool:
-    """Whether the line's cost stops the activation: it aborted or failed the ability (800.4d, 800.4k)."""
+    """Whether the line stops the activation: its cost aborted or failed the ability (800.4d, 800.4k), or it killed
+    the caster under ``dead_caster_activation = stops`` (400.8b, INT-213)."""
     paid = outcome.bloodletting
-    return False if paid is None else or_(paid.aborted, paid.failed)
+    cost = False if paid is None else or_(paid.aborted, paid.failed)
+    return cost if outcome.caster_fell is False else or_(cost, outcome.caster_fell)
 
 
 def resolve_ability_outcome(

@@ -32,6 +32,7 @@ BloodlettingReductionScope = Literal["caster_only", "side_sum", "side_largest"]
 AlliesIncludeCaster = Literal["excluded", "included"]
 PerCountUnits = Literal["legal_recipients", "living_targetable_only"]
 CullLineTest = Literal["threshold", "unconditional"]
+DeadCasterActivation = Literal["continues", "stops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,8 @@ class Ruleset:
     per_count_units: PerCountUnits = "legal_recipients"
     #: INT-209 (400.8-6, 500.4a): which recipient a 'Cull N' line destroys.
     cull_line_test: CullLineTest = "threshold"
+    #: INT-213 (400.8b, 400.8-5, 800.4j): whether an activation goes on once a line has killed its caster.
+    dead_caster_activation: DeadCasterActivation = "continues"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -117,6 +120,7 @@ class Ruleset:
             "allies_include_caster": ("excluded", "included"),
             "per_count_units": ("legal_recipients", "living_targetable_only"),
             "cull_line_test": ("threshold", "unconditional"),
+            "dead_caster_activation": ("continues", "stops"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -29,6 +29,9 @@ from .costs import explain_bloodletting_step
 from .damage import explain_instance
 from .steps import Step, Steps
 
+#: Why an activation stopped (``AbilityOutcome.stopped``), the clause that stops it, and any words it needs.
+STOP_CLAUSES = {"aborted": "800.4k", "failed": "800.4d", "caster_dead": "400.8b"}
+STOP_WORDS = {"caster_dead": ": the line killed the caster, which is gone (dead_caster_activation = stops, INT-213)"}
 VERBS = {"damage": "Deal {a} damage", "burn": "Burn {a}", "venom": "Venom {a}", "maim": "Maim {a}", "cull": "Cull {a}",
          "crush": "Crush {a}", "restore": "Restore {a} vitality", "bloodletting": "Bloodletting {a}"}
 PER_WORDS = {"burning_enemy": "Burning enemy", "venomed_enemy": "Venomed enemy", "maimed_enemy": "Maimed enemy",
@@ -85,8 +88,8 @@ def explain_ability(
     for line in outcome.lines:
         explain_line(s, board, caster, line, ruleset, riposte_rolls)
     if outcome.stopped:
-        s.say("stopped", "800.4k" if outcome.stopped == "aborted" else "800.4d",
-              f"the activation stops here ({outcome.stopped}): no further line resolves.")
+        s.say("stopped", STOP_CLAUSES[outcome.stopped], f"the activation stops here ({outcome.stopped}"
+              f"{STOP_WORDS.get(outcome.stopped, '')}): no further line resolves.")
     if not clears_at_start(ruleset, has_cost):
         for event in log.events():
             if event.name == "reliquary_cleared" and event.unit == caster:

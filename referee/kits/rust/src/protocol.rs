@@ -582,6 +582,33 @@ impl CullLineTest {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeadCasterActivation {
+    #[serde(rename = "continues")]
+    Continues,
+    #[serde(rename = "stops")]
+    Stops,
+}
+
+impl DeadCasterActivation {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DeadCasterActivation::Continues => "continues",
+            DeadCasterActivation::Stops => "stops",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "continues" => Some(DeadCasterActivation::Continues),
+            "stops" => Some(DeadCasterActivation::Stops),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -628,6 +655,8 @@ pub struct Ruleset {
     pub per_count_units: PerCountUnits,
     #[serde(default = "default_ruleset_cull_line_test")]
     pub cull_line_test: CullLineTest,
+    #[serde(default = "default_ruleset_dead_caster_activation")]
+    pub dead_caster_activation: DeadCasterActivation,
 }
 
 impl Default for Ruleset {
@@ -655,6 +684,7 @@ impl Default for Ruleset {
             allies_include_caster: default_ruleset_allies_include_caster(),
             per_count_units: default_ruleset_per_count_units(),
             cull_line_test: default_ruleset_cull_line_test(),
+            dead_caster_activation: default_ruleset_dead_caster_activation(),
         }
     }
 }
@@ -3089,6 +3119,7 @@ fn default_ruleset_bloodletting_reduction_scope() -> BloodlettingReductionScope 
 fn default_ruleset_allies_include_caster() -> AlliesIncludeCaster { AlliesIncludeCaster::Excluded }
 fn default_ruleset_per_count_units() -> PerCountUnits { PerCountUnits::LegalRecipients }
 fn default_ruleset_cull_line_test() -> CullLineTest { CullLineTest::Threshold }
+fn default_ruleset_dead_caster_activation() -> DeadCasterActivation { DeadCasterActivation::Continues }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

@@ -46,6 +46,8 @@ export type PerCountUnits = "legal_recipients" | "living_targetable_only";
 
 export type CullLineTest = "threshold" | "unconditional";
 
+export type DeadCasterActivation = "continues" | "stops";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -91,6 +93,8 @@ export interface Ruleset {
   per_count_units?: PerCountUnits;
   /** (default "threshold") */
   cull_line_test?: CullLineTest;
+  /** (default "continues") */
+  dead_caster_activation?: DeadCasterActivation;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -117,6 +121,7 @@ export const RULESET_DEFAULTS = {
   allies_include_caster: "excluded",
   per_count_units: "legal_recipients",
   cull_line_test: "threshold",
+  dead_caster_activation: "continues",
 } as const;
 
 export interface Unit {
