@@ -809,6 +809,10 @@ class AbilityResolver:
         self.clear_point = "start"  # when the activation clears the caster's Reliquary Speed (INT-411)
         self.clear_speed: Any = None  # the engine's own clearing, set with the ruleset
         self.opened: dict[str, int] = {}  # each unit's incarnation as the activation began
+        self.allies_include_caster = False  # whether a line 'to allies' reaches the caster too (INT-205)
+        self.per_count_units = "legal_recipients"  # which units a "per" count counts (INT-203)
+        self.cull_unconditional = False  # whether Cull destroys whatever the recipient's Vitality (INT-209)
+        self.dead_caster_stops = False  # whether a line that killed the caster ends the activation (INT-213)
 
     @staticmethod
     def lane_of(line: dict[str, Any]) -> str:
@@ -826,13 +830,19 @@ class AbilityResolver:
     def reachable(unit: Unit) -> bool:
         return unit.alive and not unit.entrapped and not unit.dormant and not unit.untargetable
 
+    def countable(self, unit: Unit) -> bool:
+        """A unit a "per" may count: a legal recipient, or (INT-203) any living unit that is not untargetable."""
+        if self.per_count_units == "living_targetable_only":
+            return unit.alive and not unit.untargetable
+        return self.reachable(unit)
+
     def count(self, caster: Unit, per: str, units: list[Unit]) -> int:
         """A "per" count over ``units``: the board as it is when the line resolves (400.8a)."""
         status = STATUS_OF.get(per)
         total = 0
         for unit in units:
             enemy = unit.side != caster.side
-            if unit.uid == caster.uid or enemy != (per != "ally") or not self.reachable(unit):
+            if unit.uid == caster.uid or enemy != (per != "ally") or not self.countable(unit):
                 continue
             if status is None or getattr(unit, status) > 0:
                 total += 1
@@ -856,7 +866,9 @@ class AbilityResolver:
         if to == "caster":
             return [caster]
         wanted = caster.side if to == "allies" else 1 - caster.side
-        side = sorted((u for u in self.board.units if u.side == wanted and u is not caster), key=lambda u: (u.row, u.col))
+        mine = to == "allies" and self.allies_include_caster  # INT-205: the caster among its allies, in its place
+        side = sorted((u for u in self.board.units if u.side == wanted and (u is not caster or mine)),
+                      key=lambda u: (u.row, u.col))
         return side
 
     @staticmethod
@@ -890,8 +902,11 @@ class AbilityResolver:
                 if paid in ("failed", "aborted"):
                     return
                 continue
+            lived = caster.alive
             for unit in self.recipients(caster, line.get("to", "target"), targets):
                 self.deliver(caster, line["effect"], unit, amount, rolls)
+            if self.dead_caster_stops and lived and not caster.alive:
+                return  # INT-213: the line killed the caster; none of its remaining lines resolve
 
     def deliver(self, caster: Unit, effect: str, unit: Unit, amount: int, rolls: list[bool]) -> None:
         gone = self.revived_gone and unit.incarnation != self.opened.get(unit.uid, unit.incarnation)
@@ -904,7 +919,7 @@ class AbilityResolver:
         elif effect == "restore":
             self.restore(caster, unit, amount)
         elif effect == "cull":
-            if amount > 0 and unit.vitality <= amount:
+            if amount > 0 and (self.cull_unconditional or unit.vitality <= amount):  # INT-209
                 self.bus.publish("culled", unit.uid, unit.vitality, caster.uid)
                 self.deaths.kill(unit, caster.uid)
         else:
@@ -1085,6 +1100,10 @@ class Engine:
         self.abilities.revived_gone = ruleset.get("rider_on_revived_target", "lands") == "refused"
         self.abilities.restore_bonuses = \
             ruleset.get("ability_restore_bonuses", "capacity_and_maim_only") == "full_recovery_ledger"
+        self.abilities.allies_include_caster = ruleset.get("allies_include_caster", "excluded") == "included"
+        self.abilities.per_count_units = ruleset.get("per_count_units", "legal_recipients")
+        self.abilities.cull_unconditional = ruleset.get("cull_line_test", "threshold") == "unconditional"
+        self.abilities.dead_caster_stops = ruleset.get("dead_caster_activation", "continues") == "stops"
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus, ruleset)

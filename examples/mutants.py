@@ -364,7 +364,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "dead_units_still_counted", "combat:400.8b", "a unit killed by this activation still counts for a 'per'",
-        "            if unit.uid == caster.uid or enemy != (per != \"ally\") or not self.reachable(unit):\n",
+        "            if unit.uid == caster.uid or enemy != (per != \"ally\") or not self.countable(unit):\n",
         "            if unit.uid == caster.uid or enemy != (per != \"ally\"):\n",
         kinds=("ability",),
     ),

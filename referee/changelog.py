@@ -198,6 +198,26 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "tick (a self-destruct's blast) that is dead as the instance is credited is credited no damage and fed no "
                "Feast (no credit, no feast), and stays the death's killer. Not breaking: its default is the behaviour "
                "before it, and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option allies_include_caster (INT-205)", "absent", "excluded (the default, the "
+               "model's reading before the option) or included: an ability line printed 'to allies' reaches the "
+               "caster too, at its own place in reading order. Not breaking: its default is the behaviour before it, "
+               "and the option is sent only spelled out in the ruleset", breaking=False),
+        Change("scenario ruleset option per_count_units (INT-203)", "absent", "legal_recipients (the default, the "
+               "model's reading before the option) or living_targetable_only: a 'per' count, and the enemy_burning "
+               "condition that reads it, counts every living unit that is not untargetable, Entrapped and Dormant "
+               "units too. Not breaking: its default is the behaviour before it, and the option is sent only spelled "
+               "out in the ruleset", breaking=False),
+        Change("scenario ruleset option cull_line_test (INT-209)", "absent", "threshold (the default, the model's "
+               "reading before the option) or unconditional: a 'Cull N' line destroys the recipient its gates let "
+               "through whatever its Vitality (a line that resolved to 0 or less still destroys nothing). Not "
+               "breaking: its default is the behaviour before it, and the option is sent only spelled out in the "
+               "ruleset", breaking=False),
+        Change("scenario ruleset option dead_caster_activation (INT-213)", "absent", "continues (the default, the "
+               "model's reading before the option) or stops: once a line ends with its caster dead (a Thorns, Retort "
+               "or payback answering its hit), having lived when the line began, no later line of the activation "
+               "resolves; a caster its own Bloodletting payment killed still continues (800.4j). Not breaking: its "
+               "default is the behaviour before it, and the option is sent only spelled out in the ruleset",
+               breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

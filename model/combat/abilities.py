@@ -74,6 +74,7 @@ class LineOutcome:
     deliveries: tuple[Delivery, ...] = ()
     bloodletting: BloodlettingOutcome | None = None
     board: Board | None = None  # the board the line met
+    caster_fell: Any = False  # the line killed its caster and the activation stops there (INT-213)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,7 @@ class AbilityOutcome:
 
     lines: tuple[LineOutcome, ...]
     passives: tuple[int, ...]
-    stopped: str | None = None  # "aborted" (800.4k) or "failed" (800.4d)
+    stopped: str | None = None  # "aborted" (800.4k), "failed" (800.4d) or "caster_dead" (400.8b, INT-213)
 
 
 # --------------------------------------------------------------------------------------
@@ -91,10 +92,20 @@ class AbilityOutcome:
 
 
 @combat.implements("400.8-3", "400.8a", "400.8b")
-def count_per(board: Board, caster: str, per: str) -> int:
-    """How many legal units the "per" names, on the board as it is when the line resolves (400.8-3, 400.8a)."""
-    return sum((ite(and_(is_legal_recipient(u), has_counted_status(u, per)), 1, 0)
+def count_per(board: Board, caster: str, per: str, ruleset: Ruleset = DEFAULT) -> int:
+    """How many countable units the "per" names, on the board as it is when the line resolves (400.8-3, 400.8a)."""
+    return sum((ite(and_(is_counted(u, ruleset), has_counted_status(u, per)), 1, 0)
                 for u in compute_per_pool(board, caster, per)), 0)
+
+
+@combat.implements("400.8-3", "400.8b", "400.8-5")
+def is_counted(unit: Unit, ruleset: Ruleset = DEFAULT) -> Bool:
+    """Whether a unit of the pool may count: under ``per_count_units = legal_recipients`` (the default) a unit the
+    recipient gates of 400.8-5 let through (living, not Entrapped, Dormant or untargetable); under
+    ``living_targetable_only`` the worked example's 'living targetable' (400.3) read literally: living and not
+    untargetable, an Entrapped or Dormant unit counting too (INT-203). A dead unit counts under neither (400.8b)."""
+    return by_reading(ruleset.per_count_units, legal_recipients=lambda: is_legal_recipient(unit),
+                      living_targetable_only=lambda: and_(unit.alive, not_(unit.untargetable)))
 
 
 @combat.implements("400.8-3")
@@ -119,7 +130,9 @@ def compute_line_amount(base: Int, count: Int | None) -> Int:
 
 
 @combat.implements("400.8-4", "400.8b")
-def is_condition_met(board: Board, caster: str, targets: Sequence[str], condition: str) -> bool:
+def is_condition_met(
+    board: Board, caster: str, targets: Sequence[str], condition: str, ruleset: Ruleset = DEFAULT
+) -> bool:
     """A conditional rider's condition, on the board as it is when the line resolves (400.8-4, INT-204)."""
     first: Unit | None = board.unit(targets[0]) if targets else None
     if condition in ("target_alive", "target_burning") and first is None:
@@ -129,13 +142,15 @@ def is_condition_met(board: Board, caster: str, targets: Sequence[str], conditio
     if condition == "target_burning":
         return and_(first.alive, first.burn > 0)
     if condition == "enemy_burning":
-        return count_per(board, caster, "burning_enemy") > 0
+        return count_per(board, caster, "burning_enemy", ruleset) > 0
     me = board.unit(caster)
     return me.vitality < me.max_vitality  # caster_damaged
 
 
 @combat.implements("400.8-5")
-def compute_recipients(board: Board, caster: str, line: Line, targets: Sequence[str]) -> tuple[str, ...]:
+def compute_recipients(
+    board: Board, caster: str, line: Line, targets: Sequence[str], ruleset: Ruleset = DEFAULT
+) -> tuple[str, ...]:
     """Who the line names: the targets, the caster, its allies or its enemies in reading order (INT-205)."""
     if line.to == "target":
         return tuple(targets)
@@ -143,7 +158,17 @@ def compute_recipients(board: Board, caster: str, line: Line, targets: Sequence[
         return (caster,)
     side = board.unit(caster).side
     sides = (side,) if line.to == "allies" else tuple(s for s in (0, 1) if s != side)
-    return tuple(u.uid for s in sides for u in board.in_reading_order(s) if u.uid != caster)
+    mine = line.to == "allies" and is_caster_an_ally(ruleset)
+    return tuple(u.uid for s in sides for u in board.in_reading_order(s) if u.uid != caster or mine)
+
+
+@combat.implements("400.8-5")
+def is_caster_an_ally(ruleset: Ruleset) -> bool:
+    """Whether 'to allies' reaches the caster too, at its own place in reading order: not under
+    ``allies_include_caster = excluded`` (the default: a unit's allies are the others on its side, as 500.6h
+    sets a unit apart from its allies), yes under ``included`` (INT-205). Which units a line reaches is structure: on
+    a symbolic reading this ``if`` forks the query, one run per reading."""
+    return bool(ruleset.allies_include_caster == "included")
 
 
 # --------------------------------------------------------------------------------------
@@ -153,12 +178,12 @@ def compute_recipients(board: Board, caster: str, line: Line, targets: Sequence[
 
 @combat.implements("400.8-3", "400.8-4", "400.8a", "400.8c")
 def compute_line_numbers(
-    board: Board, caster: str, ability: Ability, line: Line, targets: Sequence[str]
+    board: Board, caster: str, ability: Ability, line: Line, targets: Sequence[str], ruleset: Ruleset = DEFAULT
 ) -> tuple[int, int | None, Int, bool | None]:
     """``(base, count, amount, condition held)`` of a line, all read now (400.8-3, 400.8-4)."""
     base = resolve_printed_amount(ability, line.amount)
-    held = None if line.condition is None else is_condition_met(board, caster, targets, line.condition)
-    count = None if line.per is None else count_per(board, caster, line.per)
+    held = None if line.condition is None else is_condition_met(board, caster, targets, line.condition, ruleset)
+    count = None if line.per is None else count_per(board, caster, line.per, ruleset)
     return base, count, compute_line_amount(base, count), held
 
 
@@ -170,7 +195,7 @@ def process_line(
     """Resolve one line at its point in the sequence: numbers, condition, then each recipient (400.8-3 .. 400.8-7).
     ``opened``: the board as the activation began (a recipient it killed since is gone, INT-412)."""
     line = ability.lines[index]
-    base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets)
+    base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets, ruleset)
     start = LineOutcome(index, line, place_line(line), base, count, amount, held, board=board)
     failed = False if held is None else not_(held)
     log.emit("condition_failed", when=failed, unit=caster, detail=line.condition)
@@ -182,7 +207,21 @@ def process_line(
     if failed is not False and done.bloodletting is not None:  # on symbols: a cost stops only when it resolved
         paid = done.bloodletting
         done = _with(done, bloodletting=_replace(paid, aborted=and_(held, paid.aborted), failed=and_(held, paid.failed)))
-    return after, done
+    fell = False if (ruleset.dead_caster_activation == "continues") is True else \
+        has_caster_fallen(board, after, caster, line, ruleset)  # by default a line's deaths never stop the activation
+    return after, done if fell is False else _with(done, caster_fell=fell)
+
+
+@combat.implements("400.8b", "800.4j")
+def has_caster_fallen(before: Board, after: Board, caster: str, line: Line, ruleset: Ruleset) -> Bool:
+    """Whether the line ends the activation by killing its caster: under ``dead_caster_activation = stops`` a line at
+    whose start the caster lived and at whose end it is dead (a Thorns, Retort or payback answering its hit): the
+    caster is gone (400.8b) and a dead unit does not act. A Bloodletting payment's death is the one 800.4j lets the
+    activation survive, and ``continues`` (the default) lets every line resolve whoever died (INT-213)."""
+    if line.effect == "bloodletting":
+        return False
+    return by_reading(ruleset.dead_caster_activation, continues=lambda: False,
+                      stops=lambda: and_(before.unit(caster).alive, not_(after.unit(caster).alive)))
 
 
 @combat.implements("400.8-5", "400.8-6", "400.8-7", "800.4a")
@@ -197,7 +236,7 @@ def process_line_effect(
         board = clear_speed_after_cost(board, caster, paid.failed, ruleset, log)
         return board, _with(start, bloodletting=paid)
     deliveries = []
-    for uid in compute_recipients(board, caster, line, targets):
+    for uid in compute_recipients(board, caster, line, targets, ruleset):
         gone = False if opened is None or (ruleset.rider_on_revived_target == "lands") is True else \
             is_gone_since(opened, board, uid, ruleset)  # by default nothing is gone: 400.8b's test is not applied
         board, delivery = process_delivery(board, caster, line.effect, uid, start.amount, rolls, ruleset, log, gone)
@@ -233,8 +272,11 @@ def _with(outcome: LineOutcome, **changes: Any) -> LineOutcome:
 
 @combat.implements("400.8-2", "400.8b", "800.4d", "800.4j", "800.4k")
 def is_activation_stopped(outcome: LineOutcome) -> str | None:
-    """A Bloodletting cost that aborts or fails the ability stops it; a lethal payment does not (800.4d, 800.4j, 800.4k)."""
+    """A Bloodletting cost that aborts or fails the ability stops it; a lethal payment does not (800.4d, 800.4j, 800.4k);
+    so does a line that killed its caster under ``dead_caster_activation = stops`` (400.8b, INT-213)."""
     paid = outcome.bloodletting
+    if outcome.caster_fell is True:
+        return "caster_dead"
     if paid is None:
         return None
     return "aborted" if paid.aborted is True else "failed" if paid.failed is True else None
@@ -242,9 +284,11 @@ def is_activation_stopped(outcome: LineOutcome) -> str | None:
 
 @combat.implements("400.8-2", "800.4d", "800.4k")
 def is_stopping(outcome: LineOutcome) -> Bool:
-    """Whether the line's cost stops the activation: it aborted or failed the ability (800.4d, 800.4k)."""
+    """Whether the line stops the activation: its cost aborted or failed the ability (800.4d, 800.4k), or it killed
+    the caster under ``dead_caster_activation = stops`` (400.8b, INT-213)."""
     paid = outcome.bloodletting
-    return False if paid is None else or_(paid.aborted, paid.failed)
+    cost = False if paid is None else or_(paid.aborted, paid.failed)
+    return cost if outcome.caster_fell is False else or_(cost, outcome.caster_fell)
 
 
 def resolve_ability_outcome(

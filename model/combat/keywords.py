@@ -10,8 +10,8 @@ Every line reaches its recipients through the same two steps:
 
 The keywords: ``damage`` is a hit; ``burn``, ``venom`` and ``maim`` add that many stacks or
 points (500.5b, 500.3d, INT-208); ``crush`` lowers Armor, past 0 if need be (500.2e);
-``cull`` destroys a living target at or below its amount of Vitality outright (500.4a,
-INT-209); ``restore`` is recovery (500.3). Bloodletting is the activation's cost and is
+``cull`` destroys a living target at or below its amount of Vitality outright, or any living
+target under ``cull_line_test = unconditional`` (500.4a, INT-209); ``restore`` is recovery (500.3). Bloodletting is the activation's cost and is
 resolved by :mod:`.abilities` through 800.4.
 
 Restore uses :func:`process_restore`: capacity then Maim (400.8-7; 500.3c, 500.3d, 500.3g), or
@@ -119,9 +119,11 @@ def apply_crush(unit: Unit, amount: Int) -> Unit:
 
 
 @combat.implements("400.8-6", "500.4a")
-def is_culled(unit: Unit, amount: Int) -> Bool:
-    """Cull destroys a living recipient whose Vitality is at or below its amount outright (500.4a, INT-209)."""
-    return and_(unit.alive, amount > 0, unit.vitality <= amount)
+def is_culled(unit: Unit, amount: Int, ruleset: Ruleset) -> Bool:
+    """Whether a 'Cull N' line destroys its living recipient outright (500.4a): under ``cull_line_test = threshold``
+    (the default) when its Vitality is at or below N, an execution threshold; under ``unconditional`` whatever its
+    Vitality. Under both a line that resolved to 0 or less (400.8c) destroys nothing (INT-209)."""
+    return and_(unit.alive, amount > 0, or_(ruleset.cull_line_test == "unconditional", unit.vitality <= amount))
 
 
 # --------------------------------------------------------------------------------------
@@ -222,16 +224,16 @@ def process_received(
     if effect == "restore":
         board, restored, consumed = process_restore(board, uid, amount, caster, log, ruleset)
         return board, Delivery(uid, before, board.unit(uid), None, restored, consumed=consumed)
-    return process_keyword(board, caster, effect, before, amount, log)
+    return process_keyword(board, caster, effect, before, amount, ruleset, log)
 
 
 @combat.implements("400.8-6", "500.4a", "500.2e")
 def process_keyword(
-    board: Board, caster: str, effect: str, unit: Unit, amount: Int, log: EventLog
+    board: Board, caster: str, effect: str, unit: Unit, amount: Int, ruleset: Ruleset, log: EventLog
 ) -> tuple[Board, Delivery]:
     """Burn, Venom, Maim, Crush or Cull on a recipient the gates let through (400.8-6)."""
     if effect == "cull":
-        culled = is_culled(unit, amount)
+        culled = is_culled(unit, amount, ruleset)
         log.emit("culled", when=culled, unit=unit.uid, amount=unit.vitality, other=caster)
         board = process_death(board, unit.uid, culled, caster, log)
         return board, Delivery(unit.uid, unit, board.unit(unit.uid), None, ite(culled, unit.vitality, 0))

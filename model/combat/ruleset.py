@@ -40,6 +40,10 @@ AbilityRestoreBonuses = Literal["capacity_and_maim_only", "full_recovery_ledger"
 FriendlyDamageCredit = Literal["credited", "enemies_only"]
 BossFeastExclusion = Literal["retaliation_only", "all_boss_vitality"]
 DeadSourceCredit = Literal["full", "kill_only"]
+AlliesIncludeCaster = Literal["excluded", "included"]
+PerCountUnits = Literal["legal_recipients", "living_targetable_only"]
+CullLineTest = Literal["threshold", "unconditional"]
+DeadCasterActivation = Literal["continues", "stops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,14 @@ class Ruleset:
     boss_feast_exclusion: BossFeastExclusion = "retaliation_only"
     #: INT-355 (500.5d, 500.8h): whether a dead source (a self-destruct's blast) is credited its damage and Feast too.
     dead_source_credit: DeadSourceCredit = "full"
+    #: INT-205 (400.8-5): whether a line printed 'to allies' reaches the caster too.
+    allies_include_caster: AlliesIncludeCaster = "excluded"
+    #: INT-203 (400.8-3, 400.8a, 400.8b): which units a "per" count counts.
+    per_count_units: PerCountUnits = "legal_recipients"
+    #: INT-209 (400.8-6, 500.4a): which recipient a 'Cull N' line destroys.
+    cull_line_test: CullLineTest = "threshold"
+    #: INT-213 (400.8b, 400.8-5, 800.4j): whether an activation goes on once a line has killed its caster.
+    dead_caster_activation: DeadCasterActivation = "continues"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -149,6 +161,10 @@ class Ruleset:
             "friendly_damage_credit": ("credited", "enemies_only"),
             "boss_feast_exclusion": ("retaliation_only", "all_boss_vitality"),
             "dead_source_credit": ("full", "kill_only"),
+            "allies_include_caster": ("excluded", "included"),
+            "per_count_units": ("legal_recipients", "living_targetable_only"),
+            "cull_line_test": ("threshold", "unconditional"),
+            "dead_caster_activation": ("continues", "stops"),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:

@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.model.combat.abilities import (AbilityOutcome, LineOutcome, compute_per_pool, has_counted_status,
-                                            resolve_ability_outcome)
+                                            is_counted, resolve_ability_outcome)
 from referee.model.combat.ability_text import Ability, Line, has_bloodletting_cost, place_line
 from referee.model.combat.damage import DamageInstance, resolve_damage
-from referee.model.combat.keywords import is_legal_recipient
 from referee.model.combat.ruleset import Ruleset
 from referee.model.combat.state import Board
 from referee.model.events import EventLog
@@ -30,6 +29,9 @@ from .costs import explain_bloodletting_step
 from .damage import explain_instance
 from .steps import Step, Steps
 
+#: Why an activation stopped (``AbilityOutcome.stopped``), the clause that stops it, and any words it needs.
+STOP_CLAUSES = {"aborted": "800.4k", "failed": "800.4d", "caster_dead": "400.8b"}
+STOP_WORDS = {"caster_dead": ": the line killed the caster, which is gone (dead_caster_activation = stops, INT-213)"}
 VERBS = {"damage": "Deal {a} damage", "burn": "Burn {a}", "venom": "Venom {a}", "maim": "Maim {a}", "cull": "Cull {a}",
          "crush": "Crush {a}", "restore": "Restore {a} vitality", "bloodletting": "Bloodletting {a}"}
 PER_WORDS = {"burning_enemy": "Burning enemy", "venomed_enemy": "Venomed enemy", "maimed_enemy": "Maimed enemy",
@@ -86,8 +88,8 @@ def explain_ability(
     for line in outcome.lines:
         explain_line(s, board, caster, line, ruleset, riposte_rolls)
     if outcome.stopped:
-        s.say("stopped", "800.4k" if outcome.stopped == "aborted" else "800.4d",
-              f"the activation stops here ({outcome.stopped}): no further line resolves.")
+        s.say("stopped", STOP_CLAUSES[outcome.stopped], f"the activation stops here ({outcome.stopped}"
+              f"{STOP_WORDS.get(outcome.stopped, '')}): no further line resolves.")
     if not clears_at_start(ruleset, has_cost):
         for event in log.events():
             if event.name == "reliquary_cleared" and event.unit == caster:
@@ -122,11 +124,11 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
           f"its amount is {base} (400.2).", () if o.count is not None and o.condition_held is not False
           else ("line_resolved",), line=number, base=o.base, effect=line.effect)
     if line.condition is not None:
-        explain_condition(s, start, caster, o)
+        explain_condition(s, start, caster, o, ruleset)
         if not o.condition_held:
             return
     if o.count is not None:
-        explain_count(s, start, caster, o)
+        explain_count(s, start, caster, o, ruleset)
     if o.bloodletting is not None:
         explain_bloodletting_step(s, o.board, caster, o.amount, ruleset, EventLog())
         return
@@ -134,11 +136,11 @@ def explain_line(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: R
         explain_delivery(s, start, o, d, caster, ruleset, rolls)
 
 
-def explain_condition(s: Steps, start: Board, caster: str, o: LineOutcome) -> None:
+def explain_condition(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset) -> None:
     """400.8-4: the condition, read where the line resolves; an "enemy burning" that failed only because its burning
     enemies were gone all along is named by the legal-units rule (:func:`_legal_units`)."""
     condition = o.line.condition
-    gone = gone_all_along(start, o.board, caster, "burning_enemy") \
+    gone = gone_all_along(start, o.board, caster, "burning_enemy", ruleset) \
         if condition == "enemy_burning" and o.condition_held is False else []
     s.say("condition", "400.8-4", f"the condition \"{condition.replace('_', ' ')}\" is checked now, on the board as it "
           f"is at this point: {'it holds' if o.condition_held else 'it does not hold, so the line does nothing'}"
@@ -146,30 +148,34 @@ def explain_condition(s: Steps, start: Board, caster: str, o: LineOutcome) -> No
           held=o.condition_held, condition=condition, **_legal_units(gone, "condition[combat:400.8-4]"))
 
 
-def explain_count(s: Steps, start: Board, caster: str, o: LineOutcome) -> None:
+def explain_count(s: Steps, start: Board, caster: str, o: LineOutcome, ruleset: Ruleset) -> None:
     """400.8a: the "per" count, sampled where the line resolves; one a unit gone all along would change is named by
     the legal-units rule (:func:`_legal_units`)."""
     per = o.line.per
     floor = "; a count of 0 resolves to 0, it is not floored to 1 (400.8c)" if o.count == 0 else ""
-    gone = gone_all_along(start, o.board, caster, per)
+    gone = gone_all_along(start, o.board, caster, per, ruleset)
     s.say("count", "400.8a", f"\"per {PER_WORDS[per]}\" is sampled now (not at the start of the activation): "
-          f"{o.count} counted (living, targetable units only, INT-203; a unit this activation killed no longer counts, "
-          f"400.8b{_gone_words(gone)}), so {o.base} x {o.count} = {o.amount}{floor}.", ("line_resolved",),
+          f"{o.count} counted ({COUNTED_WORDS[ruleset.per_count_units]}, INT-203; a unit this activation killed no "
+          f"longer counts, 400.8b{_gone_words(gone)}), so {o.base} x {o.count} = {o.amount}{floor}.", ("line_resolved",),
           count=o.count, base=o.base, amount=o.amount, **_legal_units(gone, "count[combat:400.8a]"))
 
 
+#: The units a "per" count counts, in words, by ``per_count_units`` (INT-203).
+COUNTED_WORDS = {"legal_recipients": "living, targetable units only",
+                 "living_targetable_only": "living units that are not untargetable, Entrapped and Dormant ones too"}
 #: The decision of a count or condition that left out a unit gone all along (:func:`gone_all_along`).
 GONE = "gone[combat:400.8b]"
 
 
-def gone_all_along(start: Board, now: Board | None, caster: str, per: str) -> list[str]:
-    """The units a "per" would count but for being gone (dead, Entrapped, Dormant or untargetable) both when the
-    activation began and when the line resolves (INT-203, 400.8b). A count or condition that left them out is made
-    by the legal-units rule, not by its sampling point (400.8a): a count read too early leaves them out too."""
+def gone_all_along(start: Board, now: Board | None, caster: str, per: str, ruleset: Ruleset) -> list[str]:
+    """The units a "per" would count but for being gone (dead, or not countable under ``per_count_units``: Entrapped,
+    Dormant or untargetable by default, untargetable under living_targetable_only) both when the activation began and
+    when the line resolves (INT-203, 400.8b). A count or condition that left them out is made by the legal-units rule,
+    not by its sampling point (400.8a): a count read too early leaves them out too."""
     if now is None or not now.has(caster):
         return []
     return [u.uid for u in compute_per_pool(now, caster, per) if has_counted_status(u, per)
-            and not is_legal_recipient(u) and not (start.has(u.uid) and is_legal_recipient(start.unit(u.uid)))]
+            and not is_counted(u, ruleset) and not (start.has(u.uid) and is_counted(start.unit(u.uid), ruleset))]
 
 
 def _legal_units(gone: list[str], own: str) -> dict[str, Any]:
@@ -193,8 +199,7 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
     elif effect == "restore":
         _explain_restore_delivery(s, o, d, uid, ruleset)
     elif effect == "cull":
-        what = (f"{uid} has {d.before.vitality} Vitality, at most {o.amount}: it is destroyed outright (500.4a, INT-209)"
-                if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {o.amount}: Cull does nothing (INT-209)")
+        what = _cull_words(uid, d, o.amount, ruleset.cull_line_test)
         s.say("keyword", "400.8-6", what + ".", ("culled", "death"), recipient=uid, vitality=d.before.vitality,
               threshold=o.amount)
     else:
@@ -204,6 +209,15 @@ def explain_delivery(s: Steps, start: Board, o: LineOutcome, d: Any, caster: str
               f"{getattr(d.after, field)}.", ("status_applied",), touches=(f"{uid}.{field}",), recipient=uid,
               before=getattr(d.before, field),
               after=getattr(d.after, field))
+
+
+def _cull_words(uid: str, d: Any, amount: Any, test: str) -> str:
+    """What a Cull line did to a recipient the gates let through, by ``cull_line_test`` (500.4a, INT-209)."""
+    if test == "unconditional":
+        return (f"Cull destroys {uid} outright whatever its Vitality ({d.before.vitality}) (500.4a, INT-209)"
+                if d.amount else f"the line resolved to {amount}: Cull does nothing (400.8c, INT-209)")
+    return (f"{uid} has {d.before.vitality} Vitality, at most {amount}: it is destroyed outright (500.4a, INT-209)"
+            if d.amount else f"{uid} has {d.before.vitality} Vitality, more than {amount}: Cull does nothing (INT-209)")
 
 
 #: A gate's reason (``line_refused``'s detail, 400.8-5) in words.

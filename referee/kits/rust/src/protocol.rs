@@ -798,6 +798,114 @@ impl DeadSourceCredit {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AlliesIncludeCaster {
+    #[serde(rename = "excluded")]
+    Excluded,
+    #[serde(rename = "included")]
+    Included,
+}
+
+impl AlliesIncludeCaster {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AlliesIncludeCaster::Excluded => "excluded",
+            AlliesIncludeCaster::Included => "included",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "excluded" => Some(AlliesIncludeCaster::Excluded),
+            "included" => Some(AlliesIncludeCaster::Included),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PerCountUnits {
+    #[serde(rename = "legal_recipients")]
+    LegalRecipients,
+    #[serde(rename = "living_targetable_only")]
+    LivingTargetableOnly,
+}
+
+impl PerCountUnits {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PerCountUnits::LegalRecipients => "legal_recipients",
+            PerCountUnits::LivingTargetableOnly => "living_targetable_only",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "legal_recipients" => Some(PerCountUnits::LegalRecipients),
+            "living_targetable_only" => Some(PerCountUnits::LivingTargetableOnly),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CullLineTest {
+    #[serde(rename = "threshold")]
+    Threshold,
+    #[serde(rename = "unconditional")]
+    Unconditional,
+}
+
+impl CullLineTest {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CullLineTest::Threshold => "threshold",
+            CullLineTest::Unconditional => "unconditional",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "threshold" => Some(CullLineTest::Threshold),
+            "unconditional" => Some(CullLineTest::Unconditional),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeadCasterActivation {
+    #[serde(rename = "continues")]
+    Continues,
+    #[serde(rename = "stops")]
+    Stops,
+}
+
+impl DeadCasterActivation {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DeadCasterActivation::Continues => "continues",
+            DeadCasterActivation::Stops => "stops",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "continues" => Some(DeadCasterActivation::Continues),
+            "stops" => Some(DeadCasterActivation::Stops),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -860,6 +968,14 @@ pub struct Ruleset {
     pub boss_feast_exclusion: BossFeastExclusion,
     #[serde(default = "default_ruleset_dead_source_credit")]
     pub dead_source_credit: DeadSourceCredit,
+    #[serde(default = "default_ruleset_allies_include_caster")]
+    pub allies_include_caster: AlliesIncludeCaster,
+    #[serde(default = "default_ruleset_per_count_units")]
+    pub per_count_units: PerCountUnits,
+    #[serde(default = "default_ruleset_cull_line_test")]
+    pub cull_line_test: CullLineTest,
+    #[serde(default = "default_ruleset_dead_caster_activation")]
+    pub dead_caster_activation: DeadCasterActivation,
 }
 
 impl Default for Ruleset {
@@ -895,6 +1011,10 @@ impl Default for Ruleset {
             friendly_damage_credit: default_ruleset_friendly_damage_credit(),
             boss_feast_exclusion: default_ruleset_boss_feast_exclusion(),
             dead_source_credit: default_ruleset_dead_source_credit(),
+            allies_include_caster: default_ruleset_allies_include_caster(),
+            per_count_units: default_ruleset_per_count_units(),
+            cull_line_test: default_ruleset_cull_line_test(),
+            dead_caster_activation: default_ruleset_dead_caster_activation(),
         }
     }
 }
@@ -3401,6 +3521,10 @@ fn default_ruleset_ability_restore_bonuses() -> AbilityRestoreBonuses { AbilityR
 fn default_ruleset_friendly_damage_credit() -> FriendlyDamageCredit { FriendlyDamageCredit::Credited }
 fn default_ruleset_boss_feast_exclusion() -> BossFeastExclusion { BossFeastExclusion::RetaliationOnly }
 fn default_ruleset_dead_source_credit() -> DeadSourceCredit { DeadSourceCredit::Full }
+fn default_ruleset_allies_include_caster() -> AlliesIncludeCaster { AlliesIncludeCaster::Excluded }
+fn default_ruleset_per_count_units() -> PerCountUnits { PerCountUnits::LegalRecipients }
+fn default_ruleset_cull_line_test() -> CullLineTest { CullLineTest::Threshold }
+fn default_ruleset_dead_caster_activation() -> DeadCasterActivation { DeadCasterActivation::Continues }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

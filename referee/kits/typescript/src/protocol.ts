@@ -62,6 +62,14 @@ export type BossFeastExclusion = "retaliation_only" | "all_boss_vitality";
 
 export type DeadSourceCredit = "full" | "kill_only";
 
+export type AlliesIncludeCaster = "excluded" | "included";
+
+export type PerCountUnits = "legal_recipients" | "living_targetable_only";
+
+export type CullLineTest = "threshold" | "unconditional";
+
+export type DeadCasterActivation = "continues" | "stops";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -123,6 +131,14 @@ export interface Ruleset {
   boss_feast_exclusion?: BossFeastExclusion;
   /** (default "full") */
   dead_source_credit?: DeadSourceCredit;
+  /** (default "excluded") */
+  allies_include_caster?: AlliesIncludeCaster;
+  /** (default "legal_recipients") */
+  per_count_units?: PerCountUnits;
+  /** (default "threshold") */
+  cull_line_test?: CullLineTest;
+  /** (default "continues") */
+  dead_caster_activation?: DeadCasterActivation;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -157,6 +173,10 @@ export const RULESET_DEFAULTS = {
   friendly_damage_credit: "credited",
   boss_feast_exclusion: "retaliation_only",
   dead_source_credit: "full",
+  allies_include_caster: "excluded",
+  per_count_units: "legal_recipients",
+  cull_line_test: "threshold",
+  dead_caster_activation: "continues",
 } as const;
 
 export interface Unit {
