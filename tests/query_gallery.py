@@ -196,9 +196,11 @@ GALLERY: tuple[Question, ...] = (
              "An untargetable recipient receives nothing (400.8-5); `line_refused` says why.",
              {"actions": ("ability:lines=burn>enemies",), "units": 3}),
     Question("cull-above-its-amount", "Can Cull destroy a unit whose Vitality is above the Cull's amount?",
-             'event("culled") and target.vitality > first.line0.base', "impossible", ("combat:400.8-6", "combat:500.4a"),
-             "Cull destroys a living recipient at or below its amount only (500.4a, INT-209).",
-             {"actions": ("ability:lines=cull",), "units": 2}),
+             'event("culled") and target.vitality > first.line0.base', "found", ("combat:400.8-6", "combat:500.4a"),
+             "Under the model's reading Cull destroys a living recipient at or below its amount only (500.4a, INT-209); "
+             "an engine reading 'Cull N' as destroying every recipient its gates let through declares "
+             "cull_line_test=unconditional, and only there is it possible.",
+             {"actions": ("ability:lines=cull",), "units": 2}, readings="cull_line_test=unconditional"),
     Question("any-one-line-ability-raises-vitality", "Which one-line ability can raise its target's Vitality?",
              "target_after.vitality > target.vitality", "found", ("combat:400.8-7", "combat:500.9b"),
              "No lines given: every one-line ability is searched (29 texts); the first, a hit, already does it: a "
@@ -213,10 +215,11 @@ GALLERY: tuple[Question, ...] = (
              {"actions": ("ability",), "units": 2}),
     Question("maim-lets-a-recovery-through", "Can a unit with Maim recover Vitality without spending any Maim?",
              "target.maim > 0 and target_after.maim == target.maim and target_after.vitality > target.vitality",
-             "impossible", ("combat:500.3d", "combat:500.3e"),
+             "found", ("combat:500.3d", "combat:500.3e"),
              "Maim comes last in the ledger and prevents 2 a point: any Vitality it lets through has met it, and "
-             "ceil(prevented / 2) is consumed (500.3d); every lane is searched.",
-             {"actions": ("recover",), "units": 2}),
+             "ceil(prevented / 2) is consumed (500.3d); every lane is searched. Only where Maim meets heals alone "
+             "(maim_lanes=heals_only, INT-306) does a repair pass it untouched.",
+             {"actions": ("recover",), "units": 2}, readings="maim_lanes=heals_only"),
     Question("defy-death-stops-cull", "Can a defy-death rune keep a culled unit alive (no Vessel)?",
              "target.defy_death and first.culled and target_after.alive and target.vessels == 0", "impossible",
              ("combat:500.4a",), "Cull destroys outright: no rune, Shield or Insurance answers it (500.4a); only a "

@@ -147,14 +147,19 @@ def merged_modules() -> list:
 
 
 def test_a_play_question_is_partitioned_by_the_play_options_it_reads() -> None:
-    """The cost reads either_discount (PLAY-003) and component_discount_scope (PLAY-020): four combinations."""
-    answer = run_query("first.played and first.total.energy > 0", actions=("play_card",), by_reading=True, budget=120)
+    """The cost reads either_discount (PLAY-003) and component_discount_scope (PLAY-020), the costs that move an object
+    leave_board_resets (PLAY-025): one region for each combination of their readings, the options read no more."""
+    import itertools
+
+    from referee.query.types import PLAY_OPTIONS
+
+    answer = run_query("first.played and first.total.energy > 0", actions=("play_card",), by_reading=True, budget=240)
     assert answer.status == "found"
-    assert answer.by_reading["options_read"] == ["component_discount_scope", "either_discount"]
+    read = ["component_discount_scope", "either_discount", "leave_board_resets"]
+    assert answer.by_reading["options_read"] == read
     assert answer.by_reading["possible_when"] == [{}]
     assert {tuple(sorted(r["readings"].items())) for r in answer.by_reading["possible"]} == {
-        (("component_discount_scope", scope), ("either_discount", either))
-        for scope in ("each_component", "once") for either in ("energy_first", "power_first")}
+        tuple(zip(read, point)) for point in itertools.product(*(PLAY_OPTIONS[o] for o in read))}
 
 
 def test_an_activation_question_reads_no_play_option() -> None:

@@ -144,8 +144,9 @@ def test_query_with_an_engine_is_asked_under_the_declared_readings(tmp_path, mon
                                'ruleset = { negative_armor = "reciprocal" }\nwithout = ["shield"]\n')
     result = RUNNER.invoke(app, ["query", "target.shield > 0", "--kind", "hit", "--units", "2", "--python",
                                  "referee.examples.engine:run"])
-    assert "negative_armor=reciprocal" in result.output and "without the features shield" in result.output
-    assert "lethal_redirect_test=would_kill" in result.output  # every other reading at its default, as check runs
+    said = " ".join(result.output.split())  # the terminal wraps the space line wherever its width falls
+    assert "negative_armor=reciprocal" in said and "without the features shield" in said
+    assert "lethal_redirect_test=would_kill" in said  # every other reading at its default, as check runs
     assert result.exit_code == 1, result.output  # impossible: the engine's profile has no Shield
 
 
