@@ -813,12 +813,12 @@ class AbilityResolver:
         self.per_count_units = "legal_recipients"  # which units a "per" count counts (INT-203)
         self.cull_unconditional = False  # whether Cull destroys whatever the recipient's Vitality (INT-209)
         self.dead_caster_stops = False  # whether a line that killed the caster ends the activation (INT-213)
+        self.unlaned_lane = "after_hit"  # the lane of a line other than damage that prints none (INT-201)
 
-    @staticmethod
-    def lane_of(line: dict[str, Any]) -> str:
+    def lane_of(self, line: dict[str, Any]) -> str:
         if line["effect"] in ALWAYS_IN:
             return ALWAYS_IN[line["effect"]]
-        return line.get("lane") or ("hit" if line["effect"] == "damage" else "after_hit")
+        return line.get("lane") or ("hit" if line["effect"] == "damage" else self.unlaned_lane)  # INT-201
 
     def ordered(self, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Passives stay out; lane by lane; a Bloodletting cost first in its lane; else printed order."""
@@ -1104,6 +1104,7 @@ class Engine:
         self.abilities.per_count_units = ruleset.get("per_count_units", "legal_recipients")
         self.abilities.cull_unconditional = ruleset.get("cull_line_test", "threshold") == "unconditional"
         self.abilities.dead_caster_stops = ruleset.get("dead_caster_activation", "continues") == "stops"
+        self.abilities.unlaned_lane = ruleset.get("unlaned_rider_lane", "after_hit")
         self.clear_point = self.abilities.clear_point = ruleset.get("reliquary_clear_point", "start")
         self.abilities.clear_speed = self.clear_speed
         self.recovery = RecoveryLedger(self.bus, ruleset)

@@ -218,6 +218,11 @@ CHANGELOG: dict[str, tuple[Change, ...]] = {
                "resolves; a caster its own Bloodletting payment killed still continues (800.4j). Not breaking: its "
                "default is the behaviour before it, and the option is sent only spelled out in the ruleset",
                breaking=False),
+        Change("scenario ruleset option unlaned_rider_lane (INT-201)", "absent", "after_hit (the default, the "
+               "model's reading before the option) or hit: an ability line other than damage that prints no lane "
+               "resolves in the hit lane with the damage, in printed order, rather than after the hit (Crush, Maim, "
+               "Cull and Bloodletting keep their forced lanes). Not breaking: its default is the behaviour before it, "
+               "and the option is sent only spelled out in the ruleset", breaking=False),
         Change("a Burn or Venom tick of a dead applier (INT-356)", "unrecorded", "the tick keeps running and its "
                "share is credited to the dead applier, as before (now a register entry)", breaking=False),
         Change("action kinds", "damage, hit, bloodletting, cost", "also armor_debuff, ability, recover, cull, tick, "

@@ -196,7 +196,7 @@ def process_line(
     ``opened``: the board as the activation began (a recipient it killed since is gone, INT-412)."""
     line = ability.lines[index]
     base, count, amount, held = compute_line_numbers(board, caster, ability, line, targets, ruleset)
-    start = LineOutcome(index, line, place_line(line), base, count, amount, held, board=board)
+    start = LineOutcome(index, line, place_line(line, ruleset), base, count, amount, held, board=board)
     failed = False if held is None else not_(held)
     log.emit("condition_failed", when=failed, unit=caster, detail=line.condition)
     after, done = run_guarded(not_(failed), board, log,
@@ -304,7 +304,7 @@ def resolve_ability_outcome(
     done: list[LineOutcome] = []
     stopped = None
     going: Bool = True  # on symbols: no earlier cost stopped the activation
-    for index in compute_resolution_order(ability):
+    for index in compute_resolution_order(ability, ruleset):
         board, outcome = run_guarded(going, board, log, lambda b, sub, i=index: process_line(
             b, caster, ability, i, targets, tuple(riposte_rolls), ruleset, sub, opened))
         done.append(outcome)

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from ..clauses import combat
+from .ruleset import DEFAULT, Ruleset
 
 #: The lanes of one activation, in the order they resolve (400.7, 400.8-2).
 LANES = ("activation", "before_hit", "hit", "after_hit")
@@ -38,7 +39,8 @@ LINE_KINDS = ("keyword", "rider", "conditional_rider", "passive")
 EFFECTS = ("damage", "burn", "venom", "maim", "cull", "crush", "restore", "bloodletting")
 #: Lanes a keyword always lands in, whatever the card prints (400.8-2, 800.4a, INT-201).
 FORCED_LANES = {"crush": "before_hit", "maim": "after_hit", "cull": "after_hit", "bloodletting": "activation"}
-#: The lane of a line that prints none (INT-201).
+#: The lane of a line that prints none (INT-201): damage is the hit; any other line lands after it by default
+#: (``unlaned_rider_lane``, :func:`place_unlaned_line`).
 DEFAULT_LANES = {"damage": "hit"}
 DEFAULT_LANE = "after_hit"
 #: Who a line can reach (INT-205).
@@ -135,13 +137,23 @@ def is_resolving_line(line: Line) -> bool:
 
 
 @combat.implements("400.8-2")
-def place_line(line: Line) -> str:
+def place_line(line: Line, ruleset: Ruleset = DEFAULT) -> str:
     """The lane a line lands in: Crush always before the hit, Maim and Cull always after (400.8-2, INT-201)."""
     if line.effect in FORCED_LANES:
         return FORCED_LANES[line.effect]
     if line.lane is not None:
         return line.lane
-    return DEFAULT_LANES.get(line.effect, DEFAULT_LANE)
+    return DEFAULT_LANES.get(line.effect) or place_unlaned_line(ruleset)
+
+
+@combat.implements("400.8-2")
+def place_unlaned_line(ruleset: Ruleset) -> str:
+    """The lane of a line other than damage that prints none: after the hit, riding on its result
+    (``unlaned_rider_lane = after_hit``, the default), or in the hit lane with the damage, in printed order (``hit``)
+    (400.8-2, INT-201). A lane is structure: on a symbolic reading this ``if`` forks the query, one run per reading."""
+    if ruleset.unlaned_rider_lane == "hit":
+        return "hit"
+    return DEFAULT_LANE
 
 
 def has_bloodletting_cost(ability: Ability) -> bool:
@@ -151,13 +163,13 @@ def has_bloodletting_cost(ability: Ability) -> bool:
 
 
 @combat.implements("400.8-2", "800.4a")
-def compute_resolution_order(ability: Ability) -> tuple[int, ...]:
+def compute_resolution_order(ability: Ability, ruleset: Ruleset = DEFAULT) -> tuple[int, ...]:
     """The lines' indexes in resolution order: lane by lane, a cost first in its lane, else printed order (INT-201)."""
     resolving = [i for i, line in enumerate(ability.lines) if is_resolving_line(line)]
 
     def key(i: int) -> tuple[int, int, int]:
         line = ability.lines[i]
-        return (LANES.index(place_line(line)), 0 if line.effect == "bloodletting" else 1, i)
+        return (LANES.index(place_line(line, ruleset)), 0 if line.effect == "bloodletting" else 1, i)
 
     return tuple(sorted(resolving, key=key))
 

@@ -44,6 +44,46 @@ AlliesIncludeCaster = Literal["excluded", "included"]
 PerCountUnits = Literal["legal_recipients", "living_targetable_only"]
 CullLineTest = Literal["threshold", "unconditional"]
 DeadCasterActivation = Literal["continues", "stops"]
+UnlanedRiderLane = Literal["after_hit", "hit"]
+
+
+#: The values each named option allows (the first is the default), checked by :meth:`Ruleset.validate`.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "negative_armor": ("mirror", "reciprocal"),
+    "shield_multiplier_rounding": ("ceil", "floor"),
+    "redirect_cap_moves": ("up_to_cap", "excess_over_cap"),
+    "reflect_entry": ("skip_armor_only", "below_armor"),
+    "lethal_redirect_test": ("would_kill", "raw_amount"),
+    "bloodletting_defied_to_zero": ("fails", "continues"),
+    "riposte_roll_on_refused": ("consumed", "kept"),
+    "damage_event_test": ("reached_vitality", "after_shield"),
+    "reflect_subrogation": ("no_payback", "payback"),
+    "reflect_lanes": ("hits_and_ticks", "hits_only"),
+    "stagger_lanes": ("direct_only", "every_instance"),
+    "everlasting_slot_order": ("death_cell_first", "reading_order"),
+    "tick_share_rounding": ("largest_remainder", "remainder_to_first"),
+    "tick_feast_shares": ("of_credit_share", "of_applied"),
+    "zero_maximum_revival": ("stays_dead", "returns_at_one"),
+    "rider_on_revived_target": ("lands", "refused"),
+    "reliquary_clear_point": ("start", "after_cost", "end"),
+    "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
+    "dead_carrier_answers": ("answers", "silent"),
+    "reflect_basis": ("vitality_lost", "after_shield"),
+    "answer_order": ("per_attacker", "per_kind"),
+    "dead_unit_cell": ("freed", "held"),
+    "delayed_revival_killer": ("kept", "dropped"),
+    "shield_gain_cap": ("none", "max_vitality"),
+    "maim_lanes": ("every_lane", "heals_only"),
+    "ability_restore_bonuses": ("capacity_and_maim_only", "full_recovery_ledger"),
+    "friendly_damage_credit": ("credited", "enemies_only"),
+    "boss_feast_exclusion": ("retaliation_only", "all_boss_vitality"),
+    "dead_source_credit": ("full", "kill_only"),
+    "allies_include_caster": ("excluded", "included"),
+    "per_count_units": ("legal_recipients", "living_targetable_only"),
+    "cull_line_test": ("threshold", "unconditional"),
+    "dead_caster_activation": ("continues", "stops"),
+    "unlaned_rider_lane": ("after_hit", "hit"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +158,8 @@ class Ruleset:
     cull_line_test: CullLineTest = "threshold"
     #: INT-213 (400.8b, 400.8-5, 800.4j): whether an activation goes on once a line has killed its caster.
     dead_caster_activation: DeadCasterActivation = "continues"
+    #: INT-201 (400.8-2): the lane of a line other than damage that prints none.
+    unlaned_rider_lane: UnlanedRiderLane = "after_hit"
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
@@ -131,42 +173,7 @@ class Ruleset:
         return ruleset
 
     def validate(self) -> None:
-        choices = {
-            "negative_armor": ("mirror", "reciprocal"),
-            "shield_multiplier_rounding": ("ceil", "floor"),
-            "redirect_cap_moves": ("up_to_cap", "excess_over_cap"),
-            "reflect_entry": ("skip_armor_only", "below_armor"),
-            "lethal_redirect_test": ("would_kill", "raw_amount"),
-            "bloodletting_defied_to_zero": ("fails", "continues"),
-            "riposte_roll_on_refused": ("consumed", "kept"),
-            "damage_event_test": ("reached_vitality", "after_shield"),
-            "reflect_subrogation": ("no_payback", "payback"),
-            "reflect_lanes": ("hits_and_ticks", "hits_only"),
-            "stagger_lanes": ("direct_only", "every_instance"),
-            "everlasting_slot_order": ("death_cell_first", "reading_order"),
-            "tick_share_rounding": ("largest_remainder", "remainder_to_first"),
-            "tick_feast_shares": ("of_credit_share", "of_applied"),
-            "zero_maximum_revival": ("stays_dead", "returns_at_one"),
-            "rider_on_revived_target": ("lands", "refused"),
-            "reliquary_clear_point": ("start", "after_cost", "end"),
-            "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
-            "dead_carrier_answers": ("answers", "silent"),
-            "reflect_basis": ("vitality_lost", "after_shield"),
-            "answer_order": ("per_attacker", "per_kind"),
-            "dead_unit_cell": ("freed", "held"),
-            "delayed_revival_killer": ("kept", "dropped"),
-            "shield_gain_cap": ("none", "max_vitality"),
-            "maim_lanes": ("every_lane", "heals_only"),
-            "ability_restore_bonuses": ("capacity_and_maim_only", "full_recovery_ledger"),
-            "friendly_damage_credit": ("credited", "enemies_only"),
-            "boss_feast_exclusion": ("retaliation_only", "all_boss_vitality"),
-            "dead_source_credit": ("full", "kill_only"),
-            "allies_include_caster": ("excluded", "included"),
-            "per_count_units": ("legal_recipients", "living_targetable_only"),
-            "cull_line_test": ("threshold", "unconditional"),
-            "dead_caster_activation": ("continues", "stops"),
-        }
-        for name, allowed in choices.items():
+        for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"ruleset.{name}: {getattr(self, name)!r} is not one of {allowed}")
         leaves = self.defy_death_leaves

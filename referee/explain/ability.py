@@ -84,7 +84,7 @@ def explain_ability(
           lines=[{"line": i + 1, "text": line_text(line), "kind": line.kind} for i, line in enumerate(ability.lines)])
     has_cost = has_bloodletting_cost(ability)
     explain_activation(s, board, caster, ruleset, has_cost)
-    explain_lanes(s, ability, outcome)
+    explain_lanes(s, ability, outcome, ruleset)
     for line in outcome.lines:
         explain_line(s, board, caster, line, ruleset, riposte_rolls)
     if outcome.stopped:
@@ -98,11 +98,11 @@ def explain_ability(
     return after, log, s.items
 
 
-def explain_lanes(s: Steps, ability: Ability, outcome: AbilityOutcome) -> None:
+def explain_lanes(s: Steps, ability: Ability, outcome: AbilityOutcome, ruleset: Ruleset) -> None:
     """400.8-2: the lane of each line and the order they resolve in."""
     placed = []
     for i, line in enumerate(ability.lines):
-        lane = place_line(line)
+        lane = place_line(line, ruleset)
         forced = " (always, 400.8-2)" if line.effect in ("crush", "maim", "cull") else ""
         placed.append(f"line {i + 1} -> {lane.replace('_', ' ')}{forced}")
     order = [o.index + 1 for o in outcome.lines]

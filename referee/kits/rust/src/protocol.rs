@@ -906,6 +906,33 @@ impl DeadCasterActivation {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnlanedRiderLane {
+    #[serde(rename = "after_hit")]
+    AfterHit,
+    #[serde(rename = "hit")]
+    Hit,
+}
+
+impl UnlanedRiderLane {
+    /// The word the protocol spells this value with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            UnlanedRiderLane::AfterHit => "after_hit",
+            UnlanedRiderLane::Hit => "hit",
+        }
+    }
+
+    /// The value the protocol spells `word`, if any.
+    pub fn from_name(word: &str) -> Option<Self> {
+        match word {
+            "after_hit" => Some(UnlanedRiderLane::AfterHit),
+            "hit" => Some(UnlanedRiderLane::Hit),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
     #[serde(default = "default_ruleset_negative_armor")]
@@ -976,6 +1003,8 @@ pub struct Ruleset {
     pub cull_line_test: CullLineTest,
     #[serde(default = "default_ruleset_dead_caster_activation")]
     pub dead_caster_activation: DeadCasterActivation,
+    #[serde(default = "default_ruleset_unlaned_rider_lane")]
+    pub unlaned_rider_lane: UnlanedRiderLane,
 }
 
 impl Default for Ruleset {
@@ -1015,6 +1044,7 @@ impl Default for Ruleset {
             per_count_units: default_ruleset_per_count_units(),
             cull_line_test: default_ruleset_cull_line_test(),
             dead_caster_activation: default_ruleset_dead_caster_activation(),
+            unlaned_rider_lane: default_ruleset_unlaned_rider_lane(),
         }
     }
 }
@@ -3525,6 +3555,7 @@ fn default_ruleset_allies_include_caster() -> AlliesIncludeCaster { AlliesInclud
 fn default_ruleset_per_count_units() -> PerCountUnits { PerCountUnits::LegalRecipients }
 fn default_ruleset_cull_line_test() -> CullLineTest { CullLineTest::Threshold }
 fn default_ruleset_dead_caster_activation() -> DeadCasterActivation { DeadCasterActivation::Continues }
+fn default_ruleset_unlaned_rider_lane() -> UnlanedRiderLane { UnlanedRiderLane::AfterHit }
 fn default_unit_side() -> i64 { 0 }
 fn default_unit_row() -> i64 { 0 }
 fn default_unit_col() -> i64 { 0 }

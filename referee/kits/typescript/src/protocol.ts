@@ -70,6 +70,8 @@ export type CullLineTest = "threshold" | "unconditional";
 
 export type DeadCasterActivation = "continues" | "stops";
 
+export type UnlanedRiderLane = "after_hit" | "hit";
+
 export interface Ruleset {
   /** (default "mirror") */
   negative_armor?: NegativeArmor;
@@ -139,6 +141,8 @@ export interface Ruleset {
   cull_line_test?: CullLineTest;
   /** (default "continues") */
   dead_caster_activation?: DeadCasterActivation;
+  /** (default "after_hit") */
+  unlaned_rider_lane?: UnlanedRiderLane;
 }
 
 /** What a Ruleset field left out reads as (the protocol's defaults). */
@@ -177,6 +181,7 @@ export const RULESET_DEFAULTS = {
   per_count_units: "legal_recipients",
   cull_line_test: "threshold",
   dead_caster_activation: "continues",
+  unlaned_rider_lane: "after_hit",
 } as const;
 
 export interface Unit {
