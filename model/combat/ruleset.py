@@ -8,6 +8,7 @@ constant, and an engine can be checked under the reading it implements.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -45,45 +46,6 @@ PerCountUnits = Literal["legal_recipients", "living_targetable_only"]
 CullLineTest = Literal["threshold", "unconditional"]
 DeadCasterActivation = Literal["continues", "stops"]
 UnlanedRiderLane = Literal["after_hit", "hit"]
-
-
-#: The values each named option allows (the first is the default), checked by :meth:`Ruleset.validate`.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "negative_armor": ("mirror", "reciprocal"),
-    "shield_multiplier_rounding": ("ceil", "floor"),
-    "redirect_cap_moves": ("up_to_cap", "excess_over_cap"),
-    "reflect_entry": ("skip_armor_only", "below_armor"),
-    "lethal_redirect_test": ("would_kill", "raw_amount"),
-    "bloodletting_defied_to_zero": ("fails", "continues"),
-    "riposte_roll_on_refused": ("consumed", "kept"),
-    "damage_event_test": ("reached_vitality", "after_shield"),
-    "reflect_subrogation": ("no_payback", "payback"),
-    "reflect_lanes": ("hits_and_ticks", "hits_only"),
-    "stagger_lanes": ("direct_only", "every_instance"),
-    "everlasting_slot_order": ("death_cell_first", "reading_order"),
-    "tick_share_rounding": ("largest_remainder", "remainder_to_first"),
-    "tick_feast_shares": ("of_credit_share", "of_applied"),
-    "zero_maximum_revival": ("stays_dead", "returns_at_one"),
-    "rider_on_revived_target": ("lands", "refused"),
-    "reliquary_clear_point": ("start", "after_cost", "end"),
-    "bloodletting_reduction_scope": ("caster_only", "side_sum", "side_largest"),
-    "dead_carrier_answers": ("answers", "silent"),
-    "reflect_basis": ("vitality_lost", "after_shield"),
-    "answer_order": ("per_attacker", "per_kind"),
-    "dead_unit_cell": ("freed", "held"),
-    "delayed_revival_killer": ("kept", "dropped"),
-    "shield_gain_cap": ("none", "max_vitality"),
-    "maim_lanes": ("every_lane", "heals_only"),
-    "ability_restore_bonuses": ("capacity_and_maim_only", "full_recovery_ledger"),
-    "friendly_damage_credit": ("credited", "enemies_only"),
-    "boss_feast_exclusion": ("retaliation_only", "all_boss_vitality"),
-    "dead_source_credit": ("full", "kill_only"),
-    "allies_include_caster": ("excluded", "included"),
-    "per_count_units": ("legal_recipients", "living_targetable_only"),
-    "cull_line_test": ("threshold", "unconditional"),
-    "dead_caster_activation": ("continues", "stops"),
-    "unlaned_rider_lane": ("after_hit", "hit"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +135,9 @@ class Ruleset:
         return ruleset
 
     def validate(self) -> None:
-        for name, allowed in CHOICES.items():
+        """Raise ``ValueError`` naming an option whose value is not one of its readings (its ``Literal``), or a
+        ``defy_death_leaves`` below 1."""
+        for name, allowed in word_choices().items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"ruleset.{name}: {getattr(self, name)!r} is not one of {allowed}")
         leaves = self.defy_death_leaves
@@ -182,6 +146,12 @@ class Ruleset:
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def word_choices() -> dict[str, tuple[str, ...]]:
+    """Each option whose readings are words, with the readings its ``Literal`` declares."""
+    hints = typing.get_type_hints(Ruleset)
+    return {f.name: typing.get_args(hints[f.name]) for f in fields(Ruleset) if typing.get_args(hints[f.name])}
 
 
 DEFAULT = Ruleset()

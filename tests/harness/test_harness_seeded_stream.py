@@ -36,11 +36,11 @@ from plain_draws import PLAIN_DRAWS
 #: of its own), and in issue 44 (each new ruleset and play rules option is a new key of every scenario drawn:
 #: the same scenarios, the new keys stripped, each time).
 STREAMS: dict[str, tuple[dict[str, Any], tuple[int, int, int], int, str]] = {
-    "default": ({}, (20261130, 0, 0), 64, "6e16d8080fa148d3"),
-    "swarm": ({"swarm": True}, (7, 0, 3), 64, "34a658d083f7cc58"),
-    "three_actions": ({"max_actions": 3}, (2**64 - 3, 1, 0), 32, "f9f2c023f66d1cd0"),
+    "default": ({}, (20261130, 0, 0), 64, "fa42ddb7ffaecf97"),
+    "swarm": ({"swarm": True}, (7, 0, 3), 64, "6e1e57bb6c6fcfa5"),
+    "three_actions": ({"max_actions": 3}, (2**64 - 3, 1, 0), 32, "de2f91cbd83aa119"),
     "hit_without_some_features": ({"kinds": ("hit",), "features": frozenset(FEATURES) - {"shield", "redirect", "armor"},
-                                   "swarm": True}, (1, 0, 0), 32, "758cbdaf9e3b5fc9"),
+                                   "swarm": True}, (1, 0, 0), 32, "f01ec275b10a4e76"),
     "play": ({"kinds": ("play_card", "activate"), "max_actions": 3}, (3, 2, 5), 32, "838296fe17486ae8"),
 }
 
