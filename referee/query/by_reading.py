@@ -27,6 +27,8 @@ from referee.model.readings import READING_PREFIX
 
 from .solve import Cell, as_bool, concretized, condition_term, default_readings, fast_formulas, relaxed
 
+#: The longest one refutation of ``free_options`` may take (ms): a safety net, not a budget.
+REFUTE_SAFETY_MS = 10_000
 #: The most options a compact table is computed over (2**n readings enumerated); beyond, the regions are listed.
 TABLE_OPTIONS = 12
 
@@ -68,6 +70,9 @@ class CellSolver:
                        "relaxed": self._solver(rlimit, [*relaxed(side), goal]),
                        "exact": self._solver(rlimit, [*side, goal])}
         self.refute = self._solver(rlimit, [*side, z3.Not(goal)])
+        # a wall-clock net only: Z3's nonlinear arithmetic does not always honour the rlimit, and an unanswered
+        # refutation keeps its option fixed (a narrower region, still true)
+        self.refute.set("timeout", REFUTE_SAFETY_MS)
 
     def _solver(self, rlimit: int, formulas: list[Any]) -> Any:
         solver = self.z3.Solver(ctx=self.ctx)
