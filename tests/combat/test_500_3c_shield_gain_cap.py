@@ -15,30 +15,22 @@ import json
 
 import pytest
 
-from referee import rulebooks
 from referee.check.compare import Comparison
 from referee.check.judging import judge
 from referee.examples.engine import run as example_run
-from referee.protocol import decode_scenario
 from referee.specs.trace import covers
-from referee.wire import PROTOCOL
+
+from recovery_cases import recover_scenario, run_recovery
 
 OPTION = "shield_gain_cap"
 READINGS = ("none", "max_vitality")
 
 
 def _scenario(reading: str, amount: int, lane: str = "shield", **fields: object) -> dict:
-    """One recovery of ``amount`` on ``u`` (60 maximum Vitality) in ``lane``, under the reading."""
-    unit = {"uid": "u", "side": 0, "row": 0, "col": 0, "vitality": 50, "max_vitality": 60, **fields}
-    return {"protocol": PROTOCOL, "ruleset": {OPTION: reading}, "board": [unit],
-            "actions": [{"kind": "recover", "target": "u", "amount": amount, "lane": lane}]}
+    return recover_scenario(OPTION, reading, amount, lane, 50, **fields)
 
 
-def _run(scenario: dict) -> tuple[dict, list]:
-    decoded = decode_scenario(scenario)
-    state, events = rulebooks.get(decoded.rulebook).run(decoded)
-    u = state.unit("u")
-    return {"vitality": u.vitality, "shield": u.shield, "maim": u.maim}, [(e.name, e.amount) for e in events]
+_run = run_recovery
 
 
 #: Shield 52 of a 60 maximum, Forge Core 2, Maim 1; a Shield gain of 10.

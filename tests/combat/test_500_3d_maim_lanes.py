@@ -14,30 +14,22 @@ import json
 
 import pytest
 
-from referee import rulebooks
 from referee.check.compare import Comparison
 from referee.check.judging import judge
 from referee.examples.engine import run as example_run
-from referee.protocol import decode_scenario
 from referee.specs.trace import covers
-from referee.wire import PROTOCOL
+
+from recovery_cases import recover_scenario, run_recovery
 
 OPTION = "maim_lanes"
 READINGS = ("every_lane", "heals_only")
 
 
 def _scenario(reading: str, amount: int, lane: str, **fields: object) -> dict:
-    """One recovery of ``amount`` on ``u`` (40 of 60 Vitality) in ``lane``, under the reading."""
-    unit = {"uid": "u", "side": 0, "row": 0, "col": 0, "vitality": 40, "max_vitality": 60, **fields}
-    return {"protocol": PROTOCOL, "ruleset": {OPTION: reading}, "board": [unit],
-            "actions": [{"kind": "recover", "target": "u", "amount": amount, "lane": lane}]}
+    return recover_scenario(OPTION, reading, amount, lane, 40, **fields)
 
 
-def _run(scenario: dict) -> tuple[dict, list]:
-    decoded = decode_scenario(scenario)
-    state, events = rulebooks.get(decoded.rulebook).run(decoded)
-    u = state.unit("u")
-    return {"vitality": u.vitality, "shield": u.shield, "maim": u.maim}, [(e.name, e.amount) for e in events]
+_run = run_recovery
 
 
 #: A Shield gain of 7 on a unit with Maim 2.
